@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Router } from 'express';
+import { z } from 'zod';
+import { bookingCreateSchema } from '../../../shared/contract/booking.ts';
+import { centreNow } from '../../../shared/domain/time.ts';
+import { AppError } from '../../../shared/core/errors.ts';
+import {
+  listAvailability,
+  listBookedSlots,
+  listLocations,
+  listServices,
+  listTherapists,
+} from '../../../shared/core/repositories/catalog.repository.ts';
+import { createBooking } from '../../../shared/core/services/booking.service.ts';
+import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
+import type { AppDeps } from '../app.ts';
+import { parseOr400 } from '../middleware/validate.ts';
+
+export const IMAGES_DIR = fileURLToPath(new URL('../../images/', import.meta.url));
+
+const therapistIdQuery = z.strictObject({
+  therapist_id: z
+    .string({ error: 'therapist_id is required' })
+    .regex(/^\d{1,9}$/, { error: 'therapist_id must be a positive whole number' })
+    .transform(Number)
+    .refine((n) => n > 0, { error: 'therapist_id must be a positive whole number' }),
+});
+const optionalTherapistIdQuery = therapistIdQuery.partial();
+
+// One plain file name: no separators, no leading dot, a known image type.
+const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.(png|jpe?g|webp|svg)$/;
+const IMAGE_CACHE = { maxAge: '1d', immutable: false, dotfiles: 'deny' as const, fallthrough: false };
+
+function sendImage(res: import('express').Response, next: import('express').NextFunction, folder: string, name: string): void {
+  if (!IMAGE_NAME.test(name)) return next(new AppError('not_found', 'Image not found.'));
+  res.sendFile(name, { ...IMAGE_CACHE, root: path.join(IMAGES_DIR, folder) }, (err) => {
+    if (err) next(new AppError('not_found', 'Image not found.'));
+  });
+}
+
+export function publicRoutes(deps: AppDeps): Router {
+  const { db } = deps;
+  const r = Router();
+
+  r.get('/locations', async (_req, res) => {
+    res.json(await listLocations(db));
+  });
+  r.get('/services', async (_req, res) => {
+    res.json(await listServices(db));
+  });
+  r.get('/therapists', async (_req, res) => {
+    res.json(await listTherapists(db));
+  });
+  r.get('/availability-slots', async (req, res) => {
+    const q = parseOr400(optionalTherapistIdQuery, req.query);
+    res.json(await listAvailability(db, q.therapist_id));
+  });
+  r.get('/booked-slots', async (req, res) => {
+    const q = parseOr400(therapistIdQuery, req.query);
+    res.json(await listBookedSlots(db, q.therapist_id, centreNow(deps.now()).date));
+  });
+  r.get('/api/slots', async (req, res) => {
+    const q = parseOr400(therapistIdQuery, req.query);
+    res.json(await slotOfferFor(db, q.therapist_id, deps.now()));
+  });
+  r.post('/confirm-booking', async (req, res) => {
+    const input = parseOr400(bookingCreateSchema, req.body, 'Send the booking as a JSON object (Content-Type: application/json).');
+    const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
+    res.json(await createBooking(db, input, actor, deps.now()));
+  });
+
+  r.get('/get_location_image/:file', (req, res, next) => {
+    const m = /^(\d{1,6})\.png$/.exec(req.params.file);
+    if (!m) return next(new AppError('not_found', 'Image not found.'));
+    sendImage(res, next, 'locations', `${Number(m[1])}.png`);
+  });
+  r.get('/get_specific_image/*image', (req, res, next) => {
+    const segments = (req.params as { image?: string[] }).image ?? [];
+    if (segments.length !== 1) return next(new AppError('not_found', 'Image not found.'));
+    sendImage(res, next, 'therapists', segments[0]!);
+  });
+  return r;
+}

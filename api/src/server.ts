@@ -1,0 +1,38 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { config } from '../../shared/core/config.ts';
+import { connectDatabase } from '../../shared/core/db/client.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import { buildApp } from './app.ts';
+
+const cfg = config();
+const logger = createLogger({ level: cfg.logLevel, name: 'api' });
+const database = connectDatabase(cfg.databaseUrl, { max: 20, applicationName: 'booking-api' });
+const redis = new Redis(cfg.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
+void redis.connect().catch(() => {});
+
+const app = buildApp({ config: cfg, db: database.db, redis, logger, now: () => new Date() });
+const server = app.listen(cfg.port, cfg.host);
+await once(server, 'listening');
+const { port } = server.address() as AddressInfo;
+logger.info({ port }, `API listening on ${cfg.publicBaseUrl}`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: finishing in-flight requests');
+  // Stop accepting, let in-flight requests finish, close idle keep-alive sockets.
+  server.close();
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), 10_000);
+  force.unref();
+  await once(server, 'close').catch(() => {});
+  await Promise.allSettled([database.close(), redis.quit()]);
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { isCityOf } from '../domain/india.ts';
+import { isHhMm, isIsoDate } from '../domain/time.ts';
+import { FIELD_MESSAGES as M } from './messages.ts';
+
+/** A required text field whose missing, wrong-typed and empty forms all say `required`. */
+const requiredText = (required: string, max: number) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, { error: required })
+    .max(max, { error: `Must be at most ${max} characters` });
+
+const optionalText = (max: number) =>
+  z.string({ error: 'Must be text' }).trim().max(max, { error: `Must be at most ${max} characters` });
+
+// Pragmatic address check: something@something.tld, no spaces.
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+export const fullNameField = requiredText(M.fullNameRequired, 100);
+export const emailField = requiredText(M.emailRequired, 254).refine((v) => EMAIL_RE.test(v), { error: M.emailInvalid });
+export const mobileField = z
+  .string({ error: M.mobileRequired })
+  .trim()
+  .min(1, { error: M.mobileRequired })
+  .regex(/^\d{10}$/, { error: M.mobileDigits });
+export const ageField = z
+  .number({ error: M.ageRequired })
+  .int({ error: M.ageRange })
+  .min(1, { error: M.ageRequired })
+  .max(120, { error: M.ageRange });
+export const sessionTypeField = z.enum(['individual', 'couple'], { error: M.sessionTypeRequired });
+export const termsField = z.literal(true, { error: M.termsRequired });
+export const noteField = optionalText(2000);
+
+export const BOOKING_TYPES = ['ONLINE', 'OFFLINE'] as const;
+export const PAYMENT_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED', 'FAILED', 'BLOCKED', 'CANCELLED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const dateField = z
+  .string({ error: 'Booking date is required' })
+  .refine(isIsoDate, { error: 'Booking date must be a real date written YYYY-MM-DD' });
+export const timeField = z
+  .string({ error: 'Time slot is required' })
+  .refine(isHhMm, { error: 'Time must be written HH:MM (24-hour)' })
+  .transform((t) => t.slice(0, 5));
+export const idField = (label: string) =>
+  z.number({ error: `${label} is required` }).int({ error: `${label} must be a whole number` }).positive({ error: `${label} is required` });
+
+/** State and city: required for online sessions only, and the city must belong to the state. */
+function refineStateCity(
+  v: { booking_type: string; client_state?: string | undefined; client_city?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const state = v.client_state?.trim() ?? '';
+  const city = v.client_city?.trim() ?? '';
+  if (v.booking_type === 'ONLINE') {
+    if (!state) ctx.addIssue({ code: 'custom', path: ['client_state'], message: M.stateRequired });
+    if (!city) ctx.addIssue({ code: 'custom', path: ['client_city'], message: M.cityRequired });
+  }
+  if (state && city && !isCityOf(state, city)) {
+    ctx.addIssue({ code: 'custom', path: ['client_city'], message: M.cityNotInState });
+  }
+  if (!state && city) ctx.addIssue({ code: 'custom', path: ['client_state'], message: M.stateRequired });
+}
+
+/**
+ * POST /confirm-booking (spec section 3, with the details form's fields). The same schema
+ * validates the wizard's form in the browser and the request on the server.
+ */
+export const bookingCreateSchema = z
+  .strictObject({
+    therapist_id: idField('Therapist'),
+    booking_date: dateField,
+    booking_time_slot_start: timeField,
+    client_full_name: fullNameField,
+    client_email: emailField,
+    client_mobile: mobileField,
+    client_age: ageField,
+    client_state: optionalText(60).optional(),
+    client_city: optionalText(80).optional(),
+    client_note: noteField.optional(),
+    session_type: sessionTypeField,
+    terms_accepted: termsField,
+    booking_type: z.enum(BOOKING_TYPES, { error: 'Booking type must be ONLINE or OFFLINE' }),
+    location_id: z.number({ error: 'Location must be a number' }).int().min(0).default(0),
+    service_id: z.number().int().positive().optional(),
+    payment_transaction_id: optionalText(64)
+      .regex(/^[A-Za-z0-9_-]*$/, { error: 'Transaction id may hold letters, digits, - and _ only' })
+      .optional(),
+    therapist_email: optionalText(254).optional(),
+    // The client's figure is accepted for compatibility and ignored: the price comes from the database.
+    amount: z.number({ error: 'Amount must be a number' }).min(0).max(10_000_000).optional(),
+    admin_confirmed: z.boolean().optional(),
+    payment_status: z.enum(PAYMENT_STATUSES).optional(),
+  })
+  .superRefine(refineStateCity);
+
+export type BookingCreateInput = z.input<typeof bookingCreateSchema>;
+export type BookingCreate = z.output<typeof bookingCreateSchema>;
+
+export type BookingCreateResponse = { booking_id: number; message: string };
+
+/** Field errors keyed by payload field, the first message per field. */
+export type FieldErrors = Partial<Record<string, string>>;
+
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out[key] ??= `Unknown field: ${key}`;
+      continue;
+    }
+    const key = issue.path.length ? String(issue.path[0]) : '_';
+    out[key] ??= issue.message;
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+/** The spec's user-facing words (sections 5 and 8), in one place for the browser and the server. */
+export const FIELD_MESSAGES = {
+  fullNameRequired: 'Full name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email address',
+  mobileRequired: 'Mobile number is required',
+  mobileDigits: 'Mobile number must be 10 digits',
+  ageRequired: 'Age is required',
+  ageRange: 'Age must be between 1 and 120',
+  sessionTypeRequired: 'Please select a session type',
+  stateRequired: 'State is required',
+  cityRequired: 'City is required',
+  cityNotInState: 'Please choose a city in the selected state',
+  termsRequired: 'You must accept the terms and conditions',
+} as const;
+
+export const MANUAL_BOOKING_MESSAGES = {
+  therapistRequired: 'Therapist is required',
+  dateRequired: 'Booking date is required',
+  slotRequired: 'Time slot is required',
+  clientNameRequired: 'Client name is required',
+  clientEmailRequired: 'Valid client email is required',
+  clientMobileRequired: 'Valid 10-digit mobile is required',
+  bookingTypeRequired: 'Booking type is required',
+  locationRequired: 'Location is required for offline booking',
+  amountRequired: 'Amount is required and must be positive',
+} as const;
+
+export const API_MESSAGES = {
+  slotTaken: 'This time slot has just been booked. Please choose another.',
+  unauthorized: 'Unauthorized. Please log in again.',
+  notFound: 'Not found.',
+  malformedJson: 'The request body is not valid JSON.',
+  payloadTooLarge: 'The request body is too large.',
+  internal: 'Something went wrong on our side. Please try again.',
+  therapistNotFound: 'The selected therapist does not exist.',
+  therapistTypeMismatch: 'The selected therapist does not offer this type of session.',
+  locationRequired: 'Please select a location for an in-person session.',
+  locationMismatch: 'The selected therapist does not work at this location.',
+  dateOutsideWindow: 'Please choose a date within the next 15 working days (Sundays excluded).',
+  sundayClosed: 'The centre is closed on Sundays. Please choose another date.',
+  slotNotOffered: 'This time slot is not available. Please choose another.',
+  slotPassed: 'This time slot has already passed. Please choose a later time.',
+  bookingCreated: 'Booking created successfully.',
+} as const;
+
+export const WIZARD_MESSAGES = {
+  createBookingFailed: 'Failed to create booking. Please try again.',
+  paymentLinkFailed: 'Failed to generate payment link. Please contact support.',
+  unexpected: 'An unexpected error occurred. Please try again.',
+  locationsFailed: 'Failed to load locations. Please try again later.',
+  therapistsFailed: 'Failed to load therapists. Please try again later.',
+  slotsFailed: 'Failed to load time slots. Please try again.',
+} as const;

@@ -1,0 +1,181 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+export const bookingTypeEnum = pgEnum('booking_type', ['ONLINE', 'OFFLINE', 'ADMIN_BLOCK']);
+export const paymentStatusEnum = pgEnum('payment_status', ['COMPLETED', 'PENDING', 'INITIATED', 'FAILED', 'BLOCKED', 'CANCELLED']);
+export const sessionTypeEnum = pgEnum('session_type', ['individual', 'couple']);
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const locations = pgTable('locations', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  address: text('address').notNull(),
+  phone: text('phone').notNull().default(''),
+  ...timestamps,
+});
+
+export const services = pgTable('services', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  name: text('name').notNull().unique(),
+});
+
+export const therapists = pgTable(
+  'therapists',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    name: text('name').notNull(),
+    title: text('title').notNull().default(''),
+    specialization: text('specialization').notNull().default(''),
+    bio: text('bio').notNull().default(''),
+    /** Consultation price in paise; null when the centre has not set one. */
+    pricePaise: integer('price_paise'),
+    imageUrl: text('image_url').notNull().default(''),
+    /** 1 online, 2 offline. */
+    type: smallint('type').notNull(),
+    locationId: integer('location_id').references(() => locations.id),
+    emails: text('emails').array().notNull().default(sql`'{}'::text[]`),
+    isActive: boolean('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    check('therapists_type_check', sql`${t.type} in (1, 2)`),
+    check('therapists_price_check', sql`${t.pricePaise} is null or ${t.pricePaise} >= 0`),
+    check('therapists_offline_location_check', sql`${t.type} = 1 or ${t.locationId} is not null`),
+  ],
+);
+
+export const therapistServices = pgTable(
+  'therapist_services',
+  {
+    therapistId: integer('therapist_id')
+      .notNull()
+      .references(() => therapists.id, { onDelete: 'cascade' }),
+    serviceId: integer('service_id')
+      .notNull()
+      .references(() => services.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.therapistId, t.serviceId] })],
+);
+
+/** A therapist's daily template: the hours they work on every non-Sunday day. */
+export const availabilitySlots = pgTable(
+  'availability_slots',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    therapistId: integer('therapist_id')
+      .notNull()
+      .references(() => therapists.id, { onDelete: 'cascade' }),
+    startTime: time('start_time').notNull(),
+    endTime: time('end_time').notNull(),
+    isAvailable: boolean('is_available').notNull().default(true),
+    adminBlocked: boolean('admin_blocked').notNull().default(false),
+    locationId: integer('location_id').references(() => locations.id),
+  },
+  (t) => [
+    uniqueIndex('availability_slots_therapist_start_uq').on(t.therapistId, t.startTime),
+    check('availability_slots_order_check', sql`${t.endTime} > ${t.startTime}`),
+  ],
+);
+
+export const adminUsers = pgTable('admin_users', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  username: text('username').notNull(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  isSuperadmin: boolean('is_superadmin').notNull().default(false),
+  isAdmin: boolean('is_admin').notNull().default(true),
+  isActive: boolean('is_active').notNull().default(true),
+  ...timestamps,
+}, (t) => [
+  uniqueIndex('admin_users_username_uq').on(sql`lower(${t.username})`),
+  uniqueIndex('admin_users_email_uq').on(sql`lower(${t.email})`),
+]);
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    therapistId: integer('therapist_id')
+      .notNull()
+      .references(() => therapists.id),
+    serviceId: integer('service_id').references(() => services.id),
+    bookingDate: date('booking_date', { mode: 'string' }).notNull(),
+    bookingTimeSlotStart: time('booking_time_slot_start').notNull(),
+    bookingType: bookingTypeEnum('booking_type').notNull(),
+    locationId: integer('location_id').references(() => locations.id),
+    clientFullName: text('client_full_name').notNull().default(''),
+    clientEmail: text('client_email').notNull().default(''),
+    clientMobile: text('client_mobile').notNull().default(''),
+    clientAge: smallint('client_age'),
+    clientState: text('client_state'),
+    clientCity: text('client_city'),
+    clientNote: text('client_note').notNull().default(''),
+    sessionType: sessionTypeEnum('session_type'),
+    termsAccepted: boolean('terms_accepted').notNull().default(false),
+    paymentStatus: paymentStatusEnum('payment_status').notNull(),
+    paymentTransactionId: text('payment_transaction_id'),
+    amountPaise: integer('amount_paise').notNull().default(0),
+    cancelled: boolean('cancelled').notNull().default(false),
+    adminConfirmed: boolean('admin_confirmed').notNull().default(false),
+    createdByAdminId: integer('created_by_admin_id').references(() => adminUsers.id),
+    googleMeetLink: text('google_meet_link'),
+    paymentLinkUrl: text('payment_link_url'),
+    razorpayPaymentLinkId: text('razorpay_payment_link_id'),
+    razorpayPaymentId: text('razorpay_payment_id'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    // The one rule that keeps a therapist from being double-booked, whatever the concurrency.
+    uniqueIndex('bookings_live_slot_uq')
+      .on(t.therapistId, t.bookingDate, t.bookingTimeSlotStart)
+      .where(sql`not ${t.cancelled} and ${t.paymentStatus} not in ('FAILED', 'CANCELLED')`),
+    index('bookings_date_idx').on(t.bookingDate),
+    index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),
+    uniqueIndex('bookings_payment_link_uq').on(t.razorpayPaymentLinkId),
+    check('bookings_amount_check', sql`${t.amountPaise} >= 0`),
+  ],
+);
+
+/** Job intents written in the same transaction as the change that needs them (issue: never lose work). */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    queue: text('queue').notNull(),
+    jobName: text('job_name').notNull(),
+    jobId: text('job_id').notNull(),
+    payload: jsonb('payload').notNull(),
+    availableAt: timestamp('available_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    index('outbox_pending_idx').on(t.availableAt).where(sql`${t.dispatchedAt} is null`),
+    uniqueIndex('outbox_job_uq').on(t.queue, t.jobId),
+  ],
+);

@@ -1,0 +1,44 @@
+/** One error type for expected failures; one table from its code to an HTTP status. */
+export const ERROR_STATUS = {
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  bad_gateway: 502,
+  unavailable: 503,
+  timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fields: Record<string, string> | undefined;
+  constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.fields = fields;
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** A validation failure on one field: the field's message is also the detail. */
+export function fieldError(field: string, message: string): AppError {
+  return new AppError('validation', message, { [field]: message });
+}
+
+/** PostgreSQL's unique_violation on a named constraint or index. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: unknown } | null;
+  if (!e) return false;
+  if (e.code === '23505' && (!constraint || e.constraint === constraint)) return true;
+  // Drizzle wraps driver errors; the driver's error is the cause.
+  return e.cause !== undefined && e.cause !== e ? isUniqueViolation(e.cause, constraint) : false;
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { API_MESSAGES as M } from '../../contract/messages.ts';
+import type { BookingCreate, BookingCreateResponse, PaymentStatus } from '../../contract/booking.ts';
+import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
+import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
+import type { Db } from '../db/client.ts';
+import { availabilitySlots, bookings } from '../db/schema.ts';
+import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
+import { getTherapist, type TherapistRow } from '../repositories/catalog.repository.ts';
+import { and, eq } from 'drizzle-orm';
+
+export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
+
+/** Rules of who may book what, checked against the database before the write. */
+async function checkTherapist(db: Db, input: BookingCreate): Promise<TherapistRow> {
+  const therapist = await getTherapist(db, input.therapist_id);
+  if (!therapist) throw fieldError('therapist_id', M.therapistNotFound);
+  const wantType = input.booking_type === 'ONLINE' ? 1 : 2;
+  if (therapist.type !== wantType) throw fieldError('therapist_id', M.therapistTypeMismatch);
+  if (input.booking_type === 'OFFLINE') {
+    if (!input.location_id) throw fieldError('location_id', M.locationRequired);
+    if (therapist.locationId !== input.location_id) throw fieldError('location_id', M.locationMismatch);
+  }
+  return therapist;
+}
+
+function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
+  const today = centreNow(now);
+  const date = input.booking_date;
+  if (actor.kind === 'public') {
+    if (weekday(date) === 0) throw fieldError('booking_date', M.sundayClosed);
+    if (!clientOfferDates(today.date).includes(date)) throw fieldError('booking_date', M.dateOutsideWindow);
+  } else if (!adminWindowDates(today.date).includes(date)) {
+    throw fieldError('booking_date', 'Please choose a date within the next 15 days, starting today.');
+  }
+  if (date === today.date && timeToMinutes(input.booking_time_slot_start) <= today.minutes) {
+    throw fieldError('booking_time_slot_start', M.slotPassed);
+  }
+}
+
+async function checkSlotOnTemplate(db: Db, therapistId: number, start: string): Promise<void> {
+  const [slot] = await db
+    .select({ isAvailable: availabilitySlots.isAvailable, adminBlocked: availabilitySlots.adminBlocked })
+    .from(availabilitySlots)
+    .where(and(eq(availabilitySlots.therapistId, therapistId), eq(availabilitySlots.startTime, start)));
+  if (!slot || !slot.isAvailable || slot.adminBlocked) throw fieldError('booking_time_slot_start', M.slotNotOffered);
+}
+
+function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
+  if (actor.kind === 'admin') return input.booking_type === 'ONLINE' ? 'COMPLETED' : 'PENDING';
+  return input.booking_type === 'ONLINE' ? 'INITIATED' : 'PENDING';
+}
+
+/**
+ * POST /confirm-booking: validate against the database, then write the booking. The partial unique
+ * index bookings_live_slot_uq decides every race: the loser gets 409 and nothing is written.
+ */
+export async function createBooking(db: Db, input: BookingCreate, actor: Actor, now: Date): Promise<BookingCreateResponse> {
+  const wantsAdminFields = input.admin_confirmed !== undefined || input.payment_status !== undefined;
+  if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
+
+  const therapist = await checkTherapist(db, input);
+  checkDate(input, actor, now);
+  await checkSlotOnTemplate(db, therapist.id, input.booking_time_slot_start);
+
+  const online = input.booking_type === 'ONLINE';
+  try {
+    const [row] = await db
+      .insert(bookings)
+      .values({
+        therapistId: therapist.id,
+        serviceId: input.service_id ?? 1,
+        bookingDate: input.booking_date,
+        bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+        bookingType: input.booking_type,
+        locationId: online ? null : input.location_id,
+        clientFullName: input.client_full_name,
+        clientEmail: input.client_email.toLowerCase(),
+        clientMobile: input.client_mobile,
+        clientAge: input.client_age,
+        clientState: input.client_state || null,
+        clientCity: input.client_city || null,
+        clientNote: input.client_note ?? '',
+        sessionType: input.session_type,
+        termsAccepted: input.terms_accepted,
+        paymentStatus: initialStatus(input, actor),
+        paymentTransactionId: input.payment_transaction_id || randomUUID(),
+        // Never the client's figure: the therapist's price as the centre set it (none set books 0).
+        amountPaise: therapist.pricePaise ?? 0,
+        adminConfirmed: actor.kind === 'admin',
+        createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
+      })
+      .returning({ id: bookings.id });
+    return { booking_id: row!.id, message: M.bookingCreated };
+  } catch (err) {
+    if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', M.slotTaken);
+    throw err;
+  }
+}

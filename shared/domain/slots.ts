@@ -1,0 +1,87 @@
+import { addDays, timeToMinutes, toHhMm, weekday } from './time.ts';
+
+/** Business constants of spec section 9. */
+export const SESSION_MINUTES = 60;
+export const CLIENT_OFFER_DAYS = 15;
+export const ADMIN_WINDOW_DAYS = 15;
+
+export type SlotTemplate = {
+  id: number;
+  start_time: string;
+  end_time: string;
+  is_available: boolean;
+  admin_blocked?: boolean;
+};
+
+export type BookedSlot = { booking_date: string; booking_time_slot_start: string };
+
+export type OfferedSlot = { id: number; start_time: string; end_time: string };
+export type OfferDay = { date: string; slots: OfferedSlot[] };
+
+export type OfferInput = {
+  /** Today at the centre, YYYY-MM-DD. */
+  today: string;
+  /** Minutes after midnight now at the centre. */
+  nowMinutes: number;
+  templates: readonly SlotTemplate[];
+  booked: readonly BookedSlot[];
+};
+
+export const bookedKey = (date: string, start: string): string => `${date}|${toHhMm(start)}`;
+
+function sortedTemplates(templates: readonly SlotTemplate[]): SlotTemplate[] {
+  return templates
+    .filter((t) => t.is_available && !t.admin_blocked)
+    .slice()
+    .sort((a, b) => timeToMinutes(a.start_time) - timeToMinutes(b.start_time));
+}
+
+function daySlots(date: string, input: OfferInput, taken: Set<string>, templates: SlotTemplate[]): OfferedSlot[] {
+  const isToday = date === input.today;
+  const out: OfferedSlot[] = [];
+  for (const t of templates) {
+    const start = toHhMm(t.start_time);
+    // A slot that starts at this very minute has passed for booking purposes.
+    if (isToday && timeToMinutes(start) <= input.nowMinutes) continue;
+    if (taken.has(bookedKey(date, start))) continue;
+    out.push({ id: t.id, start_time: start, end_time: toHhMm(t.end_time) });
+  }
+  return out;
+}
+
+/** The calendar dates a client may book: the next 15 non-Sunday days starting today. */
+export function clientOfferDates(today: string, count = CLIENT_OFFER_DAYS): string[] {
+  const dates: string[] = [];
+  for (let d = today; dates.length < count; d = addDays(d, 1)) {
+    if (weekday(d) !== 0) dates.push(d);
+  }
+  return dates;
+}
+
+/** The admin's manual-booking window: 15 calendar days from today, today included. */
+export function adminWindowDates(today: string, count = ADMIN_WINDOW_DAYS): string[] {
+  return Array.from({ length: count }, (_, i) => addDays(today, i));
+}
+
+/**
+ * The client's slot offer (spec section 4): for each of the next 15 non-Sunday days, every
+ * available template slot unless it has started today or is already booked (or blocked).
+ */
+export function clientSlotOffer(input: OfferInput): OfferDay[] {
+  const taken = new Set(input.booked.map((b) => bookedKey(b.booking_date, b.booking_time_slot_start)));
+  const templates = sortedTemplates(input.templates);
+  return clientOfferDates(input.today).map((date) => ({ date, slots: daySlots(date, input, taken, templates) }));
+}
+
+/** The admin's manual-booking offer: 15 days including today, Sundays included. */
+export function adminSlotOffer(input: OfferInput): OfferDay[] {
+  const taken = new Set(input.booked.map((b) => bookedKey(b.booking_date, b.booking_time_slot_start)));
+  const templates = sortedTemplates(input.templates);
+  return adminWindowDates(input.today).map((date) => ({ date, slots: daySlots(date, input, taken, templates) }));
+}
+
+/** Whether one date and start time is on the client's offer. */
+export function isOffered(input: OfferInput, date: string, start: string): boolean {
+  const day = clientSlotOffer(input).find((d) => d.date === date);
+  return Boolean(day?.slots.some((s) => s.start_time === toHhMm(start)));
+}

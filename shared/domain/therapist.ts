@@ -1,0 +1,28 @@
+/** Display rules for therapists and services (spec section 3). */
+
+/** The part after the first period, trimmed: "Dr. Asha Mehta" → "Asha Mehta". */
+export function displayName(name: string): string {
+  const i = name.indexOf('.');
+  return (i === -1 ? name : name.slice(i + 1)).trim();
+}
+
+/** Bio is pipe-separated: index 0 the description, index 2 the experience. */
+export function bioDescription(bio: string | null | undefined): string {
+  return (bio ?? '').split('|')[0]?.trim() ?? '';
+}
+
+export function bioExperience(bio: string | null | undefined): string {
+  return (bio ?? '').split('|')[2]?.trim() ?? '';
+}
+
+/** Only the part before '(' of a service name is shown. */
+export function serviceLabel(name: string): string {
+  return name.split('(')[0]!.trim();
+}
+
+export const THERAPIST_TYPE = { ONLINE: 1, OFFLINE: 2 } as const;
+
+/** The admin side treats any type other than 1 as offline. */
+export function isOnlineType(type: number): boolean {
+  return type === THERAPIST_TYPE.ONLINE;
+}

@@ -1,0 +1,114 @@
+/**
+ * Calendar arithmetic on plain dates ('YYYY-MM-DD') and wall-clock times ('HH:MM'), always in the
+ * centre's zone. Pure and browser-safe: nothing here reads the host's time zone.
+ */
+export const CENTRE_TIME_ZONE = 'Asia/Kolkata';
+
+const partsFormatter = new Intl.DateTimeFormat('en-CA', {
+  timeZone: CENTRE_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+export type CentreNow = { date: string; minutes: number; time: string };
+
+/** "Today" and "now" at the centre for an instant (defaults to the current instant). */
+export function centreNow(instant: Date = new Date()): CentreNow {
+  const parts: Record<string, string> = {};
+  for (const p of partsFormatter.formatToParts(instant)) parts[p.type] = p.value;
+  const hour = Number(parts.hour) % 24;
+  const minute = Number(parts.minute);
+  const date = `${parts.year}-${parts.month}-${parts.day}`;
+  return { date, minutes: hour * 60 + minute, time: `${pad2(hour)}:${pad2(minute)}` };
+}
+
+export function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written as YYYY-MM-DD. */
+export function isIsoDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+function toUtc(date: string): Date {
+  const m = DATE_RE.exec(date);
+  if (!m) throw new RangeError(`Not a date: ${date}`);
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+}
+
+function fromUtc(d: Date): string {
+  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+}
+
+export function addDays(date: string, days: number): string {
+  const d = toUtc(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return fromUtc(d);
+}
+
+/** 0 = Sunday … 6 = Saturday, for the calendar date itself. */
+export function weekday(date: string): number {
+  return toUtc(date).getUTCDay();
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((toUtc(to).getTime() - toUtc(from).getTime()) / 86_400_000);
+}
+
+const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+
+export function isHhMm(value: string): boolean {
+  return TIME_RE.test(value);
+}
+
+/** Minutes after midnight for 'HH:MM' or 'HH:MM:SS'. */
+export function timeToMinutes(time: string): number {
+  const m = TIME_RE.exec(time);
+  if (!m) throw new RangeError(`Not a time: ${time}`);
+  return Number(m[1]) * 60 + Number(m[2]);
+}
+
+/** 'HH:MM:SS' (as PostgreSQL returns `time`) or 'HH:MM' to 'HH:MM'. */
+export function toHhMm(time: string): string {
+  return time.slice(0, 5);
+}
+
+/** '14:00' → '2:00 PM'. */
+export function formatTime12h(time: string): string {
+  const minutes = timeToMinutes(time);
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  const suffix = h < 12 ? 'AM' : 'PM';
+  const h12 = h % 12 === 0 ? 12 : h % 12;
+  return `${h12}:${pad2(m)} ${suffix}`;
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
+
+export function weekdayName(date: string, style: 'long' | 'short' = 'long'): string {
+  const name = WEEKDAYS[weekday(date)]!;
+  return style === 'long' ? name : name.slice(0, 3);
+}
+
+export function monthName(month1to12: number, style: 'long' | 'short' = 'long'): string {
+  const name = MONTHS[month1to12 - 1]!;
+  return style === 'long' ? name : name.slice(0, 3);
+}
+
+/** '2026-11-23' → 'Monday, November 23, 2026'. */
+export function formatLongDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return `${weekdayName(date)}, ${monthName(m)} ${d}, ${y}`;
+}

@@ -1,0 +1,25 @@
+import type { Redis } from 'ioredis';
+import { buildApp, type AppDeps } from '../../api/src/app.ts';
+import { parseConfig } from '../../shared/core/config.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import type { TestDatabase } from './db.ts';
+
+export const testConfig = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+
+/** A clock fixed at an instant, movable by tests. */
+export function fixedClock(iso: string): { now: () => Date; set: (iso: string) => void } {
+  let current = new Date(iso);
+  return { now: () => new Date(current), set: (next) => (current = new Date(next)) };
+}
+
+export function testApp(database: TestDatabase, overrides: Partial<AppDeps> = {}) {
+  const redis: Pick<Redis, 'ping'> = { ping: async () => 'PONG' };
+  return buildApp({
+    config: testConfig,
+    db: database.db,
+    redis,
+    logger: createLogger({ level: 'silent' }),
+    now: () => new Date(),
+    ...overrides,
+  });
+}

@@ -1,0 +1,40 @@
+import type { BookingCreateInput } from '../../shared/contract/booking.ts';
+
+/** A valid online booking for the seeded Dr. Asha Mehta (id 1, online, ₹1,500, 10:00–18:00). */
+export function onlineBooking(overrides: Partial<BookingCreateInput> = {}): BookingCreateInput {
+  return {
+    therapist_id: 1,
+    booking_date: '2026-11-24',
+    booking_time_slot_start: '10:00',
+    client_full_name: 'Meera Pillai',
+    client_email: 'meera.pillai@example.com',
+    client_mobile: '9876543210',
+    client_age: 29,
+    client_state: 'Maharashtra',
+    client_city: 'Mumbai',
+    client_note: 'First session',
+    session_type: 'individual',
+    terms_accepted: true,
+    booking_type: 'ONLINE',
+    location_id: 0,
+    therapist_email: 'asha.mehta@wellbeingcentre.in',
+    amount: 1500,
+    ...overrides,
+  };
+}
+
+/** A valid in-person booking for the seeded Dr. Rohan Kapoor (id 5, West Branch id 1, ₹1,800). */
+export function offlineBooking(overrides: Partial<BookingCreateInput> = {}): BookingCreateInput {
+  return onlineBooking({
+    therapist_id: 5,
+    booking_type: 'OFFLINE',
+    location_id: 1,
+    client_state: undefined,
+    client_city: undefined,
+    amount: 1800,
+    ...overrides,
+  });
+}
+
+/** Monday 23 November 2026, 09:30 at the centre. */
+export const MONDAY_MORNING_IST = '2026-11-23T09:30:00+05:30';
