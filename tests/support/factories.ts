@@ -1,7 +1,10 @@
 import type { BookingCreateInput } from '../../shared/contract/booking.ts';
 
 /** A valid online booking for the seeded Dr. Asha Mehta (id 1, online, ₹1,500, 10:00–18:00). */
-export function onlineBooking(overrides: Partial<BookingCreateInput> = {}): BookingCreateInput {
+/** Overrides may be deliberately invalid: tests send them to the server. */
+export type Overrides = Record<string, unknown>;
+
+export function onlineBooking(overrides: Overrides = {}): BookingCreateInput {
   return {
     therapist_id: 1,
     booking_date: '2026-11-24',
@@ -20,11 +23,11 @@ export function onlineBooking(overrides: Partial<BookingCreateInput> = {}): Book
     therapist_email: 'asha.mehta@wellbeingcentre.in',
     amount: 1500,
     ...overrides,
-  };
+  } as BookingCreateInput;
 }
 
 /** A valid in-person booking for the seeded Dr. Rohan Kapoor (id 5, West Branch id 1, ₹1,800). */
-export function offlineBooking(overrides: Partial<BookingCreateInput> = {}): BookingCreateInput {
+export function offlineBooking(overrides: Overrides = {}): BookingCreateInput {
   return onlineBooking({
     therapist_id: 5,
     booking_type: 'OFFLINE',
