@@ -8,6 +8,7 @@ import type { Db } from '../../shared/core/db/client.ts';
 import type { Logger } from '../../shared/core/logger.ts';
 import type { Actor } from '../../shared/core/services/booking.service.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
+import { htmlNotFound, staticSite } from './middleware/static-site.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 
@@ -18,6 +19,8 @@ export type AppDeps = {
   logger: Logger;
   /** The clock; tests pin it. */
   now: () => Date;
+  /** Astro's build output; served after the API routes when present. */
+  siteDir?: string;
   /** Resolves an admin bearer token to an actor; absent until admin sign-in exists. */
   authenticateAdmin?: (req: Request) => Promise<Actor | undefined>;
 };
@@ -64,6 +67,10 @@ export function buildApp(deps: AppDeps): express.Express {
   app.use(healthRoutes(deps));
   app.use(publicRoutes(deps));
 
+  if (deps.siteDir) {
+    app.use(staticSite(deps.siteDir));
+    app.use(htmlNotFound(deps.siteDir));
+  }
   app.use(notFound);
   app.use(errorHandler);
   return app;

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
@@ -13,7 +14,8 @@ const redis = new Redis(cfg.redisUrl, { lazyConnect: true, maxRetriesPerRequest:
 redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
 void redis.connect().catch(() => {});
 
-const app = buildApp({ config: cfg, db: database.db, redis, logger, now: () => new Date() });
+const siteDir = fileURLToPath(new URL('../../site/dist', import.meta.url));
+const app = buildApp({ config: cfg, db: database.db, redis, logger, now: () => new Date(), siteDir });
 const server = app.listen(cfg.port, cfg.host);
 await once(server, 'listening');
 const { port } = server.address() as AddressInfo;

@@ -1,0 +1,79 @@
+/**
+ * `npm start`: migrate, seed the demo centre into an empty database, start the API and the worker,
+ * build the static site (its team page reads the running API), then print the URL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { config } from '../../shared/core/config.ts';
+import { connectDatabase } from '../../shared/core/db/client.ts';
+import { runMigrations } from '../../shared/core/db/migrate.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cfg = config();
+const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+
+await runMigrations(cfg.databaseUrl);
+say('database migrated');
+if (cfg.seedDemoData) {
+  const database = connectDatabase(cfg.databaseUrl, { max: 1 });
+  const seeded = await seedDemoData(database.db);
+  await database.close();
+  say(seeded ? 'demo centre seeded' : 'database already has data');
+}
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function run(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
+  children.push(child);
+  child.on('exit', (code, signal) => {
+    if (stopping || name === 'site build') return;
+    say(`${name} stopped (${signal ?? code}); stopping everything`);
+    void stopAll(code ?? 1);
+  });
+  return child;
+}
+
+async function stopAll(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  // Children finish their in-flight work on SIGTERM (graceful shutdown).
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+  process.exit(code);
+}
+process.on('SIGTERM', () => void stopAll(0));
+process.on('SIGINT', () => void stopAll(0));
+
+run('api', ['api/src/server.ts']);
+// docker-compose runs the worker as its own service and sets START_WORKER=false here.
+if (process.env.START_WORKER !== 'false' && existsSync(`${root}worker/src/main.ts`)) run('worker', ['worker/src/main.ts']);
+
+const local = `http://127.0.0.1:${cfg.port}`;
+for (let i = 0; i < 100; i++) {
+  try {
+    if ((await fetch(`${local}/healthz`)).ok) break;
+  } catch {
+    // not listening yet
+  }
+  await sleep(200);
+}
+
+if (process.env.SITE_BUILD !== 'skip') {
+  say('building the site');
+  const build = run('site build', ['node_modules/astro/bin/astro.mjs', 'build', '--root', 'site', '--silent'], {
+    ...process.env,
+    ASTRO_TELEMETRY_DISABLED: '1',
+    BUILD_API_URL: local,
+  });
+  const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
+  if (code !== 0) {
+    say('site build failed');
+    await stopAll(1);
+  }
+}
+say(`ready: open ${cfg.publicBaseUrl}`);

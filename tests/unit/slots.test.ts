@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { adminSlotOffer, clientOfferDates, clientSlotOffer, type SlotTemplate } from '../../shared/domain/slots.ts';
+import { centreNow, formatLongDate, formatTime12h, weekday } from '../../shared/domain/time.ts';
+
+const templates: SlotTemplate[] = [
+  { id: 3, start_time: '14:00', end_time: '15:00', is_available: true },
+  { id: 1, start_time: '10:00:00', end_time: '11:00:00', is_available: true },
+  { id: 2, start_time: '11:00', end_time: '12:00', is_available: false },
+  { id: 4, start_time: '23:00', end_time: '23:59', is_available: true },
+  { id: 5, start_time: '16:00', end_time: '17:00', is_available: true, admin_blocked: true },
+];
+
+/** The offer as a server in any TZ computes it for an instant. */
+function offerAt(instant: string, booked: { booking_date: string; booking_time_slot_start: string }[] = []) {
+  const now = centreNow(new Date(instant));
+  return clientSlotOffer({ today: now.date, nowMinutes: now.minutes, templates, booked });
+}
+
+const originalTz = process.env.TZ;
+afterEach(() => {
+  process.env.TZ = originalTz;
+});
+
+describe('centreNow', () => {
+  it('is the date and time in Asia/Kolkata, not UTC', () => {
+    // 20:00 UTC on Saturday is 01:30 on Sunday in India.
+    expect(centreNow(new Date('2026-11-21T20:00:00Z'))).toEqual({ date: '2026-11-22', minutes: 90, time: '01:30' });
+    expect(centreNow(new Date('2026-11-21T18:29:00Z'))).toEqual({ date: '2026-11-21', minutes: 23 * 60 + 59, time: '23:59' });
+  });
+});
+
+describe('client slot offer', () => {
+  const edges = {
+    'Saturday 23:59 IST': '2026-11-21T23:59:00+05:30',
+    'Sunday 10:00 IST': '2026-11-22T10:00:00+05:30',
+    'Monday 10:00 IST exactly': '2026-11-23T10:00:00+05:30',
+    'Monday 09:59 IST': '2026-11-23T09:59:00+05:30',
+  };
+
+  it('gives the same answer whatever the server time zone', () => {
+    for (const instant of Object.values(edges)) {
+      const answers = ['UTC', 'America/Los_Angeles', 'Asia/Kolkata', 'Pacific/Kiritimati'].map((tz) => {
+        process.env.TZ = tz;
+        return JSON.stringify(offerAt(instant));
+      });
+      expect(new Set(answers).size).toBe(1);
+    }
+  });
+
+  it('Saturday 23:59: today is still Saturday and has no slot left', () => {
+    process.env.TZ = 'America/Los_Angeles';
+    const offer = offerAt(edges['Saturday 23:59 IST']);
+    expect(offer).toHaveLength(15);
+    expect(offer[0]).toEqual({ date: '2026-11-21', slots: [] });
+    expect(offer[1]!.date).toBe('2026-11-23'); // Sunday skipped
+  });
+
+  it('on a Sunday the offer starts on Monday and still holds 15 days', () => {
+    process.env.TZ = 'UTC';
+    const offer = offerAt(edges['Sunday 10:00 IST']);
+    expect(offer[0]!.date).toBe('2026-11-23');
+    expect(offer).toHaveLength(15);
+    expect(offer.every((d) => weekday(d.date) !== 0)).toBe(true);
+    expect(offer[0]!.slots.map((s) => s.start_time)).toEqual(['10:00', '14:00', '23:00']);
+  });
+
+  it('at 10:00 exactly the 10:00 slot has passed; at 09:59 it has not', () => {
+    expect(offerAt(edges['Monday 10:00 IST exactly'])[0]!.slots.map((s) => s.start_time)).toEqual(['14:00', '23:00']);
+    expect(offerAt(edges['Monday 09:59 IST'])[0]!.slots.map((s) => s.start_time)).toEqual(['10:00', '14:00', '23:00']);
+  });
+
+  it('drops unavailable, admin-blocked and booked slots, and sorts by time', () => {
+    const offer = offerAt(edges['Monday 09:59 IST'], [{ booking_date: '2026-11-24', booking_time_slot_start: '14:00:00' }]);
+    expect(offer[1]).toEqual({
+      date: '2026-11-24',
+      slots: [
+        { id: 1, start_time: '10:00', end_time: '11:00' },
+        { id: 4, start_time: '23:00', end_time: '23:59' },
+      ],
+    });
+  });
+
+  it('spans 15 non-Sunday days across a month and year end', () => {
+    const dates = clientOfferDates('2026-12-24');
+    expect(dates).toHaveLength(15);
+    expect(dates).toContain('2027-01-01');
+    expect(dates).not.toContain('2026-12-27');
+    expect(dates.at(-1)).toBe('2027-01-09');
+  });
+});
+
+describe('admin window', () => {
+  it('is 15 calendar days from today including today, Sundays included', () => {
+    const now = centreNow(new Date('2026-11-21T12:00:00+05:30'));
+    const offer = adminSlotOffer({ today: now.date, nowMinutes: now.minutes, templates, booked: [] });
+    expect(offer).toHaveLength(15);
+    expect(offer[0]!.date).toBe('2026-11-21');
+    expect(offer[1]!.date).toBe('2026-11-22');
+    expect(offer[0]!.slots.map((s) => s.start_time)).toEqual(['14:00', '23:00']);
+  });
+});
+
+describe('formatting', () => {
+  it('shows 12-hour times and long dates with the weekday', () => {
+    expect(formatTime12h('00:30')).toBe('12:30 AM');
+    expect(formatTime12h('12:00')).toBe('12:00 PM');
+    expect(formatTime12h('17:00:00')).toBe('5:00 PM');
+    expect(formatLongDate('2026-11-23')).toBe('Monday, November 23, 2026');
+  });
+});
