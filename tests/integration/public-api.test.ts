@@ -258,3 +258,32 @@ describe('plumbing', () => {
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('slot offer at edge times, whatever the server time zone', () => {
+  const originalTz = process.env.TZ;
+  afterAll(() => {
+    process.env.TZ = originalTz;
+  });
+
+  it.each([
+    ['Saturday 23:59 IST', '2026-11-21T23:59:00+05:30', '2026-11-21'],
+    ['Sunday 10:00 IST', '2026-11-22T10:00:00+05:30', '2026-11-23'],
+    ['Monday 10:00 IST exactly', '2026-11-23T10:00:00+05:30', '2026-11-23'],
+  ])('%s', async (_label, instant, firstDate) => {
+    const answers: string[] = [];
+    for (const tz of ['UTC', 'America/Los_Angeles', 'Asia/Kolkata']) {
+      process.env.TZ = tz;
+      const res = await request(testApp(database, { now: fixedClock(instant).now })).get('/api/slots?therapist_id=4').expect(200);
+      expect(res.body.days[0].date === firstDate || res.body.days[0].slots.length === 0).toBe(true);
+      answers.push(JSON.stringify(res.body));
+    }
+    expect(new Set(answers).size).toBe(1);
+    const body = JSON.parse(answers[0]!);
+    expect(body.days).toHaveLength(15);
+    if (instant.startsWith('2026-11-23T10:00')) {
+      const monday = body.days.find((d: { date: string }) => d.date === '2026-11-23');
+      // 10:00 exactly has passed; 11:00 has not.
+      expect(monday.slots[0].start_time).toBe('11:00');
+    }
+  });
+});
