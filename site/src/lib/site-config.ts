@@ -1,0 +1,114 @@
+/**
+ * Build-time configuration for the public site.
+ *
+ * Values are read from the environment when `astro build` runs, so they are
+ * baked into the static HTML. Change the environment and rebuild to update.
+ */
+
+function envOr(name: string, fallback: string): string {
+  const value = process.env[name];
+  return value !== undefined && value.trim() !== '' ? value.trim() : fallback;
+}
+
+export interface SocialLink {
+  readonly label: 'Instagram' | 'Facebook' | 'LinkedIn' | 'YouTube';
+  readonly href: string;
+}
+
+export interface Branch {
+  readonly name: string;
+  readonly lines: readonly string[];
+  readonly mapsQuery: string;
+}
+
+const supportPhone = envOr('SUPPORT_PHONE', '+91 98200 00000');
+const supportEmail = envOr('SUPPORT_EMAIL', 'care@wellbeingcentre.in');
+
+/** Turns a display phone number into a value safe for a tel: URI (digits and a leading +). */
+export function toTelHref(phone: string): string {
+  const trimmed = phone.trim();
+  const digits = trimmed.replace(/[^\d]/g, '');
+  return `tel:${trimmed.startsWith('+') ? '+' : ''}${digits}`;
+}
+
+export interface SiteConfig {
+  readonly centreName: string;
+  readonly supportPhone: string;
+  readonly supportPhoneHref: string;
+  readonly supportEmail: string;
+  readonly supportEmailHref: string;
+  readonly poweredBy: string;
+  readonly social: readonly SocialLink[];
+  readonly branches: readonly Branch[];
+}
+
+export const siteConfig: SiteConfig = {
+  centreName: envOr('CENTRE_NAME', 'Mindful Path Wellbeing Centre'),
+  supportPhone,
+  supportPhoneHref: toTelHref(supportPhone),
+  supportEmail,
+  supportEmailHref: `mailto:${supportEmail}`,
+  poweredBy: 'Wellbeing Booking',
+  social: [
+    { label: 'Instagram', href: envOr('SOCIAL_INSTAGRAM_URL', 'https://www.instagram.com/') },
+    { label: 'Facebook', href: envOr('SOCIAL_FACEBOOK_URL', 'https://www.facebook.com/') },
+    { label: 'LinkedIn', href: envOr('SOCIAL_LINKEDIN_URL', 'https://www.linkedin.com/') },
+    { label: 'YouTube', href: envOr('SOCIAL_YOUTUBE_URL', 'https://www.youtube.com/') },
+  ],
+  branches: [
+    {
+      name: 'West Branch',
+      lines: [
+        '2nd Floor, Sai Darshan Building',
+        'S.V. Road, Near Borivali West Station',
+        'Borivali West, Mumbai',
+        'Maharashtra 400092',
+      ],
+      mapsQuery: 'Sai Darshan Building, S.V. Road, Borivali West, Mumbai 400092',
+    },
+    {
+      name: 'East Branch',
+      lines: [
+        'Office 104, Shanti Heights',
+        'Thakur Village Road',
+        'Kandivali East, Mumbai',
+        'Maharashtra 400101',
+      ],
+      mapsQuery: 'Shanti Heights, Thakur Village Road, Kandivali East, Mumbai 400101',
+    },
+  ],
+};
+
+export interface NavLink {
+  readonly href: string;
+  readonly label: string;
+}
+
+/** Links shown in the header navigation. */
+export const primaryNav: readonly NavLink[] = [
+  { href: '/', label: 'Home' },
+  { href: '/about', label: 'About' },
+  { href: '/team', label: 'Our Team' },
+  { href: '/blogs', label: 'Blogs' },
+  { href: '/faq', label: 'FAQ' },
+  { href: '/contact', label: 'Contact' },
+];
+
+/** Policy links shown in the footer. */
+export const legalNav: readonly NavLink[] = [
+  { href: '/disclaimer', label: 'Disclaimer' },
+  { href: '/refund-and-cancellation-policy', label: 'Refund & Cancellation Policy' },
+  { href: '/privacy-policy', label: 'Privacy Policy' },
+  { href: '/terms-and-conditions', label: 'Terms & Conditions' },
+];
+
+/** Business constants repeated in the public copy (spec section 9). */
+export const policy = {
+  sessionMinutes: 60,
+  overtimeBlockMinutes: 15,
+  cancellationNoticeHours: 24,
+  lateCancellationChargePercent: 100,
+  latePaymentInterestPercentPerDay: 10,
+  minimumAge: 18,
+  arriveEarlyMinutes: 10,
+} as const;
