@@ -32,7 +32,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/support/global-setup.ts'],
+          globalSetup: ['tests/support/e2e-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // One browser at a time: the machine has two cores.

@@ -1,0 +1,44 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe('public content pages', () => {
+  it.each(['/about', '/faq', '/privacy-policy', '/terms-and-conditions', '/refund-and-cancellation-policy', '/contact', '/disclaimer', '/team', '/blogs'])(
+    '%s is served by the product server with no JavaScript',
+    async (path) => {
+      const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+      const scripts: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'script') scripts.push(r.url());
+      });
+      const res = await page.goto(`${stack.baseUrl}${path}`);
+      expect(res?.status()).toBe(200);
+      expect(await page.locator('header').count()).toBeGreaterThan(0);
+      expect(await page.locator('footer').count()).toBeGreaterThan(0);
+      expect(await page.locator('script').count()).toBe(0);
+      expect(scripts).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it('answers unknown pages with the site’s 404 page', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.phone });
+    const res = await page.goto(`${stack.baseUrl}/no-such-page`);
+    expect(res?.status()).toBe(404);
+    await screenshot(page, 'not-found');
+    await page.close();
+  });
+});

@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ROOT } from './stack.ts';
+
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+export const SCREENSHOT_DIR = `${ROOT}artifacts/screenshots`;
+
+/** Debian's Chromium, headless, with the flags that keep it off the (closed) network. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Saves a full-page screenshot under artifacts/screenshots (kept by CI). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}x${height}.png`, fullPage: true });
+}
