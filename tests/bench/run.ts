@@ -1,0 +1,298 @@
+/**
+ * `npm run bench`: the real server (PostgreSQL, Redis, API, worker) on a fresh database holding a year
+ * of data, each figure measured beside a reference on the same machine in the same run.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { connectDatabase } from '../../shared/core/db/client.ts';
+import { runMigrations } from '../../shared/core/db/migrate.ts';
+import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
+import { clientOfferDates } from '../../shared/domain/slots.ts';
+import { addDays, centreNow } from '../../shared/domain/time.ts';
+import { freePort, ROOT } from '../support/stack.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { loadBenchDataset } from './dataset.ts';
+
+const DB_NAME = 'booking_bench';
+const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://root@127.0.0.1:5432';
+const DB_URL = `${SERVER}/${DB_NAME}`;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+const results: Record<string, unknown> = {};
+const rows: [string, string, string, string][] = [];
+const say = (s: string) => process.stdout.write(`[bench] ${s}\n`);
+
+function record(name: string, figure: string, reference: string, ratio: string, data: unknown): void {
+  rows.push([name, figure, reference, ratio]);
+  results[name] = data;
+}
+
+type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number; ok2xx: number; requests: number };
+
+async function load(opts: autocannon.Options): Promise<Load> {
+  const r = await autocannon({ connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    ok2xx: r['2xx'],
+    requests: r.requests.total,
+  };
+}
+
+function rssMb(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+function peakMb(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+async function prepareDatabase(today: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: `${SERVER}/postgres` });
+  await admin.connect();
+  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.end();
+  await runMigrations(DB_URL);
+  const database = connectDatabase(DB_URL, { max: 2 });
+  await loadBenchDataset(database.db, today);
+  await createAdminUser(database.db, { username: 'benchadmin', email: 'bench@wellbeingcentre.in', password: 'bench-password-123', isSuperadmin: true });
+  await database.close();
+}
+
+function start(entry: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+async function waitReady(base: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return;
+    } catch {
+      // not yet
+    }
+    await sleep(200);
+  }
+  throw new Error('server did not become ready');
+}
+
+/** A bare Node server answering fixed bytes from memory: the ceiling for any HTTP answer here. */
+async function referenceServer(body: Buffer): Promise<{ url: string; close: () => void }> {
+  const port = await freePort();
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${port}/`, close: () => server.close() };
+}
+
+function pgbenchInserts(): { tps: number; latencyMs: number } {
+  const client = spawnSync('psql', [DB_URL, '-q', '-c', 'drop table if exists bench_bookings; drop sequence if exists bench_t; create sequence bench_t; create table bench_bookings (like bookings including defaults including identity including indexes including constraints);'], { encoding: 'utf8' });
+  if (client.status !== 0) throw new Error(client.stderr);
+  const script = path.join(ROOT, 'artifacts', 'pgbench-insert.sql');
+  writeFileSync(
+    script,
+    `insert into bench_bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, location_id, client_full_name, client_email, client_mobile, client_age, client_state, client_city, client_note, session_type, terms_accepted, payment_status, payment_transaction_id, amount_paise) select s.t, 1, current_date + (s.t % 15), make_time((s.t % 12) + 8, 0, 0), 'ONLINE', null, 'Meera Pillai', 'meera.pillai@example.com', '9876543210', 29, 'Maharashtra', 'Mumbai', 'First session', 'individual', true, 'INITIATED', md5(s.t::text), 150000 from (select nextval('bench_t')::int as t) s returning id;
+`,
+  );
+  const run = spawnSync('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-f', script, DB_URL], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(run.stderr);
+  const tps = Number(/tps = ([\d.]+)/.exec(run.stdout)?.[1]);
+  const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(run.stdout)?.[1]);
+  return { tps, latencyMs };
+}
+
+/** JavaScript each built page makes the browser download, measured in Chromium. */
+async function frontEndBytes(base: string): Promise<Record<string, { raw: number; gzip: number }>> {
+  const dist = path.join(ROOT, 'site', 'dist');
+  const pages: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) {
+        if (entry !== '_astro') walk(full);
+      } else if (entry === 'index.html') {
+        pages.push(`/${path.relative(dist, dir)}`.replace(/\/$/, '') || '/');
+      }
+    }
+  };
+  walk(dist);
+  const browser = await launchBrowser();
+  const out: Record<string, { raw: number; gzip: number }> = {};
+  for (const route of pages.sort()) {
+    const page = await browser.newPage();
+    const bodies: Promise<Buffer>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') bodies.push(res.body().catch(() => Buffer.alloc(0)));
+    });
+    await page.goto(`${base}${route === '/' ? '/' : route}`, { waitUntil: 'networkidle' });
+    const all = await Promise.all(bodies);
+    out[route] = { raw: all.reduce((n, b) => n + b.length, 0), gzip: all.reduce((n, b) => n + gzipSync(b).length, 0) };
+    await page.close();
+  }
+  await browser.close();
+  return out;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(path.join(ROOT, 'artifacts'), { recursive: true });
+  const now = centreNow();
+  say('loading a year of data (2 centres, 20 therapists, 50,000 bookings)');
+  await prepareDatabase(now.date);
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { NODE_ENV: 'test', DATABASE_URL: DB_URL, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, LOG_LEVEL: 'warn', QUEUE_PREFIX: 'bench' };
+  if (process.env.BENCH_SKIP_BUILD !== '1') {
+    say('building the site');
+    const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build', '--root', 'site', '--silent'], { cwd: ROOT, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('site build failed');
+  }
+  const api = start('api/src/server.ts', env);
+  const worker = existsSync(path.join(ROOT, 'worker/src/main.ts')) ? start('worker/src/main.ts', env) : undefined;
+  try {
+    await waitReady(base);
+
+    // 1. Slot offer.
+    const therapistId = 1;
+    const offerBody = Buffer.from(await (await fetch(`${base}/api/slots?therapist_id=${therapistId}`)).arrayBuffer());
+    const ref = await referenceServer(offerBody);
+    await load({ url: ref.url, duration: 2 }); // warm-up
+    const bare = await load({ url: ref.url });
+    ref.close();
+    await load({ url: `${base}/api/slots?therapist_id=${therapistId}`, duration: 2 });
+    const slots = await load({ url: `${base}/api/slots?therapist_id=${therapistId}` });
+    const pair = await load({
+      url: base,
+      requests: [{ path: `/availability-slots?therapist_id=${therapistId}` }, { path: `/booked-slots?therapist_id=${therapistId}` }],
+    });
+    record('slot offer GET /api/slots', `${slots.rps.toFixed(0)} rps, p50 ${slots.p50} ms, p99 ${slots.p99} ms`, `${bare.rps.toFixed(0)} rps (bare Node)`, `${((100 * slots.rps) / bare.rps).toFixed(1)} %`, { slots, bare });
+    record('slot pair /availability-slots + /booked-slots', `${(pair.rps / 2).toFixed(0)} pairs/s, p50 ${pair.p50} ms, p99 ${pair.p99} ms`, `${bare.rps.toFixed(0)} rps (bare Node)`, `${((100 * pair.rps) / bare.rps).toFixed(1)} % (requests)`, { pair });
+
+    // 2. Booking creation on distinct slots.
+    // Every online therapist's hour on each offered day after today: distinct, all inside the window.
+    const cells: { therapist_id: number; booking_date: string; booking_time_slot_start: string }[] = [];
+    for (const date of clientOfferDates(now.date).filter((d) => d !== now.date)) {
+      for (let t = 1; t <= 10; t++) for (let h = 8; h < 20; h++) cells.push({ therapist_id: t, booking_date: date, booking_time_slot_start: `${String(h).padStart(2, '0')}:00` });
+    }
+    // The last cell is kept free for the contention burst.
+    const contested = cells.pop()!;
+    let next = 0;
+    const bookingBody = (cell: (typeof cells)[number]) =>
+      JSON.stringify({
+        ...cell,
+        client_full_name: 'Meera Pillai',
+        client_email: 'meera.pillai@example.com',
+        client_mobile: '9876543210',
+        client_age: 29,
+        client_state: 'Maharashtra',
+        client_city: 'Mumbai',
+        client_note: 'First session',
+        session_type: 'individual',
+        terms_accepted: true,
+        booking_type: 'ONLINE',
+        location_id: 0,
+      });
+    const creation = await load({
+      url: `${base}/confirm-booking`,
+      amount: cells.length,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: bookingBody(cells[next++ % cells.length]!) }),
+        },
+      ],
+    });
+    const pgb = pgbenchInserts();
+    record('booking creation POST /confirm-booking', `${creation.rps.toFixed(0)} bookings/s, p99 ${creation.p99} ms (${creation.ok2xx} of ${cells.length} answered 200)`, `${pgb.tps.toFixed(0)} inserts/s (pgbench, avg ${pgb.latencyMs} ms)`, `${((100 * creation.rps) / pgb.tps).toFixed(1)} %`, { creation, pgbench: pgb });
+
+    // 3. Contention: 200 simultaneous bookings of one slot.
+    const t0 = performance.now();
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        fetch(`${base}/confirm-booking`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bookingBody(contested) }).then((r) => r.status),
+      ),
+    );
+    const burstMs = performance.now() - t0;
+    const ok = statuses.filter((s) => s === 200).length;
+    const conflicts = statuses.filter((s) => s === 409).length;
+    const errors = statuses.length - ok - conflicts;
+    record('contention: 200 bookings of one slot', `${ok} ok, ${conflicts} conflicts, ${errors} errors in ${burstMs.toFixed(0)} ms`, 'exactly 1 / 199 / 0, < 2000 ms', ok === 1 && conflicts === 199 && errors === 0 ? 'correct' : 'WRONG', { ok, conflicts, errors, burstMs });
+
+    // 4. Reports over the year.
+    const login = await fetch(`${base}/api/admin/login`, { method: 'POST', body: new URLSearchParams({ username: 'benchadmin', password: 'bench-password-123' }) });
+    if (login.ok) {
+      const { access_token } = (await login.json()) as { access_token: string };
+      const auth = { authorization: `Bearer ${access_token}` };
+      const [y, m] = now.date.split('-').map(Number) as [number, number];
+      const prev = m === 1 ? { y: y - 1, m: 12 } : { y, m: m - 1 };
+      const reportPaths = {
+        'report EOD': `/api/admin/reports/eod?report_date=${addDays(now.date, -1)}`,
+        'report therapist monthly': `/api/admin/reports/therapist-monthly?year=${prev.y}&month=${prev.m}`,
+        'report income': '/api/admin/income',
+        'report inventory': '/api/admin/reports/inventory',
+      };
+      for (const [name, p] of Object.entries(reportPaths)) {
+        const times: number[] = [];
+        let status = 0;
+        for (let i = 0; i < 12; i++) {
+          const s = performance.now();
+          const res = await fetch(`${base}${p}`, { headers: auth });
+          await res.arrayBuffer();
+          status = res.status;
+          times.push(performance.now() - s);
+        }
+        times.sort((a, b) => a - b);
+        record(name, `p50 ${times[6]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms (HTTP ${status})`, '< 200 ms', times[6]! < 200 ? 'met' : 'MISSED', { status, times });
+      }
+      const before = peakMb(api.pid);
+      const s = performance.now();
+      const xlsx = await fetch(`${base}/api/admin/reports/inventory.xlsx`, { headers: auth });
+      const bytes = (await xlsx.arrayBuffer()).byteLength;
+      const ms = performance.now() - s;
+      const after = peakMb(api.pid);
+      record('Excel export of the year (inventory)', `${ms.toFixed(0)} ms, ${(bytes / 1024).toFixed(0)} KiB, API peak RSS ${after.toFixed(0)} MB (was ${before.toFixed(0)})`, '< 2000 ms, < 200 MB', ms < 2000 && after < 200 ? 'met' : 'MISSED', { ms, bytes, peakBefore: before, peakAfter: after, status: xlsx.status });
+    } else {
+      record('reports', `admin login answered ${login.status}`, '', 'n/a', { status: login.status });
+    }
+
+    // 5. Front end.
+    const js = await frontEndBytes(base);
+    for (const [route, size] of Object.entries(js)) {
+      const isContent = !['/', '/book', '/payment-status'].includes(route) && !route.startsWith('/admin');
+      const budget = isContent ? '0 B' : route.startsWith('/admin') ? 'admin only' : '<= 80 KB gzip';
+      const met = isContent ? size.raw === 0 : route.startsWith('/admin') ? true : size.gzip <= 80 * 1024;
+      record(`JS ${route}`, `${(size.raw / 1024).toFixed(1)} KB raw, ${(size.gzip / 1024).toFixed(1)} KB gzip`, budget, met ? 'met' : 'MISSED', size);
+    }
+
+    // 6. Memory after the load.
+    record('memory after load', `API ${rssMb(api.pid).toFixed(0)} MB, worker ${rssMb(worker?.pid).toFixed(0)} MB resident`, 'API < 200 MB', rssMb(api.pid) < 200 ? 'met' : 'MISSED', { api: rssMb(api.pid), worker: rssMb(worker?.pid) });
+  } finally {
+    api.kill('SIGTERM');
+    worker?.kill('SIGTERM');
+  }
+
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 8));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
+  process.stdout.write(`\n${line(['figure', 'measured', 'reference / target', 'ratio'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n`);
+  for (const r of rows) process.stdout.write(`${line(r)}\n`);
+  const out = path.join(ROOT, 'artifacts', 'bench.json');
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), seconds: DURATION, connections: CONNECTIONS, results }, null, 2));
+  say(`written ${out}`);
+}
+
+await main();
+process.exit(0);
