@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { createLogger } from '../../shared/core/logger.ts';
+import { LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import { buildApp } from './app.ts';
 
 const cfg = config();
@@ -13,7 +14,8 @@ const redis = new Redis(cfg.redisUrl, { lazyConnect: true, maxRetriesPerRequest:
 redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
 void redis.connect().catch(() => {});
 
-const app = buildApp({ config: cfg, db: database.db, redis, logger, now: () => new Date() });
+// payments: the Razorpay/sandbox provider is wired here once the payments branch lands.
+const app = buildApp({ config: cfg, db: database.db, redis, logger, now: () => new Date(), loginThrottle: new LoginThrottle(redis) });
 const server = app.listen(cfg.port, cfg.host);
 await once(server, 'listening');
 const { port } = server.address() as AddressInfo;
