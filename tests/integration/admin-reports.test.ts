@@ -166,17 +166,18 @@ describe('nightly aggregates', () => {
   });
 });
 
-const binary = (res: NodeJS.ReadableStream, cb: (err: Error | null, body: Buffer) => void) => {
+const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
+  const stream = res as unknown as NodeJS.ReadableStream;
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => cb(null, Buffer.concat(chunks)));
 };
 
 async function workbook(path: string) {
   const res = await request(app).get(path).set(boss).buffer(true).parse(binary).expect(200);
   expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(res.body as Buffer);
+  await wb.xlsx.load(res.body as ArrayBuffer);
   const rows: unknown[][] = [];
   const sheet = wb.worksheets[0]!;
   sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
