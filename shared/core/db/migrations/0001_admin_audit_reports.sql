@@ -34,5 +34,4 @@ CREATE TABLE "report_daily_therapist" (
 ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_admin_id_admin_users_id_fk" FOREIGN KEY ("admin_id") REFERENCES "public"."admin_users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "report_daily_therapist" ADD CONSTRAINT "report_daily_therapist_report_date_report_daily_report_date_fk" FOREIGN KEY ("report_date") REFERENCES "public"."report_daily"("report_date") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "report_daily_therapist" ADD CONSTRAINT "report_daily_therapist_therapist_id_therapists_id_fk" FOREIGN KEY ("therapist_id") REFERENCES "public"."therapists"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "audit_log_at_idx" ON "audit_log" USING btree ("at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "bookings_income_idx" ON "bookings" USING btree ("booking_date" DESC NULLS LAST,"booking_time_slot_start" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "bookings"."payment_status" = 'COMPLETED' and not "bookings"."cancelled" and "bookings"."booking_type" <> 'ADMIN_BLOCK';
+CREATE INDEX "audit_log_at_idx" ON "audit_log" USING btree ("at" DESC NULLS LAST,"id" DESC NULLS LAST);
