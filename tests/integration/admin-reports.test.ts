@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { bookings, reportDaily, reportDailyTherapist } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { aggregateDay } from '../../shared/core/services/report.service.ts';
+import { aggregateDay, aggregatePreviousDay, dayToAggregate } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, insertBooking, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -152,6 +152,14 @@ describe('nightly aggregates', () => {
     await aggregateDay(database.db, '2026-11-10');
     expect(await eod('2026-11-10')).toMatchObject(EOD_NOV_10);
     expect(await monthly(11)).toEqual(MONTHLY_NOV);
+  });
+
+  it('the nightly entry point closes yesterday at the centre', async () => {
+    // 00:30 in India is still the previous evening in UTC.
+    expect(dayToAggregate(new Date('2026-11-10T19:00:00Z'))).toBe('2026-11-10');
+    expect(dayToAggregate(new Date('2026-11-11T18:29:00Z'))).toBe('2026-11-10');
+    const res = await aggregatePreviousDay(database.db, new Date('2026-11-10T19:00:00Z'));
+    expect(res).toEqual({ date: '2026-11-10', totals: { total: 7, completed: 3, cancelled: 2, failed: 1, income: 480_000 } });
   });
 
   it('are dropped when a booking of that day changes, whoever changes it', async () => {

@@ -4,7 +4,7 @@ import { Strategy as LocalStrategy } from 'passport-local';
 import { ADMIN_MESSAGES as AM } from '../../../shared/contract/admin.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import type { AdminUser } from '../../../shared/core/repositories/admin.repository.ts';
-import { adminFromToken, checkCredentials, loginResponse } from '../../../shared/core/services/auth.service.ts';
+import { adminFromToken, checkCredentials, dummy, loginResponse } from '../../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../../shared/core/services/booking.service.ts';
 import type { AppDeps } from '../app.ts';
 
@@ -58,6 +58,8 @@ function clientAddress(req: Request): string {
  * a locked username or address is refused before any password is checked.
  */
 export function loginHandler(deps: AppDeps): RequestHandler {
+  // Hash the dummy password now, so the first unknown-user attempt is not the slow one.
+  void dummy();
   const passport = new Passport();
   passport.use(
     new LocalStrategy({ usernameField: 'username', passwordField: 'password', session: false }, (username, password, done) => {

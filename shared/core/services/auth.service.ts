@@ -124,7 +124,7 @@ export class LoginThrottle {
 
 let dummyHash: Promise<string> | undefined;
 /** A real argon2id hash to verify against when the user does not exist, so timing does not tell. */
-function dummy(): Promise<string> {
+export function dummy(): Promise<string> {
   dummyHash ??= hashPassword('not-a-real-password-0123456789');
   return dummyHash;
 }

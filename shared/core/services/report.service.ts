@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { EodReport, IncomeReport, TherapistMonthlyReport } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
-import { centreNow, pad2 } from '../../domain/time.ts';
+import { addDays, centreNow, pad2 } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
 import {
@@ -49,6 +49,17 @@ export async function aggregateDay(db: Db, date: string): Promise<Totals> {
     }
     return day;
   });
+}
+
+/** The day the nightly job closes: yesterday at the centre, whatever the server's zone. */
+export function dayToAggregate(now: Date): string {
+  return addDays(centreNow(now).date, -1);
+}
+
+/** Entry point for the scheduler (00:30 Asia/Kolkata): aggregates yesterday at the centre. */
+export async function aggregatePreviousDay(db: Db, now: Date): Promise<{ date: string; totals: Totals }> {
+  const date = dayToAggregate(now);
+  return { date, totals: await aggregateDay(db, date) };
 }
 
 export async function incomeReport(db: Db): Promise<IncomeReport> {
