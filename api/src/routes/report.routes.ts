@@ -23,7 +23,13 @@ async function sendWorkbook(res: Response, e: Export): Promise<void> {
   res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   res.setHeader('Content-Disposition', `attachment; filename="${e.fileName}"`);
   res.setHeader('Cache-Control', 'no-store');
-  await writeWorkbook(e, res);
+  try {
+    await writeWorkbook(e, res);
+  } catch (err) {
+    // Headers are gone: a JSON error is impossible, so cut the download short rather than leave it hanging.
+    res.destroy(err as Error);
+    throw err;
+  }
 }
 
 /** Income and every report, super admins only (spec section 6, enforced here). */
