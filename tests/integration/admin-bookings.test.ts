@@ -416,6 +416,10 @@ describe('bad input never answers 5xx and never changes anything', () => {
         expect(typeof res.body.detail).toBe('string');
       }
     }
+    for (const path of ['/api/admin/therapists?x=1', '/api/admin/bookings?page=2', '/api/admin/search-clients?name=a&name=b']) {
+      const res = await request(app).get(path).set(desk).expect(400);
+      expect(typeof res.body.detail).toBe('string');
+    }
     expect(await counts()).toEqual(before);
   });
 });
