@@ -109,7 +109,7 @@ export const manualBookingSchema = z
       .number({ error: MB.amountRequired })
       .positive({ error: MB.amountRequired })
       .max(10_000_000, { error: 'Amount is too large' })
-      .refine((v) => Number.isInteger(Math.round(v * 100 * 1e6) / 1e6), { error: 'Amount may have at most 2 decimals' }),
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most 2 decimals' }),
     payment_transaction_id: text(64)
       .regex(/^[A-Za-z0-9_-]*$/, { error: 'Transaction id may hold letters, digits, - and _ only' })
       .optional(),

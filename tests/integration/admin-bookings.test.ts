@@ -215,6 +215,7 @@ describe('manual booking through POST /confirm-booking', () => {
       [{ amount: 0 }, 'Amount is required and must be positive'],
       [{ amount: -5 }, 'Amount is required and must be positive'],
       [{ amount: '1500' }, 'Amount is required and must be positive'],
+      [{ amount: 1500.505 }, 'Amount may have at most 2 decimals'],
     ];
     const before = await counts();
     for (const [o, message] of cases) {
