@@ -6,11 +6,16 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../shared/core/config.ts';
 import type { Db } from '../../shared/core/db/client.ts';
 import type { Logger } from '../../shared/core/logger.ts';
+import type { PaymentsProvider } from '../../shared/core/providers/payments/payments.provider.ts';
+import type { LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../shared/core/services/booking.service.ts';
+import { bearerAdminActor } from './middleware/auth.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { htmlNotFound, staticSite } from './middleware/static-site.ts';
+import { adminRoutes } from './routes/admin.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { publicRoutes } from './routes/public.routes.ts';
+import { reportRoutes } from './routes/report.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -21,14 +26,20 @@ export type AppDeps = {
   now: () => Date;
   /** Astro's build output; served after the API routes when present. */
   siteDir?: string;
-  /** Resolves an admin bearer token to an actor; absent until admin sign-in exists. */
+  /** Resolves an admin bearer token to an actor; defaults to the JWT bearer check of middleware/auth.ts. */
   authenticateAdmin?: (req: Request) => Promise<Actor | undefined>;
+  /** Failed sign-in counters in Redis (shared by every API process); without it sign-in is not throttled. */
+  loginThrottle?: LoginThrottle;
+  /** Creates payment links (Razorpay or the sandbox); without it link generation answers 503. */
+  payments?: PaymentsProvider;
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /** Builds the Express app without listening, so tests can import it. */
-export function buildApp(deps: AppDeps): express.Express {
+export function buildApp(input: AppDeps): express.Express {
+  const deps: AppDeps = { ...input };
+  deps.authenticateAdmin ??= bearerAdminActor(deps);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -65,6 +76,9 @@ export function buildApp(deps: AppDeps): express.Express {
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
 
   app.use(healthRoutes(deps));
+  // Before the public routes: the admin router takes /confirm-booking payloads carrying admin fields.
+  app.use(reportRoutes(deps));
+  app.use(adminRoutes(deps));
   app.use(publicRoutes(deps));
 
   if (deps.siteDir) {

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { createLogger } from '../../shared/core/logger.ts';
+import { LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import { buildApp } from './app.ts';
 
 const cfg = config();
@@ -15,7 +16,15 @@ redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection p
 void redis.connect().catch(() => {});
 
 const siteDir = fileURLToPath(new URL('../../site/dist', import.meta.url));
-const app = buildApp({ config: cfg, db: database.db, redis, logger, now: () => new Date(), siteDir });
+const app = buildApp({
+  config: cfg,
+  db: database.db,
+  redis,
+  logger,
+  now: () => new Date(),
+  siteDir,
+  loginThrottle: new LoginThrottle(redis),
+});
 const server = app.listen(cfg.port, cfg.host);
 await once(server, 'listening');
 const { port } = server.address() as AddressInfo;

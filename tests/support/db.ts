@@ -1,10 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { connectDatabase, type Database } from '../../shared/core/db/client.ts';
-import { runMigrations } from '../../shared/core/db/migrate.ts';
+import { MIGRATIONS_FOLDER, runMigrations } from '../../shared/core/db/migrate.ts';
 
 const SERVER_URL = process.env.TEST_DATABASE_SERVER ?? 'postgres://root@127.0.0.1:5432';
-export const TEMPLATE_DB = 'booking_test_template';
+/** Named after the migrations, so worktrees on different branches testing at once never share a template. */
+function migrationsFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).sort()) {
+    hash.update(file).update(readFileSync(path.join(MIGRATIONS_FOLDER, file)));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+export const TEMPLATE_DB = `booking_test_template_${migrationsFingerprint()}`;
 
 export function urlFor(name: string): string {
   return `${SERVER_URL}/${name}`;

@@ -153,6 +153,8 @@ export const bookings = pgTable(
       .on(t.therapistId, t.bookingDate, t.bookingTimeSlotStart)
       .where(sql`not ${t.cancelled} and ${t.paymentStatus} not in ('FAILED', 'CANCELLED')`),
     index('bookings_date_idx').on(t.bookingDate),
+    // bookings_income_idx (completed payments, newest first, covering the income columns) is created in
+    // migration 0002: Drizzle cannot express INCLUDE, which turns the income list into an index-only scan.
     index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),
     uniqueIndex('bookings_payment_link_uq').on(t.razorpayPaymentLinkId),
     check('bookings_amount_check', sql`${t.amountPaise} >= 0`),
@@ -178,4 +180,54 @@ export const outbox = pgTable(
     index('outbox_pending_idx').on(t.availableAt).where(sql`${t.dispatchedAt} is null`),
     uniqueIndex('outbox_job_uq').on(t.queue, t.jobId),
   ],
+);
+
+/** Who changed what, with the state before and after; written in the same transaction as the change. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** Null when the change came from the command line rather than a signed-in admin. */
+    adminId: integer('admin_id').references(() => adminUsers.id),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at.desc(), t.id.desc())],
+);
+
+/**
+ * Nightly totals per day. A row exists only for an aggregated day; a trigger on bookings deletes the
+ * day's rows whenever one of its bookings changes, so reports fall back to live data until re-aggregated.
+ */
+export const reportDaily = pgTable('report_daily', {
+  reportDate: date('report_date', { mode: 'string' }).primaryKey(),
+  totalBookings: integer('total_bookings').notNull(),
+  completedBookings: integer('completed_bookings').notNull(),
+  cancelledBookings: integer('cancelled_bookings').notNull(),
+  failedBookings: integer('failed_bookings').notNull(),
+  incomePaise: bigint('income_paise', { mode: 'number' }).notNull(),
+  aggregatedAt: timestamp('aggregated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const reportDailyTherapist = pgTable(
+  'report_daily_therapist',
+  {
+    reportDate: date('report_date', { mode: 'string' })
+      .notNull()
+      .references(() => reportDaily.reportDate, { onDelete: 'cascade' }),
+    therapistId: integer('therapist_id')
+      .notNull()
+      .references(() => therapists.id),
+    totalBookings: integer('total_bookings').notNull(),
+    completedBookings: integer('completed_bookings').notNull(),
+    cancelledBookings: integer('cancelled_bookings').notNull(),
+    failedBookings: integer('failed_bookings').notNull(),
+    incomePaise: bigint('income_paise', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.reportDate, t.therapistId] })],
 );

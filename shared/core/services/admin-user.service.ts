@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { adminUsers } from '../db/schema.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import type { AdminUser } from '../repositories/admin.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
 
 /** argon2id with OWASP's recommended memory and time costs. */
 export const PASSWORD_HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -33,31 +34,50 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   }
 }
 
-export async function createAdminUser(db: Db, input: z.input<typeof newAdminSchema>): Promise<AdminUser> {
+/** Who made an admin-user change: the command line, or a signed-in admin. */
+export type ChangeActor = { adminId: number | null; actor: string };
+const CLI: ChangeActor = { adminId: null, actor: 'cli' };
+
+/** The audit view of an admin user: never the password hash. */
+export function auditableAdmin(a: AdminUser): Record<string, unknown> {
+  return { id: a.id, username: a.username, email: a.email, is_superadmin: a.isSuperadmin, is_admin: a.isAdmin, is_active: a.isActive };
+}
+
+export async function createAdminUser(db: Db, input: z.input<typeof newAdminSchema>, by: ChangeActor = CLI): Promise<AdminUser> {
   const data = newAdminSchema.parse(input);
+  const passwordHash = await hashPassword(data.password);
   try {
-    const [row] = await db
-      .insert(adminUsers)
-      .values({
-        username: data.username,
-        email: data.email.toLowerCase(),
-        passwordHash: await hashPassword(data.password),
-        isSuperadmin: data.isSuperadmin,
-      })
-      .returning();
-    return row!;
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(adminUsers)
+        .values({ username: data.username, email: data.email.toLowerCase(), passwordHash, isSuperadmin: data.isSuperadmin })
+        .returning();
+      await insertAudit(tx, { ...by, action: 'admin_user.create', entityType: 'admin_user', entityId: row!.id, before: null, after: auditableAdmin(row!) });
+      return row!;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('conflict', 'An admin with this username or email already exists.');
     throw err;
   }
 }
 
-export async function setAdminActive(db: Db, username: string, active: boolean): Promise<AdminUser> {
-  const [row] = await db
-    .update(adminUsers)
-    .set({ isActive: active, updatedAt: new Date() })
-    .where(eq(sql`lower(${adminUsers.username})`, username.trim().toLowerCase()))
-    .returning();
-  if (!row) throw new AppError('not_found', `No admin named ${username}.`);
-  return row;
+export async function setAdminActive(db: Db, username: string, active: boolean, by: ChangeActor = CLI): Promise<AdminUser> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(adminUsers)
+      .where(eq(sql`lower(${adminUsers.username})`, username.trim().toLowerCase()))
+      .for('update');
+    if (!before) throw new AppError('not_found', `No admin named ${username}.`);
+    const [row] = await tx.update(adminUsers).set({ isActive: active, updatedAt: new Date() }).where(eq(adminUsers.id, before.id)).returning();
+    await insertAudit(tx, {
+      ...by,
+      action: active ? 'admin_user.activate' : 'admin_user.deactivate',
+      entityType: 'admin_user',
+      entityId: before.id,
+      before: auditableAdmin(before),
+      after: auditableAdmin(row!),
+    });
+    return row!;
+  });
 }

@@ -1,0 +1,99 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Passport } from 'passport';
+import { Strategy as LocalStrategy } from 'passport-local';
+import { ADMIN_MESSAGES as AM } from '../../../shared/contract/admin.ts';
+import { AppError } from '../../../shared/core/errors.ts';
+import type { AdminUser } from '../../../shared/core/repositories/admin.repository.ts';
+import { adminFromToken, checkCredentials, dummy, loginResponse } from '../../../shared/core/services/auth.service.ts';
+import type { Actor } from '../../../shared/core/services/booking.service.ts';
+import type { AppDeps } from '../app.ts';
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/i;
+
+function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string' || header.length > 4096) return undefined;
+  return BEARER.exec(header.trim())?.[1];
+}
+
+export async function adminOf(deps: AppDeps, req: Request): Promise<AdminUser | undefined> {
+  const token = bearerToken(req);
+  return token ? adminFromToken(deps.db, token, deps.config.jwtSecret, deps.now()) : undefined;
+}
+
+/** The signed-in admin of a request that passed requireAdmin. */
+export function currentAdmin(res: Response): AdminUser {
+  return res.locals.admin as AdminUser;
+}
+
+/** A valid token of an admin who is active now; the admin row is re-read on every request. */
+export function requireAdmin(deps: AppDeps): RequestHandler {
+  return async (req, res, next) => {
+    const admin = await adminOf(deps, req);
+    if (!admin) return next(new AppError('unauthorized', AM.unauthorized));
+    res.locals.admin = admin;
+    next();
+  };
+}
+
+export const requireSuperadmin: RequestHandler = (_req, res, next) => {
+  if (!currentAdmin(res).isSuperadmin) return next(new AppError('forbidden', AM.superadminOnly));
+  next();
+};
+
+/** deps.authenticateAdmin: the bearer token's admin as a booking actor. */
+export function bearerAdminActor(deps: AppDeps): (req: Request) => Promise<Actor | undefined> {
+  return async (req) => {
+    const admin = await adminOf(deps, req);
+    return admin ? { kind: 'admin', adminId: admin.id } : undefined;
+  };
+}
+
+function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * POST /api/admin/login through passport-local without sessions. Throttling wraps the strategy:
+ * a locked username or address is refused before any password is checked.
+ */
+export function loginHandler(deps: AppDeps): RequestHandler {
+  // Hash the dummy password now, so the first unknown-user attempt is not the slow one.
+  void dummy();
+  const passport = new Passport();
+  passport.use(
+    new LocalStrategy({ usernameField: 'username', passwordField: 'password', session: false }, (username, password, done) => {
+      checkCredentials(deps.db, username, password).then(
+        (admin) => done(null, admin ?? false),
+        (err: unknown) => done(err),
+      );
+    }),
+  );
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const username = typeof body.username === 'string' ? body.username.trim() : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    if (!username || !password || username.length > 254 || password.length > 256) {
+      return next(new AppError('validation', AM.loginMissing));
+    }
+    const address = clientAddress(req);
+    try {
+      await deps.loginThrottle?.check(username, address);
+    } catch (err) {
+      return next(err);
+    }
+    passport.authenticate('local', { session: false }, async (err: unknown, admin: AdminUser | false) => {
+      try {
+        if (err) throw err;
+        if (!admin) {
+          await deps.loginThrottle?.fail(username, address);
+          throw new AppError('unauthorized', AM.loginFailed);
+        }
+        await deps.loginThrottle?.succeed(username);
+        res.json(loginResponse(admin, deps.config.jwtSecret, deps.config.jwtTtlSeconds, deps.now()));
+      } catch (e) {
+        next(e);
+      }
+    })(req, res, next);
+  };
+}

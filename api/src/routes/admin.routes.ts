@@ -1,0 +1,103 @@
+import { Router } from 'express';
+import {
+  auditQuerySchema,
+  blockSlotSchema,
+  idParam,
+  manualBookingSchema,
+  nameQuerySchema,
+  shareableLinkSchema,
+  updatePaymentLinkSchema,
+} from '../../../shared/contract/admin.ts';
+import { z } from 'zod';
+import { AppError } from '../../../shared/core/errors.ts';
+import { API_MESSAGES } from '../../../shared/contract/messages.ts';
+import { listAdminBookings, listClientBookings, searchClients } from '../../../shared/core/repositories/admin-booking.repository.ts';
+import { listAudit } from '../../../shared/core/repositories/audit.repository.ts';
+import {
+  cancelBooking,
+  createManualBooking,
+  createShareableLink,
+  listAdminTherapists,
+  toggleBlock,
+  updatePaymentLink,
+} from '../../../shared/core/services/admin-booking.service.ts';
+import type { AppDeps } from '../app.ts';
+import { adminOf, currentAdmin, loginHandler, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
+import { parseOr400 } from '../middleware/validate.ts';
+
+const bookingIdParams = z.object({ id: idParam('Booking ID') });
+const noQuery = z.strictObject({});
+
+/** A body that asks for the admin's manual-booking powers. */
+function isManualBookingPayload(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && ('admin_confirmed' in body || 'payment_status' in body);
+}
+
+export function adminRoutes(deps: AppDeps): Router {
+  const { db } = deps;
+  const r = Router();
+  const auth = requireAdmin(deps);
+  const actor = (res: import('express').Response) => ({ adminId: currentAdmin(res).id });
+
+  r.post('/api/admin/login', loginHandler(deps));
+
+  // Manual booking (spec section 5): a /confirm-booking payload with admin_confirmed or payment_status.
+  // Anything else falls through to the public route.
+  r.post('/confirm-booking', async (req, res, next) => {
+    if (!isManualBookingPayload(req.body)) return next();
+    const admin = await adminOf(deps, req);
+    if (!admin) throw new AppError('unauthorized', API_MESSAGES.unauthorized);
+    const input = parseOr400(manualBookingSchema, req.body);
+    res.json(await createManualBooking(db, input, { adminId: admin.id }, deps.now()));
+  });
+
+  r.post('/api/create-shareable-payment-link', auth, async (req, res) => {
+    const input = parseOr400(shareableLinkSchema, req.body);
+    res.json(await createShareableLink(db, deps.payments, input, actor(res), deps.now(), deps.config.publicBaseUrl));
+  });
+
+  r.use('/api/admin', auth);
+
+  r.get('/api/admin/therapists', async (req, res) => {
+    parseOr400(noQuery, req.query);
+    res.json(await listAdminTherapists(db));
+  });
+
+  r.get('/api/admin/bookings', async (req, res) => {
+    parseOr400(noQuery, req.query);
+    res.json(await listAdminBookings(db));
+  });
+
+  r.post('/api/admin/bookings/:id/cancel', async (req, res) => {
+    const { id } = parseOr400(bookingIdParams, req.params);
+    res.json(await cancelBooking(db, id, actor(res), deps.now()));
+  });
+
+  r.post('/api/admin/bookings/:id/update-payment-link', async (req, res) => {
+    const { id } = parseOr400(bookingIdParams, req.params);
+    const input = parseOr400(updatePaymentLinkSchema, req.body);
+    res.json(await updatePaymentLink(db, id, input, actor(res), deps.now()));
+  });
+
+  r.post('/api/admin/availability/block', async (req, res) => {
+    const input = parseOr400(blockSlotSchema, req.body);
+    res.json(await toggleBlock(db, input, actor(res), deps.now()));
+  });
+
+  r.get('/api/admin/clients-with-therapists', async (req, res) => {
+    const q = parseOr400(nameQuerySchema, req.query);
+    res.json(await listClientBookings(db, q.name || undefined));
+  });
+
+  r.get('/api/admin/search-clients', async (req, res) => {
+    const q = parseOr400(nameQuerySchema, req.query);
+    res.json(await searchClients(db, q.name || undefined));
+  });
+
+  r.get('/api/admin/audit-log', requireSuperadmin, async (req, res) => {
+    const q = parseOr400(auditQuerySchema, req.query);
+    res.json(await listAudit(db, q.page ?? 1, q.page_size ?? 20));
+  });
+
+  return r;
+}

@@ -1,0 +1,82 @@
+import { Router, type Response } from 'express';
+import { z } from 'zod';
+import { ADMIN_MESSAGES as AM, eodQuerySchema, monthlyQuerySchema } from '../../../shared/contract/admin.ts';
+import { centreNow } from '../../../shared/domain/time.ts';
+import { AppError } from '../../../shared/core/errors.ts';
+import {
+  eodExport,
+  inventoryExport,
+  monthlyExport,
+  writeWorkbook,
+  type Export,
+} from '../../../shared/core/services/report-export.service.ts';
+import { eodReport, incomeReport, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
+import type { AppDeps } from '../app.ts';
+import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
+import { parseOr400 } from '../middleware/validate.ts';
+
+const noQuery = z.strictObject({});
+
+async function sendWorkbook(res: Response, e: Export): Promise<void> {
+  if (e.rows.length === 0) throw new AppError('not_found', AM.noDataToExport);
+  res.status(200);
+  res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  res.setHeader('Content-Disposition', `attachment; filename="${e.fileName}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  try {
+    await writeWorkbook(e, res);
+  } catch (err) {
+    // Headers are gone: a JSON error is impossible, so cut the download short rather than leave it hanging.
+    res.destroy(err as Error);
+    throw err;
+  }
+}
+
+/** Income and every report, super admins only (spec section 6, enforced here). */
+export function reportRoutes(deps: AppDeps): Router {
+  const { db } = deps;
+  const r = Router();
+  const guard = [requireAdmin(deps), requireSuperadmin];
+  const today = () => centreNow(deps.now()).date;
+  const eodDate = (query: unknown): string => {
+    const q = parseOr400(eodQuerySchema, query);
+    const date = q.report_date ?? today();
+    const year = Number(date.slice(0, 4));
+    const max = Number(today().slice(0, 4)) + 5;
+    if (year < 2020 || year > max) throw new AppError('validation', `report_date must be in the years 2020 to ${max}`);
+    return date;
+  };
+  const monthOf = (query: unknown): [number, number] => {
+    const now = today();
+    const q = parseOr400(monthlyQuerySchema(Number(now.slice(0, 4))), query);
+    return [q.year ?? Number(now.slice(0, 4)), q.month ?? Number(now.slice(5, 7))];
+  };
+
+  r.get('/api/admin/income', ...guard, async (req, res) => {
+    parseOr400(noQuery, req.query);
+    res.json(await incomeReport(db));
+  });
+  r.get('/api/admin/reports/inventory', ...guard, async (req, res) => {
+    parseOr400(noQuery, req.query);
+    res.json(await incomeReport(db));
+  });
+  r.get('/api/admin/reports/inventory.xlsx', ...guard, async (req, res) => {
+    parseOr400(noQuery, req.query);
+    await sendWorkbook(res, inventoryExport(await incomeReport(db), today()));
+  });
+  r.get('/api/admin/reports/eod', ...guard, async (req, res) => {
+    res.json(await eodReport(db, eodDate(req.query), deps.now()));
+  });
+  r.get('/api/admin/reports/eod.xlsx', ...guard, async (req, res) => {
+    await sendWorkbook(res, eodExport(await eodReport(db, eodDate(req.query), deps.now())));
+  });
+  r.get('/api/admin/reports/therapist-monthly', ...guard, async (req, res) => {
+    const [year, month] = monthOf(req.query);
+    res.json(await therapistMonthlyReport(db, year, month, deps.now()));
+  });
+  r.get('/api/admin/reports/therapist-monthly.xlsx', ...guard, async (req, res) => {
+    const [year, month] = monthOf(req.query);
+    await sendWorkbook(res, monthlyExport(await therapistMonthlyReport(db, year, month, deps.now())));
+  });
+  return r;
+}

@@ -1,0 +1,283 @@
+import { z } from 'zod';
+import { isHhMm, isIsoDate } from '../domain/time.ts';
+import { PAYMENT_STATUSES, type PaymentStatus } from './booking.ts';
+import { MANUAL_BOOKING_MESSAGES as MB } from './messages.ts';
+
+/** Admin request schemas and response shapes (spec sections 3 and 7). Money here is rupees. */
+
+export const ADMIN_MESSAGES = {
+  loginFailed: 'Incorrect username or password',
+  loginMissing: 'Username and password are required.',
+  loginThrottled: 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
+  loginUnavailable: 'Sign-in is temporarily unavailable. Please try again shortly.',
+  unauthorized: 'Unauthorized. Please log in again.',
+  superadminOnly: 'Only super admins may view income and reports.',
+  noDataToExport: 'No data to export.',
+  bookingNotFound: (id: number) => `Booking ${id} was not found.`,
+  alreadyCancelled: (id: number) => `Booking ${id} is already cancelled.`,
+  cannotCancelBlocked: (id: number) => `Booking ${id} is blocked and cannot be cancelled.`,
+  cancelPast: (id: number) => `Booking ${id} is in the past and can no longer be cancelled.`,
+  cancelled: (id: number) => `Booking ${id} cancelled successfully.`,
+  slotBlocked: (time: string, date: string) => `Slot ${time} on ${date} blocked successfully.`,
+  slotUnblocked: (time: string, date: string) => `Slot ${time} on ${date} unblocked successfully.`,
+  slotHeldByClient: 'This slot is already booked by a client and cannot be blocked.',
+  slotPast: 'This time slot is in the past and cannot be changed.',
+  slotNotOnSchedule: "This time slot is not on the therapist's schedule.",
+  therapistNotFound: 'The selected therapist does not exist.',
+  linkMissingDetails: (id: number) => `Error: Booking ${id} is missing required details (price, ID, or transaction ID) to generate a link.`,
+  linkTransactionMismatch: (id: number) => `The transaction ID does not match booking ${id}.`,
+  linkBookingClosed: (id: number) => `Booking ${id} is cancelled or blocked; no payment link can be generated.`,
+  linkAlreadyPaid: (id: number) => `Booking ${id} is already paid.`,
+  linkUnavailable: 'Payment links are not available right now. Please try again later.',
+  linkFailed: 'Failed to generate payment link. Please contact support.',
+  linkUpdated: (id: number) => `Payment link for booking ${id} updated successfully.`,
+  manualCreated: (id: number) => `Manual booking ${id} created successfully!`,
+  manualDateWindow: 'Please choose a date within the next 15 days, starting today.',
+  manualSlotPassed: 'This time slot has already passed. Please choose a later time.',
+  manualSlotNotOffered: 'This time slot is not available. Please choose another.',
+  manualSlotTaken: 'This time slot is already booked or blocked. Please choose another.',
+  therapistTypeMismatch: 'The selected therapist does not offer this type of session.',
+  locationMismatch: 'The selected therapist does not work at this location.',
+} as const;
+
+const text = (max: number) => z.string({ error: 'Must be text' }).trim().max(max, { error: `Must be at most ${max} characters` });
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+const positiveInt = (required: string) =>
+  z.number({ error: required }).int({ error: required }).positive({ error: required }).max(2_147_483_647, { error: required });
+
+/** A path or query parameter holding a positive whole number (e.g. a booking id). */
+export const idParam = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .regex(/^\d{1,9}$/, { error: `${label} must be a positive whole number` })
+    .transform(Number)
+    .refine((n) => n > 0, { error: `${label} must be a positive whole number` });
+
+export const loginSchema = z.object({
+  username: z.string({ error: 'Username is required' }).trim().min(1, { error: 'Username is required' }).max(254),
+  password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }).max(256),
+});
+
+export type LoginResponse = {
+  access_token: string;
+  token_type: 'bearer';
+  username: string;
+  is_superadmin: boolean;
+  is_admin: boolean;
+  is_active: boolean;
+};
+
+export const blockSlotSchema = z.strictObject({
+  therapist_id: positiveInt('Therapist is required'),
+  start_time: z
+    .string({ error: 'Time slot is required' })
+    .refine(isHhMm, { error: 'Time must be written HH:MM (24-hour)' })
+    .transform((t) => t.slice(0, 5)),
+  date: z.string({ error: 'Date is required' }).refine(isIsoDate, { error: 'Date must be a real date written YYYY-MM-DD' }),
+});
+export type BlockSlotInput = z.output<typeof blockSlotSchema>;
+export type BlockSlotResponse = { blocked: boolean; booking_id: number; message: string };
+export type CancelResponse = { booking_id: number; cancelled: true; unblocked: boolean; message: string };
+
+/**
+ * The manual booking form (spec section 5). It collects no age, session type, state or city, so it
+ * has its own schema; the admin's amount is the booking's amount.
+ */
+export const manualBookingSchema = z
+  .strictObject({
+    therapist_id: positiveInt(MB.therapistRequired),
+    booking_date: z
+      .string({ error: MB.dateRequired })
+      .min(1, { error: MB.dateRequired })
+      .refine(isIsoDate, { error: 'Booking date must be a real date written YYYY-MM-DD' }),
+    booking_time_slot_start: z
+      .string({ error: MB.slotRequired })
+      .min(1, { error: MB.slotRequired })
+      .refine(isHhMm, { error: 'Time must be written HH:MM (24-hour)' })
+      .transform((t) => t.slice(0, 5)),
+    client_full_name: z.string({ error: MB.clientNameRequired }).trim().min(1, { error: MB.clientNameRequired }).max(100),
+    client_email: z
+      .string({ error: MB.clientEmailRequired })
+      .trim()
+      .max(254, { error: MB.clientEmailRequired })
+      .refine((v) => EMAIL_RE.test(v), { error: MB.clientEmailRequired }),
+    client_mobile: z.string({ error: MB.clientMobileRequired }).trim().regex(/^\d{10}$/, { error: MB.clientMobileRequired }),
+    client_note: text(2000).optional(),
+    booking_type: z.enum(['ONLINE', 'OFFLINE'], { error: MB.bookingTypeRequired }),
+    location_id: z.number({ error: MB.locationRequired }).int({ error: MB.locationRequired }).min(0).nullable().optional(),
+    amount: z
+      .number({ error: MB.amountRequired })
+      .positive({ error: MB.amountRequired })
+      .max(10_000_000, { error: 'Amount is too large' })
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most 2 decimals' }),
+    payment_transaction_id: text(64)
+      .regex(/^[A-Za-z0-9_-]*$/, { error: 'Transaction id may hold letters, digits, - and _ only' })
+      .optional(),
+    therapist_email: text(254).optional(),
+    terms_accepted: z.boolean().optional(),
+    service_id: z.number().int().positive().optional(),
+    // The server decides both: offline PENDING, online COMPLETED, always admin-confirmed.
+    admin_confirmed: z.boolean({ error: 'admin_confirmed must be true or false' }).optional(),
+    payment_status: z.enum(PAYMENT_STATUSES, { error: 'Unknown payment status' }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.booking_type === 'OFFLINE' && !v.location_id) {
+      ctx.addIssue({ code: 'custom', path: ['location_id'], message: MB.locationRequired });
+    }
+  });
+export type ManualBookingInput = z.input<typeof manualBookingSchema>;
+export type ManualBooking = z.output<typeof manualBookingSchema>;
+
+export const shareableLinkSchema = z.strictObject({
+  amount: z.number({ error: 'Amount must be a number' }).min(0, { error: 'Amount must not be negative' }).max(10_000_000),
+  booking_id: positiveInt('Booking ID is required'),
+  merchant_transaction_id: text(64),
+});
+export type ShareableLinkResponse = { payment_link_url: string };
+
+export const updatePaymentLinkSchema = z.strictObject({
+  payment_link_url: z
+    .url({ protocol: /^https?$/, error: 'payment_link_url must be an http(s) URL' })
+    .max(2048, { error: 'payment_link_url is too long' }),
+  razorpay_payment_link_id: text(64).min(1).optional(),
+});
+
+export const nameQuerySchema = z.strictObject({ name: text(100).optional() });
+
+export const eodQuerySchema = z.strictObject({
+  report_date: z.string().refine(isIsoDate, { error: 'report_date must be a real date written YYYY-MM-DD' }).optional(),
+});
+
+/** Year bounds follow the reports screen: 2020 to the current year plus 5. */
+export function monthlyQuerySchema(currentYear: number) {
+  const max = currentYear + 5;
+  const yearMsg = `year must be a whole number from 2020 to ${max}`;
+  return z.strictObject({
+    year: z
+      .string()
+      .regex(/^\d{4}$/, { error: yearMsg })
+      .transform(Number)
+      .refine((y) => y >= 2020 && y <= max, { error: yearMsg })
+      .optional(),
+    month: z
+      .string()
+      .regex(/^\d{1,2}$/, { error: 'month must be a whole number from 1 to 12' })
+      .transform(Number)
+      .refine((m) => m >= 1 && m <= 12, { error: 'month must be a whole number from 1 to 12' })
+      .optional(),
+  });
+}
+
+export const auditQuerySchema = z.strictObject({
+  page: z.string().regex(/^\d{1,6}$/, { error: 'page must be a positive whole number' }).transform(Number).refine((n) => n >= 1, { error: 'page must be a positive whole number' }).optional(),
+  page_size: z
+    .string()
+    .regex(/^\d{1,3}$/, { error: 'page_size must be a whole number from 1 to 100' })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100, { error: 'page_size must be a whole number from 1 to 100' })
+    .optional(),
+});
+
+export type AdminTherapistDto = {
+  id: number;
+  name: string;
+  title: string;
+  specialization: string;
+  bio: string;
+  price: number | null;
+  image_url: string;
+  /** 1 online; the admin side treats anything else as offline. */
+  type: number;
+  type_label: 'online' | 'offline';
+  locations: number | null;
+  offered_service_ids: number[];
+  email: string[];
+};
+
+export type AdminBookingType = 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
+
+export type AdminBookingDto = {
+  id: number;
+  booking_date: string;
+  booking_time_slot_start: string;
+  client_full_name: string;
+  client_email: string;
+  client_mobile: string;
+  therapist_id: number;
+  therapist_name: string;
+  booking_type: AdminBookingType;
+  payment_status: PaymentStatus;
+  payment_link_url: string | null;
+  payment_transaction_id: string | null;
+  amount: number;
+  cancelled: boolean;
+  google_meet_link: string | null;
+  location_id: number | null;
+  location_name: string | null;
+  location_address: string | null;
+  client_note: string;
+  service_id: number | null;
+  session_type: 'individual' | 'couple' | null;
+  admin_confirmed: boolean;
+};
+
+export type ClientBookingDto = AdminBookingDto & {
+  client_city: string | null;
+  client_state: string | null;
+  data: {
+    booking_type: AdminBookingType;
+    client_note: string;
+    therapist_details: { name: string };
+    booking_date: string;
+    booking_time_slot_start: string;
+    location_address: string | null;
+  };
+};
+
+export type ClientSearchResult = { name: string; email: string; phone: string };
+
+export type PaymentDto = { amount: number; payment_transaction_id: string | null; client_name: string; client_phone: string; booking_date: string };
+export type IncomeReport = { total_amount: number; payments: PaymentDto[] };
+
+export type EodDetail = {
+  booking_id: number;
+  client_name: string;
+  therapist_id: number;
+  therapist_name: string;
+  service_id: number | null;
+  payment_status: PaymentStatus;
+  cancelled: boolean;
+  amount: number;
+};
+export type EodReport = {
+  report_date: string;
+  total_bookings_today: number;
+  completed_bookings_today: number;
+  cancelled_bookings_today: number;
+  total_income_today: number;
+  details: EodDetail[];
+};
+
+export type TherapistPerformance = {
+  therapist_id: number;
+  therapist_name: string;
+  total_sessions: number;
+  completed_sessions: number;
+  missed_or_cancelled_sessions: number;
+  total_income: number;
+};
+export type TherapistMonthlyReport = { year: number; month: number; therapist_performance: TherapistPerformance[] };
+
+export type AuditEntryDto = {
+  id: number;
+  at: string;
+  admin_id: number | null;
+  admin_username: string | null;
+  actor: string;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  before: unknown;
+  after: unknown;
+};
+export type AuditPage = { page: number; page_size: number; total: number; items: AuditEntryDto[] };

@@ -1,0 +1,149 @@
+import { and, asc, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { AdminBookingDto, ClientBookingDto, ClientSearchResult } from '../../contract/admin.ts';
+import { paiseToRupees } from '../../domain/money.ts';
+import { toHhMm } from '../../domain/time.ts';
+import type { Db } from '../db/client.ts';
+import { bookings, locations, therapists } from '../db/schema.ts';
+
+export type BookingRow = typeof bookings.$inferSelect;
+
+const recordColumns = {
+  b: bookings,
+  therapistName: therapists.name,
+  locationName: locations.name,
+  locationAddress: locations.address,
+};
+
+type RecordRow = { b: BookingRow; therapistName: string; locationName: string | null; locationAddress: string | null };
+
+export function toAdminBookingDto(r: RecordRow): AdminBookingDto {
+  const b = r.b;
+  return {
+    id: b.id,
+    booking_date: b.bookingDate,
+    booking_time_slot_start: toHhMm(b.bookingTimeSlotStart),
+    client_full_name: b.clientFullName,
+    client_email: b.clientEmail,
+    client_mobile: b.clientMobile,
+    therapist_id: b.therapistId,
+    therapist_name: r.therapistName,
+    booking_type: b.bookingType,
+    payment_status: b.paymentStatus,
+    payment_link_url: b.paymentLinkUrl,
+    payment_transaction_id: b.paymentTransactionId,
+    amount: paiseToRupees(b.amountPaise),
+    cancelled: b.cancelled,
+    google_meet_link: b.googleMeetLink,
+    location_id: b.locationId,
+    location_name: r.locationName,
+    location_address: r.locationAddress,
+    client_note: b.clientNote,
+    service_id: b.serviceId,
+    session_type: b.sessionType,
+    admin_confirmed: b.adminConfirmed,
+  };
+}
+
+function selectRecords(db: Db, where: SQL | undefined) {
+  return db
+    .select(recordColumns)
+    .from(bookings)
+    .innerJoin(therapists, eq(therapists.id, bookings.therapistId))
+    .leftJoin(locations, eq(locations.id, bookings.locationId))
+    .where(where)
+    .orderBy(desc(bookings.bookingDate), desc(bookings.bookingTimeSlotStart), desc(bookings.id));
+}
+
+export async function listAdminBookings(db: Db): Promise<AdminBookingDto[]> {
+  return (await selectRecords(db, undefined)).map(toAdminBookingDto);
+}
+
+/** `%term%` for ILIKE with the user's own % and _ taken literally. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listClientBookings(db: Db, name: string | undefined): Promise<ClientBookingDto[]> {
+  const conditions = [ne(bookings.bookingType, 'ADMIN_BLOCK')];
+  if (name) conditions.push(ilike(bookings.clientFullName, containsPattern(name)));
+  const rows = await selectRecords(db, and(...conditions));
+  return rows.map((r) => {
+    const dto = toAdminBookingDto(r);
+    return {
+      ...dto,
+      client_city: r.b.clientCity,
+      client_state: r.b.clientState,
+      data: {
+        booking_type: dto.booking_type,
+        client_note: dto.client_note,
+        therapist_details: { name: dto.therapist_name },
+        booking_date: dto.booking_date,
+        booking_time_slot_start: dto.booking_time_slot_start,
+        location_address: dto.location_address,
+      },
+    };
+  });
+}
+
+/** Distinct clients (by e-mail and mobile) whose name, e-mail or mobile contains the term. */
+export async function searchClients(db: Db, term: string | undefined): Promise<ClientSearchResult[]> {
+  const conditions = [ne(bookings.bookingType, 'ADMIN_BLOCK')];
+  if (term) {
+    const p = containsPattern(term);
+    conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, p))!);
+  }
+  const rows = await db
+    .selectDistinctOn([sql`lower(${bookings.clientEmail})`, bookings.clientMobile], {
+      name: bookings.clientFullName,
+      email: bookings.clientEmail,
+      phone: bookings.clientMobile,
+    })
+    .from(bookings)
+    .where(and(...conditions))
+    // The latest booking's spelling of the name wins.
+    .orderBy(sql`lower(${bookings.clientEmail})`, bookings.clientMobile, desc(bookings.createdAt), desc(bookings.id))
+    .limit(1000);
+  return rows.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.email.localeCompare(b.email));
+}
+
+export async function findBookingForUpdate(tx: Pick<Db, 'select'>, id: number): Promise<BookingRow | undefined> {
+  const [row] = await tx.select().from(bookings).where(eq(bookings.id, id)).for('update');
+  return row;
+}
+
+/** The live booking (client booking or admin block) holding a slot, locked. */
+export async function findLiveSlotForUpdate(tx: Pick<Db, 'select'>, therapistId: number, date: string, start: string): Promise<BookingRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.therapistId, therapistId),
+        eq(bookings.bookingDate, date),
+        eq(bookings.bookingTimeSlotStart, start),
+        sql`not ${bookings.cancelled} and ${bookings.paymentStatus} not in ('FAILED', 'CANCELLED')`,
+      ),
+    )
+    .orderBy(asc(bookings.id))
+    .for('update');
+  return row;
+}
+
+/** The audit view of a booking: the fields an admin action can change, plus what identifies it. */
+export function auditableBooking(b: BookingRow): Record<string, unknown> {
+  return {
+    id: b.id,
+    therapist_id: b.therapistId,
+    booking_date: b.bookingDate,
+    booking_time_slot_start: toHhMm(b.bookingTimeSlotStart),
+    booking_type: b.bookingType,
+    payment_status: b.paymentStatus,
+    cancelled: b.cancelled,
+    amount_paise: b.amountPaise,
+    payment_transaction_id: b.paymentTransactionId,
+    payment_link_url: b.paymentLinkUrl,
+    razorpay_payment_link_id: b.razorpayPaymentLinkId,
+    location_id: b.locationId,
+    admin_confirmed: b.adminConfirmed,
+  };
+}

@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import type { EodDetail, PaymentDto } from '../../contract/admin.ts';
+import type { PaymentStatus } from '../../contract/booking.ts';
+import { paiseToRupees } from '../../domain/money.ts';
+import type { Db } from '../db/client.ts';
+import type { Tx } from './audit.repository.ts';
+
+/**
+ * The one definition of the report numbers, used live and by the nightly aggregation alike.
+ * Admin blocks are not bookings. completed + cancelled + failed <= total; the rest are pending.
+ */
+const COMPLETED = sql`(b.payment_status = 'COMPLETED' and not b.cancelled)`;
+const CANCELLED = sql`(b.cancelled or b.payment_status = 'CANCELLED')`;
+const FAILED = sql`(b.payment_status = 'FAILED' and not b.cancelled)`;
+const COUNTS = sql`count(*)::int as total,
+  (count(*) filter (where ${COMPLETED}))::int as completed,
+  (count(*) filter (where ${CANCELLED}))::int as cancelled,
+  (count(*) filter (where ${FAILED}))::int as failed,
+  coalesce(sum(b.amount_paise) filter (where ${COMPLETED}), 0)::bigint as income`;
+
+export type Totals = { total: number; completed: number; cancelled: number; failed: number; income: number };
+export type TherapistTotals = Totals & { therapist_id: number };
+
+export async function liveDayTotals(db: Tx, date: string): Promise<Totals> {
+  const res = await db.execute<Totals>(sql`select ${COUNTS} from bookings b where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'`);
+  return res.rows[0]!;
+}
+
+export async function liveDayTherapistTotals(db: Tx, date: string): Promise<TherapistTotals[]> {
+  const res = await db.execute<TherapistTotals>(
+    sql`select b.therapist_id, ${COUNTS} from bookings b
+        where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'
+        group by b.therapist_id order by b.therapist_id`,
+  );
+  return res.rows;
+}
+
+/** The aggregated totals of a day, if the day has been aggregated (and not invalidated since). */
+export async function aggregatedDayTotals(db: Db, date: string): Promise<Totals | undefined> {
+  const res = await db.execute<Totals>(
+    sql`select total_bookings as total, completed_bookings as completed, cancelled_bookings as cancelled,
+               failed_bookings as failed, income_paise as income
+        from report_daily where report_date = ${date}`,
+  );
+  return res.rows[0];
+}
+
+/**
+ * Per-therapist totals over [from, to]: aggregated rows for days before `today` that have them, live
+ * rows for every other day. One statement, so both halves see the same snapshot.
+ */
+export async function therapistTotalsBetween(db: Db, from: string, to: string, today: string): Promise<(TherapistTotals & { therapist_name: string })[]> {
+  const res = await db.execute<TherapistTotals & { therapist_name: string }>(sql`
+    with agg_days as (
+      select report_date from report_daily where report_date between ${from} and ${to} and report_date < ${today}
+    ),
+    parts as (
+      select r.therapist_id, r.total_bookings as total, r.completed_bookings as completed, r.cancelled_bookings as cancelled,
+             r.failed_bookings as failed, r.income_paise as income
+      from report_daily_therapist r join agg_days d on d.report_date = r.report_date
+      union all
+      select b.therapist_id, ${COUNTS}
+      from bookings b
+      where b.booking_date between ${from} and ${to} and b.booking_type <> 'ADMIN_BLOCK'
+        and not exists (select 1 from agg_days d where d.report_date = b.booking_date)
+      group by b.therapist_id
+    )
+    select p.therapist_id, t.name as therapist_name,
+           sum(p.total)::int as total, sum(p.completed)::int as completed, sum(p.cancelled)::int as cancelled,
+           sum(p.failed)::int as failed, sum(p.income)::bigint as income
+    from parts p join therapists t on t.id = p.therapist_id
+    group by p.therapist_id, t.name
+    having sum(p.total) > 0
+    order by p.therapist_id`);
+  return res.rows;
+}
+
+export async function eodDetails(db: Db, date: string): Promise<EodDetail[]> {
+  const res = await db.execute<{
+    id: number; client_full_name: string; therapist_id: number; therapist_name: string; service_id: number | null;
+    payment_status: PaymentStatus; cancelled: boolean; amount_paise: number;
+  }>(sql`
+    select b.id, b.client_full_name, b.therapist_id, t.name as therapist_name, b.service_id, b.payment_status, b.cancelled, b.amount_paise
+    from bookings b join therapists t on t.id = b.therapist_id
+    where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'
+    order by b.booking_time_slot_start, b.id`);
+  return res.rows.map((r) => ({
+    booking_id: r.id,
+    client_name: r.client_full_name,
+    therapist_id: r.therapist_id,
+    therapist_name: r.therapist_name,
+    service_id: r.service_id,
+    payment_status: r.payment_status,
+    cancelled: r.cancelled,
+    amount: paiseToRupees(r.amount_paise),
+  }));
+}
+
+/** Completed payments, newest booking date first (served by bookings_income_idx). */
+export async function completedPayments(db: Db): Promise<{ payments: PaymentDto[]; totalPaise: number }> {
+  const res = await db.execute<{ amount_paise: number; payment_transaction_id: string | null; client_full_name: string; client_mobile: string; booking_date: string }>(sql`
+    select amount_paise, payment_transaction_id, client_full_name, client_mobile, booking_date
+    from bookings
+    where payment_status = 'COMPLETED' and not cancelled and booking_type <> 'ADMIN_BLOCK'
+    order by booking_date desc, booking_time_slot_start desc, id desc`);
+  let totalPaise = 0;
+  const payments = res.rows.map((r) => {
+    totalPaise += r.amount_paise;
+    return {
+      amount: paiseToRupees(r.amount_paise),
+      payment_transaction_id: r.payment_transaction_id,
+      client_name: r.client_full_name,
+      client_phone: r.client_mobile,
+      booking_date: r.booking_date,
+    };
+  });
+  return { payments, totalPaise };
+}

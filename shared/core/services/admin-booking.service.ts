@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import {
+  ADMIN_MESSAGES as AM,
+  type AdminTherapistDto,
+  type BlockSlotInput,
+  type BlockSlotResponse,
+  type CancelResponse,
+  type ManualBooking,
+  type ShareableLinkResponse,
+} from '../../contract/admin.ts';
+import type { BookingCreateResponse } from '../../contract/booking.ts';
+import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
+import { adminWindowDates } from '../../domain/slots.ts';
+import { isOnlineType } from '../../domain/therapist.ts';
+import { addDays, centreNow, timeToMinutes } from '../../domain/time.ts';
+import type { Db } from '../db/client.ts';
+import { availabilitySlots, bookings } from '../db/schema.ts';
+import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
+import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import {
+  auditableBooking,
+  findBookingForUpdate,
+  findLiveSlotForUpdate,
+} from '../repositories/admin-booking.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
+import { getTherapist, listTherapistRows } from '../repositories/catalog.repository.ts';
+
+export type AdminActor = { adminId: number };
+const who = (a: AdminActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
+
+export async function listAdminTherapists(db: Db): Promise<AdminTherapistDto[]> {
+  return (await listTherapistRows(db)).map(({ row: t, serviceIds }) => ({
+    id: t.id,
+    name: t.name,
+    title: t.title,
+    specialization: t.specialization,
+    bio: t.bio,
+    price: t.pricePaise === null ? null : paiseToRupees(t.pricePaise),
+    image_url: t.imageUrl,
+    type: t.type,
+    type_label: isOnlineType(t.type) ? 'online' : 'offline',
+    locations: t.locationId,
+    offered_service_ids: serviceIds,
+    email: t.emails,
+  }));
+}
+
+/**
+ * Cancel (spec section 4): not cancelled, status not CANCELLED or BLOCKED, and today at the centre
+ * not after the booking date. On an admin block the same call unblocks.
+ */
+export async function cancelBooking(db: Db, id: number, by: AdminActor, now: Date): Promise<CancelResponse> {
+  const today = centreNow(now).date;
+  return db.transaction(async (tx) => {
+    const before = await findBookingForUpdate(tx, id);
+    if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
+    const isBlock = before.bookingType === 'ADMIN_BLOCK';
+    if (before.cancelled || before.paymentStatus === 'CANCELLED') throw new AppError('conflict', AM.alreadyCancelled(id));
+    if (before.paymentStatus === 'BLOCKED' && !isBlock) throw new AppError('conflict', AM.cannotCancelBlocked(id));
+    if (today > before.bookingDate) throw new AppError('conflict', AM.cancelPast(id));
+    const [after] = await tx
+      .update(bookings)
+      .set(isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now })
+      .where(eq(bookings.id, id))
+      .returning();
+    await insertAudit(tx, {
+      ...who(by),
+      action: isBlock ? 'slot.unblock' : 'booking.cancel',
+      entityType: 'booking',
+      entityId: id,
+      before: auditableBooking(before),
+      after: auditableBooking(after!),
+    });
+    const time = after!.bookingTimeSlotStart.slice(0, 5);
+    return {
+      booking_id: id,
+      cancelled: true,
+      unblocked: isBlock,
+      message: isBlock ? AM.slotUnblocked(time, after!.bookingDate) : AM.cancelled(id),
+    };
+  });
+}
+
+async function templateSlot(db: Db, therapistId: number, start: string) {
+  const [slot] = await db
+    .select({ isAvailable: availabilitySlots.isAvailable, adminBlocked: availabilitySlots.adminBlocked })
+    .from(availabilitySlots)
+    .where(and(eq(availabilitySlots.therapistId, therapistId), eq(availabilitySlots.startTime, start)));
+  return slot;
+}
+
+/** The block toggle: blocks a free slot, unblocks an admin block, refuses a slot a client holds. */
+export async function toggleBlock(db: Db, input: BlockSlotInput, by: AdminActor, now: Date): Promise<BlockSlotResponse> {
+  const therapist = await getTherapist(db, input.therapist_id);
+  if (!therapist) throw new AppError('not_found', AM.therapistNotFound);
+  if (!(await templateSlot(db, therapist.id, input.start_time))) throw fieldError('start_time', AM.slotNotOnSchedule);
+  const today = centreNow(now);
+  if (input.date < today.date || (input.date === today.date && timeToMinutes(input.start_time) <= today.minutes)) {
+    throw fieldError('date', AM.slotPast);
+  }
+  if (input.date > addDays(today.date, 366)) throw fieldError('date', 'Please choose a date within the next year.');
+  try {
+    return await db.transaction(async (tx) => {
+      const held = await findLiveSlotForUpdate(tx, therapist.id, input.date, input.start_time);
+      if (held && held.bookingType !== 'ADMIN_BLOCK') throw new AppError('conflict', AM.slotHeldByClient);
+      if (held) {
+        const [after] = await tx
+          .update(bookings)
+          .set({ cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now })
+          .where(eq(bookings.id, held.id))
+          .returning();
+        await insertAudit(tx, { ...who(by), action: 'slot.unblock', entityType: 'booking', entityId: held.id, before: auditableBooking(held), after: auditableBooking(after!) });
+        return { blocked: false, booking_id: held.id, message: AM.slotUnblocked(input.start_time, input.date) };
+      }
+      const [row] = await tx
+        .insert(bookings)
+        .values({
+          therapistId: therapist.id,
+          bookingDate: input.date,
+          bookingTimeSlotStart: input.start_time,
+          bookingType: 'ADMIN_BLOCK',
+          locationId: therapist.locationId,
+          paymentStatus: 'BLOCKED',
+          amountPaise: 0,
+          adminConfirmed: true,
+          createdByAdminId: by.adminId,
+        })
+        .returning();
+      await insertAudit(tx, { ...who(by), action: 'slot.block', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
+      return { blocked: true, booking_id: row!.id, message: AM.slotBlocked(input.start_time, input.date) };
+    });
+  } catch (err) {
+    // Someone took the slot between our look and our write.
+    if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', AM.slotHeldByClient);
+    throw err;
+  }
+}
+
+/**
+ * A manual booking (spec sections 4 and 5): admin-confirmed, offline PENDING and online COMPLETED,
+ * the admin's amount, within 15 days including today, never a passed, blocked or taken slot.
+ */
+export async function createManualBooking(db: Db, input: ManualBooking, by: AdminActor, now: Date): Promise<BookingCreateResponse> {
+  const therapist = await getTherapist(db, input.therapist_id);
+  if (!therapist) throw fieldError('therapist_id', AM.therapistNotFound);
+  const online = input.booking_type === 'ONLINE';
+  if (isOnlineType(therapist.type) !== online) throw fieldError('therapist_id', AM.therapistTypeMismatch);
+  if (!online && therapist.locationId !== input.location_id) throw fieldError('location_id', AM.locationMismatch);
+  const today = centreNow(now);
+  if (!adminWindowDates(today.date).includes(input.booking_date)) throw fieldError('booking_date', AM.manualDateWindow);
+  if (input.booking_date === today.date && timeToMinutes(input.booking_time_slot_start) <= today.minutes) {
+    throw fieldError('booking_time_slot_start', AM.manualSlotPassed);
+  }
+  const slot = await templateSlot(db, therapist.id, input.booking_time_slot_start);
+  if (!slot || !slot.isAvailable || slot.adminBlocked) throw fieldError('booking_time_slot_start', AM.manualSlotNotOffered);
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(bookings)
+        .values({
+          therapistId: therapist.id,
+          serviceId: input.service_id ?? 1,
+          bookingDate: input.booking_date,
+          bookingTimeSlotStart: input.booking_time_slot_start,
+          bookingType: input.booking_type,
+          locationId: online ? null : input.location_id!,
+          clientFullName: input.client_full_name,
+          clientEmail: input.client_email.toLowerCase(),
+          clientMobile: input.client_mobile,
+          clientNote: input.client_note ?? '',
+          termsAccepted: input.terms_accepted ?? false,
+          paymentStatus: online ? 'COMPLETED' : 'PENDING',
+          paymentTransactionId: input.payment_transaction_id || randomUUID(),
+          amountPaise: rupeesToPaise(input.amount),
+          adminConfirmed: true,
+          createdByAdminId: by.adminId,
+          paidAt: online ? now : null,
+        })
+        .returning();
+      await insertAudit(tx, { ...who(by), action: 'booking.manual_create', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
+      return { booking_id: row!.id, message: AM.manualCreated(row!.id) };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', AM.manualSlotTaken);
+    throw err;
+  }
+}
+
+export type ShareableLinkInput = { amount: number; booking_id: number; merchant_transaction_id: string };
+
+/** How long a shared link accepts payment. */
+const SHARED_LINK_TTL_MS = 24 * 3600 * 1000;
+
+/**
+ * POST /api/create-shareable-payment-link. The booking must have an amount, an id and a transaction
+ * id (spec section 5); the amount charged is the booking's, never the request's figure.
+ */
+export async function createShareableLink(
+  db: Db,
+  payments: PaymentsProvider | undefined,
+  input: ShareableLinkInput,
+  by: AdminActor,
+  now: Date,
+  publicBaseUrl: string,
+): Promise<ShareableLinkResponse> {
+  const id = input.booking_id;
+  const [booking] = await db.select().from(bookings).where(eq(bookings.id, id));
+  if (!booking) throw new AppError('not_found', AM.bookingNotFound(id));
+  if (booking.cancelled || booking.bookingType === 'ADMIN_BLOCK' || ['CANCELLED', 'BLOCKED'].includes(booking.paymentStatus)) {
+    throw new AppError('conflict', AM.linkBookingClosed(id));
+  }
+  if (booking.amountPaise <= 0 || !booking.paymentTransactionId || !input.merchant_transaction_id || input.amount <= 0) {
+    throw new AppError('validation', AM.linkMissingDetails(id));
+  }
+  if (input.merchant_transaction_id !== booking.paymentTransactionId) throw new AppError('validation', AM.linkTransactionMismatch(id));
+  if (booking.paymentStatus === 'COMPLETED') throw new AppError('conflict', AM.linkAlreadyPaid(id));
+  if (!payments) throw new AppError('unavailable', AM.linkUnavailable);
+
+  let link;
+  try {
+    link = await payments.createPaymentLink({
+      referenceId: String(id),
+      amountPaise: booking.amountPaise,
+      description: `Therapy session booking ${id}`,
+      customer: { name: booking.clientFullName, email: booking.clientEmail, contact: booking.clientMobile },
+      callbackUrl: `${publicBaseUrl}/payment-status`,
+      expireBy: new Date(now.getTime() + SHARED_LINK_TTL_MS),
+    });
+  } catch {
+    throw new AppError('bad_gateway', AM.linkFailed);
+  }
+  await db.transaction(async (tx) => {
+    const before = await findBookingForUpdate(tx, id);
+    const [after] = await tx
+      .update(bookings)
+      .set({ paymentLinkUrl: link.shortUrl, razorpayPaymentLinkId: link.id, updatedAt: now })
+      .where(eq(bookings.id, id))
+      .returning();
+    await insertAudit(tx, { ...who(by), action: 'booking.payment_link_create', entityType: 'booking', entityId: id, before: auditableBooking(before!), after: auditableBooking(after!) });
+  });
+  return { payment_link_url: link.shortUrl };
+}
+
+/** The admin path of POST /api/admin/bookings/{id}/update-payment-link. */
+export async function updatePaymentLink(
+  db: Db,
+  id: number,
+  input: { payment_link_url: string; razorpay_payment_link_id?: string | undefined },
+  by: AdminActor,
+  now: Date,
+): Promise<{ booking_id: number; payment_link_url: string; message: string }> {
+  try {
+    return await db.transaction(async (tx) => {
+      const before = await findBookingForUpdate(tx, id);
+      if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
+      if (before.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', AM.linkBookingClosed(id));
+      const [after] = await tx
+        .update(bookings)
+        .set({
+          paymentLinkUrl: input.payment_link_url,
+          ...(input.razorpay_payment_link_id ? { razorpayPaymentLinkId: input.razorpay_payment_link_id } : {}),
+          updatedAt: now,
+        })
+        .where(eq(bookings.id, id))
+        .returning();
+      await insertAudit(tx, { ...who(by), action: 'booking.payment_link_update', entityType: 'booking', entityId: id, before: auditableBooking(before), after: auditableBooking(after!) });
+      return { booking_id: id, payment_link_url: input.payment_link_url, message: AM.linkUpdated(id) };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'bookings_payment_link_uq')) throw new AppError('conflict', 'This payment link id belongs to another booking.');
+    throw err;
+  }
+}

@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import type { EodReport, IncomeReport, TherapistMonthlyReport } from '../../contract/admin.ts';
+import { paiseToRupees } from '../../domain/money.ts';
+import { addDays, centreNow, pad2 } from '../../domain/time.ts';
+import type { Db } from '../db/client.ts';
+import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
+import {
+  aggregatedDayTotals,
+  completedPayments,
+  eodDetails,
+  liveDayTherapistTotals,
+  liveDayTotals,
+  therapistTotalsBetween,
+  type Totals,
+} from '../repositories/report.repository.ts';
+
+/**
+ * Nightly aggregation of one day (the scheduler runs it at 00:30 Asia/Kolkata for the day before).
+ * Idempotent: re-running replaces the day's rows.
+ */
+export async function aggregateDay(db: Db, date: string): Promise<Totals> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('report_daily'), hashtext(${date}))`);
+    // Changes to the day's bookings wait for us; their trigger then drops what we write, never the reverse.
+    await tx.execute(sql`select id from bookings where booking_date = ${date} for share`);
+    const perTherapist = await liveDayTherapistTotals(tx, date);
+    const day = await liveDayTotals(tx, date);
+    await tx.delete(reportDaily).where(sql`${reportDaily.reportDate} = ${date}`);
+    await tx.insert(reportDaily).values({
+      reportDate: date,
+      totalBookings: day.total,
+      completedBookings: day.completed,
+      cancelledBookings: day.cancelled,
+      failedBookings: day.failed,
+      incomePaise: day.income,
+    });
+    if (perTherapist.length) {
+      await tx.insert(reportDailyTherapist).values(
+        perTherapist.map((t) => ({
+          reportDate: date,
+          therapistId: t.therapist_id,
+          totalBookings: t.total,
+          completedBookings: t.completed,
+          cancelledBookings: t.cancelled,
+          failedBookings: t.failed,
+          incomePaise: t.income,
+        })),
+      );
+    }
+    return day;
+  });
+}
+
+/** The day the nightly job closes: yesterday at the centre, whatever the server's zone. */
+export function dayToAggregate(now: Date): string {
+  return addDays(centreNow(now).date, -1);
+}
+
+/** Entry point for the scheduler (00:30 Asia/Kolkata): aggregates yesterday at the centre. */
+export async function aggregatePreviousDay(db: Db, now: Date): Promise<{ date: string; totals: Totals }> {
+  const date = dayToAggregate(now);
+  return { date, totals: await aggregateDay(db, date) };
+}
+
+export async function incomeReport(db: Db): Promise<IncomeReport> {
+  const { payments, totalPaise } = await completedPayments(db);
+  return { total_amount: paiseToRupees(totalPaise), payments };
+}
+
+export async function eodReport(db: Db, date: string, now: Date): Promise<EodReport> {
+  const today = centreNow(now).date;
+  const [aggregated, details] = await Promise.all([date < today ? aggregatedDayTotals(db, date) : undefined, eodDetails(db, date)]);
+  const totals = aggregated ?? (await liveDayTotals(db, date));
+  return {
+    report_date: date,
+    total_bookings_today: totals.total,
+    completed_bookings_today: totals.completed,
+    cancelled_bookings_today: totals.cancelled,
+    total_income_today: paiseToRupees(totals.income),
+    details,
+  };
+}
+
+export function monthRange(year: number, month: number): [string, string] {
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return [`${year}-${pad2(month)}-01`, `${year}-${pad2(month)}-${pad2(last)}`];
+}
+
+export async function therapistMonthlyReport(db: Db, year: number, month: number, now: Date): Promise<TherapistMonthlyReport> {
+  const [from, to] = monthRange(year, month);
+  const rows = await therapistTotalsBetween(db, from, to, centreNow(now).date);
+  return {
+    year,
+    month,
+    therapist_performance: rows.map((r) => ({
+      therapist_id: r.therapist_id,
+      therapist_name: r.therapist_name,
+      total_sessions: r.total,
+      completed_sessions: r.completed,
+      missed_or_cancelled_sessions: r.cancelled + r.failed,
+      total_income: paiseToRupees(r.income),
+    })),
+  };
+}

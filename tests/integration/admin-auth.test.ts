@@ -1,0 +1,221 @@
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { setAdminActive } from '../../shared/core/services/admin-user.service.ts';
+import { LoginThrottle } from '../../shared/core/services/auth.service.ts';
+import { bearer, createAdmins, dropPrefix, insertBooking, PASSWORD, testRedis, tokenFor, type Admins } from '../support/admin.ts';
+import { fixedClock, testApp, testConfig } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { MONDAY_MORNING_IST } from '../support/factories.ts';
+
+let database: TestDatabase;
+let admins: Admins;
+let redis: Redis;
+let prefix: string;
+const clock = fixedClock(MONDAY_MORNING_IST);
+const UNAUTHORIZED = { detail: 'Unauthorized. Please log in again.' };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  admins = await createAdmins(database.db);
+  ({ redis, prefix } = testRedis());
+  // One completed session today, so every report and export has something to answer.
+  await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-23', bookingTimeSlotStart: '15:00' });
+});
+afterAll(async () => {
+  await dropPrefix(redis, prefix);
+  redis.disconnect();
+  await database.drop();
+});
+
+function appWith(options: { prefix?: string; user?: number; addr?: number; delays?: number[] } = {}) {
+  const throttle = new LoginThrottle(
+    redis,
+    { prefix: options.prefix ?? `${prefix}${Math.random().toString(36).slice(2)}:`, maxFailuresPerUser: options.user ?? 5, maxFailuresPerAddress: options.addr ?? 20 },
+    async (ms) => void options.delays?.push(ms),
+  );
+  return testApp(database, { now: clock.now, loginThrottle: throttle });
+}
+
+const login = (app: ReturnType<typeof testApp>, username: string, password: string, ip = '10.0.0.1') =>
+  request(app).post('/api/admin/login').set('X-Forwarded-For', ip).type('form').send({ username, password });
+
+describe('POST /api/admin/login', () => {
+  it('signs in with username or e-mail and answers the spec fields', async () => {
+    const app = appWith();
+    const res = await login(app, 'super', PASSWORD).expect(200);
+    expect(Object.keys(res.body).sort()).toEqual(['access_token', 'is_active', 'is_admin', 'is_superadmin', 'token_type', 'username']);
+    expect(res.body).toMatchObject({ token_type: 'bearer', username: 'super', is_superadmin: true, is_admin: true, is_active: true });
+    const decoded = jwt.decode(res.body.access_token, { complete: true })!;
+    expect(decoded.header.alg).toBe('HS256');
+    const payload = decoded.payload as jwt.JwtPayload;
+    expect(payload.sub).toBe(String(admins.superadmin.id));
+    expect(payload.exp! - payload.iat!).toBe(8 * 3600);
+    await request(app).get('/api/admin/therapists').set(bearer(res.body.access_token)).expect(200);
+
+    const byEmail = await login(app, 'DESK@wellbeingcentre.in', PASSWORD).expect(200);
+    expect(byEmail.body).toMatchObject({ username: 'desk', is_superadmin: false, is_admin: true });
+  });
+
+  it('answers one 401 for a wrong password, an unknown user and an inactive user', async () => {
+    const app = appWith();
+    for (const [u, p] of [['super', 'wrong password!'], ['nobody', PASSWORD], ['former', PASSWORD]] as const) {
+      const res = await login(app, u, p).expect(401);
+      expect(res.body).toEqual({ detail: 'Incorrect username or password' });
+      expect(res.body.access_token).toBeUndefined();
+    }
+  });
+
+  it('refuses missing or oversized credentials with 400', async () => {
+    const app = appWith();
+    for (const body of [{}, { username: 'super' }, { password: PASSWORD }, { username: '', password: '' }, { username: 'x'.repeat(300), password: 'p' }]) {
+      const res = await request(app).post('/api/admin/login').type('form').send(body).expect(400);
+      expect(res.body.detail).toBe('Username and password are required.');
+    }
+    await request(app).post('/api/admin/login').set('Content-Type', 'application/json').send('{bad').expect(400);
+  });
+
+  it('slows repeated failures for a username, then refuses with 429 even the right password', async () => {
+    const delays: number[] = [];
+    const app = appWith({ delays, user: 5 });
+    for (let i = 0; i < 5; i++) await login(app, 'desk', `wrong-${i}`, `10.1.0.${i}`).expect(401);
+    expect(delays).toEqual([500, 1000, 1500]);
+    const locked = await login(app, 'desk', PASSWORD, '10.1.0.9').expect(429);
+    expect(locked.body.detail).toMatch(/Too many failed sign-in attempts/);
+    // Other users are unaffected.
+    await login(app, 'super', PASSWORD, '10.1.0.9').expect(200);
+  });
+
+  it('counts failures per client address across usernames', async () => {
+    const app = appWith({ addr: 3 });
+    for (const u of ['a1', 'a2', 'a3']) await login(app, u, 'nope', '10.2.0.1').expect(401);
+    await login(app, 'super', PASSWORD, '10.2.0.1').expect(429);
+    await login(app, 'super', PASSWORD, '10.2.0.2').expect(200);
+  });
+
+  it('shares counters between API processes through Redis', async () => {
+    const shared = `${prefix}shared:`;
+    const first = appWith({ prefix: shared, user: 2 });
+    const second = appWith({ prefix: shared, user: 2 });
+    await login(first, 'super', 'bad-1').expect(401);
+    await login(second, 'super', 'bad-2').expect(401);
+    await login(first, 'super', PASSWORD).expect(429);
+  });
+
+  it('a success clears the username counter', async () => {
+    const app = appWith({ user: 3 });
+    await login(app, 'desk', 'bad').expect(401);
+    await login(app, 'desk', 'bad').expect(401);
+    await login(app, 'desk', PASSWORD).expect(200);
+    await login(app, 'desk', 'bad').expect(401);
+    await login(app, 'desk', 'bad').expect(401);
+    await login(app, 'desk', PASSWORD).expect(200);
+  });
+});
+
+describe('tokens', () => {
+  const app = () => testApp(database, { now: clock.now });
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+
+  it('refuses alg none, other algorithms, foreign secrets, missing claims and garbage', async () => {
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const claims = { sub: String(admins.superadmin.id), iat: now, exp: now + 3600, iss: 'wellbeing-booking', aud: 'admin' };
+    const tokens = [
+      `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`,
+      jwt.sign(claims, testConfig.jwtSecret, { algorithm: 'HS512' }),
+      jwt.sign(claims, 'someone-else-entirely-0123456789abcdef', { algorithm: 'HS256' }),
+      jwt.sign({ sub: claims.sub }, testConfig.jwtSecret, { algorithm: 'HS256' }),
+      jwt.sign({ ...claims, sub: 'abc' }, testConfig.jwtSecret, { algorithm: 'HS256' }),
+      'not-a-token',
+    ];
+    for (const t of tokens) {
+      const res = await request(app()).get('/api/admin/therapists').set(bearer(t)).expect(401);
+      expect(res.body).toEqual(UNAUTHORIZED);
+    }
+    await request(app()).get('/api/admin/therapists').set('Authorization', tokenFor(admins.superadmin, clock.now())).expect(401);
+  });
+
+  it('expires after its lifetime by the server clock', async () => {
+    const token = tokenFor(admins.admin, clock.now());
+    const c = fixedClock(MONDAY_MORNING_IST);
+    const a = testApp(database, { now: c.now });
+    await request(a).get('/api/admin/bookings').set(bearer(token)).expect(200);
+    c.set('2026-11-23T17:29:00+05:30');
+    await request(a).get('/api/admin/bookings').set(bearer(token)).expect(200);
+    c.set('2026-11-23T17:31:00+05:30');
+    expect((await request(a).get('/api/admin/bookings').set(bearer(token)).expect(401)).body).toEqual(UNAUTHORIZED);
+  });
+
+  it('deactivation bites on the next request, not when the token expires', async () => {
+    const token = tokenFor(admins.admin, clock.now());
+    await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(200);
+    await setAdminActive(database.db, 'desk', false);
+    try {
+      await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(401);
+    } finally {
+      await setAdminActive(database.db, 'desk', true);
+    }
+    await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(200);
+  });
+});
+
+describe('role matrix', () => {
+  type Call = { method: 'get' | 'post'; path: string; body?: object; admin: number; superadmin: number };
+  const calls: Call[] = [
+    { method: 'get', path: '/api/admin/therapists', admin: 200, superadmin: 200 },
+    { method: 'get', path: '/api/admin/bookings', admin: 200, superadmin: 200 },
+    // Mutations are sent with a booking that does not exist or a body that fails validation, so the
+    // matrix shows who gets past authorisation without changing anything.
+    { method: 'post', path: '/api/admin/bookings/999999/cancel', admin: 404, superadmin: 404 },
+    { method: 'post', path: '/api/admin/availability/block', body: {}, admin: 400, superadmin: 400 },
+    { method: 'post', path: '/api/admin/bookings/999999/update-payment-link', body: { payment_link_url: 'https://pay.example.test/x' }, admin: 404, superadmin: 404 },
+    { method: 'post', path: '/api/create-shareable-payment-link', body: { amount: 1, booking_id: 999999, merchant_transaction_id: 'x' }, admin: 404, superadmin: 404 },
+    { method: 'post', path: '/confirm-booking', body: { admin_confirmed: true, payment_status: 'COMPLETED' }, admin: 400, superadmin: 400 },
+    { method: 'get', path: '/api/admin/clients-with-therapists?name=test', admin: 200, superadmin: 200 },
+    { method: 'get', path: '/api/admin/search-clients?name=test', admin: 200, superadmin: 200 },
+    { method: 'get', path: '/api/admin/income', admin: 403, superadmin: 200 },
+    { method: 'get', path: '/api/admin/reports/inventory', admin: 403, superadmin: 200 },
+    { method: 'get', path: '/api/admin/reports/eod?report_date=2026-11-23', admin: 403, superadmin: 200 },
+    { method: 'get', path: '/api/admin/reports/therapist-monthly?year=2026&month=11', admin: 403, superadmin: 200 },
+    { method: 'get', path: '/api/admin/reports/inventory.xlsx', admin: 403, superadmin: 200 },
+    { method: 'get', path: '/api/admin/reports/eod.xlsx?report_date=2026-11-23', admin: 403, superadmin: 200 },
+    { method: 'get', path: '/api/admin/reports/therapist-monthly.xlsx?year=2026&month=11', admin: 403, superadmin: 200 },
+    { method: 'get', path: '/api/admin/audit-log', admin: 403, superadmin: 200 },
+  ];
+
+  const actors: Record<string, (c: Call) => { headers: Record<string, string>; expected: number }> = {
+    anonymous: () => ({ headers: {}, expected: 401 }),
+    admin: (c) => ({ headers: bearer(tokenFor(admins.admin, clock.now())), expected: c.admin }),
+    superadmin: (c) => ({ headers: bearer(tokenFor(admins.superadmin, clock.now())), expected: c.superadmin }),
+    'deactivated admin': () => ({ headers: bearer(tokenFor(admins.inactive, clock.now())), expected: 401 }),
+    'expired token': () => ({ headers: bearer(tokenFor(admins.superadmin, new Date(clock.now().getTime() - 9 * 3600_000))), expected: 401 }),
+    'tampered token': () => {
+      const [h, p, s] = tokenFor(admins.admin, clock.now()).split('.') as [string, string, string];
+      const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+      claims.sub = String(admins.superadmin.id);
+      return { headers: bearer(`${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${s}`), expected: 401 };
+    },
+  };
+
+  for (const [actor, make] of Object.entries(actors)) {
+    it(`${actor}: every admin endpoint answers the expected status`, async () => {
+      const app = testApp(database, { now: clock.now });
+      const got: Record<string, number> = {};
+      const want: Record<string, number> = {};
+      for (const c of calls) {
+        const { headers, expected } = make(c);
+        let req = request(app)[c.method](c.path).set(headers);
+        if (c.body) req = req.send(c.body);
+        const res = await req;
+        got[`${c.method.toUpperCase()} ${c.path}`] = res.status;
+        want[`${c.method.toUpperCase()} ${c.path}`] = expected;
+        if (expected === 401) expect(res.body).toEqual(UNAUTHORIZED);
+        if (expected === 403) expect(res.body).toEqual({ detail: 'Only super admins may view income and reports.' });
+      }
+      expect(got).toEqual(want);
+    });
+  }
+});

@@ -1,0 +1,237 @@
+import ExcelJS from 'exceljs';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { bookings, reportDaily, reportDailyTherapist } from '../../shared/core/db/schema.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { aggregateDay, aggregatePreviousDay, dayToAggregate } from '../../shared/core/services/report.service.ts';
+import { bearer, createAdmins, insertBooking, tokenFor, type Admins } from '../support/admin.ts';
+import { fixedClock, testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { MONDAY_MORNING_IST } from '../support/factories.ts';
+
+let database: TestDatabase;
+let admins: Admins;
+let app: ReturnType<typeof testApp>;
+const clock = fixedClock(MONDAY_MORNING_IST); // today is 2026-11-23 at the centre
+let boss: Record<string, string>;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  admins = await createAdmins(database.db);
+  app = testApp(database, { now: clock.now });
+  boss = bearer(tokenFor(admins.superadmin, clock.now()));
+  const add = async (key: string, v: Parameters<typeof insertBooking>[1]) => (ids[key] = (await insertBooking(database.db, v)).id);
+  // 2026-11-10 (a past day): 7 bookings, 3 completed, 2 cancelled, 1 failed, 1 pending; ₹4,800 income.
+  await add('a', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '10:00', amountPaise: 150_000, clientFullName: 'Aarav Shah', clientMobile: '9000000001', paymentTransactionId: 'txn-a' });
+  await add('b', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '11:00', amountPaise: 150_000 });
+  await add('c', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '12:00', amountPaise: 150_000, cancelled: true });
+  await add('d', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '14:00', amountPaise: 150_000, paymentStatus: 'FAILED' });
+  await add('e', { therapistId: 5, bookingDate: '2026-11-10', bookingTimeSlotStart: '10:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, paymentStatus: 'PENDING' });
+  await add('f', { therapistId: 5, bookingDate: '2026-11-10', bookingTimeSlotStart: '11:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000 });
+  await add('g', { therapistId: 5, bookingDate: '2026-11-10', bookingTimeSlotStart: '12:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, paymentStatus: 'CANCELLED' });
+  // An admin block is not a booking.
+  await add('block', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '15:00', bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED', amountPaise: 0, clientFullName: '' });
+  // Today: 2 bookings, 1 completed, ₹1,200.
+  await add('h', { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '15:00', amountPaise: 120_000 });
+  await add('i', { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '16:00', amountPaise: 120_000, paymentStatus: 'INITIATED' });
+  // Later this month, and the months either side.
+  await add('j', { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', amountPaise: 150_000 });
+  await add('k', { therapistId: 5, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, paymentStatus: 'PENDING' });
+  await add('l', { therapistId: 1, bookingDate: '2026-10-31', bookingTimeSlotStart: '10:00', amountPaise: 150_000 });
+  await add('m', { therapistId: 1, bookingDate: '2026-12-01', bookingTimeSlotStart: '10:00', amountPaise: 150_050 });
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const EOD_NOV_10 = {
+  report_date: '2026-11-10',
+  total_bookings_today: 7,
+  completed_bookings_today: 3,
+  cancelled_bookings_today: 2,
+  total_income_today: 4800,
+};
+const MONTHLY_NOV = {
+  year: 2026,
+  month: 11,
+  therapist_performance: [
+    { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 5, completed_sessions: 3, missed_or_cancelled_sessions: 2, total_income: 4500 },
+    { therapist_id: 2, therapist_name: 'Ms. Priya Nair', total_sessions: 2, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1200 },
+    { therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor', total_sessions: 4, completed_sessions: 1, missed_or_cancelled_sessions: 1, total_income: 1800 },
+  ],
+};
+
+describe('income and inventory', () => {
+  it('lists completed payments only, newest booking date first, with the total', async () => {
+    for (const path of ['/api/admin/income', '/api/admin/reports/inventory']) {
+      const res = await request(app).get(path).set(boss).expect(200);
+      expect(res.body.total_amount).toBe(10500.5);
+      expect(res.body.payments.map((p: { booking_date: string }) => p.booking_date)).toEqual([
+        '2026-12-01', '2026-11-25', '2026-11-23', '2026-11-10', '2026-11-10', '2026-11-10', '2026-10-31',
+      ]);
+      expect(res.body.payments.reduce((s: number, p: { amount: number }) => s + p.amount, 0)).toBeCloseTo(10500.5, 2);
+      expect(res.body.payments.find((p: { payment_transaction_id: string }) => p.payment_transaction_id === 'txn-a')).toEqual({
+        amount: 1500, payment_transaction_id: 'txn-a', client_name: 'Aarav Shah', client_phone: '9000000001', booking_date: '2026-11-10',
+      });
+    }
+  });
+});
+
+describe('end of day', () => {
+  it('adds up by hand for a past day, blocks excluded', async () => {
+    const res = await request(app).get('/api/admin/reports/eod?report_date=2026-11-10').set(boss).expect(200);
+    expect(res.body).toMatchObject(EOD_NOV_10);
+    expect(res.body.details).toHaveLength(7);
+    expect(res.body.details.map((d: { booking_id: number }) => d.booking_id)).not.toContain(ids.block);
+    expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.c)).toEqual({
+      booking_id: ids.c, client_name: 'Test Client', therapist_id: 1, therapist_name: 'Dr. Asha Mehta', service_id: 1,
+      payment_status: 'COMPLETED', cancelled: true, amount: 1500,
+    });
+  });
+
+  it('defaults to today at the centre', async () => {
+    const res = await request(app).get('/api/admin/reports/eod').set(boss).expect(200);
+    expect(res.body).toMatchObject({ report_date: '2026-11-23', total_bookings_today: 2, completed_bookings_today: 1, cancelled_bookings_today: 0, total_income_today: 1200 });
+  });
+});
+
+describe('therapist monthly', () => {
+  it('adds up by hand, months either side excluded', async () => {
+    const res = await request(app).get('/api/admin/reports/therapist-monthly?year=2026&month=11').set(boss).expect(200);
+    expect(res.body).toEqual(MONTHLY_NOV);
+    const dec = await request(app).get('/api/admin/reports/therapist-monthly?year=2026&month=12').set(boss).expect(200);
+    expect(dec.body.therapist_performance).toEqual([
+      { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 1, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1500.5 },
+    ]);
+    const current = await request(app).get('/api/admin/reports/therapist-monthly').set(boss).expect(200);
+    expect(current.body).toEqual(MONTHLY_NOV);
+  });
+
+  it('refuses years outside 2020..current+5 and months outside 1..12 with 400', async () => {
+    for (const q of ['year=2019&month=1', 'year=2032&month=1', 'year=20x6&month=1', 'year=2026&month=0', 'year=2026&month=13', 'year=2026&month=x', 'year=2026&month=1&x=1']) {
+      const res = await request(app).get(`/api/admin/reports/therapist-monthly?${q}`).set(boss).expect(400);
+      expect(res.body.detail).toMatch(/year|month|Unknown/);
+      await request(app).get(`/api/admin/reports/therapist-monthly.xlsx?${q}`).set(boss).expect(400);
+    }
+    await request(app).get('/api/admin/reports/therapist-monthly?year=2031&month=12').set(boss).expect(200);
+    for (const q of ['report_date=2026-02-30', 'report_date=yesterday', 'report_date=2019-12-31', 'other=1']) {
+      expect((await request(app).get(`/api/admin/reports/eod?${q}`).set(boss).expect(400)).body.detail).toBeTruthy();
+      await request(app).get(`/api/admin/reports/eod.xlsx?${q}`).set(boss).expect(400);
+    }
+    await request(app).get('/api/admin/income?x=1').set(boss).expect(400);
+  });
+});
+
+describe('nightly aggregates', () => {
+  const eod = async (date: string) => (await request(app).get(`/api/admin/reports/eod?report_date=${date}`).set(boss).expect(200)).body;
+  const monthly = async (m: number) => (await request(app).get(`/api/admin/reports/therapist-monthly?year=2026&month=${m}`).set(boss).expect(200)).body;
+
+  it('give identical numbers to live data, and aggregateDay is idempotent', async () => {
+    const live = { eod: await eod('2026-11-10'), nov: await monthly(11), oct: await monthly(10), empty: await eod('2026-11-15') };
+    for (const d of ['2026-11-10', '2026-11-10', '2026-10-31', '2026-11-15', '2026-11-09']) await aggregateDay(database.db, d);
+    expect(await database.db.select().from(reportDaily).where(eq(reportDaily.reportDate, '2026-11-10'))).toEqual([
+      expect.objectContaining({ totalBookings: 7, completedBookings: 3, cancelledBookings: 2, failedBookings: 1, incomePaise: 480_000 }),
+    ]);
+    expect(await database.db.select().from(reportDailyTherapist).where(eq(reportDailyTherapist.reportDate, '2026-11-10'))).toHaveLength(2);
+    expect({ eod: await eod('2026-11-10'), nov: await monthly(11), oct: await monthly(10), empty: await eod('2026-11-15') }).toEqual(live);
+  });
+
+  it('are what past-day reports read; today always reads live', async () => {
+    await aggregateDay(database.db, '2026-11-10');
+    await aggregateDay(database.db, '2026-11-23');
+    // Skew the stored totals to see which source a report uses.
+    await database.db.update(reportDaily).set({ totalBookings: 70 }).where(eq(reportDaily.reportDate, '2026-11-10'));
+    await database.db.update(reportDaily).set({ totalBookings: 20 }).where(eq(reportDaily.reportDate, '2026-11-23'));
+    await database.db.update(reportDailyTherapist).set({ totalBookings: 40 }).where(sql`${reportDailyTherapist.reportDate} = '2026-11-10' and ${reportDailyTherapist.therapistId} = 1`);
+    expect((await eod('2026-11-10')).total_bookings_today).toBe(70);
+    expect((await eod('2026-11-23')).total_bookings_today).toBe(2);
+    expect((await monthly(11)).therapist_performance[0].total_sessions).toBe(41);
+    await aggregateDay(database.db, '2026-11-10');
+    expect(await eod('2026-11-10')).toMatchObject(EOD_NOV_10);
+    expect(await monthly(11)).toEqual(MONTHLY_NOV);
+  });
+
+  it('the nightly entry point closes yesterday at the centre', async () => {
+    // 00:30 in India is still the previous evening in UTC.
+    expect(dayToAggregate(new Date('2026-11-10T19:00:00Z'))).toBe('2026-11-10');
+    expect(dayToAggregate(new Date('2026-11-11T18:29:00Z'))).toBe('2026-11-10');
+    const res = await aggregatePreviousDay(database.db, new Date('2026-11-10T19:00:00Z'));
+    expect(res).toEqual({ date: '2026-11-10', totals: { total: 7, completed: 3, cancelled: 2, failed: 1, income: 480_000 } });
+  });
+
+  it('are dropped when a booking of that day changes, whoever changes it', async () => {
+    await aggregateDay(database.db, '2026-11-10');
+    await database.db.update(bookings).set({ paymentStatus: 'COMPLETED' }).where(eq(bookings.id, ids.e!));
+    expect(await database.db.select().from(reportDaily).where(eq(reportDaily.reportDate, '2026-11-10'))).toEqual([]);
+    expect(await eod('2026-11-10')).toMatchObject({ completed_bookings_today: 4, total_income_today: 6600 });
+    await aggregateDay(database.db, '2026-11-10');
+    expect(await eod('2026-11-10')).toMatchObject({ completed_bookings_today: 4, total_income_today: 6600 });
+    await database.db.update(bookings).set({ paymentStatus: 'PENDING' }).where(eq(bookings.id, ids.e!));
+    expect(await eod('2026-11-10')).toMatchObject(EOD_NOV_10);
+  });
+});
+
+const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  const stream = res as unknown as NodeJS.ReadableStream;
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => cb(null, Buffer.concat(chunks)));
+};
+
+async function workbook(path: string) {
+  const res = await request(app).get(path).set(boss).buffer(true).parse(binary).expect(200);
+  expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.body as ArrayBuffer);
+  const rows: unknown[][] = [];
+  const sheet = wb.worksheets[0]!;
+  sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return { disposition: res.headers['content-disposition'], sheets: wb.worksheets.map((w) => w.name), sheet, rows };
+}
+
+describe('Excel exports', () => {
+  it('inventory: file name, sheet, header, one row per payment, rupee amounts as numbers', async () => {
+    const x = await workbook('/api/admin/reports/inventory.xlsx');
+    expect(x.disposition).toBe('attachment; filename="Inventory_Report_2026-11-23.xlsx"');
+    expect(x.sheets).toEqual(['Inventory']);
+    expect(x.rows[0]).toEqual(['Booking Date', 'Transaction ID', 'Client Name', 'Client Phone', 'Amount']);
+    expect(x.rows).toHaveLength(8);
+    expect(x.rows).toContainEqual(['2026-11-10', 'txn-a', 'Aarav Shah', '9000000001', 1500]);
+    expect(x.rows[1]).toEqual(['2026-12-01', expect.any(String), 'Test Client', '9000000000', 1500.5]);
+    expect(x.sheet.getCell('E2').numFmt).toBe('"₹"#,##0.00');
+  });
+
+  it('end of day: file name, sheet, header and rows', async () => {
+    const x = await workbook('/api/admin/reports/eod.xlsx?report_date=2026-11-10');
+    expect(x.disposition).toBe('attachment; filename="EOD_Report_2026-11-10.xlsx"');
+    expect(x.sheets).toEqual(['End_of_Day']);
+    expect(x.rows[0]).toEqual(['Booking ID', 'Client Name', 'Therapist ID', 'Therapist Name', 'Service ID', 'Payment Status', 'Cancelled', 'Amount']);
+    expect(x.rows).toHaveLength(8);
+    expect(x.rows).toContainEqual([ids.c, 'Test Client', 1, 'Dr. Asha Mehta', 1, 'COMPLETED', 'Yes', 1500]);
+    expect(x.rows).toContainEqual([ids.e, 'Test Client', 5, 'Dr. Rohan Kapoor', 1, 'PENDING', 'No', 1800]);
+    expect(x.sheet.getCell('H2').numFmt).toBe('"₹"#,##0.00');
+  });
+
+  it('therapist monthly: file name, sheet, header and rows', async () => {
+    const x = await workbook('/api/admin/reports/therapist-monthly.xlsx?year=2026&month=11');
+    expect(x.disposition).toBe('attachment; filename="Therapist_Monthly_Report_2026-11.xlsx"');
+    expect(x.sheets).toEqual(['Therapist_Monthly']);
+    expect(x.rows).toEqual([
+      ['Therapist ID', 'Therapist Name', 'Total Sessions', 'Completed Sessions', 'Missed/Cancelled Sessions', 'Total Income'],
+      [1, 'Dr. Asha Mehta', 5, 3, 2, 4500],
+      [2, 'Ms. Priya Nair', 2, 1, 0, 1200],
+      [5, 'Dr. Rohan Kapoor', 4, 1, 1, 1800],
+    ]);
+    expect(x.sheet.getCell('F2').numFmt).toBe('"₹"#,##0.00');
+  });
+
+  it('answers 404 "No data to export." when there is nothing', async () => {
+    for (const path of ['/api/admin/reports/eod.xlsx?report_date=2026-11-15', '/api/admin/reports/therapist-monthly.xlsx?year=2025&month=3']) {
+      const res = await request(app).get(path).set(boss).expect(404);
+      expect(res.body).toEqual({ detail: 'No data to export.' });
+    }
+  });
+});
