@@ -9,6 +9,7 @@ import type { Logger } from '../../shared/core/logger.ts';
 import type { PaymentsProvider } from '../../shared/core/providers/payments/payments.provider.ts';
 import type { LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../shared/core/services/booking.service.ts';
+import type { ReadCache } from '../../shared/core/services/read-cache.service.ts';
 import { bearerAdminActor } from './middleware/auth.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { htmlNotFound, staticSite } from './middleware/static-site.ts';
@@ -24,6 +25,8 @@ export type AppDeps = {
   logger: Logger;
   /** The clock; tests pin it. */
   now: () => Date;
+  /** Cache of the public read calls, invalidated by PostgreSQL notifications; absent means uncached. */
+  readCache?: ReadCache;
   /** Astro's build output; served after the API routes when present. */
   siteDir?: string;
   /** Resolves an admin bearer token to an actor; defaults to the JWT bearer check of middleware/auth.ts. */

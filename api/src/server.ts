@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { createLogger } from '../../shared/core/logger.ts';
+import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
 import { LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import { buildApp } from './app.ts';
 
@@ -15,6 +16,8 @@ const redis = new Redis(cfg.redisUrl, { lazyConnect: true, maxRetriesPerRequest:
 redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
 void redis.connect().catch(() => {});
 
+const readCache = new ReadCache(cfg.databaseUrl, logger);
+await readCache.start();
 const siteDir = fileURLToPath(new URL('../../site/dist', import.meta.url));
 const app = buildApp({
   config: cfg,
@@ -23,6 +26,7 @@ const app = buildApp({
   logger,
   now: () => new Date(),
   siteDir,
+  readCache,
   loginThrottle: new LoginThrottle(redis),
 });
 const server = app.listen(cfg.port, cfg.host);
@@ -41,7 +45,7 @@ async function shutdown(signal: string): Promise<void> {
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
   force.unref();
   await once(server, 'close').catch(() => {});
-  await Promise.allSettled([database.close(), redis.quit()]);
+  await Promise.allSettled([database.close(), redis.quit(), readCache.stop()]);
   logger.info('stopped');
   process.exit(0);
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Router } from 'express';
+import { Router, type NextFunction, type Response } from 'express';
 import { z } from 'zod';
 import { bookingCreateSchema } from '../../../shared/contract/booking.ts';
 import { centreNow } from '../../../shared/domain/time.ts';
@@ -32,7 +32,7 @@ const optionalTherapistIdQuery = therapistIdQuery.partial();
 const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.(png|jpe?g|webp|svg)$/;
 const IMAGE_CACHE = { maxAge: '1d', immutable: false, dotfiles: 'deny' as const, fallthrough: false };
 
-function sendImage(res: import('express').Response, next: import('express').NextFunction, folder: string, name: string): void {
+function sendImage(res: Response, next: NextFunction, folder: string, name: string): void {
   if (!IMAGE_NAME.test(name)) return next(new AppError('not_found', 'Image not found.'));
   res.sendFile(name, { ...IMAGE_CACHE, root: path.join(IMAGES_DIR, folder) }, (err) => {
     if (err) next(new AppError('not_found', 'Image not found.'));
@@ -43,26 +43,39 @@ export function publicRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const r = Router();
 
+  /** Answers a read call, from the process cache when one is listening for changes. */
+  async function sendRead(res: Response, key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<void> {
+    if (!deps.readCache) {
+      res.json(await compute());
+      return;
+    }
+    res.type('application/json').send(await deps.readCache.json(key, tag, stamp, compute));
+  }
+
   r.get('/locations', async (_req, res) => {
-    res.json(await listLocations(db));
+    await sendRead(res, 'locations', 'all', '', () => listLocations(db));
   });
   r.get('/services', async (_req, res) => {
-    res.json(await listServices(db));
+    await sendRead(res, 'services', 'all', '', () => listServices(db));
   });
   r.get('/therapists', async (_req, res) => {
-    res.json(await listTherapists(db));
+    await sendRead(res, 'therapists', 'all', '', () => listTherapists(db));
   });
   r.get('/availability-slots', async (req, res) => {
-    const q = parseOr400(optionalTherapistIdQuery, req.query);
-    res.json(await listAvailability(db, q.therapist_id));
+    const { therapist_id: id } = parseOr400(optionalTherapistIdQuery, req.query);
+    await sendRead(res, `availability:${id ?? '*'}`, id ? `therapist:${id}` : 'all', '', () => listAvailability(db, id));
   });
   r.get('/booked-slots', async (req, res) => {
-    const q = parseOr400(therapistIdQuery, req.query);
-    res.json(await listBookedSlots(db, q.therapist_id, centreNow(deps.now()).date));
+    const { therapist_id: id } = parseOr400(therapistIdQuery, req.query);
+    const today = centreNow(deps.now()).date;
+    await sendRead(res, `booked:${id}`, `therapist:${id}`, today, () => listBookedSlots(db, id, today));
   });
   r.get('/api/slots', async (req, res) => {
-    const q = parseOr400(therapistIdQuery, req.query);
-    res.json(await slotOfferFor(db, q.therapist_id, deps.now()));
+    const { therapist_id: id } = parseOr400(therapistIdQuery, req.query);
+    const now = deps.now();
+    const { date, time } = centreNow(now);
+    // The offer changes when a booking changes and when a slot's start passes: stamp it by the minute.
+    await sendRead(res, `offer:${id}`, `therapist:${id}`, `${date} ${time}`, () => slotOfferFor(db, id, now));
   });
   r.post('/confirm-booking', async (req, res) => {
     const input = parseOr400(bookingCreateSchema, req.body, 'Send the booking as a JSON object (Content-Type: application/json).');

@@ -1,0 +1,89 @@
+import pg from 'pg';
+import type { Logger } from '../logger.ts';
+
+type Entry = { tag: string; stamp: string; body: string };
+
+/**
+ * Serialized answers of the public read calls, kept per process and dropped when PostgreSQL announces
+ * a change (trigger catalog_changed_notify). Without a live LISTEN connection nothing is cached, so a
+ * lost notification can never serve stale data for long: reconnecting clears everything.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+  private client: pg.Client | undefined;
+  private listening = false;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly url: string;
+  private readonly logger: Logger;
+
+  constructor(url: string, logger: Logger) {
+    this.url = url;
+    this.logger = logger;
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    this.drop('all');
+    this.listening = false;
+    await this.client?.end().catch(() => {});
+  }
+
+  get active(): boolean {
+    return this.listening;
+  }
+
+  /** The cached body for `key` when its stamp still matches, else computes, stores and returns it. */
+  async json(key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<string> {
+    if (!this.listening) return JSON.stringify(await compute());
+    const hit = this.entries.get(key);
+    if (hit && hit.stamp === stamp) return hit.body;
+    const generation = this.generation;
+    const body = JSON.stringify(await compute());
+    // A change announced while computing may not be in `body`: don't keep it.
+    if (generation === this.generation && this.listening) this.entries.set(key, { tag, stamp, body });
+    return body;
+  }
+
+  private drop(tag: string): void {
+    this.generation++;
+    if (tag === 'all') {
+      this.entries.clear();
+      return;
+    }
+    for (const [key, entry] of this.entries) if (entry.tag === tag || entry.tag === 'all') this.entries.delete(key);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'booking-read-cache' });
+    this.client = client;
+    const lost = (err?: Error) => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.listening = false;
+      this.drop('all');
+      if (this.stopped) return;
+      this.logger.warn({ err: err?.message }, 'read cache lost its LISTEN connection; serving uncached');
+      this.retry = setTimeout(() => void this.connect(), 1000);
+      this.retry.unref();
+    };
+    client.on('notification', (msg) => this.drop(msg.payload ?? 'all'));
+    client.on('error', lost);
+    client.on('end', () => lost());
+    try {
+      await client.connect();
+      await client.query('LISTEN catalog_changed');
+      this.drop('all');
+      this.listening = true;
+    } catch (err) {
+      lost(err as Error);
+    }
+  }
+}

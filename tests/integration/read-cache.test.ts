@@ -1,0 +1,90 @@
+import request from 'supertest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { availabilitySlots, therapists } from '../../shared/core/db/schema.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
+import { fixedClock, testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
+
+let database: TestDatabase;
+let cache: ReadCache;
+let app: ReturnType<typeof testApp>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  cache = new ReadCache(database.url, createLogger({ level: 'silent' }));
+  await cache.start();
+  app = testApp(database, { now: fixedClock(MONDAY_MORNING_IST).now, readCache: cache });
+});
+afterAll(async () => {
+  await cache.stop();
+  await database.drop();
+});
+
+/** Polls until `check` passes: notifications arrive asynchronously. */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      return await check();
+    } catch (err) {
+      if (i > 100) throw err;
+      await sleep(50);
+    }
+  }
+}
+
+const startsOn = async (date: string, therapist = 1) => {
+  const res = await request(app).get(`/api/slots?therapist_id=${therapist}`).expect(200);
+  return res.body.days.find((d: { date: string }) => d.date === date).slots.map((s: { start_time: string }) => s.start_time) as string[];
+};
+
+describe('read cache', () => {
+  it('is listening', () => {
+    expect(cache.active).toBe(true);
+  });
+
+  it('drops a therapist’s offer when a booking is made through the API', async () => {
+    expect(await startsOn('2026-11-24')).toContain('12:00');
+    await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '12:00' })).expect(200);
+    await eventually(async () => expect(await startsOn('2026-11-24')).not.toContain('12:00'));
+    const booked = await request(app).get('/booked-slots?therapist_id=1').expect(200);
+    expect(booked.body).toContainEqual({ booking_date: '2026-11-24', booking_time_slot_start: '12:00' });
+  });
+
+  it('drops entries when another process changes the database directly', async () => {
+    expect(await startsOn('2026-11-25', 2)).toContain('09:00');
+    await database.db.update(availabilitySlots).set({ isAvailable: false }).where(and(eq(availabilitySlots.therapistId, 2), eq(availabilitySlots.startTime, '09:00')));
+    await eventually(async () => expect(await startsOn('2026-11-25', 2)).not.toContain('09:00'));
+
+    const before = await request(app).get('/therapists').expect(200);
+    expect(before.body[0].name).toBe('Dr. Asha Mehta');
+    await database.db.update(therapists).set({ name: 'Dr. Asha M. Mehta' }).where(eq(therapists.id, 1));
+    await eventually(async () => expect((await request(app).get('/therapists')).body[0].name).toBe('Dr. Asha M. Mehta'));
+  });
+
+  it('serves the same bytes as the uncached route', async () => {
+    const uncached = testApp(database, { now: fixedClock(MONDAY_MORNING_IST).now });
+    for (const path of ['/locations', '/services', '/therapists', '/availability-slots?therapist_id=3', '/booked-slots?therapist_id=1', '/api/slots?therapist_id=3']) {
+      const [a, b] = await Promise.all([request(app).get(path), request(uncached).get(path)]);
+      expect(a.text).toBe(b.text);
+      expect(a.headers['content-type']).toBe(b.headers['content-type']);
+    }
+  });
+
+  it('serves uncached, never stale, once stopped', async () => {
+    const local = new ReadCache(database.url, createLogger({ level: 'silent' }));
+    await local.start();
+    const localApp = testApp(database, { now: fixedClock(MONDAY_MORNING_IST).now, readCache: local });
+    await request(localApp).get('/api/slots?therapist_id=4').expect(200);
+    await local.stop();
+    expect(local.active).toBe(false);
+    await database.db.update(availabilitySlots).set({ isAvailable: false }).where(and(eq(availabilitySlots.therapistId, 4), eq(availabilitySlots.startTime, '10:00')));
+    const res = await request(localApp).get('/api/slots?therapist_id=4').expect(200);
+    expect(res.body.days[1].slots.map((s: { start_time: string }) => s.start_time)).not.toContain('10:00');
+  });
+});
