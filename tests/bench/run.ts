@@ -72,7 +72,7 @@ async function prepareDatabase(today: string): Promise<void> {
 }
 
 function start(entry: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  return spawn(process.execPath, ['--max-semi-space-size=16', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 async function waitReady(base: string): Promise<void> {
