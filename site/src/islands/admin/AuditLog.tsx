@@ -76,7 +76,7 @@ export default function AuditLog() {
           ) : items.length === 0 ? (
             <Empty>No audit entries yet.</Empty>
           ) : (
-            <div className="adm-table-wrap" role="region" aria-labelledby="audit-title" tabIndex={0}>
+            <div className="adm-table-wrap" role="region" aria-label="Audit entries table" tabIndex={0}>
               <table className="adm-table">
                 <thead>
                   <tr>

@@ -86,7 +86,7 @@ export default function Clients(props: { onLogout: () => void }) {
           ) : filtered.length === 0 ? (
             <Empty>{MESSAGES.noClientData}</Empty>
           ) : (
-            <div className="adm-table-wrap adm-table-wrap--scroll" role="region" aria-labelledby="clients-title" tabIndex={0}>
+            <div className="adm-table-wrap adm-table-wrap--scroll" role="region" aria-label="Client bookings table" tabIndex={0}>
               <table className="adm-table adm-table--click adm-table--wide">
                 <thead>
                   <tr>

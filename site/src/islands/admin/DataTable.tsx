@@ -65,7 +65,7 @@ export function DataTable<T>(props: {
           ))}
         </ul>
       ) : (
-        <div className="adm-table-wrap" role="region" aria-labelledby={headingId} tabIndex={0}>
+        <div className="adm-table-wrap" role="region" aria-label={`${title} table`} tabIndex={0}>
           <table className="adm-table">
             <thead>
               <tr>

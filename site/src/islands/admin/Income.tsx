@@ -64,7 +64,7 @@ export default function Income() {
             {sorted.length === 0 ? (
               <Empty>{MESSAGES.noIncome}</Empty>
             ) : (
-              <div className="adm-table-wrap" role="region" aria-labelledby="income-table" tabIndex={0}>
+              <div className="adm-table-wrap" role="region" aria-label="Transactions table" tabIndex={0}>
                 <table className="adm-table">
                   <thead>
                     <tr>

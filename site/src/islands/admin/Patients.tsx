@@ -67,7 +67,7 @@ export default function Patients() {
         ) : results.length === 0 ? (
           <Empty>{MESSAGES.noClientsFound}</Empty>
         ) : (
-          <div className="adm-table-wrap" role="region" aria-labelledby="patients-results" tabIndex={0}>
+          <div className="adm-table-wrap" role="region" aria-label="Search results table" tabIndex={0}>
             <table className="adm-table adm-table--click">
               <thead>
                 <tr>

@@ -79,7 +79,9 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
             <span aria-hidden="true">×</span>
           </button>
         </div>
-        <div className="adm-modal__body">{children}</div>
+        <div className="adm-modal__body" tabIndex={0}>
+          {children}
+        </div>
         {footer ? <div className="adm-modal__foot">{footer}</div> : null}
       </div>
     </div>
