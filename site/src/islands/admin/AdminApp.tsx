@@ -1,0 +1,91 @@
+/**
+ * The admin island. One per admin page (client:only), told which screen to show. On start it reads
+ * the stored session and applies the access rules of spec section 2: signed-out visitors go to
+ * /admin/login, signed-in admins on /admin/login go to the dashboard.
+ */
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { $adminSession, clearSession, loadSession } from '../../stores/admin-session.ts';
+import { ADMIN_ROUTES, adminNav } from '../../lib/admin-nav.ts';
+import { MESSAGES } from '../../lib/admin-format.ts';
+import { Sidebar, type AdminRoute } from './Sidebar.tsx';
+import { ErrorPanel, Loading } from './ui.tsx';
+
+const Login = lazy(() => import('./Login.tsx'));
+const Dashboard = lazy(() => import('./Dashboard.tsx'));
+const Calendar = lazy(() => import('./Calendar.tsx'));
+const Patients = lazy(() => import('./Patients.tsx'));
+const Clients = lazy(() => import('./Clients.tsx'));
+const Reports = lazy(() => import('./Reports.tsx'));
+const Income = lazy(() => import('./Income.tsx'));
+const AuditLog = lazy(() => import('./AuditLog.tsx'));
+
+const SUPER_ONLY: AdminRoute[] = ['reports', 'income', 'audit-log'];
+
+export type ScreenProps = { onLogout: () => void };
+
+function Screen({ route, onLogout }: { route: AdminRoute } & ScreenProps) {
+  switch (route) {
+    case 'dashboard':
+      return <Dashboard onLogout={onLogout} />;
+    case 'calendar':
+      return <Calendar onLogout={onLogout} />;
+    case 'patients':
+      return <Patients />;
+    case 'clients':
+      return <Clients onLogout={onLogout} />;
+    case 'reports':
+      return <Reports />;
+    case 'income':
+      return <Income />;
+    case 'audit-log':
+      return <AuditLog />;
+    default:
+      return null;
+  }
+}
+
+export default function AdminApp(props: { route: AdminRoute; onLogout?: () => void }) {
+  const { route, onLogout: parentLogout } = props;
+  const [checked, setChecked] = useState(false);
+  const session = useStore($adminSession);
+
+  useEffect(() => {
+    const s = loadSession();
+    if (route === 'login' && s) adminNav.replace(ADMIN_ROUTES.dashboard);
+    else if (route !== 'login' && !s) adminNav.replace(ADMIN_ROUTES.login);
+    else setChecked(true);
+  }, [route]);
+
+  const logout = useCallback(() => {
+    clearSession();
+    parentLogout?.();
+    adminNav.replace(ADMIN_ROUTES.login);
+  }, [parentLogout]);
+
+  if (!checked) return <Loading />;
+  if (route === 'login') {
+    return (
+      <Suspense fallback={<Loading />}>
+        <Login />
+      </Suspense>
+    );
+  }
+  if (!session) return <Loading />;
+
+  const refused = SUPER_ONLY.includes(route) && !session.user.is_superadmin;
+  return (
+    <div className="adm-shell">
+      <Sidebar route={route} user={session.user} onLogout={logout} />
+      <main id="main" className="adm-main" tabIndex={-1}>
+        {refused ? (
+          <ErrorPanel title="Access denied" message={MESSAGES.forbidden} />
+        ) : (
+          <Suspense fallback={<Loading />}>
+            <Screen route={route} onLogout={logout} />
+          </Suspense>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,229 @@
+/** Booking Calendar (spec sections 2 and 4): a Sunday-to-Saturday month grid of bookings. */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { adminApi, errorMessage, isUnauthorized, type AdminBooking } from '../../lib/admin-api.ts';
+import {
+  CALENDAR_EVENTS_PER_DAY,
+  MESSAGES,
+  calendarBadge,
+  eventTimeRange,
+  eventsByDate,
+  formatLongDate,
+  formatTime,
+  meetingCode,
+  monthGrid,
+  sessionLabel,
+  shiftMonth,
+  therapistLabel,
+  todayAtCentre,
+} from '../../lib/admin-format.ts';
+import { monthName } from '../../../../shared/domain/time.ts';
+import { $adminSession } from '../../stores/admin-session.ts';
+import { Badge, ErrorPanel, Loading, Modal } from './ui.tsx';
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const WEEKDAYS_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+export function CalendarGrid(props: {
+  year: number;
+  month: number;
+  today: string;
+  events: Map<string, AdminBooking[]>;
+  onOpenDay: (date: string) => void;
+}) {
+  const { year, month, today, events, onOpenDay } = props;
+  const weeks = monthGrid(year, month);
+  return (
+    <table className="adm-cal" aria-label={`${monthName(month)} ${year}`}>
+      <thead>
+        <tr>
+          {WEEKDAYS.map((d, i) => (
+            <th key={d} scope="col">
+              <abbr title={WEEKDAYS_LONG[i]}>{d}</abbr>
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {weeks.map((week, wi) => (
+          <tr key={wi}>
+            {week.map((date, di) => {
+              if (!date) return <td key={di} className="adm-cal__blank" />;
+              const list = events.get(date) ?? [];
+              const shown = list.slice(0, CALENDAR_EVENTS_PER_DAY);
+              const more = list.length - shown.length;
+              const dayNum = Number(date.slice(8, 10));
+              const label = `${formatLongDate(date)}, ${list.length} ${list.length === 1 ? 'event' : 'events'}`;
+              return (
+                <td key={date} className={`adm-cal__day${date === today ? ' is-today' : ''}`} data-date={date}>
+                  {list.length ? (
+                    <button type="button" className="adm-cal__open" aria-label={label} onClick={() => onOpenDay(date)}>
+                      <span className="adm-cal__num" aria-current={date === today ? 'date' : undefined}>
+                        {dayNum}
+                      </span>
+                      <span className="adm-cal__events" aria-hidden="true">
+                        {shown.map((b) => (
+                          <span key={b.id} className={`adm-cal__event adm-cal__event--${b.booking_type === 'ONLINE' ? 'online' : 'offline'}`}>
+                            <span className="adm-cal__client">{b.client_full_name}</span>
+                            <span className="adm-cal__meta">
+                              {formatTime(b.booking_time_slot_start)} · {b.booking_type === 'ONLINE' ? 'Online' : 'In-Person'}
+                            </span>
+                          </span>
+                        ))}
+                        {more > 0 ? <span className="adm-cal__more">+{more} more</span> : null}
+                      </span>
+                    </button>
+                  ) : (
+                    <span className="adm-cal__num" aria-current={date === today ? 'date' : undefined}>
+                      {dayNum}
+                    </span>
+                  )}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function EventCard({ b }: { b: AdminBooking }) {
+  const badge = calendarBadge(b);
+  const online = b.booking_type === 'ONLINE';
+  return (
+    <article className="adm-event">
+      <header className="adm-event__head">
+        <h3>
+          {sessionLabel(b.booking_type)} session: {b.client_full_name}
+        </h3>
+        <Badge tone={badge.tone}>{badge.label}</Badge>
+      </header>
+      <dl className="adm-event__fields">
+        <div>
+          <dt>Time</dt>
+          <dd>{eventTimeRange(b.booking_time_slot_start)}</dd>
+        </div>
+        <div>
+          <dt>Session Type</dt>
+          <dd>{online ? 'Online' : 'In-Person'}</dd>
+        </div>
+        <div>
+          <dt>Client</dt>
+          <dd>{b.client_full_name || '--'}</dd>
+        </div>
+        <div>
+          <dt>Therapist</dt>
+          <dd>{therapistLabel(b.therapist_name)}</dd>
+        </div>
+        {online ? (
+          <div>
+            <dt>Meeting Code</dt>
+            <dd>{meetingCode(b.google_meet_link)}</dd>
+          </div>
+        ) : (
+          <div>
+            <dt>Location</dt>
+            <dd>{[b.location_name, b.location_address].filter(Boolean).join(', ') || 'N/A'}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Client Notes</dt>
+          <dd>{b.client_note?.trim() || 'None'}</dd>
+        </div>
+      </dl>
+    </article>
+  );
+}
+
+export default function Calendar(props: { onLogout: () => void }) {
+  const { onLogout } = props;
+  const session = useStore($adminSession);
+  const today = todayAtCentre();
+  const [ym, setYm] = useState(() => ({ year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) }));
+  const [bookings, setBookings] = useState<AdminBooking[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [openDay, setOpenDay] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    if (!session?.user?.is_active) {
+      setError(MESSAGES.unauthorizedInactive);
+      onLogout();
+      return;
+    }
+    setLoading(true);
+    setError(null);
+    try {
+      setBookings(await adminApi.bookings());
+    } catch (err) {
+      if (isUnauthorized(err)) onLogout();
+      setError(errorMessage(err, MESSAGES.calendarFailed));
+    } finally {
+      setLoading(false);
+    }
+  }, [session, onLogout]);
+
+  useEffect(() => {
+    void load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const events = useMemo(() => eventsByDate(bookings), [bookings]);
+  const dayEvents = openDay ? (events.get(openDay) ?? []) : [];
+
+  return (
+    <div className="adm-page">
+      <header className="adm-page__head">
+        <div>
+          <h1>Booking Calendar</h1>
+          <p className="muted">View all confirmed and pending bookings.</p>
+        </div>
+      </header>
+      {error ? (
+        <ErrorPanel title="Error Loading Calendar" message={error} onRetry={() => void load()} onLogout={onLogout} />
+      ) : (
+        <section className="adm-panel card" aria-labelledby="cal-month">
+          <div className="adm-cal__bar">
+            <h2 id="cal-month" aria-live="polite">
+              {monthName(ym.month)} {ym.year}
+            </h2>
+            <div className="btn-row">
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setYm((v) => shiftMonth(v.year, v.month, -1))}>
+                <span aria-hidden="true">‹</span> Previous
+              </button>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => setYm({ year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) })}
+              >
+                Today
+              </button>
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setYm((v) => shiftMonth(v.year, v.month, 1))}>
+                Next <span aria-hidden="true">›</span>
+              </button>
+            </div>
+          </div>
+          {loading ? <Loading label="Loading bookings..." /> : <CalendarGrid year={ym.year} month={ym.month} today={today} events={events} onOpenDay={setOpenDay} />}
+        </section>
+      )}
+      {openDay ? (
+        <Modal
+          title={`Events on ${formatLongDate(openDay)}`}
+          onClose={() => setOpenDay(null)}
+          footer={
+            <button type="button" className="btn btn-primary" onClick={() => setOpenDay(null)}>
+              Close
+            </button>
+          }
+        >
+          <div className="adm-events">
+            {dayEvents.map((b) => (
+              <EventCard key={b.id} b={b} />
+            ))}
+          </div>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}

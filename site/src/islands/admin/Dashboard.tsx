@@ -1,0 +1,457 @@
+/** Admin Dashboard (spec section 2): therapists, availability, bookings and the actions on them. */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { adminApi, errorMessage, type AdminBooking, type AdminTherapist, type AvailabilitySlot } from '../../lib/admin-api.ts';
+import {
+  MESSAGES,
+  canCancel,
+  canGenerateLink,
+  canUnblock,
+  formatAmount,
+  formatShortDate,
+  formatTime,
+  isBlockBooking,
+  sessionLabel,
+  todayAtCentre,
+} from '../../lib/admin-format.ts';
+import { $adminSession } from '../../stores/admin-session.ts';
+import { adminWindowDates } from '../../../../shared/domain/slots.ts';
+import { centreNow, timeToMinutes, toHhMm } from '../../../../shared/domain/time.ts';
+import { displayName, isOnlineType } from '../../../../shared/domain/therapist.ts';
+import { DataTable, type Column } from './DataTable.tsx';
+import ManualBooking from './ManualBooking.tsx';
+import { ErrorPanel, Loading, Notice, StatusBadge, useIsMobile } from './ui.tsx';
+
+type SlotState = 'booked' | 'blocked' | 'free';
+
+/** A slot is Booked when a live client booking holds it, Blocked when an admin block does. */
+export function slotState(slot: AvailabilitySlot, date: string, bookings: readonly AdminBooking[]): SlotState {
+  const start = toHhMm(slot.start_time);
+  const here = bookings.filter(
+    (b) => !b.cancelled && b.booking_date.slice(0, 10) === date && toHhMm(b.booking_time_slot_start) === start && b.payment_status !== 'CANCELLED',
+  );
+  if (here.some((b) => !isBlockBooking(b))) return 'booked';
+  if (slot.admin_blocked || here.some(isBlockBooking)) return 'blocked';
+  return 'free';
+}
+
+function firstEmail(email: AdminTherapist['email']): string {
+  if (Array.isArray(email)) return email[0] ?? '--';
+  return email || '--';
+}
+
+async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return;
+  } catch {
+    // Fall back to a hidden textarea where the async clipboard is unavailable.
+  }
+  const ta = document.createElement('textarea');
+  ta.value = text;
+  ta.setAttribute('readonly', '');
+  ta.style.position = 'fixed';
+  ta.style.opacity = '0';
+  document.body.append(ta);
+  ta.select();
+  const ok = document.execCommand?.('copy');
+  ta.remove();
+  if (!ok) throw new Error('Could not copy to the clipboard.');
+}
+
+export default function Dashboard(props: { onLogout: () => void }) {
+  const { onLogout } = props;
+  const session = useStore($adminSession);
+  const mobile = useIsMobile();
+  const [therapists, setTherapists] = useState<AdminTherapist[]>([]);
+  const [bookings, setBookings] = useState<AdminBooking[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [slots, setSlots] = useState<AvailabilitySlot[]>([]);
+  const [slotsLoading, setSlotsLoading] = useState(false);
+  const [slotsError, setSlotsError] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [manualOpen, setManualOpen] = useState(false);
+  const today = todayAtCentre();
+  const windowDates = useMemo(() => adminWindowDates(today), [today]);
+  const [stripStart, setStripStart] = useState(0);
+  const [selectedDate, setSelectedDate] = useState(today);
+  const visible = mobile ? 3 : 5;
+
+  const load = useCallback(async () => {
+    if (!session?.user?.is_active) {
+      setError(MESSAGES.unauthorizedInactive);
+      onLogout();
+      return;
+    }
+    setLoading(true);
+    setError(null);
+    try {
+      const [t, b] = await Promise.all([adminApi.therapists(), adminApi.bookings()]);
+      setTherapists(t);
+      setBookings(b);
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.adminDataFailed));
+    } finally {
+      setLoading(false);
+    }
+  }, [session, onLogout]);
+
+  useEffect(() => {
+    void load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const refreshBookings = useCallback(async () => {
+    try {
+      setBookings(await adminApi.bookings());
+    } catch (err) {
+      setMessage(errorMessage(err, MESSAGES.adminDataFailed));
+    }
+  }, []);
+
+  const loadSlots = useCallback(async (therapistId: number) => {
+    setSlotsLoading(true);
+    setSlotsError(null);
+    try {
+      const [s, b] = await Promise.all([adminApi.availabilitySlots(therapistId), adminApi.bookings()]);
+      setSlots(s.filter((x) => x.is_available).sort((a, c) => timeToMinutes(toHhMm(a.start_time)) - timeToMinutes(toHhMm(c.start_time))));
+      setBookings(b);
+    } catch (err) {
+      setSlotsError(errorMessage(err, MESSAGES.availabilityFailed));
+    } finally {
+      setSlotsLoading(false);
+    }
+  }, []);
+
+  function selectTherapist(id: number) {
+    setSelectedId(id);
+    setSelectedDate(today);
+    setStripStart(0);
+    void loadSlots(id);
+    requestAnimationFrame(() => document.getElementById('therapist-details')?.focus());
+  }
+
+  const selected = therapists.find((t) => t.id === selectedId) ?? null;
+  const therapistBookings = useMemo(
+    () => bookings.filter((b) => b.therapist_id === selectedId).sort((a, b) => (b.booking_date + b.booking_time_slot_start).localeCompare(a.booking_date + a.booking_time_slot_start)),
+    [bookings, selectedId],
+  );
+  const allBookings = useMemo(
+    () => bookings.slice().sort((a, b) => (b.booking_date + b.booking_time_slot_start).localeCompare(a.booking_date + a.booking_time_slot_start)),
+    [bookings],
+  );
+
+  async function cancelBooking(b: AdminBooking) {
+    const unblock = canUnblock(b);
+    const confirmText = unblock ? MESSAGES.blockConfirm('unblock') : MESSAGES.cancelConfirm(b.id);
+    if (!window.confirm(confirmText)) return;
+    setBusy(`cancel-${b.id}`);
+    try {
+      await adminApi.cancelBooking(b.id);
+      setMessage(
+        unblock
+          ? MESSAGES.slotToggled(formatTime(b.booking_time_slot_start), formatShortDate(b.booking_date), 'unblock')
+          : MESSAGES.cancelled(b.id),
+      );
+      if (selectedId) await loadSlots(selectedId);
+      else await refreshBookings();
+    } catch (err) {
+      const msg = errorMessage(err, 'Unknown error');
+      setMessage(
+        unblock
+          ? MESSAGES.slotToggleFailed('unblock', formatTime(b.booking_time_slot_start), formatShortDate(b.booking_date), msg)
+          : MESSAGES.cancelFailed(b.id, msg),
+      );
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function toggleSlot(slot: AvailabilitySlot, state: SlotState) {
+    if (!selected || state === 'booked') return;
+    const action = state === 'blocked' ? 'unblock' : 'block';
+    if (!window.confirm(MESSAGES.blockConfirm(action))) return;
+    const time = formatTime(slot.start_time);
+    const date = formatShortDate(selectedDate);
+    setBusy(`slot-${slot.id}`);
+    try {
+      await adminApi.toggleBlock(selected.id, toHhMm(slot.start_time), selectedDate);
+      setMessage(MESSAGES.slotToggled(time, date, action));
+      await loadSlots(selected.id);
+    } catch (err) {
+      setMessage(MESSAGES.slotToggleFailed(action, time, date, errorMessage(err, 'Unknown error')));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function generateLink(b: AdminBooking) {
+    if (!canGenerateLink(b)) {
+      setMessage(MESSAGES.linkMissingDetails(b.id));
+      return;
+    }
+    setBusy(`link-${b.id}`);
+    try {
+      const res = await adminApi.createShareableLink(Number(b.amount), b.id, b.payment_transaction_id!);
+      const url = res?.payment_link_url;
+      if (!url) {
+        setMessage(MESSAGES.linkMissing);
+        return;
+      }
+      await adminApi.updatePaymentLink(b.id, url);
+      await copyText(url);
+      setMessage(MESSAGES.linkCopied(b.id));
+      void refreshBookings();
+    } catch (err) {
+      setMessage(MESSAGES.linkFailed(b.id, errorMessage(err, 'Unknown error')));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const bookingActions = (b: AdminBooking) => {
+    const unblock = canUnblock(b);
+    const cancel = !unblock && canCancel(b, today);
+    const link = !b.cancelled && !isBlockBooking(b) && b.payment_status !== 'COMPLETED' && b.payment_status !== 'CANCELLED';
+    if (!unblock && !cancel && !link) return <span className="muted">--</span>;
+    return (
+      <div className="adm-btns">
+        {unblock ? (
+          <button type="button" className="btn btn-sm btn-warn" disabled={busy !== null} onClick={() => void cancelBooking(b)}>
+            Unblock
+          </button>
+        ) : null}
+        {cancel ? (
+          <button
+            type="button"
+            className="btn btn-sm btn-danger"
+            disabled={busy !== null}
+            aria-label={`Cancel booking ${b.id}`}
+            onClick={() => void cancelBooking(b)}
+          >
+            Cancel
+          </button>
+        ) : null}
+        {link ? (
+          <button
+            type="button"
+            className="btn btn-sm btn-secondary"
+            disabled={busy !== null}
+            aria-label={`Generate payment link for booking ${b.id}`}
+            onClick={() => void generateLink(b)}
+          >
+            {busy === `link-${b.id}` ? 'Generating...' : 'Payment Link'}
+          </button>
+        ) : null}
+      </div>
+    );
+  };
+
+  const statusCell = (b: AdminBooking) => (b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />);
+
+  const bookingColumns: Column<AdminBooking>[] = [
+    { key: 'id', header: 'ID', cell: (b) => b.id, primary: true },
+    { key: 'client', header: 'Client', cell: (b) => (isBlockBooking(b) ? <em>Admin block</em> : b.client_full_name || '--') },
+    { key: 'date', header: 'Date', cell: (b) => formatShortDate(b.booking_date) },
+    { key: 'time', header: 'Time', cell: (b) => formatTime(b.booking_time_slot_start) },
+    { key: 'type', header: 'Type', cell: (b) => sessionLabel(b.booking_type) },
+    { key: 'amount', header: 'Amount', cell: (b) => formatAmount(b.amount) },
+    { key: 'status', header: 'Status', cell: statusCell },
+  ];
+  const allColumns: Column<AdminBooking>[] = [
+    bookingColumns[0]!,
+    { key: 'therapist', header: 'Therapist', cell: (b) => displayName(b.therapist_name ?? '') || '--' },
+    ...bookingColumns.slice(1),
+  ];
+  const therapistColumns: Column<AdminTherapist>[] = [
+    { key: 'id', header: 'ID', cell: (t) => t.id, primary: true },
+    { key: 'name', header: 'Name', cell: (t) => t.name },
+    { key: 'type', header: 'Type', cell: (t) => (isOnlineType(t.type) ? 'Online' : 'Offline') },
+  ];
+
+  if (loading) return <Loading label="Loading dashboard..." />;
+  if (error) return <ErrorPanel title="Something went wrong" message={error} onRetry={() => void load()} onLogout={onLogout} />;
+
+  const stripDates = windowDates.slice(stripStart, stripStart + visible);
+  const nowAtCentre = centreNow();
+
+  return (
+    <div className="adm-page">
+      <header className="adm-page__head">
+        <div>
+          <h1>Admin Dashboard</h1>
+          <p className="muted">Manage therapists, availability and bookings.</p>
+        </div>
+        <button type="button" className="btn btn-primary" onClick={() => setManualOpen(true)}>
+          Manual Booking
+        </button>
+      </header>
+
+      <Notice message={message} onDismiss={() => setMessage(null)} />
+
+      <DataTable
+        title="Therapists"
+        rows={therapists}
+        columns={therapistColumns}
+        rowKey={(t) => t.id}
+        empty="No therapists found."
+        actionsHeader="Action"
+        actions={(t) => (
+          <button
+            type="button"
+            className={`btn btn-sm ${t.id === selectedId ? 'btn-primary' : 'btn-secondary'}`}
+            aria-pressed={t.id === selectedId}
+            aria-label={`View availability of ${t.name}`}
+            onClick={() => selectTherapist(t.id)}
+          >
+            View
+          </button>
+        )}
+      />
+
+      {selected ? (
+        <section className="adm-panel card" id="therapist-details" tabIndex={-1} aria-labelledby="therapist-details-title">
+          <h2 id="therapist-details-title">Therapist Details &amp; Availability</h2>
+          <dl className="adm-details">
+            <div>
+              <dt>Name</dt>
+              <dd>{selected.name}</dd>
+            </div>
+            <div>
+              <dt>Type</dt>
+              <dd>{isOnlineType(selected.type) ? 'Online' : 'Offline'}</dd>
+            </div>
+            <div>
+              <dt>Email</dt>
+              <dd>{firstEmail(selected.email)}</dd>
+            </div>
+            <div>
+              <dt>Price</dt>
+              <dd>{formatAmount(selected.price)}</dd>
+            </div>
+          </dl>
+
+          <div className="adm-strip" role="group" aria-label="Choose a date">
+            <button
+              type="button"
+              className="adm-icon-btn adm-strip__arrow"
+              aria-label="Previous dates"
+              disabled={stripStart === 0}
+              onClick={() => setStripStart((s) => Math.max(0, s - 1))}
+            >
+              <span aria-hidden="true">‹</span>
+            </button>
+            <ul className="adm-strip__dates" style={{ gridTemplateColumns: `repeat(${visible}, minmax(0, 1fr))` }}>
+              {stripDates.map((d) => {
+                const [wd, md] = formatShortDate(d).split(', ');
+                return (
+                  <li key={d}>
+                    <button type="button" className="adm-date" aria-pressed={d === selectedDate} onClick={() => setSelectedDate(d)}>
+                      <span className="adm-date__wd">{wd}</span>
+                      <span className="adm-date__md">{md}</span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+            <button
+              type="button"
+              className="adm-icon-btn adm-strip__arrow"
+              aria-label="Next dates"
+              disabled={stripStart + visible >= windowDates.length}
+              onClick={() => setStripStart((s) => Math.min(windowDates.length - visible, s + 1))}
+            >
+              <span aria-hidden="true">›</span>
+            </button>
+          </div>
+
+          <h3 className="adm-subhead">Slots on {formatShortDate(selectedDate)}</h3>
+          {slotsLoading ? (
+            <Loading label="Loading availability..." />
+          ) : slotsError ? (
+            <ErrorPanel title="Could not load availability" message={slotsError} onRetry={() => void loadSlots(selected.id)} onLogout={onLogout} />
+          ) : slots.length === 0 ? (
+            <p className="adm-empty">No time slots configured for this therapist.</p>
+          ) : (
+            <ul className="adm-slots">
+              {slots.map((slot) => {
+                const state = slotState(slot, selectedDate, bookings);
+                const past = selectedDate === nowAtCentre.date && timeToMinutes(toHhMm(slot.start_time)) <= nowAtCentre.minutes;
+                const time = formatTime(slot.start_time);
+                return (
+                  <li key={slot.id} className={`adm-slot adm-slot--${state}`}>
+                    <span className="adm-slot__time">{time}</span>
+                    {state === 'booked' ? (
+                      <span className="adm-slot__state">Booked</span>
+                    ) : state === 'blocked' ? (
+                      <>
+                        <span className="adm-slot__state">Blocked</span>
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-warn"
+                          disabled={busy !== null || past}
+                          aria-label={`Unblock ${time}`}
+                          onClick={() => void toggleSlot(slot, state)}
+                        >
+                          Unblock
+                        </button>
+                      </>
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-secondary"
+                        disabled={busy !== null || past}
+                        aria-label={`Block ${time}`}
+                        onClick={() => void toggleSlot(slot, state)}
+                      >
+                        Block
+                      </button>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </section>
+      ) : (
+        <p className="adm-hint card">Choose a therapist above to see their details and availability.</p>
+      )}
+
+      {selected ? (
+        <DataTable
+          title={`Booked Sessions: ${displayName(selected.name)}`}
+          rows={therapistBookings}
+          columns={bookingColumns}
+          rowKey={(b) => b.id}
+          empty="No booked sessions for this therapist."
+          actions={bookingActions}
+          resetKey={selectedId}
+        />
+      ) : null}
+
+      <DataTable
+        title="All Booked Slots"
+        rows={allBookings}
+        columns={allColumns}
+        rowKey={(b) => b.id}
+        empty="No bookings yet."
+        actions={bookingActions}
+      />
+
+      {manualOpen ? (
+        <ManualBooking
+          onClose={() => setManualOpen(false)}
+          onCreated={(msg) => {
+            setManualOpen(false);
+            setMessage(msg);
+            if (selectedId) void loadSlots(selectedId);
+            else void refreshBookings();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

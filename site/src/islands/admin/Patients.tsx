@@ -1,0 +1,100 @@
+/** Search Clients (/admin/patients): a name search over clients; a row opens their bookings. */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { adminApi, errorMessage, type ClientSearchResult } from '../../lib/admin-api.ts';
+import { MESSAGES } from '../../lib/admin-format.ts';
+import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
+import { Empty, Loading } from './ui.tsx';
+
+export default function Patients() {
+  const [term, setTerm] = useState('');
+  const [results, setResults] = useState<ClientSearchResult[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const inputId = useId();
+
+  async function search(name: string) {
+    setLoading(true);
+    setError(null);
+    try {
+      setResults(await adminApi.searchClients(name.trim()));
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.searchFailed));
+      setResults([]);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  useEffect(() => {
+    // A search with an empty term runs on load.
+    void search('');
+  }, []);
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    void search(term);
+  }
+
+  return (
+    <div className="adm-page">
+      <header className="adm-page__head">
+        <div>
+          <h1>Search Clients</h1>
+          <p className="muted">Find a client by name and open their bookings.</p>
+        </div>
+      </header>
+      <section className="adm-panel card" aria-labelledby="patients-results">
+        <form className="adm-search" role="search" onSubmit={onSubmit}>
+          <label htmlFor={inputId} className="label">
+            Client name
+          </label>
+          <div className="adm-search__row">
+            <input id={inputId} className="input" type="search" value={term} placeholder="Search by name" onChange={(e) => setTerm(e.target.value)} />
+            <button type="submit" className="btn btn-primary" disabled={loading}>
+              {loading ? 'Searching...' : 'Search'}
+            </button>
+          </div>
+        </form>
+        <h2 id="patients-results" className="adm-subhead">
+          Results
+        </h2>
+        {error ? (
+          <p className="adm-notice adm-notice--error" role="alert">
+            {error}
+          </p>
+        ) : loading && results.length === 0 ? (
+          <Loading label="Searching..." />
+        ) : results.length === 0 ? (
+          <Empty>{MESSAGES.noClientsFound}</Empty>
+        ) : (
+          <div className="adm-table-wrap" role="region" aria-label="Search results table" tabIndex={0}>
+            <table className="adm-table adm-table--click">
+              <thead>
+                <tr>
+                  <th scope="col">Sr No.</th>
+                  <th scope="col">Patient Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Mobile</th>
+                </tr>
+              </thead>
+              <tbody>
+                {results.map((r, i) => (
+                  <tr key={`${r.name}-${r.email}-${i}`} onClick={() => adminNav.go(clientsSearchUrl(r.name))}>
+                    <td>{i + 1}</td>
+                    <td>
+                      <a href={clientsSearchUrl(r.name)} onClick={(e) => e.stopPropagation()}>
+                        {r.name}
+                      </a>
+                    </td>
+                    <td>{r.email || '--'}</td>
+                    <td>{r.phone || '--'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,377 @@
+/** Reports (spec section 2): Inventory, End of Day and Therapist Monthly, each with an Excel export. */
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { adminApi, errorMessage, type EodReport, type IncomeReport, type TherapistMonthlyReport } from '../../lib/admin-api.ts';
+import { MESSAGES, formatAmount, formatShortDate, todayAtCentre } from '../../lib/admin-format.ts';
+import { monthName, pad2 } from '../../../../shared/domain/time.ts';
+import { downloadExcel } from './excel.ts';
+import { Empty, ErrorPanel, Loading, StatusBadge } from './ui.tsx';
+
+type Tab = 'inventory' | 'eod' | 'monthly';
+const TABS: { key: Tab; label: string; errorName: string }[] = [
+  { key: 'inventory', label: 'Inventory', errorName: 'inventory' },
+  { key: 'eod', label: 'End of Day', errorName: 'end of day' },
+  { key: 'monthly', label: 'Therapist Monthly', errorName: 'therapist monthly' },
+];
+
+export const MIN_REPORT_YEAR = 2020;
+
+function useReport<T>(fetcher: () => Promise<T>, errorName: string) {
+  const [data, setData] = useState<T | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    setLoading(true);
+    setError(null);
+    try {
+      setData(await fetcher());
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.reportFailed(errorName)));
+    } finally {
+      setLoading(false);
+    }
+  }, [fetcher, errorName]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { data, loading, error, load };
+}
+
+function ExportButton(props: { path: string; fileName: string; hasData: boolean }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div className="adm-export">
+      <button
+        type="button"
+        className="btn btn-secondary btn-sm"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(await downloadExcel(props.path, props.fileName, props.hasData));
+          setBusy(false);
+        }}
+      >
+        {busy ? 'Downloading...' : 'Download Excel'}
+      </button>
+      {error ? (
+        <span className="error-text" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Summary(props: { items: [string, string][] }) {
+  return (
+    <dl className="adm-summary">
+      {props.items.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function InventoryTab() {
+  const { data, loading, error, load } = useReport<IncomeReport>(adminApi.inventoryReport, 'inventory');
+  const today = todayAtCentre();
+  const payments = data?.payments ?? [];
+  return (
+    <>
+      <div className="adm-panel__head">
+        <h2>Inventory Report</h2>
+        <ExportButton path="/api/admin/reports/inventory.xlsx" fileName={`Inventory_Report_${today}.xlsx`} hasData={payments.length > 0} />
+      </div>
+      {loading ? (
+        <Loading />
+      ) : error ? (
+        <ErrorPanel title="Error Loading Report" message={error} onRetry={() => void load()} />
+      ) : (
+        <>
+          <Summary items={[['Total Income', formatAmount(data?.total_amount)], ['Payments', String(payments.length)]]} />
+          {payments.length === 0 ? (
+            <Empty>No inventory data available.</Empty>
+          ) : (
+            <div className="adm-table-wrap" role="region" aria-label="Inventory payments" tabIndex={0}>
+              <table className="adm-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Transaction ID</th>
+                    <th scope="col">Client Name</th>
+                    <th scope="col">Client Phone</th>
+                    <th scope="col">Booking Date</th>
+                    <th scope="col" className="num">
+                      Amount
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {payments.map((p, i) => (
+                    <tr key={`${p.payment_transaction_id ?? 'x'}-${i}`}>
+                      <td className="adm-mono">{p.payment_transaction_id || '--'}</td>
+                      <td>{p.client_name || '--'}</td>
+                      <td>{p.client_phone || '--'}</td>
+                      <td>{formatShortDate(p.booking_date)}</td>
+                      <td className="num">{formatAmount(p.amount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+function EodTab() {
+  const [date, setDate] = useState(todayAtCentre);
+  const dateId = useId();
+  const fetcher = useCallback(() => adminApi.eodReport(date), [date]);
+  const { data, loading, error, load } = useReport<EodReport>(fetcher, 'end of day');
+  const details = data?.details ?? [];
+  return (
+    <>
+      <div className="adm-panel__head">
+        <h2>End of Day Report</h2>
+        <ExportButton path={`/api/admin/reports/eod.xlsx?report_date=${date}`} fileName={`EOD_Report_${date}.xlsx`} hasData={details.length > 0} />
+      </div>
+      <div className="field adm-inline-field">
+        <label className="label" htmlFor={dateId}>
+          Report date
+        </label>
+        <input id={dateId} className="input" type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} />
+      </div>
+      {loading ? (
+        <Loading />
+      ) : error ? (
+        <ErrorPanel title="Error Loading Report" message={error} onRetry={() => void load()} />
+      ) : (
+        <>
+          <Summary
+            items={[
+              ['Report Date', formatShortDate(data?.report_date ?? date)],
+              ['Total Bookings', String(data?.total_bookings_today ?? 0)],
+              ['Completed', String(data?.completed_bookings_today ?? 0)],
+              ['Cancelled', String(data?.cancelled_bookings_today ?? 0)],
+              ['Total Income', formatAmount(data?.total_income_today)],
+            ]}
+          />
+          {details.length === 0 ? (
+            <Empty>No bookings for this date.</Empty>
+          ) : (
+            <div className="adm-table-wrap" role="region" aria-label="End of day bookings" tabIndex={0}>
+              <table className="adm-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Booking ID</th>
+                    <th scope="col">Client Name</th>
+                    <th scope="col">Therapist</th>
+                    <th scope="col">Service ID</th>
+                    <th scope="col">Payment Status</th>
+                    <th scope="col">Cancelled</th>
+                    <th scope="col" className="num">
+                      Amount
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {details.map((d) => (
+                    <tr key={d.booking_id}>
+                      <td>{d.booking_id}</td>
+                      <td>{d.client_name || '--'}</td>
+                      <td>{d.therapist_name || '--'}</td>
+                      <td>{d.service_id ?? '--'}</td>
+                      <td>
+                        <StatusBadge status={d.payment_status} />
+                      </td>
+                      <td>{d.cancelled ? 'Yes' : 'No'}</td>
+                      <td className="num">{formatAmount(d.amount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+function MonthlyTab() {
+  const today = todayAtCentre();
+  const currentYear = Number(today.slice(0, 4));
+  const maxYear = currentYear + 5;
+  const [year, setYear] = useState(currentYear);
+  const [yearText, setYearText] = useState(String(currentYear));
+  const [month, setMonth] = useState(Number(today.slice(5, 7)));
+  const yearId = useId();
+  const monthId = useId();
+  const fetcher = useCallback(() => adminApi.monthlyReport(year, month), [year, month]);
+  const { data, loading, error, load } = useReport<TherapistMonthlyReport>(fetcher, 'therapist monthly');
+  const rows = data?.therapist_performance ?? [];
+  const yearValid = /^\d{4}$/.test(yearText) && Number(yearText) >= MIN_REPORT_YEAR && Number(yearText) <= maxYear;
+  return (
+    <>
+      <div className="adm-panel__head">
+        <h2>Therapist Monthly Report</h2>
+        <ExportButton
+          path={`/api/admin/reports/therapist-monthly.xlsx?year=${year}&month=${month}`}
+          fileName={`Therapist_Monthly_Report_${year}-${pad2(month)}.xlsx`}
+          hasData={rows.length > 0}
+        />
+      </div>
+      <div className="adm-inline-fields">
+        <div className="field adm-inline-field">
+          <label className="label" htmlFor={yearId}>
+            Year
+          </label>
+          <input
+            id={yearId}
+            className="input"
+            type="number"
+            min={MIN_REPORT_YEAR}
+            max={maxYear}
+            value={yearText}
+            aria-invalid={!yearValid || undefined}
+            aria-describedby={!yearValid ? `${yearId}-err` : undefined}
+            onChange={(e) => {
+              setYearText(e.target.value);
+              const y = Number(e.target.value);
+              if (/^\d{4}$/.test(e.target.value) && y >= MIN_REPORT_YEAR && y <= maxYear) setYear(y);
+            }}
+          />
+          {!yearValid ? (
+            <span id={`${yearId}-err`} className="error-text">
+              Enter a year from {MIN_REPORT_YEAR} to {maxYear}.
+            </span>
+          ) : null}
+        </div>
+        <div className="field adm-inline-field">
+          <label className="label" htmlFor={monthId}>
+            Month
+          </label>
+          <select id={monthId} className="select" value={month} onChange={(e) => setMonth(Number(e.target.value))}>
+            {Array.from({ length: 12 }, (_, i) => i + 1).map((m) => (
+              <option key={m} value={m}>
+                {monthName(m)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {loading ? (
+        <Loading />
+      ) : error ? (
+        <ErrorPanel title="Error Loading Report" message={error} onRetry={() => void load()} />
+      ) : (
+        <>
+          <Summary
+            items={[
+              ['Period', `${monthName(month)} ${year}`],
+              ['Total Sessions', String(rows.reduce((n, r) => n + r.total_sessions, 0))],
+              ['Total Income', formatAmount(rows.reduce((n, r) => n + Number(r.total_income), 0))],
+            ]}
+          />
+          {rows.length === 0 ? (
+            <Empty>No therapist data for this month.</Empty>
+          ) : (
+            <div className="adm-table-wrap" role="region" aria-label="Therapist performance" tabIndex={0}>
+              <table className="adm-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Therapist ID</th>
+                    <th scope="col">Therapist Name</th>
+                    <th scope="col" className="num">
+                      Total Sessions
+                    </th>
+                    <th scope="col" className="num">
+                      Completed
+                    </th>
+                    <th scope="col" className="num">
+                      Missed / Cancelled
+                    </th>
+                    <th scope="col" className="num">
+                      Total Income
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((r) => (
+                    <tr key={r.therapist_id}>
+                      <td>{r.therapist_id}</td>
+                      <td>{r.therapist_name}</td>
+                      <td className="num">{r.total_sessions}</td>
+                      <td className="num">{r.completed_sessions}</td>
+                      <td className="num">{r.missed_or_cancelled_sessions}</td>
+                      <td className="num">{formatAmount(r.total_income)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+export default function Reports() {
+  const [tab, setTab] = useState<Tab>('inventory');
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ inventory: null, eod: null, monthly: null });
+  const baseId = useId();
+
+  function onKeyDown(e: KeyboardEvent) {
+    const i = TABS.findIndex((t) => t.key === tab);
+    let next = -1;
+    if (e.key === 'ArrowRight') next = (i + 1) % TABS.length;
+    else if (e.key === 'ArrowLeft') next = (i - 1 + TABS.length) % TABS.length;
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = TABS.length - 1;
+    if (next < 0) return;
+    e.preventDefault();
+    const key = TABS[next]!.key;
+    setTab(key);
+    tabRefs.current[key]?.focus();
+  }
+
+  return (
+    <div className="adm-page">
+      <header className="adm-page__head">
+        <div>
+          <h1>Reports</h1>
+          <p className="muted">Payments, daily activity and therapist performance.</p>
+        </div>
+      </header>
+      <div className="adm-tabs" role="tablist" aria-label="Reports" onKeyDown={onKeyDown}>
+        {TABS.map((t) => (
+          <button
+            key={t.key}
+            ref={(el) => {
+              tabRefs.current[t.key] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`${baseId}-tab-${t.key}`}
+            aria-selected={tab === t.key}
+            aria-controls={`${baseId}-panel`}
+            tabIndex={tab === t.key ? 0 : -1}
+            className="adm-tab"
+            onClick={() => setTab(t.key)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <section className="adm-panel card" role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-tab-${tab}`}>
+        {tab === 'inventory' ? <InventoryTab /> : tab === 'eod' ? <EodTab /> : <MonthlyTab />}
+      </section>
+    </div>
+  );
+}

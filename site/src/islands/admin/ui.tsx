@@ -1,0 +1,183 @@
+/** Small building blocks shared by the admin screens. */
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { PAGE_SIZES, messageTone, statusTone } from '../../lib/admin-format.ts';
+
+export const MOBILE_QUERY = '(max-width: 767px)';
+
+/** True while the media query matches (false where matchMedia is missing, e.g. jsdom). */
+export function useMediaQuery(query: string): boolean {
+  const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
+  const [matches, setMatches] = useState(get);
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const mql = window.matchMedia(query);
+    const onChange = () => setMatches(mql.matches);
+    onChange();
+    mql.addEventListener('change', onChange);
+    return () => mql.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
+
+export function useIsMobile(): boolean {
+  return useMediaQuery(MOBILE_QUERY);
+}
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A modal dialog: focus moves in on open, Tab cycles inside, Escape closes, and focus returns to
+ * the element that opened it.
+ */
+export function Modal(props: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
+  const { title, onClose, children, footer, wide } = props;
+  const titleId = useId();
+  const ref = useRef<HTMLDivElement>(null);
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    const node = ref.current;
+    const first = node?.querySelector<HTMLElement>(FOCUSABLE);
+    (first ?? node)?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        closeRef.current();
+        return;
+      }
+      if (e.key !== 'Tab' || !node) return;
+      const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
+      if (!items.length) return;
+      const firstEl = items[0]!;
+      const lastEl = items[items.length - 1]!;
+      if (e.shiftKey && (document.activeElement === firstEl || !node.contains(document.activeElement))) {
+        e.preventDefault();
+        lastEl.focus();
+      } else if (!e.shiftKey && (document.activeElement === lastEl || !node.contains(document.activeElement))) {
+        e.preventDefault();
+        firstEl.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    const prevOverflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.style.overflow = prevOverflow;
+      if (opener && typeof opener.focus === 'function' && opener.isConnected) opener.focus();
+    };
+  }, []);
+
+  return (
+    <div className="adm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div ref={ref} className={`adm-modal${wide ? ' adm-modal--wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+        <div className="adm-modal__head">
+          <h2 id={titleId}>{title}</h2>
+          <button type="button" className="adm-icon-btn" aria-label="Close dialog" onClick={onClose}>
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
+        <div className="adm-modal__body" tabIndex={0}>
+          {children}
+        </div>
+        {footer ? <div className="adm-modal__foot">{footer}</div> : null}
+      </div>
+    </div>
+  );
+}
+
+export function PageSizeSelect(props: { value: number; onChange: (size: number) => void; label?: string }) {
+  const id = useId();
+  return (
+    <div className="adm-pagesize">
+      <label htmlFor={id}>{props.label ?? 'Rows per page'}</label>
+      <select id={id} className="select" value={props.value} onChange={(e) => props.onChange(Number(e.target.value))}>
+        {PAGE_SIZES.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Previous / 'Page X of Y' / Next; hidden when there is only one page. */
+export function Pager(props: { page: number; totalPages: number; onPage: (page: number) => void; label: string }) {
+  const { page, totalPages, onPage, label } = props;
+  if (totalPages <= 1) return null;
+  return (
+    <nav className="adm-pager" aria-label={`${label} pages`}>
+      <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span aria-live="polite">
+        Page {page} of {totalPages}
+      </span>
+      <button type="button" className="btn btn-secondary btn-sm" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export function StatusBadge(props: { status: string | null | undefined }) {
+  const s = props.status || 'UNKNOWN';
+  return <span className={`adm-badge adm-badge--${statusTone(s)}`}>{s}</span>;
+}
+
+export function Badge(props: { tone: string; children: ReactNode }) {
+  return <span className={`adm-badge adm-badge--${props.tone}`}>{props.children}</span>;
+}
+
+/** An action message: green when it says 'successfully', red otherwise. */
+export function Notice(props: { message: string | null; onDismiss?: () => void }) {
+  if (!props.message) return <div role="status" aria-live="polite" className="visually-hidden" />;
+  const tone = messageTone(props.message);
+  return (
+    <div role={tone === 'success' ? 'status' : 'alert'} className={`adm-notice adm-notice--${tone}`}>
+      <span>{props.message}</span>
+      {props.onDismiss ? (
+        <button type="button" className="adm-icon-btn" aria-label="Dismiss message" onClick={props.onDismiss}>
+          <span aria-hidden="true">×</span>
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorPanel(props: { title: string; message: string; onRetry?: () => void; onLogout?: () => void }) {
+  return (
+    <div className="adm-error card" role="alert">
+      <h2>{props.title}</h2>
+      <p>{props.message}</p>
+      <div className="btn-row">
+        {props.onRetry ? (
+          <button type="button" className="btn btn-primary" onClick={props.onRetry}>
+            Retry
+          </button>
+        ) : null}
+        {props.onLogout ? (
+          <button type="button" className="btn btn-secondary" onClick={props.onLogout}>
+            Logout
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+export function Loading(props: { label?: string }) {
+  return (
+    <p className="adm-loading" role="status">
+      <span className="adm-spinner" aria-hidden="true" />
+      {props.label ?? 'Loading...'}
+    </p>
+  );
+}
+
+export function Empty(props: { children: ReactNode }) {
+  return <p className="adm-empty">{props.children}</p>;
+}

@@ -1,0 +1,276 @@
+/**
+ * The typed admin API client (spec section 7, admin calls). Every call but login sends the bearer
+ * token. Non-OK answers raise AdminApiError carrying the HTTP status and the server's detail or
+ * message; a 401 clears the session and sends the admin to the login screen.
+ */
+import { API_MESSAGES } from '../../../shared/contract/messages.ts';
+import { clearSession, storedToken, type AdminUser } from '../stores/admin-session.ts';
+import { ADMIN_ROUTES, adminNav } from './admin-nav.ts';
+
+export const NO_TOKEN_MESSAGE = 'No admin authentication token found.';
+export const NO_DATA_TO_EXPORT = 'No data to export.';
+
+export class AdminApiError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = 'AdminApiError';
+    this.status = status;
+  }
+}
+
+export type PaymentStatus = 'COMPLETED' | 'PENDING' | 'INITIATED' | 'FAILED' | 'BLOCKED' | 'CANCELLED';
+export type AdminBookingType = 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
+
+export type LoginResponse = AdminUser & { access_token: string; token_type: string };
+
+export type AdminTherapist = {
+  id: number;
+  name: string;
+  title?: string;
+  specialization?: string;
+  price: number | null;
+  type: number;
+  locations: number | null;
+  email: string[] | string | null;
+};
+
+export type AdminBooking = {
+  id: number;
+  booking_date: string;
+  booking_time_slot_start: string;
+  client_full_name: string;
+  client_email: string;
+  client_mobile: string;
+  therapist_id: number;
+  therapist_name: string;
+  booking_type: AdminBookingType;
+  payment_status: PaymentStatus | string;
+  payment_link_url: string | null;
+  payment_transaction_id: string | null;
+  amount: number | null;
+  cancelled: boolean;
+  google_meet_link: string | null;
+  location_id: number | null;
+  location_name: string | null;
+  location_address: string | null;
+  client_note: string | null;
+  session_type?: string | null;
+};
+
+export type ClientBooking = AdminBooking & {
+  data?: {
+    booking_type?: AdminBookingType;
+    client_note?: string | null;
+    therapist_details?: { name?: string | null } | null;
+    booking_date?: string;
+    booking_time_slot_start?: string;
+    location_address?: string | null;
+  };
+};
+
+export type ClientSearchResult = { name: string; email: string; phone: string };
+export type Payment = { amount: number; payment_transaction_id: string | null; client_name: string; client_phone: string; booking_date: string };
+export type IncomeReport = { total_amount: number; payments: Payment[] };
+export type EodDetail = {
+  booking_id: number;
+  client_name: string;
+  therapist_id: number;
+  therapist_name: string;
+  service_id: number | null;
+  payment_status: string;
+  cancelled: boolean;
+  amount: number;
+};
+export type EodReport = {
+  report_date: string;
+  total_bookings_today: number;
+  completed_bookings_today: number;
+  cancelled_bookings_today: number;
+  total_income_today: number;
+  details: EodDetail[];
+};
+export type TherapistPerformance = {
+  therapist_id: number;
+  therapist_name: string;
+  total_sessions: number;
+  completed_sessions: number;
+  missed_or_cancelled_sessions: number;
+  total_income: number;
+};
+export type TherapistMonthlyReport = { year: number; month: number; therapist_performance: TherapistPerformance[] };
+export type AuditEntry = {
+  id: number;
+  at: string;
+  admin_username: string | null;
+  actor: string;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  before?: unknown;
+  after?: unknown;
+};
+export type AuditPage = { page: number; page_size: number; total: number; items: AuditEntry[] };
+
+export type Location = { id: number; name: string; description?: string; address: string };
+export type AvailabilitySlot = {
+  id: number;
+  start_time: string;
+  end_time: string;
+  is_available: boolean;
+  admin_blocked?: boolean;
+  therapist_id: number;
+};
+
+export type ManualBookingPayload = {
+  therapist_id: number;
+  booking_date: string;
+  booking_time_slot_start: string;
+  client_full_name: string;
+  client_email: string;
+  client_mobile: string;
+  client_note: string;
+  booking_type: 'ONLINE' | 'OFFLINE';
+  location_id: number;
+  amount: number;
+  payment_status: 'PENDING' | 'COMPLETED';
+  admin_confirmed: true;
+  payment_transaction_id: string;
+  therapist_email?: string;
+};
+
+type RequestOptions = {
+  method?: 'GET' | 'POST';
+  json?: unknown;
+  form?: Record<string, string>;
+  auth?: boolean;
+};
+
+function messageOf(body: unknown): string | null {
+  if (body && typeof body === 'object') {
+    const b = body as { detail?: unknown; message?: unknown };
+    if (typeof b.detail === 'string' && b.detail) return b.detail;
+    if (typeof b.message === 'string' && b.message) return b.message;
+  }
+  return null;
+}
+
+/** A 401 anywhere ends the session: the login screen then shows the message. */
+export function handleUnauthorized(): never {
+  clearSession(API_MESSAGES.unauthorized);
+  adminNav.replace(ADMIN_ROUTES.login);
+  throw new AdminApiError(API_MESSAGES.unauthorized, 401);
+}
+
+async function send(path: string, opts: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const auth = opts.auth ?? true;
+  if (auth) {
+    const token = storedToken();
+    if (!token) throw new AdminApiError(NO_TOKEN_MESSAGE, 401);
+    headers.Authorization = `Bearer ${token}`;
+  }
+  let body: BodyInit | undefined;
+  if (opts.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(opts.form).toString();
+  } else if (opts.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  const res = await fetch(path, { method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  if (res.status === 401 && auth) handleUnauthorized();
+  return res;
+}
+
+async function errorFrom(res: Response): Promise<AdminApiError> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // not JSON
+  }
+  return new AdminApiError(messageOf(body) ?? `HTTP error! status: ${res.status}`, res.status);
+}
+
+async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await send(path, opts);
+  if (!res.ok) throw await errorFrom(res);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const q = (params: Record<string, string | number | undefined>): string => {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) sp.set(k, String(v));
+  const s = sp.toString();
+  return s ? `?${s}` : '';
+};
+
+export type ExcelFile = { blob: Blob; fileName: string };
+
+export const adminApi = {
+  /** Login has no token; its errors read the server's detail, then the status. */
+  async login(username: string, password: string): Promise<LoginResponse> {
+    return request<LoginResponse>('/api/admin/login', { method: 'POST', form: { username, password }, auth: false });
+  },
+  therapists: () => request<AdminTherapist[]>('/api/admin/therapists'),
+  bookings: () => request<AdminBooking[]>('/api/admin/bookings'),
+  cancelBooking: (id: number) => request<unknown>(`/api/admin/bookings/${id}/cancel`, { method: 'POST' }),
+  toggleBlock: (therapistId: number, startTime: string, date: string) =>
+    request<unknown>('/api/admin/availability/block', { method: 'POST', json: { therapist_id: therapistId, start_time: startTime, date } }),
+  income: () => request<IncomeReport>('/api/admin/income'),
+  inventoryReport: () => request<IncomeReport>('/api/admin/reports/inventory'),
+  eodReport: (reportDate: string) => request<EodReport>(`/api/admin/reports/eod${q({ report_date: reportDate })}`),
+  monthlyReport: (year: number, month: number) =>
+    request<TherapistMonthlyReport>(`/api/admin/reports/therapist-monthly${q({ year, month })}`),
+  createShareableLink: (amount: number, bookingId: number, merchantTransactionId: string) =>
+    request<{ payment_link_url?: string | null }>('/api/create-shareable-payment-link', {
+      method: 'POST',
+      json: { amount, booking_id: bookingId, merchant_transaction_id: merchantTransactionId },
+    }),
+  updatePaymentLink: (bookingId: number, url: string) =>
+    request<unknown>(`/api/admin/bookings/${bookingId}/update-payment-link`, { method: 'POST', json: { payment_link_url: url } }),
+  clientsWithTherapists: (name?: string) => request<ClientBooking[]>(`/api/admin/clients-with-therapists${q({ name: name || undefined })}`),
+  searchClients: (name: string) => request<ClientSearchResult[]>(`/api/admin/search-clients${q({ name })}`),
+  auditLog: (page: number, pageSize: number) => request<AuditPage>(`/api/admin/audit-log${q({ page, page_size: pageSize })}`),
+  locations: () => request<Location[]>('/locations', { auth: false }),
+  availabilitySlots: (therapistId: number) => request<AvailabilitySlot[]>(`/availability-slots${q({ therapist_id: therapistId })}`, { auth: false }),
+  createManualBooking: (payload: ManualBookingPayload) =>
+    request<{ booking_id?: number; message?: string }>('/confirm-booking', { method: 'POST', json: payload }),
+
+  /**
+   * A report's spreadsheet from the server (the same path with .xlsx). A 404 means there is nothing
+   * to export and raises NO_DATA_TO_EXPORT.
+   */
+  async downloadExcel(path: string, fallbackName: string): Promise<ExcelFile> {
+    const res = await send(path, {});
+    if (res.status === 404) throw new AdminApiError(NO_DATA_TO_EXPORT, 404);
+    if (!res.ok) throw await errorFrom(res);
+    const disposition = res.headers.get('Content-Disposition') ?? '';
+    const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+    const fileName = m?.[1] ? decodeURIComponent(m[1]) : fallbackName;
+    return { blob: await res.blob(), fileName };
+  },
+};
+
+/** Saves a blob under a file name through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function errorMessage(err: unknown, fallback: string): string {
+  return err instanceof Error && err.message ? err.message : fallback;
+}
+
+export function isUnauthorized(err: unknown): boolean {
+  return (err instanceof AdminApiError && err.status === 401) || (err instanceof Error && err.message.includes('Unauthorized'));
+}

@@ -1,0 +1,215 @@
+/** Pure display rules and helpers of the admin screens (spec sections 4, 5 and 9). */
+import { addDays, centreNow, formatLongDate, formatTime12h, monthName, pad2, timeToMinutes, weekday, weekdayName } from '../../../shared/domain/time.ts';
+import { formatRupees } from '../../../shared/domain/money.ts';
+import { displayName } from '../../../shared/domain/therapist.ts';
+import type { AdminBooking } from './admin-api.ts';
+
+export const PAGE_SIZES = [10, 20, 50] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+export const CLIENT_LIST_PAGE_SIZE = 10;
+export const CALENDAR_EVENTS_PER_DAY = 2;
+export const MEET_PREFIX = 'https://meet.google.com/';
+
+export { formatLongDate, formatRupees };
+
+/** 'Mon, Nov 23, 2026': dates in admin tables carry the weekday. */
+export function formatShortDate(date: string | null | undefined): string {
+  if (!date) return '--';
+  const iso = date.slice(0, 10);
+  const [y, m, d] = iso.split('-').map(Number);
+  if (!y || !m || !d) return date;
+  return `${weekdayName(iso, 'short')}, ${monthName(m, 'short')} ${d}, ${y}`;
+}
+
+export function formatTime(time: string | null | undefined): string {
+  if (!time) return '--';
+  try {
+    return formatTime12h(time.slice(0, 8));
+  } catch {
+    return time;
+  }
+}
+
+export function formatAmount(amount: number | null | undefined): string {
+  return formatRupees(Number(amount ?? 0));
+}
+
+export function todayAtCentre(now: Date = new Date()): string {
+  return centreNow(now).date;
+}
+
+export type Page<T> = { items: T[]; page: number; totalPages: number; total: number };
+
+/** One page of a list; the page number is clamped to the pages there are. */
+export function paginate<T>(list: readonly T[], page: number, pageSize: number): Page<T> {
+  const totalPages = Math.max(1, Math.ceil(list.length / pageSize));
+  const p = Math.min(Math.max(1, page), totalPages);
+  return { items: list.slice((p - 1) * pageSize, p * pageSize), page: p, totalPages, total: list.length };
+}
+
+/** Payment status badge colours (spec section 4). */
+export function statusTone(status: string | null | undefined): 'green' | 'yellow' | 'red' | 'orange' | 'grey' {
+  switch (status) {
+    case 'COMPLETED':
+      return 'green';
+    case 'PENDING':
+    case 'INITIATED':
+      return 'yellow';
+    case 'FAILED':
+      return 'red';
+    case 'BLOCKED':
+      return 'orange';
+    default:
+      return 'grey';
+  }
+}
+
+export function isBlockBooking(b: Pick<AdminBooking, 'booking_type' | 'payment_status'>): boolean {
+  return b.booking_type === 'ADMIN_BLOCK' || b.payment_status === 'BLOCKED';
+}
+
+/**
+ * Cancel is allowed only if the booking is not cancelled, its status is not CANCELLED or BLOCKED,
+ * and today (at the centre) is not after the booking date.
+ */
+export function canCancel(b: Pick<AdminBooking, 'cancelled' | 'payment_status' | 'booking_date'>, today: string): boolean {
+  if (b.cancelled) return false;
+  if (b.payment_status === 'CANCELLED' || b.payment_status === 'BLOCKED') return false;
+  return today <= b.booking_date.slice(0, 10);
+}
+
+/** A BLOCKED (not yet cancelled) booking offers Unblock through the cancel call. */
+export function canUnblock(b: Pick<AdminBooking, 'cancelled' | 'payment_status' | 'booking_type'>): boolean {
+  return !b.cancelled && isBlockBooking(b);
+}
+
+export function canGenerateLink(b: Pick<AdminBooking, 'amount' | 'id' | 'payment_transaction_id'>): boolean {
+  return Boolean(b.amount && b.id && b.payment_transaction_id);
+}
+
+export const MESSAGES = {
+  unauthorizedInactive: 'Unauthorized access or inactive user.',
+  adminDataFailed: 'Failed to load admin data.',
+  availabilityFailed: 'Failed to load therapist availability and bookings.',
+  cancelConfirm: (id: number) => `Are you sure you want to cancel booking ${id}? This cannot be undone.`,
+  blockConfirm: (action: 'block' | 'unblock') => `Are you sure you want to ${action} this time slot?`,
+  cancelled: (id: number) => `Booking ${id} cancelled successfully.`,
+  cancelFailed: (id: number, msg: string) => `Failed to cancel booking ${id}: ${msg}`,
+  slotToggled: (time: string, date: string, action: 'block' | 'unblock') => `Slot ${time} on ${date} ${action}ed successfully.`,
+  slotToggleFailed: (action: 'block' | 'unblock', time: string, date: string, msg: string) =>
+    `Failed to ${action} slot ${time} on ${date}: ${msg}`,
+  linkCopied: (id: number) => `Success! Payment link for Booking ID ${id} has been copied to your clipboard.`,
+  linkFailed: (id: number, msg: string) => `Failed to generate link for booking ${id}: ${msg}`,
+  linkMissing: 'API response did not include a payment link.',
+  linkMissingDetails: (id: number) =>
+    `Error: Booking ${id} is missing required details (price, ID, or transaction ID) to generate a link.`,
+  manualCreated: (id: number) => `Manual booking ${id} created successfully!`,
+  manualFailed: 'Failed to create manual booking.',
+  manualError: 'An error occurred during manual booking.',
+  formDataFailed: 'Failed to load form data.',
+  slotsFailed: 'Failed to fetch available time slots.',
+  loginFailed: 'Login failed. Please check credentials.',
+  reportFailed: (tab: string) => `Failed to load ${tab} report.`,
+  incomeFailed: 'Failed to load income data.',
+  calendarFailed: 'Failed to load booking events.',
+  clientsFailed: 'Failed to load client data.',
+  searchFailed: 'Failed to search for clients.',
+  noIncome: 'No income data available.',
+  noClientData: 'No client booking data available.',
+  noClientsFound: 'No clients found. Try searching by name, email, or mobile number.',
+  forbidden: 'Only super admins may view this page.',
+} as const;
+
+/** Messages containing 'successfully' are shown green, others red. */
+export function messageTone(message: string): 'success' | 'error' {
+  return message.includes('successfully') ? 'success' : 'error';
+}
+
+// ---- Calendar (spec section 4) ------------------------------------------------------------
+
+export type CalendarBadge = { label: 'Cancelled' | 'Completed' | 'Pending' | 'Initiated' | 'Scheduled'; tone: 'red' | 'green' | 'yellow' | 'blue' };
+
+export function calendarBadge(b: Pick<AdminBooking, 'cancelled' | 'payment_status'>): CalendarBadge {
+  if (b.cancelled) return { label: 'Cancelled', tone: 'red' };
+  switch (b.payment_status) {
+    case 'COMPLETED':
+      return { label: 'Completed', tone: 'green' };
+    case 'PENDING':
+      return { label: 'Pending', tone: 'yellow' };
+    case 'INITIATED':
+      return { label: 'Initiated', tone: 'yellow' };
+    default:
+      return { label: 'Scheduled', tone: 'blue' };
+  }
+}
+
+/** The calendar leaves out cancelled bookings and those whose payment FAILED or is BLOCKED. */
+export function onCalendar(b: Pick<AdminBooking, 'cancelled' | 'payment_status'>): boolean {
+  return !b.cancelled && b.payment_status !== 'FAILED' && b.payment_status !== 'BLOCKED';
+}
+
+/** The part of the meeting link after the meet prefix, or N/A. */
+export function meetingCode(link: string | null | undefined): string {
+  if (!link) return 'N/A';
+  if (link.startsWith(MEET_PREFIX)) return link.slice(MEET_PREFIX.length) || 'N/A';
+  return link;
+}
+
+/** Each calendar event lasts one hour from the slot start: '10:00 AM - 11:00 AM'. */
+export function eventTimeRange(start: string): string {
+  const minutes = timeToMinutes(start.slice(0, 5)) + 60;
+  const end = `${pad2(Math.floor(minutes / 60) % 24)}:${pad2(minutes % 60)}`;
+  return `${formatTime(start)} - ${formatTime12h(end)}`;
+}
+
+export function sessionLabel(type: string | null | undefined): string {
+  return type === 'ONLINE' ? 'Online' : type === 'OFFLINE' ? 'In-Person' : type === 'ADMIN_BLOCK' ? 'Blocked' : '--';
+}
+
+export function therapistLabel(name: string | null | undefined): string {
+  return name ? `Dr. ${displayName(name)}` : '--';
+}
+
+/** Sunday-to-Saturday weeks covering a month: 'YYYY-MM-DD' cells, null outside the month. */
+export function monthGrid(year: number, month1to12: number): (string | null)[][] {
+  const first = `${year}-${pad2(month1to12)}-01`;
+  const lead = weekday(first);
+  const days: (string | null)[] = Array.from({ length: lead }, () => null);
+  for (let d = first; Number(d.slice(5, 7)) === month1to12; d = addDays(d, 1)) days.push(d);
+  while (days.length % 7) days.push(null);
+  const weeks: (string | null)[][] = [];
+  for (let i = 0; i < days.length; i += 7) weeks.push(days.slice(i, i + 7));
+  return weeks;
+}
+
+export function shiftMonth(year: number, month: number, delta: number): { year: number; month: number } {
+  const idx = year * 12 + (month - 1) + delta;
+  return { year: Math.floor(idx / 12), month: (idx % 12) + 1 };
+}
+
+/** Bookings on the calendar grouped by date, each day sorted by start time. */
+export function eventsByDate(bookings: readonly AdminBooking[]): Map<string, AdminBooking[]> {
+  const map = new Map<string, AdminBooking[]>();
+  for (const b of bookings) {
+    if (!onCalendar(b)) continue;
+    const key = b.booking_date.slice(0, 10);
+    const list = map.get(key) ?? [];
+    list.push(b);
+    map.set(key, list);
+  }
+  for (const list of map.values()) list.sort((a, b) => a.booking_time_slot_start.localeCompare(b.booking_time_slot_start));
+  return map;
+}
+
+/** Random UUID for the manual booking form's transaction id. */
+export function newTransactionId(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const h = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;

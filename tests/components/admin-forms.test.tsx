@@ -1,0 +1,351 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import Login from '../../site/src/islands/admin/Login.tsx';
+import ManualBooking from '../../site/src/islands/admin/ManualBooking.tsx';
+import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
+import { adminNav } from '../../site/src/lib/admin-nav.ts';
+import { adminApi } from '../../site/src/lib/admin-api.ts';
+import { ADMIN_TOKEN_KEY, ADMIN_USER_KEY, loadSession } from '../../site/src/stores/admin-session.ts';
+import { booking, mockFetch, signIn } from './admin-helpers.tsx';
+
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
+const addDays = (d: string, n: number) => {
+  const x = new Date(`${d}T00:00:00Z`);
+  x.setUTCDate(x.getUTCDate() + n);
+  return x.toISOString().slice(0, 10);
+};
+const tomorrow = addDays(today, 1);
+
+const therapists = [
+  { id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] },
+  { id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] },
+];
+const slots = ['10:00', '11:00', '12:00'].map((t, i) => ({ id: i + 1, start_time: `${t}:00`, end_time: `${t.slice(0, 2)}:59:00`, is_available: true, admin_blocked: false, therapist_id: 1 }));
+
+beforeEach(() => {
+  sessionStorage.clear();
+  vi.spyOn(adminNav, 'replace').mockImplementation(() => {});
+  vi.spyOn(adminNav, 'go').mockImplementation(() => {});
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('Login', () => {
+  it('signs in, stores the session under the two keys and goes to the dashboard', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { calls } = mockFetch({
+      'POST /api/admin/login': () => ({ access_token: 'abc', token_type: 'bearer', username: 'owner', is_superadmin: true, is_admin: true, is_active: true }),
+    });
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal('fetch', async (...args: Parameters<typeof fetch>) => {
+      await gate;
+      return realFetch(...args);
+    });
+    render(<Login />);
+    fireEvent.change(screen.getByLabelText('Email / Username'), { target: { value: 'owner' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct horse battery' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('button', { name: 'Logging in...' })).toBeTruthy();
+    await act(async () => release());
+    await waitFor(() => expect(adminNav.replace).toHaveBeenCalledWith('/admin/dashboard'));
+    expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBe('abc');
+    expect(JSON.parse(sessionStorage.getItem(ADMIN_USER_KEY)!)).toEqual({ username: 'owner', is_superadmin: true, is_admin: true, is_active: true });
+    expect(calls[0]!.init!.body).toBe('username=owner&password=correct+horse+battery');
+    expect((calls[0]!.init!.headers as Record<string, string>)['Content-Type']).toBe('application/x-www-form-urlencoded');
+    expect((calls[0]!.init!.headers as Record<string, string>).Authorization).toBeUndefined();
+  });
+
+  it("shows the server's detail, else the HTTP status, else the generic message", async () => {
+    mockFetch({ 'POST /api/admin/login': [401, { detail: 'Incorrect username or password' }] });
+    render(<Login />);
+    fireEvent.change(screen.getByLabelText('Email / Username'), { target: { value: 'owner' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('Incorrect username or password')).toBeTruthy();
+    expect(adminNav.replace).not.toHaveBeenCalled();
+
+    mockFetch({ 'POST /api/admin/login': [502, 'bad gateway'] });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('HTTP error! status: 502')).toBeTruthy();
+
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('Login failed. Please check credentials.')).toBeTruthy();
+  });
+
+  it('shows the message left by a 401 elsewhere', async () => {
+    signIn();
+    mockFetch({ 'GET /api/admin/income': [401, { detail: 'Token expired' }] });
+    await expect(adminApi.income()).rejects.toThrow('Unauthorized. Please log in again.');
+    expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
+    expect(adminNav.replace).toHaveBeenCalledWith('/admin/login');
+    render(<Login />);
+    expect(await screen.findByText('Unauthorized. Please log in again.')).toBeTruthy();
+  });
+
+  it('a stored user who is inactive is no session', () => {
+    sessionStorage.setItem(ADMIN_TOKEN_KEY, 't');
+    sessionStorage.setItem(ADMIN_USER_KEY, JSON.stringify({ username: 'x', is_superadmin: false, is_admin: true, is_active: false }));
+    expect(loadSession()).toBeNull();
+    expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
+    expect(sessionStorage.getItem(ADMIN_USER_KEY)).toBeNull();
+  });
+});
+
+function manualRoutes(extra: Record<string, unknown> = {}) {
+  return mockFetch({
+    'GET /api/admin/therapists': therapists,
+    'GET /api/admin/bookings': [
+      booking({ id: 9, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '10:00:00' }),
+      booking({ id: 10, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '11:00:00', booking_type: 'ADMIN_BLOCK', payment_status: 'BLOCKED' }),
+      booking({ id: 11, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '12:00:00', cancelled: true }),
+    ],
+    'GET /locations': [
+      { id: 1, name: 'West Branch', address: 'Borivali West' },
+      { id: 2, name: 'East Branch', address: 'Kandivali East' },
+    ],
+    'GET /availability-slots': slots,
+    ...extra,
+  });
+}
+
+describe('Manual Booking', () => {
+  it('shows every required-field message', async () => {
+    signIn();
+    manualRoutes();
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    await screen.findByLabelText('Therapist');
+    fireEvent.change(screen.getByLabelText('Booking Type'), { target: { value: 'OFFLINE' } });
+    fireEvent.change(screen.getByLabelText('Amount (₹)'), { target: { value: '-5' } });
+    fireEvent.change(screen.getByLabelText('Client Email'), { target: { value: 'not-an-email' } });
+    fireEvent.change(screen.getByLabelText('Client Mobile'), { target: { value: '12345' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    for (const msg of [
+      'Therapist is required',
+      'Booking date is required',
+      'Time slot is required',
+      'Client name is required',
+      'Valid client email is required',
+      'Valid 10-digit mobile is required',
+      'Location is required for offline booking',
+      'Amount is required and must be positive',
+    ]) {
+      expect(screen.getByText(msg)).toBeTruthy();
+    }
+    fireEvent.change(screen.getByLabelText('Booking Type'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    expect(screen.getByText('Booking type is required')).toBeTruthy();
+    // Editing a field clears its error.
+    fireEvent.change(screen.getByLabelText('Client Name'), { target: { value: 'Meera' } });
+    expect(screen.queryByText('Client name is required')).toBeNull();
+  });
+
+  it('offers 15 days from today and hides booked and blocked slots', async () => {
+    signIn();
+    manualRoutes();
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '1' } });
+    const dateSelect = screen.getByLabelText('Booking Date') as HTMLSelectElement;
+    const dates = Array.from(dateSelect.options).map((o) => o.value).filter(Boolean);
+    expect(dates).toHaveLength(15);
+    expect(dates[0]).toBe(today);
+    expect(dates[14]).toBe(addDays(today, 14));
+    fireEvent.change(dateSelect, { target: { value: tomorrow } });
+    await waitFor(() => {
+      const times = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options).map((o) => o.value).filter(Boolean);
+      // 10:00 booked, 11:00 blocked; 12:00 was cancelled, so it is free again.
+      expect(times).toEqual(['12:00']);
+    });
+    expect((screen.getByLabelText('Amount (₹)') as HTMLInputElement).value).toBe('1500');
+  });
+
+  it('sends an admin-confirmed booking (online COMPLETED, a UUID per form) and reports success', async () => {
+    signIn();
+    const { calls } = manualRoutes({ 'POST /confirm-booking': { booking_id: 321, message: 'ok' } });
+    const onCreated = vi.fn();
+    render(<ManualBooking onClose={() => {}} onCreated={onCreated} />);
+    fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '1' } });
+    fireEvent.change(screen.getByLabelText('Booking Date'), { target: { value: tomorrow } });
+    await waitFor(() => expect((screen.getByLabelText('Time Slot') as HTMLSelectElement).options.length).toBe(2));
+    fireEvent.change(screen.getByLabelText('Time Slot'), { target: { value: '12:00' } });
+    fireEvent.change(screen.getByLabelText('Client Name'), { target: { value: 'Meera Pillai' } });
+    fireEvent.change(screen.getByLabelText('Client Email'), { target: { value: 'meera@example.com' } });
+    fireEvent.change(screen.getByLabelText('Client Mobile'), { target: { value: '98765 43210' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith('Manual booking 321 created successfully!'));
+    const post = calls.find((c) => c.method === 'POST')!;
+    const body = JSON.parse(String(post.init!.body));
+    expect(body).toMatchObject({
+      therapist_id: 1,
+      booking_date: tomorrow,
+      booking_time_slot_start: '12:00',
+      client_full_name: 'Meera Pillai',
+      client_mobile: '9876543210',
+      booking_type: 'ONLINE',
+      location_id: 0,
+      amount: 1500,
+      payment_status: 'COMPLETED',
+      admin_confirmed: true,
+    });
+    expect(body.payment_transaction_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect((post.init!.headers as Record<string, string>).Authorization).toBe('Bearer test-token');
+  });
+
+  it('offline bookings are PENDING at the chosen location; failures show the messages', async () => {
+    signIn();
+    let answer: unknown = {};
+    const { calls } = manualRoutes({ 'POST /confirm-booking': () => answer });
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '5' } });
+    expect((screen.getByLabelText('Booking Type') as HTMLSelectElement).value).toBe('OFFLINE');
+    expect((screen.getByLabelText('Location') as HTMLSelectElement).value).toBe('1');
+    fireEvent.change(screen.getByLabelText('Booking Date'), { target: { value: addDays(today, 2) } });
+    await waitFor(() => expect((screen.getByLabelText('Time Slot') as HTMLSelectElement).options.length).toBe(4));
+    fireEvent.change(screen.getByLabelText('Time Slot'), { target: { value: '10:00' } });
+    fireEvent.change(screen.getByLabelText('Client Name'), { target: { value: 'Rahul' } });
+    fireEvent.change(screen.getByLabelText('Client Email'), { target: { value: 'rahul@example.com' } });
+    fireEvent.change(screen.getByLabelText('Client Mobile'), { target: { value: '9123456780' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    expect(await screen.findByText('Failed to create manual booking.')).toBeTruthy();
+    const body = JSON.parse(String(calls.find((c) => c.method === 'POST')!.init!.body));
+    expect(body).toMatchObject({ booking_type: 'OFFLINE', location_id: 1, payment_status: 'PENDING', amount: 1800 });
+
+    answer = [409, { detail: 'This time slot is already booked or blocked. Please choose another.' }];
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    expect(await screen.findByText('This time slot is already booked or blocked. Please choose another.')).toBeTruthy();
+    // The same form keeps its transaction id.
+    const ids = calls.filter((c) => c.method === 'POST').map((c) => JSON.parse(String(c.init!.body)).payment_transaction_id);
+    expect(new Set(ids).size).toBe(1);
+  });
+
+  it('form data and slot failures', async () => {
+    signIn();
+    mockFetch({ 'GET /api/admin/therapists': [500, {}] });
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    expect(await screen.findByText('Failed to load form data.')).toBeTruthy();
+    cleanup();
+    manualRoutes({ 'GET /availability-slots': [500, {}] });
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '1' } });
+    expect(await screen.findByText('Failed to fetch available time slots.')).toBeTruthy();
+  });
+
+  it('traps focus and closes on Escape', async () => {
+    signIn();
+    manualRoutes();
+    const onClose = vi.fn();
+    render(<ManualBooking onClose={onClose} onCreated={() => {}} />);
+    await screen.findByLabelText('Therapist');
+    const dialog = screen.getByRole('dialog', { name: 'Manual Booking' });
+    const create = within(dialog).getByRole('button', { name: 'Create Booking' });
+    create.focus();
+    fireEvent.keyDown(document, { key: 'Tab' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Close dialog' }));
+    fireEvent.keyDown(document, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(create);
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalled();
+  });
+});
+
+describe('Dashboard actions', () => {
+  function dashRoutes(extra: Record<string, unknown> = {}) {
+    return mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': [
+        booking({ id: 41, booking_date: tomorrow, payment_status: 'PENDING' }),
+        booking({ id: 42, booking_date: tomorrow, payment_status: 'PENDING', payment_transaction_id: null, booking_time_slot_start: '11:00:00' }),
+        booking({ id: 43, booking_date: tomorrow, booking_type: 'ADMIN_BLOCK', payment_status: 'BLOCKED', booking_time_slot_start: '12:00:00' }),
+        booking({ id: 44, booking_date: addDays(today, -1), booking_time_slot_start: '13:00:00' }),
+      ],
+      'GET /availability-slots': slots,
+      ...extra,
+    });
+  }
+
+  it('cancel asks the spec question and reports success in green', async () => {
+    signIn();
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    const { calls } = dashRoutes({ 'POST /api/admin/bookings/41/cancel': {} });
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 41' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to cancel booking 41? This cannot be undone.');
+    const msg = await screen.findByText('Booking 41 cancelled successfully.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    expect(calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/admin/bookings/41/cancel')).toBe(true);
+    // Past bookings cannot be cancelled; blocks offer Unblock instead.
+    expect(screen.queryByRole('button', { name: 'Cancel booking 44' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Unblock' })).toBeTruthy();
+  });
+
+  it('cancel failure is red', async () => {
+    signIn();
+    vi.stubGlobal('confirm', () => true);
+    dashRoutes({ 'POST /api/admin/bookings/41/cancel': [409, { detail: 'Booking 41 is already cancelled.' }] });
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 41' }));
+    const msg = await screen.findByText('Failed to cancel booking 41: Booking 41 is already cancelled.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
+  });
+
+  it('payment link: missing details, then a link copied to the clipboard', async () => {
+    signIn();
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const { calls } = dashRoutes({
+      'POST /api/create-shareable-payment-link': { payment_link_url: 'https://pay.example/l/abc' },
+      'POST /api/admin/bookings/41/update-payment-link': {},
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate payment link for booking 42' }));
+    expect(
+      await screen.findByText('Error: Booking 42 is missing required details (price, ID, or transaction ID) to generate a link.'),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Generate payment link for booking 41' }));
+    expect(await screen.findByText('Success! Payment link for Booking ID 41 has been copied to your clipboard.')).toBeTruthy();
+    expect(writeText).toHaveBeenCalledWith('https://pay.example/l/abc');
+    const link = calls.find((c) => c.url.pathname === '/api/create-shareable-payment-link')!;
+    expect(JSON.parse(String(link.init!.body))).toEqual({ amount: 1500, booking_id: 41, merchant_transaction_id: 'tx-1' });
+  });
+
+  it('slots: Booked, Blocked with Unblock, free with Block; block asks and reports', async () => {
+    signIn();
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    const { calls } = dashRoutes({ 'POST /api/admin/availability/block': { blocked: true } });
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
+    // 5 dates on wide screens.
+    await screen.findByRole('group', { name: 'Choose a date' });
+    expect(within(screen.getByRole('group', { name: 'Choose a date' })).getAllByRole('button', { pressed: false }).length + 1).toBe(5);
+    fireEvent.click(within(screen.getByRole('group', { name: 'Choose a date' })).getAllByRole('button')[2]!);
+    await screen.findByRole('button', { name: 'Unblock 12:00 PM' });
+    const slotList = document.querySelector('.adm-slots') as HTMLElement;
+    // 10:00 and 11:00 are held by bookings 41 and 42, 12:00 by the block 43.
+    expect(within(slotList).getAllByText('Booked')).toHaveLength(2);
+    expect(within(slotList).getByText('Blocked')).toBeTruthy();
+    expect(within(slotList).getByRole('button', { name: 'Unblock 12:00 PM' })).toBeTruthy();
+    expect(within(slotList).queryByRole('button', { name: 'Block 10:00 AM' })).toBeNull();
+    fireEvent.click(within(slotList).getByRole('button', { name: 'Unblock 12:00 PM' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to unblock this time slot?');
+    expect(await screen.findByText(/^Slot 12:00 PM on .+ unblocked successfully\.$/)).toBeTruthy();
+    const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
+    expect(JSON.parse(String(post.init!.body))).toEqual({ therapist_id: 1, start_time: '12:00', date: tomorrow });
+  });
+
+  it('load failure offers Retry and Logout', async () => {
+    signIn();
+    mockFetch({ 'GET /api/admin/therapists': [500, {}], 'GET /api/admin/bookings': [] });
+    const onLogout = vi.fn();
+    render(<Dashboard onLogout={onLogout} />);
+    expect(await screen.findByText('HTTP error! status: 500')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(onLogout).toHaveBeenCalled();
+  });
+});

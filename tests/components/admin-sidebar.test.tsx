@@ -1,0 +1,147 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Sidebar } from '../../site/src/islands/admin/Sidebar.tsx';
+import AdminApp from '../../site/src/islands/admin/AdminApp.tsx';
+import { adminNav } from '../../site/src/lib/admin-nav.ts';
+import { ADMIN_TOKEN_KEY, ADMIN_USER_KEY } from '../../site/src/stores/admin-session.ts';
+import { mockFetch, signIn } from './admin-helpers.tsx';
+
+const user = (superadmin: boolean) => ({ username: superadmin ? 'owner' : 'staff', is_superadmin: superadmin, is_admin: true, is_active: true });
+
+beforeEach(() => {
+  sessionStorage.clear();
+  vi.spyOn(adminNav, 'replace').mockImplementation(() => {});
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('Sidebar', () => {
+  it('super admins see Reports, Income, Audit Log and Job Queues', () => {
+    render(<Sidebar route="dashboard" user={user(true)} onLogout={() => {}} />);
+    const nav = screen.getByRole('navigation', { name: 'Admin' });
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual([
+      'Dashboard',
+      'Calendar View',
+      'Client List',
+      'Reports',
+      'Income',
+      'Audit Log',
+      'Job Queues',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'Reports' }).getAttribute('href')).toBe('/admin/Reports');
+    expect(within(nav).getByRole('link', { name: 'Income' }).getAttribute('href')).toBe('/admin/Income');
+    expect(within(nav).getByRole('link', { name: 'Job Queues' }).getAttribute('href')).toBe('/admin/queues');
+    expect(within(nav).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+    expect(within(nav).getByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+
+  it('other admins do not see Reports or Income', () => {
+    render(<Sidebar route="calendar" user={user(false)} onLogout={() => {}} />);
+    const nav = screen.getByRole('navigation', { name: 'Admin' });
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Calendar View', 'Client List']);
+  });
+
+  it('the phone menu toggle reports its state', () => {
+    render(<Sidebar route="dashboard" user={user(false)} onLogout={() => {}} />);
+    const toggle = screen.getByRole('button', { name: 'Open menu' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).toBe('true');
+  });
+});
+
+describe('AdminApp access rules', () => {
+  it('signed out: admin pages go to /admin/login', async () => {
+    render(<AdminApp route="dashboard" />);
+    expect(adminNav.replace).toHaveBeenCalledWith('/admin/login');
+  });
+
+  it('signed in: /admin/login goes to the dashboard', () => {
+    signIn(false);
+    render(<AdminApp route="login" />);
+    expect(adminNav.replace).toHaveBeenCalledWith('/admin/dashboard');
+  });
+
+  it('a plain admin typing /admin/income is refused and nothing is fetched', async () => {
+    signIn(false);
+    const { fn } = mockFetch({});
+    render(<AdminApp route="income" />);
+    expect(await screen.findByText('Only super admins may view this page.')).toBeTruthy();
+    expect(fn).not.toHaveBeenCalled();
+    expect(screen.queryByRole('link', { name: 'Income' })).toBeNull();
+  });
+
+  it('a super admin gets the Reports screen with its three tabs', async () => {
+    signIn(true);
+    mockFetch({ 'GET /api/admin/reports/inventory': { total_amount: 0, payments: [] } });
+    render(<AdminApp route="reports" />);
+    const tabs = await screen.findAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['Inventory', 'End of Day', 'Therapist Monthly']);
+    expect(await screen.findByText('No inventory data available.')).toBeTruthy();
+  });
+
+  it('Logout clears both keys, calls the parent callback and goes to /admin/login', async () => {
+    signIn(true);
+    mockFetch({ 'GET /api/admin/search-clients': [] });
+    const parent = vi.fn();
+    render(<AdminApp route="patients" onLogout={parent} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Logout' }));
+    expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
+    expect(sessionStorage.getItem(ADMIN_USER_KEY)).toBeNull();
+    expect(parent).toHaveBeenCalled();
+    expect(adminNav.replace).toHaveBeenCalledWith('/admin/login');
+  });
+});
+
+describe('Reports', () => {
+  it('Download Excel with no data alerts; with data saves the server file', async () => {
+    signIn(true);
+    const alert = vi.fn();
+    vi.stubGlobal('alert', alert);
+    mockFetch({ 'GET /api/admin/reports/inventory': { total_amount: 0, payments: [] } });
+    render(<AdminApp route="reports" />);
+    await screen.findByText('No inventory data available.');
+    fireEvent.click(screen.getByRole('button', { name: 'Download Excel' }));
+    expect(alert).toHaveBeenCalledWith('No data to export.');
+    cleanup();
+
+    const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric' }).format(new Date()));
+    const { calls } = mockFetch({
+      'GET /api/admin/reports/inventory': { total_amount: 0, payments: [] },
+      'GET /api/admin/reports/therapist-monthly': {
+        year,
+        month: 1,
+        therapist_performance: [
+          { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 3, completed_sessions: 2, missed_or_cancelled_sessions: 1, total_income: 3000 },
+        ],
+      },
+    });
+    const xlsx = new Blob(['PK'], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input).includes('.xlsx')
+        ? new Response(xlsx, { status: 200, headers: { 'Content-Disposition': `attachment; filename="Therapist_Monthly_Report_${year}-1.xlsx"` } })
+        : realFetch(input, init),
+    );
+    const created = vi.fn(() => 'blob:x');
+    URL.createObjectURL = created;
+    URL.revokeObjectURL = () => {};
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    render(<AdminApp route="reports" />);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Therapist Monthly' }));
+    const yearInput = screen.getByLabelText('Year') as HTMLInputElement;
+    expect(yearInput.min).toBe('2020');
+    expect(yearInput.max).toBe(String(year + 5));
+    expect((screen.getByLabelText('Month') as HTMLSelectElement).options).toHaveLength(12);
+    expect(await screen.findByText('₹3,000.00', { selector: 'td' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Download Excel' }));
+    await vi.waitFor(() => expect(clicks).toEqual([`Therapist_Monthly_Report_${year}-1.xlsx`]));
+    expect(calls.some((c) => c.url.pathname === '/api/admin/reports/therapist-monthly')).toBe(true);
+  });
+});

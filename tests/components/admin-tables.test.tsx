@@ -1,0 +1,188 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DataTable } from '../../site/src/islands/admin/DataTable.tsx';
+import Income from '../../site/src/islands/admin/Income.tsx';
+import Clients from '../../site/src/islands/admin/Clients.tsx';
+import Patients from '../../site/src/islands/admin/Patients.tsx';
+import { adminNav } from '../../site/src/lib/admin-nav.ts';
+import { booking, mockFetch, signIn } from './admin-helpers.tsx';
+
+const rows = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `Row ${i + 1}` }));
+
+function Table(props: { rows?: typeof rows }) {
+  return (
+    <DataTable
+      title="Things"
+      rows={props.rows ?? rows}
+      rowKey={(r) => r.id}
+      empty="Nothing here."
+      columns={[
+        { key: 'id', header: 'ID', cell: (r) => r.id },
+        { key: 'name', header: 'Name', cell: (r) => r.name },
+      ]}
+    />
+  );
+}
+
+const bodyRows = () => screen.getAllByRole('row').length - 1;
+
+beforeEach(() => {
+  sessionStorage.clear();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('DataTable', () => {
+  it('shows 10 rows by default with Previous/Next and Page X of Y', () => {
+    render(<Table />);
+    expect(bodyRows()).toBe(10);
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    expect(screen.getByText('Row 11')).toBeTruthy();
+  });
+
+  it('offers page sizes 10, 20 and 50; changing the size returns to page 1', () => {
+    render(<Table />);
+    const select = screen.getByLabelText('Rows per page') as HTMLSelectElement;
+    expect(Array.from(select.options).map((o) => o.value)).toEqual(['10', '20', '50']);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Page 3 of 3')).toBeTruthy();
+    fireEvent.change(select, { target: { value: '20' } });
+    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+    expect(bodyRows()).toBe(20);
+    fireEvent.change(select, { target: { value: '50' } });
+    expect(bodyRows()).toBe(25);
+    expect(screen.queryByText(/Page \d+ of/)).toBeNull();
+  });
+
+  it('shows the empty text without rows', () => {
+    render(<Table rows={[]} />);
+    expect(screen.getByText('Nothing here.')).toBeTruthy();
+  });
+
+  it('renders cards instead of a table on phones', () => {
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('max-width'), media: q, addEventListener() {}, removeEventListener() {} }));
+    render(<Table />);
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(within(screen.getByRole('list', { name: 'Things' })).getAllByRole('listitem')).toHaveLength(10);
+  });
+});
+
+describe('Income', () => {
+  const payments = Array.from({ length: 12 }, (_, i) => ({
+    amount: 1000 + i,
+    payment_transaction_id: `tx-${i}`,
+    client_name: `Client ${i}`,
+    client_phone: '9876543210',
+    booking_date: `2026-11-${String(10 + i).padStart(2, '0')}`,
+  }));
+
+  it('shows the total, newest booking date first, and pages', async () => {
+    signIn();
+    mockFetch({ 'GET /api/admin/income': { total_amount: 12066, payments } });
+    render(<Income />);
+    expect(await screen.findByText('Total Income: ₹12,066.00')).toBeTruthy();
+    const first = screen.getAllByRole('row')[1]!;
+    expect(within(first).getByText('Sat, Nov 21, 2026')).toBeTruthy();
+    expect(within(first).getByText('₹1,011.00')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Page 2 of 2')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Rows per page'), { target: { value: '20' } });
+    expect(screen.queryByText(/Page \d+ of/)).toBeNull();
+  });
+
+  it('empty state', async () => {
+    signIn();
+    mockFetch({ 'GET /api/admin/income': { total_amount: 0, payments: [] } });
+    render(<Income />);
+    expect(await screen.findByText('No income data available.')).toBeTruthy();
+    expect(screen.getByText('Total Income: ₹0.00')).toBeTruthy();
+  });
+
+  it('error state with Retry that reloads', async () => {
+    signIn();
+    const { fn } = mockFetch({ 'GET /api/admin/income': [403, { detail: 'Only super admins may view income and reports.' }] });
+    render(<Income />);
+    expect(await screen.findByText('Error Loading Income')).toBeTruthy();
+    expect(screen.getByText('Only super admins may view income and reports.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByText('Error Loading Income');
+    expect(fn).toHaveBeenCalledTimes(2);
+  });
+
+  it('falls back to the generic message', async () => {
+    signIn();
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new Error(''))));
+    render(<Income />);
+    expect(await screen.findByText('Failed to load income data.')).toBeTruthy();
+  });
+});
+
+describe('Clients & Bookings', () => {
+  it('has every column, filters by name on the client (case-insensitive), and rows open the client', async () => {
+    signIn();
+    window.history.replaceState(null, '', '/admin/clients?search=MEERA');
+    const go = vi.spyOn(adminNav, 'go').mockImplementation(() => {});
+    mockFetch({
+      'GET /api/admin/clients-with-therapists': [
+        { ...booking({ id: 7, session_type: 'couple' }), data: { booking_type: 'ONLINE', client_note: 'First session', therapist_details: { name: 'Dr. Asha Mehta' }, booking_date: '2026-11-24', booking_time_slot_start: '14:00' } },
+        booking({ id: 8, client_full_name: 'Rahul Verma', cancelled: true }),
+      ],
+    });
+    render(<Clients onLogout={() => {}} />);
+    await screen.findByText('7');
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual([
+      'Booking ID', 'Client Name', 'Client Email', 'Client Phone', 'Session Type', 'Client Notes', 'Client City', 'Client State',
+      'Therapist Name', 'Date', 'Time', 'Type', 'Payment Status', 'Status',
+    ]);
+    expect(screen.queryByText('Rahul Verma')).toBeNull();
+    const row = screen.getAllByRole('row')[1]!;
+    expect(within(row).getByText('Couple')).toBeTruthy();
+    expect(within(row).getByText('2:00 PM')).toBeTruthy();
+    expect(within(row).getByText('Tue, Nov 24, 2026')).toBeTruthy();
+    expect(within(row).getByText('Asha Mehta')).toBeTruthy();
+    expect(within(row).getAllByText('--')).toHaveLength(2);
+    fireEvent.click(row);
+    expect(go).toHaveBeenCalledWith('/admin/clients?search=Meera%20Pillai');
+    fireEvent.change(screen.getByLabelText('Filter by name'), { target: { value: 'nobody' } });
+    expect(screen.getByText('No client booking data available.')).toBeTruthy();
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('error title', async () => {
+    signIn();
+    mockFetch({ 'GET /api/admin/clients-with-therapists': [500, { detail: 'Database unavailable.' }] });
+    render(<Clients onLogout={() => {}} />);
+    expect(await screen.findByText('Error Loading Data')).toBeTruthy();
+    expect(screen.getByText('Database unavailable.')).toBeTruthy();
+  });
+});
+
+describe('Search Clients', () => {
+  it('searches with an empty term on load, then by name; rows go to the client list', async () => {
+    signIn();
+    const go = vi.spyOn(adminNav, 'go').mockImplementation(() => {});
+    const { calls } = mockFetch({
+      'GET /api/admin/search-clients': (url: URL) =>
+        url.searchParams.get('name') === 'zzz' ? [] : [{ name: 'Meera Pillai', email: 'meera@example.com', phone: '9876543210' }],
+    });
+    render(<Patients />);
+    await screen.findByText('Meera Pillai');
+    expect(calls[0]!.url.search).toBe('?name=');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Sr No.', 'Patient Name', 'Email', 'Mobile']);
+    fireEvent.click(screen.getAllByRole('row')[1]!);
+    expect(go).toHaveBeenCalledWith('/admin/clients?search=Meera%20Pillai');
+    fireEvent.change(screen.getByLabelText('Client name'), { target: { value: 'zzz' } });
+    fireEvent.submit(screen.getByRole('search'));
+    expect(screen.getByRole('button', { name: 'Searching...' })).toBeTruthy();
+    expect(await screen.findByText('No clients found. Try searching by name, email, or mobile number.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * The admin panel end to end: the built site and the real API (admin routes from the admin API work),
+ * driven in Debian Chromium. Admins are created directly in the test database.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import ExcelJS from 'exceljs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
+import { formatTime12h, monthName } from '../../shared/domain/time.ts';
+import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
+import { onlineBooking } from '../support/factories.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+
+let stack: Stack;
+let browser: Browser;
+
+const OWNER = { username: 'owner', email: 'owner@wellbeingcentre.in', password: 'owner-password-123', isSuperadmin: true };
+const STAFF = { username: 'staff', email: 'staff@wellbeingcentre.in', password: 'staff-password-123', isSuperadmin: false };
+
+type Offer = { today: string; days: { date: string; slots: { start_time: string }[] }[] };
+
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+  await createAdminUser(stack.database.db, OWNER);
+  await createAdminUser(stack.database.db, STAFF);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function offer(therapistId: number): Promise<Offer> {
+  const res = await fetch(`${stack.baseUrl}/api/slots?therapist_id=${therapistId}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Offer;
+}
+
+async function offered(therapistId: number, date: string, start: string): Promise<boolean> {
+  const o = await offer(therapistId);
+  return Boolean(o.days.find((d) => d.date === date)?.slots.some((s) => s.start_time === start));
+}
+
+async function apiToken(user: { username: string; password: string }): Promise<string> {
+  const res = await fetch(`${stack.baseUrl}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: user.username, password: user.password }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function signIn(page: Page, user: { username: string; password: string }): Promise<void> {
+  await page.goto(`${stack.baseUrl}/admin/login`);
+  await page.getByLabel('Email / Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL('**/admin/dashboard');
+  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+}
+
+async function expectNoAxeViolations(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** A date-strip button's label part: 'Nov 23'. */
+const stripLabel = (date: string) => `${monthName(Number(date.slice(5, 7)), 'short')} ${Number(date.slice(8, 10))}`;
+
+describe('admin sign-in', () => {
+  it('/admin goes to the login screen; signing in and out', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    await page.goto(`${stack.baseUrl}/admin`);
+    await page.waitForURL('**/admin/login');
+    await page.getByRole('heading', { name: 'Admin Login' }).waitFor();
+
+    await page.getByLabel('Email / Username').fill(OWNER.username);
+    await page.getByLabel('Password').fill('wrong-password-000');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Incorrect username or password').waitFor();
+
+    await signIn(page, OWNER);
+    expect(await page.evaluate(() => Object.keys(sessionStorage).sort())).toEqual(['adminToken', 'adminUser']);
+    // Signed in, the login page forwards to the dashboard.
+    await page.goto(`${stack.baseUrl}/admin/login`);
+    await page.waitForURL('**/admin/dashboard');
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/admin/login');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.goto(`${stack.baseUrl}/admin/calendar`);
+    await page.waitForURL('**/admin/login');
+    await page.close();
+  });
+
+  it('a bad token logs out with the spec message', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    await page.addInitScript(() => {
+      if (!sessionStorage.getItem('seeded')) {
+        sessionStorage.setItem('seeded', '1');
+        sessionStorage.setItem('adminToken', 'not-a-real-token');
+        sessionStorage.setItem('adminUser', JSON.stringify({ username: 'ghost', is_superadmin: false, is_admin: true, is_active: true }));
+      }
+    });
+    await page.goto(`${stack.baseUrl}/admin/dashboard`);
+    await page.waitForURL('**/admin/login');
+    await page.getByText('Unauthorized. Please log in again.').waitFor();
+    await page.close();
+  });
+});
+
+describe('roles', () => {
+  it('a plain admin does not see Reports or Income and is refused when typing the URL', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    await signIn(page, STAFF);
+    const nav = page.getByRole('navigation', { name: 'Admin' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List']);
+    for (const path of ['/admin/income', '/admin/Income', '/admin/reports', '/admin/Reports', '/admin/audit-log']) {
+      await page.goto(`${stack.baseUrl}${path}`);
+      await page.getByText('Only super admins may view this page.').waitFor();
+    }
+    const token = await apiToken(STAFF);
+    const res = await fetch(`${stack.baseUrl}/api/admin/income`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(403);
+    await page.close();
+  });
+
+  it('a super admin sees Reports, Income, Audit Log and Job Queues', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    await signIn(page, OWNER);
+    const links = await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents();
+    expect(links).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Reports', 'Income', 'Audit Log', 'Job Queues']);
+    await page.close();
+  });
+});
+
+describe('bookings on the dashboard and calendar', () => {
+  let bookingId: number;
+  let date: string;
+  let start: string;
+
+  beforeAll(async () => {
+    const o = await offer(1);
+    const day = o.days.find((d) => d.slots.length > 0)!;
+    date = day.date;
+    start = day.slots[day.slots.length - 1]!.start_time;
+    const res = await fetch(`${stack.baseUrl}/confirm-booking`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(onlineBooking({ booking_date: date, booking_time_slot_start: start, client_full_name: 'Ishita Banerjee' })),
+    });
+    expect(res.status).toBe(200);
+    bookingId = ((await res.json()) as { booking_id: number }).booking_id;
+  });
+
+  it('a booking made through the public API appears on the dashboard and calendar', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    await signIn(page, OWNER);
+    const all = page.getByRole('region', { name: 'All Booked Slots', exact: true });
+    await all.getByText('Ishita Banerjee').waitFor();
+    await page.getByRole('link', { name: 'Calendar View' }).click();
+    await page.waitForURL('**/admin/calendar');
+    await page.getByRole('heading', { name: 'Booking Calendar' }).waitFor();
+    const wanted = `${monthName(Number(date.slice(5, 7)))} ${date.slice(0, 4)}`;
+    if ((await page.locator('#cal-month').textContent())?.trim() !== wanted) await page.getByRole('button', { name: /Next/ }).click();
+    const cell = page.locator(`td[data-date="${date}"]`);
+    await cell.getByText('Ishita Banerjee').waitFor();
+    await cell.getByRole('button').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: /^Events on / }).waitFor();
+    await dialog.getByText(`${formatTime12h(start)} - `, { exact: false }).waitFor();
+    await dialog.getByText('Dr. Asha Mehta').waitFor();
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  it('cancel asks for confirmation and the booking is cancelled', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    await signIn(page, OWNER);
+    await page.getByRole('button', { name: `Cancel booking ${bookingId}` }).first().click();
+    await page.getByText(`Booking ${bookingId} cancelled successfully.`).waitFor();
+    expect(asked).toEqual([`Are you sure you want to cancel booking ${bookingId}? This cannot be undone.`]);
+    expect(await offered(1, date, start)).toBe(true);
+    await page.close();
+  });
+});
+
+describe('availability', () => {
+  it('block then unblock: the slot leaves and returns to GET /api/slots', async () => {
+    const o = await offer(1);
+    const window5 = new Set(Array.from({ length: 5 }, (_, i) => {
+      const d = new Date(`${o.today}T00:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + i);
+      return d.toISOString().slice(0, 10);
+    }));
+    const day = o.days.find((d) => window5.has(d.date) && d.slots.length > 0)!;
+    const start = day.slots[0]!.start_time;
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    await signIn(page, OWNER);
+    await page.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }).click();
+    await page.getByRole('group', { name: 'Choose a date' }).getByRole('button', { name: new RegExp(`${stripLabel(day.date)}$`) }).click();
+    const time = formatTime12h(start);
+    await page.getByRole('button', { name: `Block ${time}` }).click();
+    await page.getByText(/blocked successfully\.$/).waitFor();
+    expect(await offered(1, day.date, start)).toBe(false);
+    await page.getByRole('button', { name: `Unblock ${time}` }).click();
+    await page.getByText(/unblocked successfully\.$/).waitFor();
+    expect(await offered(1, day.date, start)).toBe(true);
+    expect(asked).toEqual(['Are you sure you want to block this time slot?', 'Are you sure you want to unblock this time slot?']);
+    await page.close();
+  });
+});
+
+describe('manual booking', () => {
+  it('creates an admin-confirmed booking from the modal', async () => {
+    const o = await offer(2);
+    const day = o.days.find((d) => d.slots.length > 0)!;
+    const start = day.slots[0]!.start_time;
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    await signIn(page, OWNER);
+    await page.getByRole('button', { name: 'Manual Booking' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Manual Booking' });
+    await dialog.getByLabel('Therapist').selectOption('2');
+    await dialog.getByLabel('Booking Date').selectOption(day.date);
+    await dialog.getByLabel('Time Slot').selectOption(start);
+    await dialog.getByLabel('Client Name').fill('Devika Menon');
+    await dialog.getByLabel('Client Email').fill('devika.menon@example.com');
+    await dialog.getByLabel('Client Mobile').fill('9812345678');
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Create Booking' }).click();
+    await page.getByText(/^Manual booking \d+ created successfully!$/).waitFor();
+    await page.getByRole('region', { name: 'All Booked Slots', exact: true }).getByText('Devika Menon').waitFor();
+    expect(await offered(2, day.date, start)).toBe(false);
+    await page.close();
+  });
+});
+
+describe('reports', () => {
+  it('Download Excel saves a valid .xlsx with the Inventory sheet', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, acceptDownloads: true });
+    await signIn(page, OWNER);
+    await page.goto(`${stack.baseUrl}/admin/Reports`);
+    await page.getByRole('heading', { name: 'Inventory Report' }).waitFor();
+    await page.getByRole('button', { name: 'Retry' }).waitFor({ state: 'detached' });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Excel' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^Inventory_Report_\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const path = await download.path();
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(path);
+    expect(book.getWorksheet('Inventory')).toBeTruthy();
+    await page.close();
+  });
+});
+
+describe('screens', () => {
+  const screens: [string, string][] = [
+    ['admin-dashboard', '/admin/dashboard'],
+    ['admin-calendar', '/admin/calendar'],
+    ['admin-patients', '/admin/patients'],
+    ['admin-clients', '/admin/clients?search=Meera'],
+    ['admin-reports', '/admin/Reports'],
+    ['admin-income', '/admin/Income'],
+    ['admin-audit-log', '/admin/audit-log'],
+  ];
+
+  it.each(Object.entries(VIEWPORTS))('every admin screen at %s has no axe violations (screenshots)', async (_name, viewport) => {
+    const page = await browser.newPage({ viewport });
+    await page.goto(`${stack.baseUrl}/admin/login`);
+    await page.getByRole('heading', { name: 'Admin Login' }).waitFor();
+    await expectNoAxeViolations(page);
+    await screenshot(page, 'admin-login');
+    await signIn(page, OWNER);
+    for (const [name, path] of screens) {
+      await page.goto(`${stack.baseUrl}${path}`);
+      await page.locator('main h1').waitFor();
+      await page.locator('.adm-loading').first().waitFor({ state: 'detached' }).catch(() => {});
+      await expectNoAxeViolations(page);
+      await screenshot(page, name);
+    }
+    await page.close();
+  });
+
+  it('public pages never load the admin island', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
+    for (const path of ['/', '/book', '/about', '/payment-status']) await page.goto(`${stack.baseUrl}${path}`);
+    expect(scripts.filter((s) => /Admin|Dashboard|admin-api/.test(s))).toEqual([]);
+    await page.close();
+  });
+});
