@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
 import { formatTime12h, monthName } from '../../shared/domain/time.ts';
-import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
+import { launchBrowser, openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { onlineBooking } from '../support/factories.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
@@ -71,7 +71,7 @@ const stripLabel = (date: string) => `${monthName(Number(date.slice(5, 7)), 'sho
 
 describe('admin sign-in', () => {
   it('/admin goes to the login screen; signing in and out', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await page.goto(`${stack.baseUrl}/admin`);
     await page.waitForURL('**/admin/login');
     await page.getByRole('heading', { name: 'Admin Login' }).waitFor();
@@ -96,7 +96,7 @@ describe('admin sign-in', () => {
   });
 
   it('a bad token logs out with the spec message', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await page.addInitScript(() => {
       if (!sessionStorage.getItem('seeded')) {
         sessionStorage.setItem('seeded', '1');
@@ -113,7 +113,7 @@ describe('admin sign-in', () => {
 
 describe('roles', () => {
   it('a plain admin does not see Reports or Income and is refused when typing the URL', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, STAFF);
     const nav = page.getByRole('navigation', { name: 'Admin' });
     expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List']);
@@ -128,7 +128,7 @@ describe('roles', () => {
   });
 
   it('a super admin sees Reports, Income, Audit Log and Job Queues', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, OWNER);
     const links = await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents();
     expect(links).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Reports', 'Income', 'Audit Log', 'Job Queues']);
@@ -156,7 +156,7 @@ describe('bookings on the dashboard and calendar', () => {
   });
 
   it('a booking made through the public API appears on the dashboard and calendar', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, OWNER);
     const all = page.getByRole('region', { name: 'All Booked Slots', exact: true });
     await all.getByText('Ishita Banerjee').waitFor();
@@ -179,7 +179,7 @@ describe('bookings on the dashboard and calendar', () => {
   });
 
   it('cancel asks for confirmation and the booking is cancelled', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     const asked: string[] = [];
     page.on('dialog', (d) => {
       asked.push(d.message());
@@ -204,7 +204,7 @@ describe('availability', () => {
     }));
     const day = o.days.find((d) => window5.has(d.date) && d.slots.length > 0)!;
     const start = day.slots[0]!.start_time;
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     const asked: string[] = [];
     page.on('dialog', (d) => {
       asked.push(d.message());
@@ -230,7 +230,7 @@ describe('manual booking', () => {
     const o = await offer(2);
     const day = o.days.find((d) => d.slots.length > 0)!;
     const start = day.slots[0]!.start_time;
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, OWNER);
     await page.getByRole('button', { name: 'Manual Booking' }).click();
     const dialog = page.getByRole('dialog', { name: 'Manual Booking' });
@@ -251,7 +251,7 @@ describe('manual booking', () => {
 
 describe('reports', () => {
   it('Download Excel saves a valid .xlsx with the Inventory sheet', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop, acceptDownloads: true });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop, acceptDownloads: true });
     await signIn(page, OWNER);
     await page.goto(`${stack.baseUrl}/admin/Reports`);
     await page.getByRole('heading', { name: 'Inventory Report' }).waitFor();
@@ -278,7 +278,7 @@ describe('screens', () => {
   ];
 
   it.each(Object.entries(VIEWPORTS))('every admin screen at %s has no axe violations (screenshots)', async (_name, viewport) => {
-    const page = await browser.newPage({ viewport });
+    const page = await openPage(browser, { viewport });
     await page.goto(`${stack.baseUrl}/admin/login`);
     await page.getByRole('heading', { name: 'Admin Login' }).waitFor();
     await expectNoAxeViolations(page);
@@ -295,7 +295,7 @@ describe('screens', () => {
   });
 
   it('public pages never load the admin island', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     const scripts: string[] = [];
     page.on('request', (r) => {
       if (r.resourceType() === 'script') scripts.push(r.url());

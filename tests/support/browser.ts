@@ -32,3 +32,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}x${height}.png`, fullPage: true });
 }
+
+/** A page in its own context (axe-core needs one), closed together with the page. */
+export async function openPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.once('close', () => void context.close());
+  return page;
+}
