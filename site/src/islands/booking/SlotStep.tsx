@@ -79,7 +79,8 @@ function SlotPicker({ days, selected }: { days: Day[]; selected: { date: string;
     selectedStillOffered ? selected.date : firstWithSlots >= 0 ? days[firstWithSlots]!.date : null,
   );
   const dateIndex = Math.max(0, days.findIndex((d) => d.date === date));
-  const [start, setStart] = useState(() => Math.max(0, Math.min(dateIndex, days.length - visible)));
+  // The strip starts today, moved on only as far as needed to show the chosen date.
+  const [start, setStart] = useState(() => Math.max(0, dateIndex - visible + 1));
 
   // A slot chosen earlier that is no longer offered (booked meanwhile) is cleared.
   useEffect(() => {
