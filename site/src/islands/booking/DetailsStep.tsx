@@ -255,8 +255,10 @@ function ErrorText({ field, error }: { field: Field; error: string | undefined }
   if (!error) return null;
   return (
     <p id={`err-${field}`} className="error-text">
-      <span aria-hidden="true">⚠ </span>
-      {error}
+      <span aria-hidden="true" className="error-icon">
+        ⚠
+      </span>
+      <span>{error}</span>
     </p>
   );
 }
