@@ -152,3 +152,20 @@ describe('a slot taken behind the client’s back', () => {
     await context.close();
   });
 });
+
+describe('responsive from 360px to 1440px', () => {
+  it.each([360, 768, 1440])('no horizontal scrolling on the wizard steps at %ipx', async (width) => {
+    const { context, page } = await newJourney(browser, { width, height: 800 });
+    await onlineToDetails(page, 'Asha Mehta');
+    await expectNoHorizontalScroll(page, `details at ${width}`);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await heading(page, 'Select Date & Time');
+    await page.locator('.time-option').first().waitFor();
+    expect(await page.locator('.date-btn').count()).toBe(width < 768 ? 4 : 6);
+    await expectNoHorizontalScroll(page, `slot at ${width}`);
+    await page.goto(`${stack.baseUrl}/payment-status`);
+    await heading(page, 'Payment Failed!');
+    await expectNoHorizontalScroll(page, `payment-status at ${width}`);
+    await context.close();
+  });
+});
