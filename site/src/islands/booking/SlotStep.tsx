@@ -1,0 +1,202 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, useState } from 'react';
+import type { SlotOfferDto } from '../../../../shared/contract/public.ts';
+import { WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
+import { formatLongDate, formatTime12h, monthName, weekdayName } from '../../../../shared/domain/time.ts';
+import { displayName } from '../../../../shared/domain/therapist.ts';
+import { getSlotOffer } from '../../lib/api.ts';
+import { $booking, setSlotNotice, setTimeSlot } from '../../stores/booking.ts';
+import { Loading, NavButtons, StateView, StepHeading, useLoad, useMediaQuery } from './common.tsx';
+
+type Day = SlotOfferDto['days'][number];
+
+/** 4 dates under 768px, otherwise 6 (spec section 9). */
+export function visibleDateCount(narrow: boolean): number {
+  return narrow ? 4 : 6;
+}
+
+export function SlotStep({ onBack, onNext }: { onBack: () => void; onNext: () => void }) {
+  const { selectedTherapist, selectedLocation, bookingType, selectedTimeSlot, slotNotice } = useStore($booking);
+  const therapistId = selectedTherapist?.id ?? 0;
+  // Changing therapist or location reloads the slots.
+  const res = useLoad(() => getSlotOffer(therapistId), `${therapistId}|${selectedLocation?.id ?? 0}`);
+
+  const incomplete = !selectedTherapist || (bookingType === 'offline' && !selectedLocation) || !bookingType;
+
+  return (
+    <section className="wizard-step" aria-labelledby="step-slot-title">
+      <StepHeading id="step-slot-title">Select Date &amp; Time</StepHeading>
+      {slotNotice && (
+        <div className="notice notice--warn" role="alert">
+          {slotNotice}
+        </div>
+      )}
+      {incomplete ? (
+        <StateView title="Selection Incomplete">
+          <p>Please go back and choose {bookingType === 'offline' && !selectedLocation ? 'a location and ' : ''}a therapist first.</p>
+        </StateView>
+      ) : (
+        <div className="slot-layout">
+          <aside className="card slot-summary" aria-label="Session summary">
+            <p className="slot-summary-name">{displayName(selectedTherapist.name)}</p>
+            <p>Therapy Session</p>
+            <p className="muted">
+              <ClockIcon /> 60 minutes
+            </p>
+            {bookingType === 'offline' && selectedLocation && (
+              <p className="muted">
+                <PinIcon /> {selectedLocation.name}
+              </p>
+            )}
+          </aside>
+          <div className="slot-picker">
+            {res.status === 'loading' && <Loading text="Loading available time slots..." />}
+            {res.status === 'error' && (
+              <StateView title="Failed to load time slots." tone="error" alert>
+                <p>{res.error.message || WIZARD_MESSAGES.slotsFailed}</p>
+                <button type="button" className="btn btn-secondary" onClick={onBack}>
+                  Go Back and Try Again
+                </button>
+              </StateView>
+            )}
+            {res.status === 'done' && <SlotPicker days={res.data.days} selected={selectedTimeSlot} />}
+          </div>
+        </div>
+      )}
+      <NavButtons onBack={onBack} onContinue={onNext} continueDisabled={!selectedTimeSlot || incomplete} />
+    </section>
+  );
+}
+
+function SlotPicker({ days, selected }: { days: Day[]; selected: { date: string; start_time: string } | null }) {
+  const narrow = useMediaQuery('(max-width: 767.98px)');
+  const visible = visibleDateCount(narrow);
+  const firstWithSlots = days.findIndex((d) => d.slots.length > 0);
+  const selectedStillOffered =
+    selected !== null && days.some((d) => d.date === selected.date && d.slots.some((s) => s.start_time === selected.start_time));
+
+  const [date, setDate] = useState<string | null>(() =>
+    selectedStillOffered ? selected.date : firstWithSlots >= 0 ? days[firstWithSlots]!.date : null,
+  );
+  const dateIndex = Math.max(0, days.findIndex((d) => d.date === date));
+  // The strip starts today, moved on only as far as needed to show the chosen date.
+  const [start, setStart] = useState(() => Math.max(0, dateIndex - visible + 1));
+
+  // A slot chosen earlier that is no longer offered (booked meanwhile) is cleared.
+  useEffect(() => {
+    if (selected && !selectedStillOffered) setTimeSlot(null);
+  }, [selected, selectedStillOffered]);
+
+  const maxStart = Math.max(0, days.length - visible);
+  const first = Math.min(start, maxStart);
+  const shown = days.slice(first, first + visible);
+  const day = useMemo(() => days.find((d) => d.date === date), [days, date]);
+
+  if (firstWithSlots === -1) {
+    return (
+      <StateView title="No Available Slots">
+        <p>This therapist has no free time slots in the next 15 working days. Please go back and choose another therapist.</p>
+      </StateView>
+    );
+  }
+
+  const pickDate = (d: string) => {
+    if (d === date) return;
+    setDate(d);
+    setTimeSlot(null); // a new date clears the chosen slot
+  };
+
+  return (
+    <>
+      <div className="date-strip">
+        <button type="button" className="strip-arrow" onClick={() => setStart(first - 1)} disabled={first === 0} aria-label="Earlier dates">
+          <Chevron dir="left" />
+        </button>
+        <ul className="date-list" style={{ gridTemplateColumns: `repeat(${visible}, minmax(0, 1fr))` }}>
+          {shown.map((d) => {
+            const [, m, dd] = d.date.split('-').map(Number) as [number, number, number];
+            const active = d.date === date;
+            return (
+              <li key={d.date}>
+                <button
+                  type="button"
+                  className={`date-btn${active ? ' is-active' : ''}${d.slots.length === 0 ? ' is-empty' : ''}`}
+                  aria-pressed={active}
+                  aria-label={`${formatLongDate(d.date)}, ${d.slots.length === 0 ? 'no free times' : `${d.slots.length} free ${d.slots.length === 1 ? 'time' : 'times'}`}`}
+                  onClick={() => pickDate(d.date)}
+                >
+                  <span className="date-wd">{weekdayName(d.date, 'short')}</span>
+                  <span className="date-day">{dd}</span>
+                  <span className="date-mon">{monthName(m, 'short')}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        <button
+          type="button"
+          className="strip-arrow"
+          onClick={() => setStart(first + 1)}
+          disabled={first >= maxStart}
+          aria-label="Later dates"
+        >
+          <Chevron dir="right" />
+        </button>
+      </div>
+      {day && day.slots.length > 0 ? (
+        <fieldset className="time-fieldset">
+          <legend className="time-legend">Available times on {formatLongDate(day.date)}</legend>
+          <div className="time-list">
+            {day.slots.map((s) => {
+              const checked = selected?.date === day.date && selected.start_time === s.start_time;
+              return (
+                <label key={s.start_time} className={`time-option${checked ? ' is-selected' : ''}`}>
+                  <input
+                    type="radio"
+                    name="time-slot"
+                    className="choice-input"
+                    value={s.start_time}
+                    checked={checked}
+                    onChange={() => {
+                      setTimeSlot({ id: s.id, date: day.date, start_time: s.start_time, end_time: s.end_time });
+                      setSlotNotice(null);
+                    }}
+                  />
+                  <span>{formatTime12h(s.start_time)}</span>
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+      ) : (
+        <p className="state-view">No available time slots for this date.</p>
+      )}
+    </>
+  );
+}
+
+function Chevron({ dir }: { dir: 'left' | 'right' }) {
+  return (
+    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" aria-hidden="true">
+      <path d={dir === 'left' ? 'M15 5l-7 7 7 7' : 'M9 5l7 7-7 7'} />
+    </svg>
+  );
+}
+
+function ClockIcon() {
+  return (
+    <svg className="inline-icon" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 7v5l3 2" />
+    </svg>
+  );
+}
+
+function PinIcon() {
+  return (
+    <svg className="inline-icon" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path d="M12 21s7-6.2 7-11.5A7 7 0 0 0 5 9.5C5 14.8 12 21 12 21Z" />
+      <circle cx="12" cy="9.5" r="2.5" />
+    </svg>
+  );
+}

@@ -1,0 +1,76 @@
+import { useStore } from '@nanostores/react';
+import { $booking, setBookingType, type BookingType } from '../../stores/booking.ts';
+import { NavButtons, StepHeading } from './common.tsx';
+
+const OPTIONS: { value: BookingType; title: string; text: string; points: string[] }[] = [
+  {
+    value: 'online',
+    title: 'Online Session',
+    text: 'Meet your therapist over a secure video call.',
+    points: ['Convenient, from wherever you are', 'No travel needed', 'Private and confidential'],
+  },
+  {
+    value: 'offline',
+    title: 'In-Person Session',
+    text: 'Meet your therapist face-to-face at one of our centres.',
+    points: ['A calm, comfortable setting', 'Complete privacy', 'Personal, in-the-room support'],
+  },
+];
+
+export function TypeStep({ onNext }: { onNext: () => void }) {
+  const { bookingType } = useStore($booking);
+  return (
+    <section className="wizard-step" aria-labelledby="step-type-title">
+      <StepHeading id="step-type-title">How would you like to meet?</StepHeading>
+      <fieldset className="choice-grid choice-grid--two">
+        <legend className="visually-hidden">Session format</legend>
+        {OPTIONS.map((o) => (
+          <label key={o.value} className={`choice-card${bookingType === o.value ? ' is-selected' : ''}`}>
+            <input
+              type="radio"
+              name="booking-type"
+              value={o.value}
+              checked={bookingType === o.value}
+              onChange={() => setBookingType(o.value)}
+              className="choice-input"
+            />
+            <span className="choice-body">
+              <span className="choice-icon" aria-hidden="true">
+                {o.value === 'online' ? <VideoIcon /> : <PeopleIcon />}
+              </span>
+              <span className="choice-title">{o.title}</span>
+              <span className="choice-text">{o.text}</span>
+              <span className="choice-points">
+                {o.points.map((p) => (
+                  <span key={p} className="choice-point">
+                    {p}
+                  </span>
+                ))}
+              </span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <NavButtons onContinue={onNext} continueDisabled={!bookingType} />
+    </section>
+  );
+}
+
+function VideoIcon() {
+  return (
+    <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+      <rect x="2.5" y="6" width="13" height="12" rx="2" />
+      <path d="M15.5 10.5 21.5 7v10l-6-3.5" />
+    </svg>
+  );
+}
+
+function PeopleIcon() {
+  return (
+    <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+      <circle cx="8" cy="8" r="3.2" />
+      <circle cx="16.5" cy="9" r="2.6" />
+      <path d="M2.5 19c.6-3.2 2.8-5 5.5-5s4.9 1.8 5.5 5M14 14.6c.8-.4 1.6-.6 2.5-.6 2.3 0 4.2 1.6 4.8 4.5" />
+    </svg>
+  );
+}

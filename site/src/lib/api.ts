@@ -1,0 +1,95 @@
+/**
+ * The one typed client of the API for the browser (spec section 7). Same origin: the API
+ * server also serves this site. For any non-OK answer it throws an ApiError whose message
+ * contains the HTTP status; POST calls use the server's detail or message instead.
+ */
+import type { BookingCreate, BookingCreateResponse } from '../../../shared/contract/booking.ts';
+import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fields: Record<string, string> | undefined;
+  constructor(message: string, status: number, fields?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.fields = fields;
+  }
+}
+
+type ErrorLike = { detail?: unknown; message?: unknown; errors?: unknown };
+
+async function readJson(res: Response): Promise<unknown> {
+  try {
+    return await res.json();
+  } catch {
+    return undefined;
+  }
+}
+
+async function get<T>(path: string): Promise<T> {
+  const res = await fetch(path, { headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new ApiError(`HTTP error! status: ${res.status}`, res.status);
+  return (await res.json()) as T;
+}
+
+async function post<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const data = (await readJson(res)) as (T & ErrorLike) | undefined;
+  if (!res.ok) {
+    const text = typeof data?.detail === 'string' ? data.detail : typeof data?.message === 'string' ? data.message : undefined;
+    const fields = data?.errors && typeof data.errors === 'object' ? (data.errors as Record<string, string>) : undefined;
+    throw new ApiError(text ?? `HTTP error! status: ${res.status}`, res.status, fields);
+  }
+  return data as T;
+}
+
+export const getLocations = () => get<LocationDto[]>('/locations');
+export const getServices = () => get<ServiceDto[]>('/services');
+export const getTherapists = () => get<TherapistDto[]>('/therapists');
+export const getSlotOffer = (therapistId: number) => get<SlotOfferDto>(`/api/slots?therapist_id=${encodeURIComponent(therapistId)}`);
+
+export const confirmBooking = (payload: BookingCreate) => post<Partial<BookingCreateResponse>>('/confirm-booking', payload);
+
+export type PaymentLinkRequest = {
+  amount: number;
+  currency: 'INR';
+  description: string;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string;
+  booking_id: number;
+};
+export type PaymentLinkResponse = { short_url: string; payment_link_id: string };
+
+export const generatePaymentLink = (req: PaymentLinkRequest) => post<Partial<PaymentLinkResponse>>('/api/payment/generate-link', req);
+
+/** No auth header: the server only confirms the link it already stored for this booking. */
+export const updatePaymentLink = (bookingId: number, paymentLinkUrl: string) =>
+  post<unknown>(`/api/admin/bookings/${encodeURIComponent(bookingId)}/update-payment-link`, { payment_link_url: paymentLinkUrl });
+
+export type BookingDetails = {
+  id: number;
+  booking_date: string;
+  booking_time_slot_start: string;
+  client_full_name: string;
+  therapist_name: string;
+  booking_type: string;
+  payment_status: string;
+  amount: number | null;
+  location_name?: string | null;
+  location_address?: string | null;
+  google_meet_link?: string | null;
+  [key: string]: unknown;
+};
+
+/** The confirmation lookup; `params` carries payment_status and the provider's callback params. */
+export const getBookingDetails = (bookingId: string, params: Record<string, string>) =>
+  get<{ data: BookingDetails }>(`/api/get-razorpay-details/${encodeURIComponent(bookingId)}?${new URLSearchParams(params).toString()}`);
+
+export const locationImage = (id: number) => `/get_location_image/${id}.png`;
+export const therapistImage = (imageUrl: string) => `/get_specific_image/${encodeURIComponent(imageUrl)}`;

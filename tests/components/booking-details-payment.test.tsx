@@ -1,0 +1,341 @@
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
+import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
+import { PaymentStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
+import {
+  $booking,
+  resetBooking,
+  setBookingType,
+  setLocation,
+  setStep,
+  setTherapist,
+  setTimeSlot,
+  updateClientInfo,
+} from '../../site/src/stores/booking.ts';
+import { CATALOG, LOCATIONS, mockFetch, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+
+beforeEach(() => {
+  sessionStorage.clear();
+  resetBooking();
+  resetCatalogCache();
+  setViewport(false);
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const SLOT = { id: 11, date: '2030-01-08', start_time: '10:00', end_time: '11:00' };
+
+function atDetails(type: 'online' | 'offline') {
+  setBookingType(type);
+  if (type === 'offline') setLocation(LOCATIONS[1]!);
+  setTherapist(type === 'online' ? THERAPISTS[0]! : THERAPISTS[3]!, SERVICES[0]!);
+  setTimeSlot(SLOT);
+  setStep(type === 'online' ? 4 : 5);
+}
+
+const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Continue to Payment' }));
+const field = (label: string) => screen.getByLabelText(label, { exact: false }) as HTMLInputElement;
+
+describe('Your Information', () => {
+  it('online: every required message, tied to its field; editing a field clears its own error', async () => {
+    mockFetch(CATALOG);
+    atDetails('online');
+    render(<BookingWizard />);
+    await screen.findByRole('heading', { name: 'Your Information' });
+    fireEvent.click(screen.getByRole('checkbox'));
+    submit();
+    for (const m of [
+      'Full name is required',
+      'Email is required',
+      'Mobile number is required',
+      'Age is required',
+      'State is required',
+      'City is required',
+      'You must accept the terms and conditions',
+    ]) {
+      expect(screen.getByText(m)).toBeTruthy();
+    }
+    expect(screen.getByRole('alert').textContent).toMatch(/Please correct the 7 highlighted fields/);
+    const name = field('Full name');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(name.getAttribute('aria-describedby')!)?.textContent).toContain('Full name is required');
+    expect(document.activeElement).toBe(name);
+    fireEvent.change(name, { target: { value: 'Meera' } });
+    expect(screen.queryByText('Full name is required')).toBeNull();
+    expect(screen.getByText('Email is required')).toBeTruthy();
+    expect($booking.get().currentStep).toBe(4);
+  });
+
+  it('format rules: email, 10-digit mobile (input limited to 10), age 1 to 120, session type', async () => {
+    mockFetch(CATALOG);
+    atDetails('offline');
+    updateClientInfo({ sessionType: '' });
+    render(<BookingWizard />);
+    await screen.findByRole('heading', { name: 'Your Information' });
+    fireEvent.change(field('Full name'), { target: { value: 'Meera' } });
+    fireEvent.change(field('Email'), { target: { value: 'meera@' } });
+    fireEvent.change(field('Mobile number'), { target: { value: '98765' } });
+    fireEvent.change(field('Age'), { target: { value: '0' } });
+    expect(field('Mobile number').maxLength).toBe(10);
+    expect(field('Age').min).toBe('1');
+    expect(field('Age').max).toBe('120');
+    submit();
+    expect(screen.getByText('Please enter a valid email address')).toBeTruthy();
+    expect(screen.getByText('Mobile number must be 10 digits')).toBeTruthy();
+    expect(screen.getByText('Age is required')).toBeTruthy();
+    expect(screen.getByText('Please select a session type')).toBeTruthy();
+    // Offline: state and city are optional.
+    expect(screen.queryByText('State is required')).toBeNull();
+    expect(screen.queryByText('City is required')).toBeNull();
+    fireEvent.change(field('Age'), { target: { value: '130' } });
+    submit();
+    expect(screen.getByText('Age must be between 1 and 120')).toBeTruthy();
+  });
+
+  it('city waits for a state and is cleared when the state changes; both misspelt keys are offered', async () => {
+    mockFetch(CATALOG);
+    atDetails('online');
+    render(<BookingWizard />);
+    await screen.findByRole('heading', { name: 'Your Information' });
+    const state = screen.getByLabelText(/^State/) as HTMLSelectElement;
+    const city = () => screen.getByLabelText(/^City/) as HTMLSelectElement;
+    expect(city().disabled).toBe(true);
+    const options = [...state.options].map((o) => o.value);
+    expect(options).toContain('Himachal Pardesh');
+    expect(options).toContain('Puduchery');
+    expect(options).toContain('Tamil Nadu');
+    fireEvent.change(state, { target: { value: 'Maharashtra' } });
+    expect(city().disabled).toBe(false);
+    fireEvent.change(city(), { target: { value: 'Pune' } });
+    expect($booking.get().clientInfo.city).toBe('Pune');
+    fireEvent.change(state, { target: { value: 'Karnataka' } });
+    expect($booking.get().clientInfo.city).toBe('');
+    expect(city().value).toBe('');
+  });
+
+  it('terms and privacy open in a new tab; offline shows the arrive-early note and fee notes; a valid form moves to payment', async () => {
+    mockFetch(CATALOG);
+    atDetails('offline');
+    render(<BookingWizard />);
+    await screen.findByRole('heading', { name: 'Your Information' });
+    expect(screen.getByRole('link', { name: /terms and conditions/ }).getAttribute('target')).toBe('_blank');
+    expect(screen.getByRole('link', { name: /privacy policy/ }).getAttribute('href')).toBe('/privacy-policy');
+    expect(screen.getByText('Please arrive 10 minutes early for your in-person session.')).toBeTruthy();
+    expect(screen.getByText(/Additional charges apply for every 15 minutes beyond the scheduled 60 minutes/)).toBeTruthy();
+    expect(screen.getByText(/at least 24 hours in advance/)).toBeTruthy();
+    expect((screen.getByRole('checkbox') as HTMLInputElement).checked).toBe(true); // terms default to accepted
+    fireEvent.change(field('Full name'), { target: { value: 'Meera Sharma' } });
+    fireEvent.change(field('Email'), { target: { value: 'meera@example.in' } });
+    fireEvent.change(field('Mobile number'), { target: { value: '9876543210' } });
+    fireEvent.change(field('Age'), { target: { value: '34' } });
+    submit();
+    expect(await screen.findByRole('heading', { name: 'Review and Pay' })).toBeTruthy();
+    expect($booking.get().currentStep).toBe(6);
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('heading', { name: 'Your Information' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('heading', { name: 'Select Date & Time' })).toBeTruthy();
+    expect($booking.get().currentStep).toBe(4);
+  });
+});
+
+function readyToPay(type: 'online' | 'offline') {
+  atDetails(type);
+  updateClientInfo({ fullName: 'Meera Sharma', email: 'meera@example.in', mobile: '9876543210', age: 34, state: 'Maharashtra', city: 'Mumbai' });
+  setStep(type === 'online' ? 5 : 6);
+}
+
+describe('Payment', () => {
+  it('Booking Information Missing with Start Over back to step 1', async () => {
+    mockFetch(CATALOG);
+    setBookingType('online');
+    setStep(5);
+    render(<BookingWizard />);
+    expect(await screen.findByRole('heading', { name: 'Booking Information Missing' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Start Over' }));
+    expect(screen.getByRole('heading', { name: 'How would you like to meet?' })).toBeTruthy();
+    expect($booking.get().bookingType).toBeNull();
+  });
+
+  it('offline: creates the booking and goes to /payment-status as pending', async () => {
+    const { calls } = mockFetch({ ...CATALOG, 'POST /confirm-booking': { body: { booking_id: 42, message: 'Booking created successfully.' } } });
+    readyToPay('offline');
+    const navigate = vi.fn();
+    render(<BookingWizard navigate={navigate} />);
+    expect(await screen.findByText('₹2,500')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm Booking' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    expect(navigate).toHaveBeenCalledWith('/payment-status?razorpay_payment_link_id=offline-42&razorpay_payment_link_status=pending&booking_id=42');
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.body).toMatchObject({
+      therapist_id: 7,
+      booking_date: '2030-01-08',
+      booking_time_slot_start: '10:00',
+      booking_type: 'OFFLINE',
+      location_id: 2,
+      client_full_name: 'Meera Sharma',
+      terms_accepted: true,
+      amount: 2500,
+      service_id: 1,
+    });
+    expect(screen.getByRole('heading', { name: 'Processing payment and redirecting...' })).toBeTruthy();
+  });
+
+  it('online: booking, payment link (₹ amount, INR), link confirmation, then the provider page', async () => {
+    const { calls } = mockFetch({
+      ...CATALOG,
+      'POST /confirm-booking': { body: { booking_id: 9, message: 'ok' } },
+      'POST /api/payment/generate-link': { body: { short_url: 'https://pay.example/abc', payment_link_id: 'plink_1' } },
+      'POST /api/admin/bookings/9/update-payment-link': { body: {} },
+    });
+    readyToPay('online');
+    const navigate = vi.fn();
+    render(<BookingWizard navigate={navigate} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://pay.example/abc'));
+    const link = calls.find((c) => c.url === '/api/payment/generate-link')!;
+    expect(link.body).toMatchObject({
+      amount: 1500,
+      currency: 'INR',
+      customer_name: 'Meera Sharma',
+      customer_email: 'meera@example.in',
+      customer_phone: '9876543210',
+      booking_id: 9,
+    });
+    expect(calls.find((c) => c.url.endsWith('/update-payment-link'))?.body).toEqual({ payment_link_url: 'https://pay.example/abc' });
+  });
+
+  it('a missing price sends 0 in the booking and 1 in the payment link', async () => {
+    const { calls } = mockFetch({
+      ...CATALOG,
+      'POST /confirm-booking': { body: { booking_id: 9, message: 'ok' } },
+      'POST /api/payment/generate-link': { body: { short_url: 'https://pay.example/x', payment_link_id: 'p' } },
+    });
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    readyToPay('online');
+    setTherapist(THERAPISTS[1]!, SERVICES[0]!);
+    setTimeSlot(SLOT);
+    const navigate = vi.fn();
+    render(<BookingWizard navigate={navigate} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay Now' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    expect(calls.find((c) => c.url === '/confirm-booking')?.body).toMatchObject({ amount: 0 });
+    expect(calls.find((c) => c.url === '/api/payment/generate-link')?.body).toMatchObject({ amount: 1 });
+  });
+
+  it('shows each error above the pay button', async () => {
+    mockFetch({ ...CATALOG, 'POST /confirm-booking': { body: { message: 'Could not save.' } } });
+    readyToPay('online');
+    const { unmount } = render(<BookingWizard navigate={vi.fn()} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
+    expect(await screen.findByText('Could not save.')).toBeTruthy();
+    unmount();
+
+    mockFetch({ ...CATALOG, 'POST /confirm-booking': { body: {} } });
+    const second = render(<BookingWizard navigate={vi.fn()} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
+    expect(await screen.findByText('Failed to create booking. Please try again.')).toBeTruthy();
+    second.unmount();
+
+    mockFetch({ ...CATALOG, 'POST /confirm-booking': { body: { booking_id: 3 } }, 'POST /api/payment/generate-link': { status: 502, body: { detail: 'x' } } });
+    const third = render(<BookingWizard navigate={vi.fn()} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
+    const alert = await screen.findByText('Failed to generate payment link. Please contact support.');
+    expect(alert.getAttribute('role')).toBe('alert');
+    third.unmount();
+
+    mockFetch({ ...CATALOG, 'POST /confirm-booking': { status: 400, body: { detail: 'Please choose a date within the next 15 working days (Sundays excluded).' } } });
+    render(<BookingWizard navigate={vi.fn()} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
+    expect(await screen.findByText('Please choose a date within the next 15 working days (Sundays excluded).')).toBeTruthy();
+  });
+
+  it('a slot taken meanwhile (409) returns to the slot step with the message, details kept', async () => {
+    mockFetch({ ...CATALOG, 'POST /confirm-booking': { status: 409, body: { detail: 'This time slot has just been booked. Please choose another.' } } });
+    readyToPay('online');
+    render(<BookingWizard navigate={vi.fn()} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
+    expect(await screen.findByRole('heading', { name: 'Select Date & Time' })).toBeTruthy();
+    expect(screen.getByText('This time slot has just been booked. Please choose another.')).toBeTruthy();
+    expect($booking.get().selectedTimeSlot).toBeNull();
+    expect($booking.get().clientInfo.fullName).toBe('Meera Sharma');
+    expect($booking.get().currentStep).toBe(3);
+  });
+});
+
+describe('/payment-status', () => {
+  const details = {
+    id: 9,
+    booking_date: '2030-01-08',
+    booking_time_slot_start: '10:00',
+    client_full_name: 'Meera Sharma',
+    therapist_name: 'Dr. Asha Mehta',
+    booking_type: 'ONLINE',
+    payment_status: 'COMPLETED',
+    amount: 1500,
+    location_name: null,
+    location_address: null,
+    google_meet_link: 'https://meet.example/abc',
+  };
+
+  it('no link id or status: the link is invalid', async () => {
+    mockFetch({});
+    render(<PaymentStatus search="" />);
+    expect(screen.getByText('Verifying your booking...')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Payment Failed!' })).toBeTruthy();
+    expect(screen.getByText('Payment was unsuccessful or the payment link is invalid.')).toBeTruthy();
+  });
+
+  it('a status other than paid: Payment Failed!', async () => {
+    mockFetch({});
+    render(<PaymentStatus search="?razorpay_payment_link_id=plink_1&razorpay_payment_link_status=cancelled" />);
+    expect(await screen.findByRole('heading', { name: 'Payment Failed!' })).toBeTruthy();
+    expect(screen.getByText('Your payment could not be processed.')).toBeTruthy();
+  });
+
+  it('paid: looks the booking up with the callback params, confirms it and resets the booking', async () => {
+    const { calls } = mockFetch({ 'GET /api/get-razorpay-details/9': { body: { data: details } } });
+    updateClientInfo({ fullName: 'Old' });
+    render(
+      <PaymentStatus search="?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig" />,
+    );
+    expect(await screen.findByRole('heading', { name: 'Booking Confirmed!' })).toBeTruthy();
+    expect(screen.getByText('Asha Mehta')).toBeTruthy();
+    expect(screen.getByText('10:00 AM')).toBeTruthy();
+    expect(screen.getByText('₹1,500')).toBeTruthy();
+    const url = new URL(calls[0]!.url, 'http://x');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      payment_status: 'paid',
+      razorpay_payment_id: 'pay_1',
+      razorpay_payment_link_id: 'plink_1',
+      razorpay_payment_link_reference_id: '9',
+      razorpay_payment_link_status: 'paid',
+      razorpay_signature: 'sig',
+    });
+    expect($booking.get().clientInfo.fullName).toBe('');
+  });
+
+  it('paid with a failed lookup: Booking Confirmation Failed! with the payment id', async () => {
+    mockFetch({ 'GET /api/get-razorpay-details/9': { status: 500 } });
+    render(<PaymentStatus search="?razorpay_payment_id=pay_7&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid" />);
+    expect(await screen.findByRole('heading', { name: 'Booking Confirmation Failed!' })).toBeTruthy();
+    expect(screen.getByText('Please try again or contact support with Payment ID: pay_7')).toBeTruthy();
+  });
+
+  it('offline pending is the in-person confirmation, not a failure; Book Another Appointment resets and goes home', async () => {
+    mockFetch({});
+    const navigate = vi.fn();
+    render(<PaymentStatus search="?razorpay_payment_link_id=offline-42&razorpay_payment_link_status=pending&booking_id=42" navigate={navigate} />);
+    expect(await screen.findByRole('heading', { name: 'Booking Confirmed!' })).toBeTruthy();
+    expect(screen.getByText(/Payment status: Pending/)).toBeTruthy();
+    expect(screen.getByText('42')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to Home Page' }).getAttribute('href')).toBe('/');
+    setStep(3);
+    fireEvent.click(screen.getByRole('button', { name: 'Book Another Appointment' }));
+    expect($booking.get().currentStep).toBe(1);
+    expect(navigate).toHaveBeenCalledWith('/');
+  });
+});

@@ -1,0 +1,92 @@
+import { vi } from 'vitest';
+import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../shared/contract/public.ts';
+
+export const LOCATIONS: LocationDto[] = [
+  { id: 1, name: 'West Branch', description: 'Quiet rooms near the station.', address: 'S.V. Road, Borivali West, Mumbai', phone: '+91 98200 11111' },
+  { id: 2, name: 'East Branch', description: 'Calm space in Kandivali East.', address: 'Thakur Village, Kandivali East, Mumbai', phone: '+91 98200 22222' },
+];
+
+export const SERVICES: ServiceDto[] = [
+  { id: 1, name: 'Therapy Session (60 minutes)' },
+  { id: 2, name: 'Anxiety (Generalised, Social, Panic)' },
+  { id: 3, name: 'Depression' },
+  { id: 4, name: 'Stress Management' },
+  { id: 5, name: 'Grief and Loss' },
+  { id: 6, name: 'Sleep Problems (Insomnia)' },
+];
+
+const therapist = (t: Partial<TherapistDto> & Pick<TherapistDto, 'id' | 'name' | 'type'>): TherapistDto => ({
+  title: 'Clinical Psychologist',
+  specialization: 'Anxiety and mood',
+  bio: 'Warm, structured support.|CBT|12 years of experience|English',
+  price: 1500,
+  image_url: 'x.png',
+  locations: null,
+  offered_service_ids: [2, 3],
+  email: 'x@example.in',
+  ...t,
+});
+
+export const THERAPISTS: TherapistDto[] = [
+  therapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, offered_service_ids: [2, 3, 4, 5, 6] }),
+  therapist({ id: 2, name: 'Ms. Priya Nair', type: 1, price: null, bio: 'Helps couples.|EFT|7 years of experience' }),
+  therapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, locations: 1, price: 1800 }),
+  therapist({ id: 7, name: 'Dr. Vikram Desai', type: 2, locations: 2, price: 2500 }),
+];
+
+export const OFFER: SlotOfferDto = {
+  therapist_id: 1,
+  today: '2030-01-07',
+  days: [
+    { date: '2030-01-07', slots: [] },
+    { date: '2030-01-08', slots: [{ id: 11, start_time: '10:00', end_time: '11:00' }, { id: 12, start_time: '14:00', end_time: '15:00' }] },
+    { date: '2030-01-09', slots: [{ id: 13, start_time: '17:00', end_time: '18:00' }] },
+    { date: '2030-01-10', slots: [] },
+    { date: '2030-01-11', slots: [{ id: 11, start_time: '10:00', end_time: '11:00' }] },
+    { date: '2030-01-12', slots: [{ id: 11, start_time: '10:00', end_time: '11:00' }] },
+    { date: '2030-01-14', slots: [{ id: 11, start_time: '10:00', end_time: '11:00' }] },
+    { date: '2030-01-15', slots: [{ id: 11, start_time: '10:00', end_time: '11:00' }] },
+  ],
+};
+
+type Reply = { status?: number; body?: unknown } | (() => { status?: number; body?: unknown });
+export type Routes = Record<string, Reply>;
+
+/** A fetch double: 'GET /path' or 'POST /path' → reply; query strings are ignored for matching. */
+export function mockFetch(routes: Routes) {
+  const calls: { method: string; url: string; body: unknown }[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method, url, body });
+    const key = `${method} ${url.split('?')[0]}`;
+    const found = routes[key];
+    if (!found) return new Response(JSON.stringify({ detail: 'Not found.' }), { status: 404 });
+    const r = typeof found === 'function' ? found() : found;
+    return new Response(JSON.stringify(r.body ?? {}), { status: r.status ?? 200, headers: { 'Content-Type': 'application/json' } });
+  });
+  globalThis.fetch = fn as unknown as typeof fetch;
+  return { fn, calls };
+}
+
+export const CATALOG: Routes = {
+  'GET /locations': { body: LOCATIONS },
+  'GET /services': { body: SERVICES },
+  'GET /therapists': { body: THERAPISTS },
+  'GET /api/slots': { body: OFFER },
+};
+
+/** jsdom has no matchMedia; `narrow` answers the under-768px query. */
+export function setViewport(narrow: boolean): void {
+  window.matchMedia = ((query: string) => ({
+    matches: narrow && query.includes('max-width'),
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  })) as unknown as typeof window.matchMedia;
+}

@@ -1,0 +1,171 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+import { CLIENT, continueButton, expectAccessible, expectNoHorizontalScroll, fillDetails, heading, newJourney, savedState } from './booking-helpers.ts';
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** Online: type → therapist → first free slot → the details form. */
+async function onlineToDetails(page: Page, therapist: string, slotIndex = 0): Promise<void> {
+  await page.goto(`${stack.baseUrl}/book`);
+  await heading(page, 'How would you like to meet?');
+  await page.getByText('Online Session', { exact: true }).click();
+  await (await continueButton(page)).click();
+  await heading(page, 'Select Your Therapist');
+  await page.getByRole('button', { name: `Select ${therapist}` }).click();
+  await heading(page, 'Select Date & Time');
+  await page.locator('.time-option').nth(slotIndex).click();
+  await (await continueButton(page)).click();
+  await heading(page, 'Your Information');
+}
+
+describe('details form validation in the browser', () => {
+  it.each([
+    ['phone', VIEWPORTS.phone],
+    ['desktop', VIEWPORTS.desktop],
+  ] as const)('shows every message under its field and announces them (%s)', async (_name, viewport) => {
+    const { context, page } = await newJourney(browser, viewport);
+    await onlineToDetails(page, 'Priya Nair');
+    await page.getByLabel(/I accept the/).uncheck();
+    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    for (const m of [
+      'Full name is required',
+      'Email is required',
+      'Mobile number is required',
+      'Age is required',
+      'State is required',
+      'City is required',
+      'You must accept the terms and conditions',
+    ]) {
+      await page.getByText(m, { exact: true }).waitFor();
+    }
+    expect(await page.getByRole('alert').first().textContent()).toContain('Please correct the 7 highlighted fields.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-fullName');
+    expect(await page.getByLabel('Full name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('City').isDisabled()).toBe(true);
+    await expectAccessible(page, 'details with errors');
+    await expectNoHorizontalScroll(page, 'details with errors');
+    await screenshot(page, 'booking-details-errors');
+
+    await page.getByLabel('Email').fill('meera@example');
+    await page.getByLabel('Mobile number').fill('98765');
+    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    await page.getByText('Please enter a valid email address', { exact: true }).waitFor();
+    await page.getByText('Mobile number must be 10 digits', { exact: true }).waitFor();
+    // The mobile input takes at most 10 characters.
+    await page.getByLabel('Mobile number').fill('');
+    await page.getByLabel('Mobile number').pressSequentially('98765432109999');
+    expect(await page.getByLabel('Mobile number').inputValue()).toBe('9876543210');
+    await context.close();
+  });
+});
+
+describe('reload in the middle keeps progress', () => {
+  it('keeps the step, the chosen slot and the typed details across a reload', async () => {
+    const { context, page } = await newJourney(browser, VIEWPORTS.phone);
+    await onlineToDetails(page, 'Arjun Iyer', 1);
+    const before = await savedState(page);
+    await page.getByLabel('Full name').fill(CLIENT.fullName);
+    await page.getByLabel('State').selectOption('Karnataka');
+    await page.reload();
+    await heading(page, 'Your Information');
+    expect(await page.getByLabel('Full name').inputValue()).toBe(CLIENT.fullName);
+    expect(await page.getByLabel('State').inputValue()).toBe('Karnataka');
+    expect(await page.getByText('Step 4 of 5', { exact: true }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await heading(page, 'Select Date & Time');
+    await page.locator('.time-option.is-selected').waitFor();
+    expect((await savedState(page)).selectedTimeSlot).toEqual(before.selectedTimeSlot);
+    await page.reload();
+    await heading(page, 'Select Date & Time');
+    await page.locator('.time-option.is-selected').waitFor();
+    await context.close();
+  });
+});
+
+describe('a slot taken behind the client’s back', () => {
+  it('sends the client back to the slot step with fresh slots and a clear message, details kept', async () => {
+    const { context, page } = await newJourney(browser, VIEWPORTS.desktop);
+    await onlineToDetails(page, 'Farah Shaikh');
+    await fillDetails(page, true);
+    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    await heading(page, 'Review and Pay');
+    const s = await savedState(page);
+    const slot = s.selectedTimeSlot!;
+
+    // Someone else books the very same slot through the API.
+    const res = await fetch(`${stack.baseUrl}/confirm-booking`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        therapist_id: s.selectedTherapist!.id,
+        booking_date: slot.date,
+        booking_time_slot_start: slot.start_time,
+        client_full_name: 'Someone Else',
+        client_email: 'someone@example.in',
+        client_mobile: '9123456780',
+        client_age: 40,
+        client_state: 'Maharashtra',
+        client_city: 'Pune',
+        session_type: 'individual',
+        terms_accepted: true,
+        booking_type: 'ONLINE',
+        location_id: 0,
+      }),
+    });
+    expect(res.status).toBe(200);
+
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await heading(page, 'Select Date & Time');
+    await page.getByText('This time slot has just been booked. Please choose another.').waitFor();
+    expect(await page.getByRole('alert').first().textContent()).toContain('This time slot has just been booked');
+    await page.locator('.time-option').first().waitFor();
+    // The fresh offer no longer holds the taken time on that date.
+    const pressed = await page.locator('.date-btn[aria-pressed="true"]').getAttribute('aria-label');
+    if (pressed?.startsWith(new Date(`${slot.date}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' }))) {
+      const times = await page.locator('.time-option').allTextContents();
+      const [h, m] = slot.start_time.split(':').map(Number) as [number, number];
+      const label = `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
+      expect(times).not.toContain(label);
+    }
+    expect(await (await continueButton(page)).isDisabled()).toBe(true);
+    await expectAccessible(page, 'slot step after 409');
+    await screenshot(page, 'booking-slot-taken');
+
+    await page.locator('.time-option').first().click();
+    await (await continueButton(page)).click();
+    await heading(page, 'Your Information');
+    expect(await page.getByLabel('Full name').inputValue()).toBe(CLIENT.fullName);
+    expect(await page.getByLabel('Email').inputValue()).toBe(CLIENT.email);
+    expect(await page.getByLabel('City').inputValue()).toBe(CLIENT.city);
+    await context.close();
+  });
+});
+
+describe('responsive from 360px to 1440px', () => {
+  it.each([360, 768, 1440])('no horizontal scrolling on the wizard steps at %ipx', async (width) => {
+    const { context, page } = await newJourney(browser, { width, height: 800 });
+    await onlineToDetails(page, 'Asha Mehta');
+    await expectNoHorizontalScroll(page, `details at ${width}`);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await heading(page, 'Select Date & Time');
+    await page.locator('.time-option').first().waitFor();
+    expect(await page.locator('.date-btn').count()).toBe(width < 768 ? 4 : 6);
+    await expectNoHorizontalScroll(page, `slot at ${width}`);
+    await page.goto(`${stack.baseUrl}/payment-status`);
+    await heading(page, 'Payment Failed!');
+    await expectNoHorizontalScroll(page, `payment-status at ${width}`);
+    await context.close();
+  });
+});
