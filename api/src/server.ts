@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
+import { createJobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
+import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
 import { buildApp } from './app.ts';
 
 const cfg = config();
@@ -13,11 +15,15 @@ const redis = new Redis(cfg.redisUrl, { lazyConnect: true, maxRetriesPerRequest:
 redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
 void redis.connect().catch(() => {});
 
-const app = buildApp({ config: cfg, db: database.db, redis, logger, now: () => new Date() });
+const now = () => new Date();
+const jobs = createJobsClient(cfg.redisUrl, cfg.queuePrefix);
+const payments = paymentsFromConfig(cfg, database.db, now);
+// queuesGuard (Bull Board at /admin/queues) is wired with the super-admin guard once admin sign-in exists.
+const app = buildApp({ config: cfg, db: database.db, redis, logger, now, jobs, payments });
 const server = app.listen(cfg.port, cfg.host);
 await once(server, 'listening');
 const { port } = server.address() as AddressInfo;
-logger.info({ port }, `API listening on ${cfg.publicBaseUrl}`);
+logger.info({ port, payments: payments.name }, `API listening on ${cfg.publicBaseUrl}`);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -30,7 +36,7 @@ async function shutdown(signal: string): Promise<void> {
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
   force.unref();
   await once(server, 'close').catch(() => {});
-  await Promise.allSettled([database.close(), redis.quit()]);
+  await Promise.allSettled([database.close(), redis.quit(), jobs.close()]);
   logger.info('stopped');
   process.exit(0);
 }
