@@ -78,13 +78,24 @@ export async function dropQueues(jobs: JobsClient): Promise<void> {
 
 export type ReceivedMail = { from: string; to: string[]; raw: string };
 
-/** A real SMTP server on a free port; `stall` holds every message's DATA unanswered. */
-export async function startSmtpServer(): Promise<{ url: string; messages: ReceivedMail[]; dataStarted: number; stall: boolean; close(): Promise<void> }> {
+/**
+ * A real SMTP server on a free port. While `stall` is set, each message's DATA is left unanswered
+ * (the sender is stuck mid-job) and a function accepting it later is put in `held`.
+ */
+export async function startSmtpServer(): Promise<{
+  url: string;
+  messages: ReceivedMail[];
+  dataStarted: number;
+  stall: boolean;
+  held: (() => void)[];
+  close(): Promise<void>;
+}> {
   const state = {
     url: '',
     messages: [] as ReceivedMail[],
     dataStarted: 0,
     stall: false,
+    held: [] as (() => void)[],
     close: async () => {},
   };
   const server = new SMTPServer({
@@ -97,16 +108,21 @@ export async function startSmtpServer(): Promise<{ url: string; messages: Receiv
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        if (stalled) return; // never answer: the sender is stuck mid-job
-        state.messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
+        const accept = () => {
+          state.messages.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          callback();
+        };
+        if (stalled) state.held.push(accept);
+        else accept();
       });
     },
   });
+  // A sender killed mid-message resets its connection; that is the scenario, not a failure.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = (server as unknown as { server: Server }).server.address() as AddressInfo;
   state.url = `smtp://127.0.0.1:${port}`;

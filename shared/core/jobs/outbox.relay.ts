@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { isJobName, queueOf } from './jobs.ts';
-import type { Queues } from './queues.ts';
+import { withTimeout, type Queues } from './queues.ts';
 
 export type OutboxRelay = {
   /** Moves every pending intent to BullMQ; answers how many were dispatched. Throws nothing. */
@@ -22,6 +22,8 @@ type RelayDeps = {
   databaseUrl?: string;
   pollMs?: number;
   batchSize?: number;
+  /** How long one enqueue may wait for Redis before the row is left for the next pass. */
+  enqueueTimeoutMs?: number;
 };
 
 /**
@@ -56,7 +58,11 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
         }
         try {
           const delay = Math.max(0, row.availableAt.getTime() - deps.now().getTime());
-          await deps.queues[row.queue as keyof Queues].add(row.jobName, row.payload, { jobId: row.jobId, delay });
+          await withTimeout(
+            deps.queues[row.queue as keyof Queues].add(row.jobName, row.payload, { jobId: row.jobId, delay }),
+            deps.enqueueTimeoutMs ?? 5_000,
+            `enqueue ${row.jobName}`,
+          );
         } catch (err) {
           await tx
             .update(outbox)
