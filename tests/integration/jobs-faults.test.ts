@@ -65,9 +65,12 @@ function spawnWorker(database: TestDatabase, config: Config, env: Record<string,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  cleanups.push(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
+  const reap = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  // Even a test run that is itself cut short must not leave a worker behind.
+  process.once('exit', reap);
+  cleanups.push(async () => reap());
   return child;
 }
 

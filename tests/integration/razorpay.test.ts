@@ -172,11 +172,15 @@ describe('callback signature', () => {
       .expect(409);
     expect((await row(id)).paymentStatus).toBe('INITIATED');
 
+    // A bare booking number with an unsigned query reveals nothing.
+    await request(app).get(`/api/get-razorpay-details/${id}`).query({ ...q, razorpay_signature: 'a'.repeat(64) }).expect(404);
+
     const signed = { ...q, razorpay_signature: hmac(KEY_SECRET, `plink_Signed00000001|${id}|paid|pay_Signed00000001`) };
     const res = await request(app).get('/api/get-razorpay-details/plink_Signed00000001').query({ payment_status: 'paid', ...signed }).expect(200);
     expect(res.body.data).toMatchObject({ id, payment_status: 'COMPLETED', razorpay_payment_id: 'pay_Signed00000001', amount: 1500 });
-    // Coming back again changes nothing.
-    await request(app).get('/api/get-razorpay-details/plink_Signed00000001').query({ payment_status: 'paid', ...signed }).expect(200);
+    // Coming back again (here by booking number, with the signed query) changes nothing.
+    const byNumber = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...signed }).expect(200);
+    expect(byNumber.body.data).toMatchObject({ id, payment_status: 'COMPLETED' });
     const meetings = (await database.db.select().from(outbox)).filter((o) => o.jobName === 'meetings.create' && (o.payload as { bookingId: number }).bookingId === id);
     expect(meetings).toHaveLength(1);
   });

@@ -37,8 +37,16 @@ const updateLinkSchema = z.object({
   razorpay_payment_link_id: z.string().min(1).max(64).optional(),
 });
 
+const callbackQuery = z.object({
+  razorpay_payment_link_id: z.string().min(1).max(64),
+  razorpay_payment_link_reference_id: z.string().min(1).max(64),
+  razorpay_payment_link_status: z.string().min(1).max(32),
+  razorpay_payment_id: z.string().min(1).max(64),
+  razorpay_signature: z.string().min(1).max(128),
+});
+
 const idParam = z.object({ id: z.string().regex(/^\d{1,9}$/, { error: 'Booking not found.' }).transform(Number) });
-const refParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, { error: 'Booking not found.' }) });
+const refParam = z.object({ id: z.string().regex(/^(\d{1,9}|[A-Za-z0-9_-]{6,64})$/, { error: 'Booking not found.' }) });
 
 async function adminOf(req: Request, deps: AppDeps): Promise<Actor | undefined> {
   const attached = (req as Request & { admin?: Actor }).admin;
@@ -111,8 +119,16 @@ export function paymentRoutes(deps: AppDeps): Router {
     if (!booking && /^\d+$/.test(id)) {
       // A bare booking number is accepted only with a callback signed for that very booking.
       const candidate = await getBookingView(deps.db, Number(id));
-      const ref = req.query.razorpay_payment_link_reference_id;
-      if (candidate && ref === String(candidate.id) && typeof req.query.razorpay_signature === 'string') booking = candidate;
+      const callback = callbackQuery.safeParse(req.query);
+      if (
+        candidate &&
+        deps.payments &&
+        callback.success &&
+        callback.data.razorpay_payment_link_reference_id === String(candidate.id) &&
+        deps.payments.verifyCallback(callback.data)
+      ) {
+        booking = candidate;
+      }
     }
     if (!booking) throw new AppError('not_found', 'Failed to retrieve booking details. Please contact support.');
     if (booking.bookingType === 'ONLINE') booking = await confirmPayment(paymentDeps(deps), booking, req.query as Record<string, unknown>);
