@@ -32,6 +32,7 @@ const schema = z
     RAZORPAY_KEY_ID: z.string().min(1).optional(),
     RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
     RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+    SANDBOX_WEBHOOK_URL: z.url({ error: 'must be an absolute URL' }).optional(),
     SANDBOX_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     PAYMENT_HOLD_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(20),
     PAYMENT_LINK_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
@@ -87,7 +88,8 @@ function paymentsProviderOf(env: { PAYMENTS_PROVIDER?: 'razorpay' | 'sandbox' | 
 
 export type PaymentsConfig =
   | { provider: 'razorpay'; keyId: string; keySecret: string; webhookSecret: string }
-  | { provider: 'sandbox'; secret: string };
+  /** webhookUrl: where the sandbox delivers its webhooks (the worker must reach it; defaults to PUBLIC_BASE_URL). */
+  | { provider: 'sandbox'; secret: string; webhookUrl: string };
 
 export type MeetingsConfig =
   | { provider: 'jitsi'; domain: string }
@@ -164,7 +166,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     payments:
       paymentsProviderOf(e) === 'razorpay'
         ? { provider: 'razorpay' as const, keyId: e.RAZORPAY_KEY_ID!, keySecret: e.RAZORPAY_KEY_SECRET!, webhookSecret: e.RAZORPAY_WEBHOOK_SECRET! }
-        : { provider: 'sandbox' as const, secret: e.SANDBOX_SECRET ?? DEV_SANDBOX_SECRET },
+        : {
+            provider: 'sandbox' as const,
+            secret: e.SANDBOX_SECRET ?? DEV_SANDBOX_SECRET,
+            webhookUrl: e.SANDBOX_WEBHOOK_URL ?? `${(e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')}/api/payment/webhook`,
+          },
     paymentHoldMinutes: e.PAYMENT_HOLD_MINUTES,
     paymentLinkWaitMs: e.PAYMENT_LINK_WAIT_MS,
     meetings:

@@ -62,6 +62,12 @@ describe('online booking paid through the sandbox checkout', () => {
     // The wizard may confirm the stored link, never replace it without an admin token.
     await request(app).post(`/api/admin/bookings/${id}/update-payment-link`).send({ payment_link_url: link.body.short_url }).expect(200);
     await request(app).post(`/api/admin/bookings/${id}/update-payment-link`).send({ payment_link_url: 'https://evil.example/pay' }).expect(401);
+    await request(app)
+      .post(`/api/admin/bookings/${id}/update-payment-link`)
+      .set('authorization', 'Bearer not-an-admin')
+      .send({ payment_link_url: link.body.short_url, razorpay_payment_link_id: 'plink_Other000000001' })
+      .expect(403);
+    expect(await bookingRow(id)).toMatchObject({ paymentLinkUrl: link.body.short_url, razorpayPaymentLinkId: link.body.payment_link_id });
 
     const page = await request(app).get(new URL(link.body.short_url).pathname).expect(200);
     expect(page.text).toContain('₹1,500.00'); // the therapist's price, not the client's figure
@@ -129,6 +135,24 @@ describe('online booking paid through the sandbox checkout', () => {
     expect(forBooking('mail.booking-reminder')[0]!.availableAt.toISOString()).toBe('2026-11-24T04:30:00.000Z');
     const reminder = await worker.jobs.queues.mail.getJob(`mail-reminder.${id}`);
     expect(await reminder!.getState()).toBe('delayed');
+  });
+
+  it('an admin token may set a booking’s payment link', async () => {
+    const created = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-28' })).expect(200);
+    const id = created.body.booking_id as number;
+    const adminApp = testApp(database, {
+      config,
+      now: clock.now,
+      payments,
+      jobs: worker.jobs,
+      authenticateAdmin: async (req) => (req.get('authorization') === 'Bearer admin-token' ? { kind: 'admin', adminId: 1 } : undefined),
+    });
+    await request(adminApp)
+      .post(`/api/admin/bookings/${id}/update-payment-link`)
+      .set('authorization', 'Bearer admin-token')
+      .send({ payment_link_url: 'https://rzp.io/i/manual1' })
+      .expect(200);
+    expect((await bookingRow(id)).paymentLinkUrl).toBe('https://rzp.io/i/manual1');
   });
 
   it('a fail on the checkout page leaves the booking unpaid and is not believed as paid', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, isNull, sql } from 'drizzle-orm';
+import { asc, eq, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
@@ -46,14 +46,14 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
       const rows = await tx
         .select()
         .from(outbox)
-        .where(and(isNull(outbox.dispatchedAt)))
+        .where(isNull(outbox.dispatchedAt))
         .orderBy(asc(outbox.id))
         .limit(batchSize)
         .for('update', { skipLocked: true });
       let dispatched = 0;
       for (const row of rows) {
         if (!isJobName(row.jobName) || queueOf(row.jobName) !== row.queue) {
-          await tx.update(outbox).set({ attempts: sql`${outbox.attempts} + 1`, lastError: `unknown job ${row.jobName}` }).where(sql`${outbox.id} = ${row.id}`);
+          await tx.update(outbox).set({ attempts: sql`${outbox.attempts} + 1`, lastError: `unknown job ${row.jobName}` }).where(eq(outbox.id, row.id));
           continue;
         }
         try {
@@ -67,11 +67,11 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
           await tx
             .update(outbox)
             .set({ attempts: sql`${outbox.attempts} + 1`, lastError: (err as Error).message.slice(0, 500) })
-            .where(sql`${outbox.id} = ${row.id}`);
+            .where(eq(outbox.id, row.id));
           deps.logger.warn({ err: (err as Error).message, outboxId: row.id, job: row.jobName }, 'outbox: enqueue failed, will retry');
           return { dispatched, more: false };
         }
-        await tx.update(outbox).set({ dispatchedAt: sql`now()`, lastError: null }).where(sql`${outbox.id} = ${row.id}`);
+        await tx.update(outbox).set({ dispatchedAt: sql`now()`, lastError: null }).where(eq(outbox.id, row.id));
         dispatched++;
       }
       return { dispatched, more: rows.length === batchSize };

@@ -239,7 +239,7 @@ const callbackSchema = z.object({
  * the provider; marks the booking paid at most once and answers it as it now stands.
  */
 export async function confirmPayment(deps: PaymentDeps, booking: BookingView, query: Record<string, unknown>): Promise<BookingView> {
-  if (booking.bookingType !== 'ONLINE' || booking.paymentStatus !== 'INITIATED' && booking.paymentStatus !== 'FAILED') return booking;
+  if (booking.bookingType !== 'ONLINE' || (booking.paymentStatus !== 'INITIATED' && booking.paymentStatus !== 'FAILED')) return booking;
   const now = deps.now();
   const callback = callbackSchema.safeParse(query);
   let paid: { linkId: string; paymentId: string } | undefined;

@@ -8,5 +8,5 @@ import { sandboxProvider } from './sandbox.provider.ts';
 export function paymentsFromConfig(config: Config, db: Db, now: () => Date): PaymentsProvider {
   const p = config.payments;
   if (p.provider === 'razorpay') return razorpayProvider(p);
-  return sandboxProvider({ db, secret: p.secret, publicBaseUrl: config.publicBaseUrl, now });
+  return sandboxProvider({ db, secret: p.secret, publicBaseUrl: config.publicBaseUrl, webhookUrl: p.webhookUrl, now });
 }

@@ -33,7 +33,7 @@ export type SandboxPayments = PaymentsProvider & {
   fail(id: string): Promise<string>;
 };
 
-type SandboxDeps = { db: Db; secret: string; publicBaseUrl: string; now: () => Date };
+type SandboxDeps = { db: Db; secret: string; publicBaseUrl: string; now: () => Date; webhookUrl?: string };
 
 /**
  * A local stand-in for Razorpay Payment Links with the same contract: hosted checkout, signed
@@ -92,7 +92,7 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
       created_at: createdAt,
     });
     await enqueueInTx(tx, [
-      intent('payments.sandbox-webhook', jobIds.sandboxWebhook(eventId), { url: `${deps.publicBaseUrl}/api/payment/webhook`, body, eventId }),
+      intent('payments.sandbox-webhook', jobIds.sandboxWebhook(eventId), { url: deps.webhookUrl ?? `${deps.publicBaseUrl}/api/payment/webhook`, body, eventId }),
     ]);
   }
 
