@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Request } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Redis } from 'ioredis';
@@ -10,10 +10,15 @@ import type { PaymentsProvider } from '../../shared/core/providers/payments/paym
 import type { LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../shared/core/services/booking.service.ts';
 import type { ReadCache } from '../../shared/core/services/read-cache.service.ts';
-import { bearerAdminActor } from './middleware/auth.ts';
+import type { JobsClient } from '../../shared/core/jobs/queues.ts';
+import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { mountBullBoard } from './bull-board.ts';
+import { bearerAdminActor, queuesGuard } from './middleware/auth.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { htmlNotFound, staticSite } from './middleware/static-site.ts';
 import { adminRoutes } from './routes/admin.routes.ts';
+import { paymentRoutes } from './routes/payment.routes.ts';
+import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
@@ -33,8 +38,12 @@ export type AppDeps = {
   authenticateAdmin?: (req: Request) => Promise<Actor | undefined>;
   /** Failed sign-in counters in Redis (shared by every API process); without it sign-in is not throttled. */
   loginThrottle?: LoginThrottle;
-  /** Creates payment links (Razorpay or the sandbox); without it link generation answers 503. */
+  /** BullMQ producers; POST /api/payment/generate-link waits on its job through them. */
+  jobs?: JobsClient;
+  /** The payments provider (razorpay or sandbox); without it link generation answers 503. */
   payments?: PaymentsProvider;
+  /** Guards Bull Board at /admin/queues; defaults to super admins by bearer token or scoped cookie. */
+  queuesGuard?: RequestHandler;
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -75,14 +84,20 @@ export function buildApp(input: AppDeps): express.Express {
       },
     }),
   );
+  // The webhook's signature covers the exact bytes sent, so that route gets the raw body.
+  app.use('/api/payment/webhook', express.raw({ type: 'application/json', limit: '256kb' }));
   app.use(express.json({ limit: '32kb', strict: true }));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
 
   app.use(healthRoutes(deps));
+  // Before the admin routes: the wizard confirms its payment link under /api/admin without a token.
+  app.use(paymentRoutes(deps));
   // Before the public routes: the admin router takes /confirm-booking payloads carrying admin fields.
   app.use(reportRoutes(deps));
   app.use(adminRoutes(deps));
   app.use(publicRoutes(deps));
+  if (deps.payments?.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
+  if (deps.jobs) mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));
 
   if (deps.siteDir) {
     app.use(staticSite(deps.siteDir));

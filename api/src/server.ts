@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
+import { createJobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
 import { LoginThrottle } from '../../shared/core/services/auth.service.ts';
+import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
 import { buildApp } from './app.ts';
 
 const cfg = config();
@@ -16,23 +18,28 @@ const redis = new Redis(cfg.redisUrl, { lazyConnect: true, maxRetriesPerRequest:
 redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
 void redis.connect().catch(() => {});
 
+const now = () => new Date();
 const readCache = new ReadCache(cfg.databaseUrl, logger);
 await readCache.start();
+const jobs = createJobsClient(cfg.redisUrl, cfg.queuePrefix);
+const payments = paymentsFromConfig(cfg, database.db, now);
 const siteDir = fileURLToPath(new URL('../../site/dist', import.meta.url));
 const app = buildApp({
   config: cfg,
   db: database.db,
   redis,
   logger,
-  now: () => new Date(),
+  now,
   siteDir,
   readCache,
+  jobs,
+  payments,
   loginThrottle: new LoginThrottle(redis),
 });
 const server = app.listen(cfg.port, cfg.host);
 await once(server, 'listening');
 const { port } = server.address() as AddressInfo;
-logger.info({ port }, `API listening on ${cfg.publicBaseUrl}`);
+logger.info({ port, payments: payments.name }, `API listening on ${cfg.publicBaseUrl}`);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -45,7 +52,7 @@ async function shutdown(signal: string): Promise<void> {
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
   force.unref();
   await once(server, 'close').catch(() => {});
-  await Promise.allSettled([database.close(), redis.quit(), readCache.stop()]);
+  await Promise.allSettled([database.close(), redis.quit(), readCache.stop(), jobs.close()]);
   logger.info('stopped');
   process.exit(0);
 }

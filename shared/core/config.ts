@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const TIME_ZONE = 'Asia/Kolkata' as const;
 
 const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me-0123456789';
+const DEV_SANDBOX_SECRET = 'dev-only-sandbox-payments-secret-0123456789';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -26,13 +27,80 @@ const schema = z
     CENTRE_NAME: z.string().min(1).max(120).default('Mindful Path Wellbeing Centre'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SEED_DEMO_DATA: bool.optional(),
+    PAYMENTS_PROVIDER: z.enum(['razorpay', 'sandbox'], { error: 'must be razorpay or sandbox' }).optional(),
+    ALLOW_SANDBOX_IN_PRODUCTION: bool.optional(),
+    RAZORPAY_KEY_ID: z.string().min(1).optional(),
+    RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+    RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+    SANDBOX_WEBHOOK_URL: z.url({ error: 'must be an absolute URL' }).optional(),
+    SANDBOX_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    PAYMENT_HOLD_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(20),
+    PAYMENT_LINK_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    MEETINGS_PROVIDER: z.enum(['jitsi', 'google'], { error: 'must be jitsi or google' }).default('jitsi'),
+    JITSI_DOMAIN: z.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name' }).default('meet.jit.si'),
+    GOOGLE_SERVICE_ACCOUNT_EMAIL: z.email().optional(),
+    GOOGLE_PRIVATE_KEY: z.string().min(1).optional(),
+    GOOGLE_IMPERSONATE_USER: z.email().optional(),
+    GOOGLE_CALENDAR_ID: z.string().min(1).default('primary'),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    SMTP_HOST: z.string().min(1).optional(),
+    SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    SMTP_USER: z.string().min(1).optional(),
+    SMTP_PASS: z.string().min(1).optional(),
+    MAIL_FROM: z.string().min(3).optional(),
+    MAIL_OUTBOX_DIR: z.string().min(1).default('var/mail-outbox'),
+    QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { error: 'must be letters, digits, - or _' }).default('booking'),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
+    WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+    WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+    RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
       if (!env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required in production' });
       if (!env.PUBLIC_BASE_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production' });
+      if (paymentsProviderOf(env) === 'sandbox' && !(env.PAYMENTS_PROVIDER === 'sandbox' && env.ALLOW_SANDBOX_IN_PRODUCTION)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PAYMENTS_PROVIDER'],
+          message: 'sandbox payments need PAYMENTS_PROVIDER=sandbox and ALLOW_SANDBOX_IN_PRODUCTION=true in production; set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
+        });
+      }
+      if (paymentsProviderOf(env) === 'sandbox' && !env.SANDBOX_SECRET) {
+        ctx.addIssue({ code: 'custom', path: ['SANDBOX_SECRET'], message: 'is required in production' });
+      }
+    }
+    if (paymentsProviderOf(env) === 'razorpay') {
+      for (const key of ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENTS_PROVIDER is razorpay' });
+      }
+    }
+    if (env.MEETINGS_PROVIDER === 'google') {
+      for (const key of ['GOOGLE_SERVICE_ACCOUNT_EMAIL', 'GOOGLE_PRIVATE_KEY', 'GOOGLE_IMPERSONATE_USER'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when MEETINGS_PROVIDER is google' });
+      }
     }
   });
+
+function paymentsProviderOf(env: { PAYMENTS_PROVIDER?: 'razorpay' | 'sandbox' | undefined; RAZORPAY_KEY_ID?: string | undefined; RAZORPAY_KEY_SECRET?: string | undefined }) {
+  return env.PAYMENTS_PROVIDER ?? (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET ? 'razorpay' : 'sandbox');
+}
+
+export type PaymentsConfig =
+  | { provider: 'razorpay'; keyId: string; keySecret: string; webhookSecret: string }
+  /** webhookUrl: where the sandbox delivers its webhooks (the worker must reach it; defaults to PUBLIC_BASE_URL). */
+  | { provider: 'sandbox'; secret: string; webhookUrl: string };
+
+export type MeetingsConfig =
+  | { provider: 'jitsi'; domain: string }
+  | { provider: 'google'; serviceAccountEmail: string; privateKey: string; impersonateUser: string; calendarId: string };
+
+export type MailConfig = {
+  from: string;
+  /** undefined: no SMTP configured, messages go to outboxDir as .eml files. */
+  smtp: string | { host: string; port: number; user: string | undefined; pass: string | undefined } | undefined;
+  outboxDir: string;
+};
 
 export type Config = Readonly<{
   nodeEnv: 'development' | 'test' | 'production';
@@ -50,6 +118,13 @@ export type Config = Readonly<{
   logLevel: string;
   seedDemoData: boolean;
   timeZone: typeof TIME_ZONE;
+  payments: PaymentsConfig;
+  paymentHoldMinutes: number;
+  paymentLinkWaitMs: number;
+  meetings: MeetingsConfig;
+  mail: MailConfig;
+  queuePrefix: string;
+  worker: { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; reconcileEveryMinutes: number };
 }>;
 
 export class ConfigError extends Error {
@@ -88,6 +163,39 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     seedDemoData: isProduction ? false : (e.SEED_DEMO_DATA ?? true),
     timeZone: TIME_ZONE,
+    payments:
+      paymentsProviderOf(e) === 'razorpay'
+        ? { provider: 'razorpay' as const, keyId: e.RAZORPAY_KEY_ID!, keySecret: e.RAZORPAY_KEY_SECRET!, webhookSecret: e.RAZORPAY_WEBHOOK_SECRET! }
+        : {
+            provider: 'sandbox' as const,
+            secret: e.SANDBOX_SECRET ?? DEV_SANDBOX_SECRET,
+            webhookUrl: e.SANDBOX_WEBHOOK_URL ?? `${(e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')}/api/payment/webhook`,
+          },
+    paymentHoldMinutes: e.PAYMENT_HOLD_MINUTES,
+    paymentLinkWaitMs: e.PAYMENT_LINK_WAIT_MS,
+    meetings:
+      e.MEETINGS_PROVIDER === 'google'
+        ? {
+            provider: 'google' as const,
+            serviceAccountEmail: e.GOOGLE_SERVICE_ACCOUNT_EMAIL!,
+            // Env files usually carry the PEM with literal \n sequences.
+            privateKey: e.GOOGLE_PRIVATE_KEY!.replace(/\\n/g, '\n'),
+            impersonateUser: e.GOOGLE_IMPERSONATE_USER!,
+            calendarId: e.GOOGLE_CALENDAR_ID,
+          }
+        : { provider: 'jitsi' as const, domain: e.JITSI_DOMAIN },
+    mail: {
+      from: e.MAIL_FROM ?? `${e.CENTRE_NAME} <${e.SUPPORT_EMAIL}>`,
+      smtp: e.SMTP_URL ?? (e.SMTP_HOST ? { host: e.SMTP_HOST, port: e.SMTP_PORT ?? 587, user: e.SMTP_USER, pass: e.SMTP_PASS } : undefined),
+      outboxDir: e.MAIL_OUTBOX_DIR,
+    },
+    queuePrefix: e.QUEUE_PREFIX,
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY,
+      lockDurationMs: e.WORKER_LOCK_DURATION_MS,
+      stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
+      reconcileEveryMinutes: e.RECONCILE_EVERY_MINUTES,
+    },
   });
 }
 

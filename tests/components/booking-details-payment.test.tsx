@@ -168,8 +168,11 @@ describe('Payment', () => {
     expect(await screen.findByText('₹2,500')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Confirm Booking' }));
     await waitFor(() => expect(navigate).toHaveBeenCalled());
-    expect(navigate).toHaveBeenCalledWith('/payment-status?razorpay_payment_link_id=offline-42&razorpay_payment_link_status=pending&booking_id=42');
     const post = calls.find((c) => c.method === 'POST')!;
+    const txn = (post.body as { payment_transaction_id: string }).payment_transaction_id;
+    expect(txn).toMatch(/^[0-9a-f-]{36}$/);
+    // The transaction id, not the guessable booking number, is what the status page looks the booking up by.
+    expect(navigate).toHaveBeenCalledWith(`/payment-status?razorpay_payment_link_id=${txn}&razorpay_payment_link_status=pending&booking_id=42`);
     expect(post.body).toMatchObject({
       therapist_id: 7,
       booking_date: '2030-01-08',
@@ -326,12 +329,13 @@ describe('/payment-status', () => {
   });
 
   it('offline pending is the in-person confirmation, not a failure; Book Another Appointment resets and goes home', async () => {
-    mockFetch({});
+    const { calls } = mockFetch({});
     const navigate = vi.fn();
-    render(<PaymentStatus search="?razorpay_payment_link_id=offline-42&razorpay_payment_link_status=pending&booking_id=42" navigate={navigate} />);
+    render(<PaymentStatus search="?razorpay_payment_link_id=0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42&razorpay_payment_link_status=pending&booking_id=42" navigate={navigate} />);
     expect(await screen.findByRole('heading', { name: 'Booking Confirmed!' })).toBeTruthy();
     expect(screen.getByText(/Payment status: Pending/)).toBeTruthy();
     expect(screen.getByText('42')).toBeTruthy();
+    expect(calls.some((c) => c.url.startsWith('/api/get-razorpay-details/0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42?'))).toBe(true);
     expect(screen.getByRole('link', { name: 'Go to Home Page' }).getAttribute('href')).toBe('/');
     setStep(3);
     fireEvent.click(screen.getByRole('button', { name: 'Book Another Appointment' }));

@@ -73,9 +73,11 @@ describe('offline booking, start to pending confirmation', () => {
     await checkStep(page, '6-payment');
     await page.getByRole('button', { name: 'Confirm Booking' }).click();
 
-    await page.waitForURL(/\/payment-status\?razorpay_payment_link_id=offline-\d+&razorpay_payment_link_status=pending&booking_id=\d+/);
+    await page.waitForURL(/\/payment-status\?razorpay_payment_link_id=[0-9a-f-]{36}&razorpay_payment_link_status=pending&booking_id=\d+/);
     await heading(page, 'Booking Confirmed!');
     await expect.poll(() => page.getByText('Payment status: Pending.').isVisible()).toBe(true);
+    // The server found the booking by its transaction id: the centre's address is on the page.
+    await expect.poll(() => page.getByText(/Kandivali East/).first().isVisible()).toBe(true);
     await checkStep(page, '7-pending-confirmation');
     // The booking state is reset once the booking exists.
     expect((await savedState(page)).currentStep).toBe(1);

@@ -53,6 +53,12 @@ export class RecordingPayments implements PaymentsProvider {
   async fetchPaymentLink(id: string): Promise<PaymentLink> {
     throw new Error(`not used: ${id}`);
   }
+  async findPaymentLinkByReference(): Promise<PaymentLink | undefined> {
+    return undefined;
+  }
+  async cancelPaymentLink(id: string): Promise<PaymentLink> {
+    throw new Error(`not used: ${id}`);
+  }
   verifyCallback(): boolean {
     return false;
   }

@@ -28,7 +28,14 @@ describe('configuration', () => {
 
   it('gives secrets no defaults in production', () => {
     expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET is required in production/);
-    const cfg = parseConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), PUBLIC_BASE_URL: 'https://book.example.in/' });
+    const cfg = parseConfig({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(40),
+      PUBLIC_BASE_URL: 'https://book.example.in/',
+      RAZORPAY_KEY_ID: 'rzp_live_x',
+      RAZORPAY_KEY_SECRET: 'secret',
+      RAZORPAY_WEBHOOK_SECRET: 'whsecret',
+    });
     expect(cfg.seedDemoData).toBe(false);
     expect(cfg.publicBaseUrl).toBe('https://book.example.in');
   });

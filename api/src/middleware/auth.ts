@@ -97,3 +97,50 @@ export function loginHandler(deps: AppDeps): RequestHandler {
     })(req, res, next);
   };
 }
+
+/** Bull Board is a page, so the browser cannot attach the bearer token: a scoped cookie carries it. */
+export const QUEUES_COOKIE = 'admin_queues_token';
+const QUEUES_PATH = '/admin/queues';
+
+function cookieToken(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (typeof header !== 'string' || header.length > 8192) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === QUEUES_COOKIE) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
+/** POST /api/admin/queues-session: a super admin's token becomes an HttpOnly cookie for /admin/queues. */
+export function queuesSessionHandler(deps: AppDeps): RequestHandler {
+  return (req, res) => {
+    const token = bearerToken(req)!;
+    res.cookie(QUEUES_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: deps.config.publicBaseUrl.startsWith('https://'),
+      path: QUEUES_PATH,
+      maxAge: deps.config.jwtTtlSeconds * 1000,
+    });
+    res.json({ url: QUEUES_PATH });
+  };
+}
+
+/** Guard of /admin/queues: a super admin who is active now, by bearer header or the scoped cookie. */
+export function queuesGuard(deps: AppDeps): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const token = bearerToken(req) ?? cookieToken(req);
+      const admin = token ? await adminFromToken(deps.db, token, deps.config.jwtSecret, deps.now()) : undefined;
+      if (!admin) {
+        if (req.accepts(['json', 'html']) === 'html') return res.redirect(302, '/admin/login');
+        return next(new AppError('unauthorized', AM.unauthorized));
+      }
+      if (!admin.isSuperadmin) return next(new AppError('forbidden', AM.superadminOnly));
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

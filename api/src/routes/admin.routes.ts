@@ -22,7 +22,7 @@ import {
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
 import type { AppDeps } from '../app.ts';
-import { adminOf, currentAdmin, loginHandler, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
+import { adminOf, currentAdmin, loginHandler, queuesSessionHandler, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 const bookingIdParams = z.object({ id: idParam('Booking ID') });
@@ -93,6 +93,8 @@ export function adminRoutes(deps: AppDeps): Router {
     const q = parseOr400(nameQuerySchema, req.query);
     res.json(await searchClients(db, q.name || undefined));
   });
+
+  r.post('/api/admin/queues-session', requireSuperadmin, queuesSessionHandler(deps));
 
   r.get('/api/admin/audit-log', requireSuperadmin, async (req, res) => {
     const q = parseOr400(auditQuerySchema, req.query);

@@ -80,7 +80,7 @@ export function publicRoutes(deps: AppDeps): Router {
   r.post('/confirm-booking', async (req, res) => {
     const input = parseOr400(bookingCreateSchema, req.body, 'Send the booking as a JSON object (Content-Type: application/json).');
     const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
-    res.json(await createBooking(db, input, actor, deps.now()));
+    res.json(await createBooking(db, input, actor, deps.now(), { paymentHoldMinutes: deps.config.paymentHoldMinutes }));
   });
 
   r.get('/get_location_image/:file', (req, res, next) => {

@@ -145,6 +145,8 @@ export const bookings = pgTable(
     razorpayPaymentLinkId: text('razorpay_payment_link_id'),
     razorpayPaymentId: text('razorpay_payment_id'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** An unpaid online booking holds its slot until then; reconciliation frees it afterwards. */
+    paymentHoldExpiresAt: timestamp('payment_hold_expires_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -153,6 +155,7 @@ export const bookings = pgTable(
       .on(t.therapistId, t.bookingDate, t.bookingTimeSlotStart)
       .where(sql`not ${t.cancelled} and ${t.paymentStatus} not in ('FAILED', 'CANCELLED')`),
     index('bookings_date_idx').on(t.bookingDate),
+    index('bookings_initiated_idx').on(t.paymentHoldExpiresAt).where(sql`${t.paymentStatus} = 'INITIATED'`),
     // bookings_income_idx (completed payments, newest first, covering the income columns) is created in
     // migration 0002: Drizzle cannot express INCLUDE, which turns the income list into an index-only scan.
     index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),
@@ -231,3 +234,25 @@ export const reportDailyTherapist = pgTable(
   },
   (t) => [primaryKey({ columns: [t.reportDate, t.therapistId] })],
 );
+/** Provider webhook deliveries already handled, keyed by the provider's event id (x-razorpay-event-id). */
+export const webhookEvents = pgTable('webhook_events', {
+  eventId: text('event_id').primaryKey(),
+  provider: text('provider').notNull(),
+  event: text('event').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The local sandbox payments provider's own records (what Razorpay would keep on its side). */
+export const sandboxPaymentLinks = pgTable('sandbox_payment_links', {
+  id: text('id').primaryKey(),
+  referenceId: text('reference_id').notNull(),
+  amountPaise: integer('amount_paise').notNull(),
+  description: text('description').notNull(),
+  customer: jsonb('customer').$type<{ name: string; email: string; contact: string }>().notNull(),
+  callbackUrl: text('callback_url').notNull(),
+  expireBy: timestamp('expire_by', { withTimezone: true }).notNull(),
+  status: text('status').$type<'created' | 'paid' | 'cancelled' | 'expired'>().notNull().default('created'),
+  paymentId: text('payment_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

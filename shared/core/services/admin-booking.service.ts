@@ -25,6 +25,7 @@ import {
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { getTherapist, listTherapistRows } from '../repositories/catalog.repository.ts';
+import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 
 export type AdminActor = { adminId: number };
 const who = (a: AdminActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
@@ -179,6 +180,8 @@ export async function createManualBooking(db: Db, input: ManualBooking, by: Admi
         })
         .returning();
       await insertAudit(tx, { ...who(by), action: 'booking.manual_create', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
+      // Meeting link (online) and confirmation mails, committed with the booking.
+      await enqueueInTx(tx, intentsForConfirmedBooking(row!, now));
       return { booking_id: row!.id, message: AM.manualCreated(row!.id) };
     });
   } catch (err) {

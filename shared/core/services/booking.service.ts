@@ -7,6 +7,8 @@ import type { Db } from '../db/client.ts';
 import { availabilitySlots, bookings } from '../db/schema.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import { getTherapist, type TherapistRow } from '../repositories/catalog.repository.ts';
+import { jobIds } from '../jobs/jobs.ts';
+import { enqueueInTx, intent, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
 import { and, eq } from 'drizzle-orm';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
@@ -55,7 +57,13 @@ function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
  * POST /confirm-booking: validate against the database, then write the booking. The partial unique
  * index bookings_live_slot_uq decides every race: the loser gets 409 and nothing is written.
  */
-export async function createBooking(db: Db, input: BookingCreate, actor: Actor, now: Date): Promise<BookingCreateResponse> {
+export async function createBooking(
+  db: Db,
+  input: BookingCreate,
+  actor: Actor,
+  now: Date,
+  options: { paymentHoldMinutes: number } = { paymentHoldMinutes: 20 },
+): Promise<BookingCreateResponse> {
   const wantsAdminFields = input.admin_confirmed !== undefined || input.payment_status !== undefined;
   if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
 
@@ -64,34 +72,44 @@ export async function createBooking(db: Db, input: BookingCreate, actor: Actor, 
   await checkSlotOnTemplate(db, therapist.id, input.booking_time_slot_start);
 
   const online = input.booking_type === 'ONLINE';
+  const status = initialStatus(input, actor);
+  const holdEnd = status === 'INITIATED' ? new Date(now.getTime() + options.paymentHoldMinutes * 60_000) : null;
   try {
-    const [row] = await db
-      .insert(bookings)
-      .values({
-        therapistId: therapist.id,
-        serviceId: input.service_id ?? 1,
-        bookingDate: input.booking_date,
-        bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
-        bookingType: input.booking_type,
-        locationId: online ? null : input.location_id,
-        clientFullName: input.client_full_name,
-        clientEmail: input.client_email.toLowerCase(),
-        clientMobile: input.client_mobile,
-        clientAge: input.client_age,
-        clientState: input.client_state || null,
-        clientCity: input.client_city || null,
-        clientNote: input.client_note ?? '',
-        sessionType: input.session_type,
-        termsAccepted: input.terms_accepted,
-        paymentStatus: initialStatus(input, actor),
-        paymentTransactionId: input.payment_transaction_id || randomUUID(),
-        // Never the client's figure: the therapist's price as the centre set it (none set books 0).
-        amountPaise: therapist.pricePaise ?? 0,
-        adminConfirmed: actor.kind === 'admin',
-        createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
-      })
-      .returning({ id: bookings.id });
-    return { booking_id: row!.id, message: M.bookingCreated };
+    // The booking and the jobs it needs commit together, or neither does.
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(bookings)
+        .values({
+          therapistId: therapist.id,
+          serviceId: input.service_id ?? 1,
+          bookingDate: input.booking_date,
+          bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+          bookingType: input.booking_type,
+          locationId: online ? null : input.location_id,
+          clientFullName: input.client_full_name,
+          clientEmail: input.client_email.toLowerCase(),
+          clientMobile: input.client_mobile,
+          clientAge: input.client_age,
+          clientState: input.client_state || null,
+          clientCity: input.client_city || null,
+          clientNote: input.client_note ?? '',
+          sessionType: input.session_type,
+          termsAccepted: input.terms_accepted,
+          paymentStatus: status,
+          paymentHoldExpiresAt: holdEnd,
+          paymentTransactionId: input.payment_transaction_id || randomUUID(),
+          // Never the client's figure: the therapist's price as the centre set it (none set books 0).
+          amountPaise: therapist.pricePaise ?? 0,
+          adminConfirmed: actor.kind === 'admin',
+          createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
+        })
+        .returning();
+      const intents: JobIntent[] = holdEnd
+        ? [intent('payments.expire-hold', jobIds.expireHold(row!.id), { bookingId: row!.id }, holdEnd)]
+        : intentsForConfirmedBooking(row!, now);
+      await enqueueInTx(tx, intents);
+      return { booking_id: row!.id, message: M.bookingCreated };
+    });
   } catch (err) {
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', M.slotTaken);
     throw err;

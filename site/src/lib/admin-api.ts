@@ -234,6 +234,8 @@ export const adminApi = {
     request<unknown>(`/api/admin/bookings/${bookingId}/update-payment-link`, { method: 'POST', json: { payment_link_url: url } }),
   clientsWithTherapists: (name?: string) => request<ClientBooking[]>(`/api/admin/clients-with-therapists${q({ name: name || undefined })}`),
   searchClients: (name: string) => request<ClientSearchResult[]>(`/api/admin/search-clients${q({ name })}`),
+  /** Bull Board is a page: the server turns the token into a cookie scoped to /admin/queues. */
+  openQueues: () => request<{ url: string }>('/api/admin/queues-session', { method: 'POST' }),
   auditLog: (page: number, pageSize: number) => request<AuditPage>(`/api/admin/audit-log${q({ page, page_size: pageSize })}`),
   locations: () => request<Location[]>('/locations', { auth: false }),
   availabilitySlots: (therapistId: number) => request<AvailabilitySlot[]>(`/availability-slots${q({ therapist_id: therapistId })}`, { auth: false }),

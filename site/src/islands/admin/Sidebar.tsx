@@ -1,7 +1,17 @@
 /** The admin side menu: Reports and Income (and the super-admin tools) only for super admins. */
-import { useId, useState } from 'react';
+import { useId, useState, type MouseEvent } from 'react';
 import type { AdminUser } from '../../stores/admin-session.ts';
 import { ADMIN_ROUTES } from '../../lib/admin-nav.ts';
+import { adminApi } from '../../lib/admin-api.ts';
+
+/** The queues page needs the token as a cookie first; a failure (e.g. 401) is handled by the client. */
+function openQueues(event: MouseEvent<HTMLAnchorElement>): void {
+  event.preventDefault();
+  void adminApi.openQueues().then(
+    ({ url }) => window.location.assign(url),
+    () => {},
+  );
+}
 
 export type AdminRoute = 'login' | 'dashboard' | 'calendar' | 'patients' | 'clients' | 'reports' | 'income' | 'audit-log';
 
@@ -48,7 +58,12 @@ export function Sidebar(props: { route: AdminRoute; user: AdminUser; onLogout: (
             const current = item.routes.includes(route);
             return (
               <li key={item.key}>
-                <a href={item.href} aria-current={current ? 'page' : undefined} className={current ? 'is-current' : undefined}>
+                <a
+                  href={item.href}
+                  aria-current={current ? 'page' : undefined}
+                  className={current ? 'is-current' : undefined}
+                  onClick={item.key === 'queues' ? openQueues : undefined}
+                >
                   {item.label}
                 </a>
               </li>

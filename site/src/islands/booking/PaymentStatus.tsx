@@ -46,11 +46,11 @@ export async function resolveStatus(search: string): Promise<View> {
   }
 
   // In person: the booking is held and paid at the visit, so 'pending' is not a failure.
-  if (status === 'pending' && linkId.startsWith('offline-')) {
-    const id = bookingId || linkId.slice('offline-'.length);
+  if (status === 'pending') {
+    const id = bookingId || linkId;
     let booking: BookingDetails | null = null;
     try {
-      booking = (await getBookingDetails(id, params)).data ?? null;
+      booking = (await getBookingDetails(linkId, params)).data ?? null;
     } catch {
       booking = null; // the booking exists; the page still confirms it without the extra details
     }

@@ -20,9 +20,13 @@ export type PaymentNav = {
   navigate?: (url: string) => void;
 };
 
-export function offlineStatusUrl(bookingId: number): string {
+/**
+ * In person there is no payment link: the booking's own transaction id stands in for it, and the
+ * server finds the booking by it (a bare booking number would let anyone read others' bookings).
+ */
+export function offlineStatusUrl(bookingId: number, transactionId: string): string {
   const q = new URLSearchParams({
-    razorpay_payment_link_id: `offline-${bookingId}`,
+    razorpay_payment_link_id: transactionId,
     razorpay_payment_link_status: 'pending',
     booking_id: String(bookingId),
   });
@@ -61,7 +65,7 @@ export async function payForBooking(s: BookingState, nav: PaymentNav): Promise<s
   if (s.bookingType === 'offline') {
     setPaymentComplete(true);
     nav.onRedirecting();
-    go(offlineStatusUrl(bookingId));
+    go(offlineStatusUrl(bookingId, checked.data.payment_transaction_id!));
     return undefined;
   }
 

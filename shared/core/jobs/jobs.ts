@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * The one map from job name to queue and payload. Producers (the outbox, the API) and the worker
+ * both read it; the worker validates every payload against it before a handler sees it.
+ */
+const bookingRef = z.strictObject({ bookingId: z.number().int().positive() });
+
+export const JOBS = {
+  'payments.create-link': { queue: 'payments', payload: bookingRef },
+  'payments.expire-hold': { queue: 'payments', payload: bookingRef },
+  'payments.reconcile': { queue: 'payments', payload: z.strictObject({}) },
+  'payments.sandbox-webhook': {
+    queue: 'payments',
+    payload: z.strictObject({ url: z.url(), body: z.string().min(2), eventId: z.string().min(1) }),
+  },
+  'meetings.create': { queue: 'meetings', payload: bookingRef },
+  'mail.booking-confirmation': {
+    queue: 'mail',
+    payload: z.strictObject({ bookingId: z.number().int().positive(), recipient: z.enum(['client', 'therapist']) }),
+  },
+  'mail.booking-reminder': { queue: 'mail', payload: bookingRef },
+  'reports.nightly': { queue: 'reports', payload: z.strictObject({}) },
+} as const;
+
+export type JobName = keyof typeof JOBS;
+export type QueueName = (typeof JOBS)[JobName]['queue'];
+export type JobPayload<N extends JobName> = z.output<(typeof JOBS)[N]['payload']>;
+
+export const QUEUE_NAMES = [...new Set(Object.values(JOBS).map((j) => j.queue))] as QueueName[];
+
+export function queueOf(name: JobName): QueueName {
+  return JOBS[name].queue;
+}
+
+export function isJobName(name: string): name is JobName {
+  return Object.hasOwn(JOBS, name);
+}
+
+/** Retries back off exponentially (5 s, 10 s, 20 s, …); a job that keeps failing stays in the failed set. */
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 5_000 },
+  // Completed jobs are kept for a while so a re-dispatched job id is recognised as already done.
+  removeOnComplete: { age: 14 * 24 * 3600, count: 50_000 },
+  removeOnFail: false,
+} as const;
+
+/** Stable job ids: one per booking and purpose, so any re-dispatch is a no-op. BullMQ forbids ':'. */
+export const jobIds = {
+  paymentLink: (bookingId: number) => `payment-link.${bookingId}`,
+  expireHold: (bookingId: number) => `expire-hold.${bookingId}`,
+  meeting: (bookingId: number) => `meeting.${bookingId}`,
+  confirmationMail: (bookingId: number, recipient: 'client' | 'therapist') => `mail-confirmation.${bookingId}.${recipient}`,
+  reminderMail: (bookingId: number) => `mail-reminder.${bookingId}`,
+  sandboxWebhook: (eventId: string) => `sandbox-webhook.${eventId}`,
+};

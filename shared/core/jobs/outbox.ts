@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { outbox } from '../db/schema.ts';
+import { jobIds, queueOf, type JobName, type JobPayload } from './jobs.ts';
+
+/** A drizzle transaction, or the database itself when the caller needs no surrounding transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export type JobIntent<N extends JobName = JobName> = {
+  name: N;
+  jobId: string;
+  payload: JobPayload<N>;
+  /** Run no earlier than this instant (a BullMQ delayed job). */
+  runAt?: Date;
+};
+
+export function intent<N extends JobName>(name: N, jobId: string, payload: JobPayload<N>, runAt?: Date): JobIntent<N> {
+  return runAt ? { name, jobId, payload, runAt } : { name, jobId, payload };
+}
+
+/**
+ * Writes job intents into the outbox inside the caller's transaction: they exist exactly when the
+ * change that needs them commits. The same job id twice is a no-op.
+ */
+export async function enqueueInTx(tx: DbOrTx, intents: readonly JobIntent[]): Promise<void> {
+  if (intents.length === 0) return;
+  await tx
+    .insert(outbox)
+    .values(
+      intents.map((i) => ({
+        queue: queueOf(i.name),
+        jobName: i.name,
+        jobId: i.jobId,
+        payload: i.payload,
+        availableAt: i.runAt ?? sql`now()`,
+      })),
+    )
+    .onConflictDoNothing({ target: [outbox.queue, outbox.jobId] });
+  // Wakes a listening relay at commit; polling covers a relay that is not listening.
+  await tx.execute(sql`select pg_notify('outbox', '')`);
+}
+
+export type ConfirmedBooking = {
+  id: number;
+  bookingType: 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
+  bookingDate: string;
+  bookingTimeSlotStart: string;
+  googleMeetLink: string | null;
+};
+
+/** The instant a session starts: the booking's wall-clock time at the centre (IST has no DST). */
+export function sessionStart(b: Pick<ConfirmedBooking, 'bookingDate' | 'bookingTimeSlotStart'>): Date {
+  return new Date(`${b.bookingDate}T${b.bookingTimeSlotStart.slice(0, 5)}:00+05:30`);
+}
+
+/** The confirmation e-mails and the 24-hour reminder (skipped when the session is less than 24 hours away). */
+export function mailIntents(b: Pick<ConfirmedBooking, 'id' | 'bookingDate' | 'bookingTimeSlotStart'>, now: Date): JobIntent[] {
+  const intents: JobIntent[] = [
+    intent('mail.booking-confirmation', jobIds.confirmationMail(b.id, 'client'), { bookingId: b.id, recipient: 'client' }),
+    intent('mail.booking-confirmation', jobIds.confirmationMail(b.id, 'therapist'), { bookingId: b.id, recipient: 'therapist' }),
+  ];
+  const remindAt = new Date(sessionStart(b).getTime() - 24 * 3600_000);
+  if (remindAt.getTime() > now.getTime()) intents.push(intent('mail.booking-reminder', jobIds.reminderMail(b.id), { bookingId: b.id }, remindAt));
+  return intents;
+}
+
+/**
+ * What a confirmed booking (paid online, offline PENDING, or admin-confirmed) needs next. Online
+ * sessions get their meeting link first; that job then writes the e-mails, which carry the link.
+ * The admin-booking path calls this and enqueueInTx in the transaction that writes the booking.
+ */
+export function intentsForConfirmedBooking(b: ConfirmedBooking, now: Date): JobIntent[] {
+  if (b.bookingType === 'ADMIN_BLOCK') return [];
+  if (b.bookingType === 'ONLINE' && !b.googleMeetLink) return [intent('meetings.create', jobIds.meeting(b.id), { bookingId: b.id })];
+  return mailIntents(b, now);
+}

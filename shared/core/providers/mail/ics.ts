@@ -1,0 +1,78 @@
+/** A minimal RFC 5545 invitation; times are written in UTC (…Z), which every calendar converts to local time. */
+export type IcsEvent = {
+  uid: string;
+  start: Date;
+  end: Date;
+  stamp: Date;
+  summary: string;
+  description: string;
+  location: string;
+  organizer: { name: string; email: string };
+  attendees: { name: string; email: string }[];
+  url?: string;
+};
+
+function utc(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+function text(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+}
+
+function param(v: string): string {
+  return `"${v.replace(/["\r\n]/g, '')}"`;
+}
+
+/** Lines longer than 75 octets continue on the next line after CRLF and one space. */
+function fold(line: string): string {
+  const bytes = Buffer.from(line, 'utf8');
+  if (bytes.length <= 75) return line;
+  const parts: string[] = [];
+  let current = '';
+  let size = 0;
+  for (const ch of line) {
+    const n = Buffer.byteLength(ch);
+    if (size + n > (parts.length ? 74 : 75)) {
+      parts.push(current);
+      current = '';
+      size = 0;
+    }
+    current += ch;
+    size += n;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+export function buildIcs(e: IcsEvent): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'PRODID:-//Wellbeing Centre//Booking//EN',
+    'VERSION:2.0',
+    'CALSCALE:GREGORIAN',
+    'METHOD:REQUEST',
+    'BEGIN:VEVENT',
+    `UID:${e.uid}`,
+    `DTSTAMP:${utc(e.stamp)}`,
+    `DTSTART:${utc(e.start)}`,
+    `DTEND:${utc(e.end)}`,
+    `SUMMARY:${text(e.summary)}`,
+    `DESCRIPTION:${text(e.description)}`,
+    `LOCATION:${text(e.location)}`,
+    ...(e.url ? [`URL:${e.url}`] : []),
+    `ORGANIZER;CN=${param(e.organizer.name)}:mailto:${e.organizer.email}`,
+    ...e.attendees.map((a) => `ATTENDEE;CN=${param(a.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${a.email}`),
+    'SEQUENCE:0',
+    'STATUS:CONFIRMED',
+    'TRANSP:OPAQUE',
+    'BEGIN:VALARM',
+    'ACTION:DISPLAY',
+    'DESCRIPTION:Therapy session in 1 hour',
+    'TRIGGER:-PT1H',
+    'END:VALARM',
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return lines.map(fold).join('\r\n') + '\r\n';
+}

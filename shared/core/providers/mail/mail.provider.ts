@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { MailConfig } from '../../config.ts';
+import type { Logger } from '../../logger.ts';
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** An iCalendar invitation (METHOD:REQUEST) attached as invite.ics. */
+  ics?: string;
+};
+
+export interface Mailer {
+  readonly kind: 'smtp' | 'outbox';
+  /** `tag` names the message in logs; logs never carry addresses or content. */
+  send(message: MailMessage, tag: string): Promise<{ messageId: string }>;
+  close(): void;
+}
+
+function toNodemailer(from: string, m: MailMessage): SendMailOptions {
+  return {
+    from,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html,
+    ...(m.ics
+      ? { attachments: [{ filename: 'invite.ics', content: m.ics, contentType: 'text/calendar; charset=utf-8; method=REQUEST' }] }
+      : {}),
+  };
+}
+
+/**
+ * SMTP when configured; otherwise each message is written as an .eml file into the outbox folder,
+ * so nothing is lost on a machine without a mail server.
+ */
+export function createMailer(config: MailConfig, logger: Logger): Mailer {
+  if (config.smtp) {
+    const transport =
+      typeof config.smtp === 'string'
+        ? nodemailer.createTransport(config.smtp)
+        : nodemailer.createTransport({
+            host: config.smtp.host,
+            port: config.smtp.port,
+            secure: config.smtp.port === 465,
+            ...(config.smtp.user ? { auth: { user: config.smtp.user, pass: config.smtp.pass ?? '' } } : {}),
+          });
+    return {
+      kind: 'smtp',
+      async send(message, tag) {
+        const info = await transport.sendMail(toNodemailer(config.from, message));
+        logger.info({ mail: tag, messageId: info.messageId }, 'mail sent');
+        return { messageId: info.messageId };
+      },
+      close: () => transport.close(),
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const dir = path.resolve(config.outboxDir);
+  return {
+    kind: 'outbox',
+    async send(message, tag) {
+      const info = await transport.sendMail(toNodemailer(config.from, message));
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${tag.replace(/[^A-Za-z0-9.-]/g, '_')}-${randomBytes(3).toString('hex')}.eml`);
+      await writeFile(file, info.message as Buffer);
+      logger.info({ mail: tag, file: path.basename(file) }, 'no SMTP configured: mail written to the outbox folder');
+      return { messageId: info.messageId };
+    },
+    close: () => transport.close(),
+  };
+}

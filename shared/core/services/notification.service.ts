@@ -1,0 +1,172 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { formatPrice, paiseToRupees } from '../../domain/money.ts';
+import { formatLongDate, formatTime12h } from '../../domain/time.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { bookings } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { enqueueInTx, mailIntents, sessionStart } from '../jobs/outbox.ts';
+import type { Logger } from '../logger.ts';
+import { buildIcs } from '../providers/mail/ics.ts';
+import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
+import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
+import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
+
+export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
+
+const SESSION_MS = 60 * 60_000;
+
+/** Confirmed, still on: paid online, offline awaiting payment at the visit, not cancelled. */
+function isConfirmed(b: BookingView): boolean {
+  if (b.cancelled) return false;
+  return b.bookingType === 'ONLINE' ? b.paymentStatus === 'COMPLETED' : b.bookingType === 'OFFLINE' && (b.paymentStatus === 'PENDING' || b.paymentStatus === 'COMPLETED');
+}
+
+function when(b: BookingView): string {
+  return `${formatLongDate(b.bookingDate)} at ${formatTime12h(b.bookingTimeSlotStart)} (IST)`;
+}
+
+/** The meetings.create job: one link per online booking, then the e-mails that carry it. */
+export async function createMeetingForBooking(deps: NotificationDeps, bookingId: number): Promise<{ url: string | null }> {
+  const b = await getBookingView(deps.db, bookingId);
+  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (b.bookingType !== 'ONLINE' || !isConfirmed(b)) return { url: null };
+  const now = deps.now();
+  let url = b.googleMeetLink;
+  if (!url) {
+    const start = sessionStart(b);
+    const made = await deps.meetings.createMeeting({
+      bookingId: b.id,
+      summary: `Therapy session with ${b.therapistName}`,
+      description: `${deps.config.centreName}: 60-minute online session (booking ${b.id}).`,
+      start,
+      end: new Date(start.getTime() + SESSION_MS),
+    });
+    url = made.url;
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx.update(bookings).set({ googleMeetLink: url, updatedAt: now }).where(and(eq(bookings.id, b.id), isNull(bookings.googleMeetLink)));
+    const [stored] = await tx.select({ link: bookings.googleMeetLink }).from(bookings).where(eq(bookings.id, b.id));
+    url = stored?.link ?? url;
+    await enqueueInTx(tx, mailIntents(b, now));
+  });
+  return { url };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function renderHtml(title: string, paragraphs: string[]): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 12px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
+  return `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#2f3e3c;background:#f6f3ec;padding:24px"><div style="max-width:560px;margin:auto;background:#fff;border-radius:12px;padding:24px"><h2 style="color:#3f7f7a;margin-top:0">${escapeHtml(title)}</h2>${body}</div></body></html>`;
+}
+
+function sessionLines(b: BookingView, config: Config): string[] {
+  const lines = [
+    `Therapist: ${b.therapistName}`,
+    `Date and time: ${when(b)}`,
+    'Duration: 60 minutes',
+    `Session: ${b.bookingType === 'ONLINE' ? 'Online (secure video call)' : 'In person'}${b.sessionType ? `, ${b.sessionType}` : ''}`,
+  ];
+  if (b.bookingType === 'ONLINE') {
+    lines.push(`Join the video call: ${b.googleMeetLink ?? 'the link will follow in a separate e-mail'}`);
+  } else {
+    lines.push(`Centre: ${b.locationName ?? config.centreName}`, `Address: ${b.locationAddress ?? ''}`, 'Please arrive 10 minutes early.');
+  }
+  return lines;
+}
+
+function policy(config: Config): string {
+  return `Cancellation policy: to reschedule or cancel, please contact us at least 24 hours before your session (${config.supportPhone}, ${config.supportEmail}); otherwise 100% of the session fee is charged. Sessions running beyond 60 minutes are charged for every additional 15 minutes.`;
+}
+
+function invitation(b: BookingView, config: Config, now: Date): string {
+  const start = sessionStart(b);
+  const host = new URL(config.publicBaseUrl).hostname;
+  return buildIcs({
+    uid: `booking-${b.id}@${host}`,
+    start,
+    end: new Date(start.getTime() + SESSION_MS),
+    stamp: now,
+    summary: `Therapy session: ${b.clientFullName} with ${b.therapistName}`,
+    description: `${config.centreName}, 60-minute ${b.bookingType === 'ONLINE' ? 'online' : 'in-person'} session (booking ${b.id}).${b.bookingType === 'OFFLINE' ? ' Please arrive 10 minutes early.' : ''}`,
+    location: b.bookingType === 'ONLINE' ? (b.googleMeetLink ?? 'Online') : `${b.locationName ?? ''}, ${b.locationAddress ?? ''}`,
+    ...(b.bookingType === 'ONLINE' && b.googleMeetLink ? { url: b.googleMeetLink } : {}),
+    organizer: { name: config.centreName, email: config.supportEmail },
+    attendees: [
+      { name: b.clientFullName, email: b.clientEmail },
+      ...(b.therapistEmail ? [{ name: b.therapistName, email: b.therapistEmail }] : []),
+    ],
+  });
+}
+
+export function confirmationMail(b: BookingView, recipient: 'client' | 'therapist', config: Config, now: Date): MailMessage | undefined {
+  const ics = invitation(b, config, now);
+  if (recipient === 'therapist') {
+    if (!b.therapistEmail) return undefined;
+    const subject = `New booking: ${b.clientFullName}, ${when(b)}`;
+    const paragraphs = [
+      `A ${b.bookingType === 'ONLINE' ? 'paid online' : 'in-person'} session has been booked with you.`,
+      sessionLines(b, config).join('\n'),
+      `Client: ${b.clientFullName}\nE-mail: ${b.clientEmail}\nMobile: ${b.clientMobile}${b.clientNote ? `\nNote from the client: ${b.clientNote}` : ''}`,
+      `Booking reference: ${b.id}`,
+    ];
+    return { to: b.therapistEmail, subject, text: paragraphs.join('\n\n'), html: renderHtml('New booking', paragraphs), ics };
+  }
+  const amount = formatPrice(paiseToRupees(b.amountPaise));
+  const paymentLine =
+    b.bookingType === 'ONLINE'
+      ? `Payment received: ${amount}${b.razorpayPaymentId ? ` (payment ${b.razorpayPaymentId})` : ''}.`
+      : `The session fee${b.amountPaise > 0 ? ` of ${amount}` : ''} is paid at the centre on the day of your visit (cash, card or UPI).`;
+  const paragraphs = [
+    `Dear ${b.clientFullName},`,
+    `Your session with ${b.therapistName} is confirmed.`,
+    sessionLines(b, config).join('\n'),
+    paymentLine,
+    policy(config),
+    `Booking reference: ${b.id}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
+    `Warm regards,\n${config.centreName}`,
+  ];
+  return {
+    to: b.clientEmail,
+    subject: `Booking confirmed: your session on ${when(b)}`,
+    text: paragraphs.join('\n\n'),
+    html: renderHtml('Your session is confirmed', paragraphs),
+    ics,
+  };
+}
+
+export function reminderMail(b: BookingView, config: Config): MailMessage {
+  const paragraphs = [
+    `Dear ${b.clientFullName},`,
+    `This is a reminder of your session with ${b.therapistName} tomorrow.`,
+    sessionLines(b, config).join('\n'),
+    policy(config),
+    `Warm regards,\n${config.centreName}`,
+  ];
+  return { to: b.clientEmail, subject: `Reminder: your session on ${when(b)}`, text: paragraphs.join('\n\n'), html: renderHtml('See you tomorrow', paragraphs) };
+}
+
+/** The mail.booking-confirmation job. */
+export async function sendConfirmation(deps: NotificationDeps, bookingId: number, recipient: 'client' | 'therapist'): Promise<'sent' | 'skipped'> {
+  const b = await getBookingView(deps.db, bookingId);
+  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!isConfirmed(b)) return 'skipped';
+  const message = confirmationMail(b, recipient, deps.config, deps.now());
+  if (!message) {
+    deps.logger.warn({ bookingId, recipient }, 'no e-mail address for the therapist: confirmation not sent');
+    return 'skipped';
+  }
+  await deps.mailer.send(message, `confirmation-${bookingId}-${recipient}`);
+  return 'sent';
+}
+
+/** The mail.booking-reminder job (delayed to 24 hours before the session). */
+export async function sendReminder(deps: NotificationDeps, bookingId: number): Promise<'sent' | 'skipped'> {
+  const b = await getBookingView(deps.db, bookingId);
+  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!isConfirmed(b) || sessionStart(b).getTime() <= deps.now().getTime()) return 'skipped';
+  await deps.mailer.send(reminderMail(b, deps.config), `reminder-${bookingId}`);
+  return 'sent';
+}

@@ -1,0 +1,260 @@
+import { createHash } from 'node:crypto';
+import { and, asc, eq, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { z } from 'zod';
+import { formatLongDate, formatTime12h } from '../../domain/time.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { bookings, webhookEvents } from '../db/schema.ts';
+import { AppError, isUniqueViolation } from '../errors.ts';
+import { enqueueInTx, intentsForConfirmedBooking, type DbOrTx } from '../jobs/outbox.ts';
+import type { Logger } from '../logger.ts';
+import { MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import { getBooking, getBookingView, type BookingView } from '../repositories/booking.repository.ts';
+
+export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
+
+export const PAYMENT_LINK_FAILED = 'Failed to generate payment link. Please contact support.';
+
+/** A missing price books ₹0, but a payment link cannot be for nothing: it is made for ₹1 (spec section 9). */
+export const MIN_LINK_PAISE = 100;
+
+/**
+ * INITIATED (or FAILED, when a late payment still finds its slot free) → COMPLETED, at most once;
+ * the follow-up jobs are written in the same transaction. Answers whether this call made the change.
+ */
+export async function markPaid(
+  tx: DbOrTx,
+  bookingId: number,
+  payment: { linkId: string; paymentId: string },
+  now: Date,
+  logger: Logger,
+): Promise<boolean> {
+  const set = { paymentStatus: 'COMPLETED' as const, razorpayPaymentId: payment.paymentId, paidAt: now, paymentHoldExpiresAt: null, updatedAt: now };
+  const sameLink = or(isNull(bookings.razorpayPaymentLinkId), eq(bookings.razorpayPaymentLinkId, payment.linkId));
+  let [row] = await tx
+    .update(bookings)
+    .set({ ...set, razorpayPaymentLinkId: payment.linkId })
+    .where(and(eq(bookings.id, bookingId), eq(bookings.paymentStatus, 'INITIATED'), eq(bookings.bookingType, 'ONLINE'), sameLink))
+    .returning();
+  if (!row) {
+    try {
+      // A savepoint: losing the slot to a newer booking must not abort the caller's transaction.
+      [row] = await tx.transaction(async (sp) =>
+        sp
+          .update(bookings)
+          .set({ ...set, razorpayPaymentLinkId: payment.linkId })
+          .where(and(eq(bookings.id, bookingId), eq(bookings.paymentStatus, 'FAILED'), eq(bookings.cancelled, false), eq(bookings.bookingType, 'ONLINE'), sameLink))
+          .returning(),
+      );
+    } catch (err) {
+      if (!isUniqueViolation(err, 'bookings_live_slot_uq')) throw err;
+      logger.error({ bookingId, paymentId: payment.paymentId }, 'payment captured after the hold ended and the slot was re-booked: refund needed');
+      return false;
+    }
+  }
+  if (!row) return false;
+  await enqueueInTx(tx, intentsForConfirmedBooking(row, now));
+  logger.info({ bookingId }, 'booking paid: COMPLETED');
+  return true;
+}
+
+/** INITIATED → FAILED: the slot is free again (bookings_live_slot_uq ignores FAILED rows). */
+export async function markUnpaid(tx: DbOrTx, bookingId: number, now: Date, logger: Logger, reason: string): Promise<boolean> {
+  const [row] = await tx
+    .update(bookings)
+    .set({ paymentStatus: 'FAILED', paymentHoldExpiresAt: null, updatedAt: now })
+    .where(and(eq(bookings.id, bookingId), eq(bookings.paymentStatus, 'INITIATED')))
+    .returning({ id: bookings.id });
+  if (row) logger.info({ bookingId, reason }, 'unpaid booking FAILED, slot freed');
+  return Boolean(row);
+}
+
+export type PaymentLinkResult = { short_url: string; payment_link_id: string };
+
+/** The payments.create-link job: one link per booking, stored on the booking. Safe to run again. */
+export async function createLinkForBooking(deps: PaymentDeps, bookingId: number): Promise<PaymentLinkResult> {
+  const booking = await getBookingView(deps.db, bookingId);
+  if (!booking) throw new AppError('not_found', 'Booking not found.');
+  if (booking.paymentLinkUrl && booking.razorpayPaymentLinkId) {
+    return { short_url: booking.paymentLinkUrl, payment_link_id: booking.razorpayPaymentLinkId };
+  }
+  const now = deps.now();
+  if (booking.bookingType !== 'ONLINE' || booking.paymentStatus !== 'INITIATED' || booking.cancelled) {
+    throw new AppError('conflict', 'This booking is not awaiting an online payment.');
+  }
+  const holdEnd = booking.paymentHoldExpiresAt ?? new Date(now.getTime() + deps.config.paymentHoldMinutes * 60_000);
+  if (holdEnd.getTime() <= now.getTime()) throw new AppError('conflict', 'The time held for this booking has ended. Please book again.');
+
+  const referenceId = String(booking.id);
+  const link =
+    (await deps.payments.findPaymentLinkByReference(referenceId)) ??
+    (await deps.payments.createPaymentLink({
+      referenceId,
+      amountPaise: booking.amountPaise > 0 ? booking.amountPaise : MIN_LINK_PAISE,
+      description: `${deps.config.centreName}: 60-minute online session with ${booking.therapistName} on ${formatLongDate(booking.bookingDate)} at ${formatTime12h(booking.bookingTimeSlotStart)} (booking ${booking.id})`,
+      customer: { name: booking.clientFullName, email: booking.clientEmail, contact: `+91${booking.clientMobile}` },
+      callbackUrl: `${deps.config.publicBaseUrl}/payment-status`,
+      // The provider needs a link to live at least 15 minutes; reconciliation cancels it when the hold ends.
+      expireBy: new Date(Math.max(holdEnd.getTime(), now.getTime() + MIN_LINK_LIFETIME_MS)),
+    }));
+  await deps.db
+    .update(bookings)
+    .set({ paymentLinkUrl: link.shortUrl, razorpayPaymentLinkId: link.id, updatedAt: now })
+    .where(and(eq(bookings.id, booking.id), isNull(bookings.razorpayPaymentLinkId)));
+  return { short_url: link.shortUrl, payment_link_id: link.id };
+}
+
+export type ReconcileOutcome = 'completed' | 'failed' | 'pending' | 'noop';
+
+/** Asks the provider about one unpaid online booking and settles it: paid, or failed once its hold is over. */
+export async function reconcileBooking(deps: PaymentDeps, bookingId: number): Promise<ReconcileOutcome> {
+  const booking = await getBooking(deps.db, bookingId);
+  if (!booking || booking.paymentStatus !== 'INITIATED' || booking.bookingType !== 'ONLINE') return 'noop';
+  const now = deps.now();
+  const settle = async (link: { status: string; id: string; paymentId?: string }): Promise<ReconcileOutcome | undefined> => {
+    if (link.status === 'paid' && link.paymentId) {
+      await deps.db.transaction((tx) => markPaid(tx, booking.id, { linkId: link.id, paymentId: link.paymentId! }, now, deps.logger));
+      return 'completed';
+    }
+    if (link.status === 'expired' || link.status === 'cancelled') {
+      await markUnpaid(deps.db, booking.id, now, deps.logger, `link ${link.status}`);
+      return 'failed';
+    }
+    return undefined;
+  };
+  if (booking.razorpayPaymentLinkId) {
+    const settled = await settle(await deps.payments.fetchPaymentLink(booking.razorpayPaymentLinkId));
+    if (settled) return settled;
+  }
+  const holdOver = !booking.paymentHoldExpiresAt || booking.paymentHoldExpiresAt.getTime() <= now.getTime();
+  if (!holdOver) return 'pending';
+  if (booking.razorpayPaymentLinkId) {
+    const settled = await settle(await deps.payments.cancelPaymentLink(booking.razorpayPaymentLinkId));
+    if (settled) return settled;
+  }
+  await markUnpaid(deps.db, booking.id, now, deps.logger, 'hold ended');
+  return 'failed';
+}
+
+/** The scheduled payments.reconcile job: every unpaid online booking with a link, or whose hold is over. */
+export async function reconcileAll(deps: PaymentDeps): Promise<Record<ReconcileOutcome, number>> {
+  const rows = await deps.db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.paymentStatus, 'INITIATED'),
+        eq(bookings.bookingType, 'ONLINE'),
+        or(isNotNull(bookings.razorpayPaymentLinkId), isNull(bookings.paymentHoldExpiresAt), lte(bookings.paymentHoldExpiresAt, deps.now())),
+      ),
+    )
+    .orderBy(asc(bookings.id))
+    .limit(500);
+  const counts: Record<ReconcileOutcome, number> = { completed: 0, failed: 0, pending: 0, noop: 0 };
+  let lastError: unknown;
+  for (const { id } of rows) {
+    try {
+      counts[await reconcileBooking(deps, id)]++;
+    } catch (err) {
+      lastError = err;
+      deps.logger.warn({ bookingId: id, err: (err as Error).message }, 'reconcile: provider check failed');
+    }
+  }
+  // One provider hiccup must not hide the others' results, but the run is reported as failed.
+  if (lastError) throw lastError;
+  return counts;
+}
+
+const webhookSchema = z.object({
+  event: z.string(),
+  payload: z
+    .object({
+      payment_link: z.object({ entity: z.object({ id: z.string(), reference_id: z.string().optional(), status: z.string().optional() }) }).optional(),
+      payment: z.object({ entity: z.object({ id: z.string() }) }).optional(),
+    })
+    .optional(),
+});
+
+export type WebhookOutcome = 'processed' | 'duplicate' | 'ignored';
+
+/**
+ * POST /api/payment/webhook. Verified over the raw body, de-duplicated on the provider's event id in
+ * the same transaction as its effect, and safe in any order: a late "expired" cannot undo a payment.
+ */
+export async function handlePaymentWebhook(
+  deps: PaymentDeps,
+  rawBody: Buffer,
+  signature: string | undefined,
+  eventIdHeader: string | undefined,
+): Promise<WebhookOutcome> {
+  if (!signature || !deps.payments.verifyWebhook(rawBody, signature)) throw new AppError('validation', 'Invalid webhook signature.');
+  let parsed: z.infer<typeof webhookSchema>;
+  try {
+    parsed = webhookSchema.parse(JSON.parse(rawBody.toString('utf8')));
+  } catch {
+    throw new AppError('validation', 'Malformed webhook body.');
+  }
+  const eventId = eventIdHeader?.trim() || `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+  const link = parsed.payload?.payment_link?.entity;
+  const bookingId = link?.reference_id && /^\d{1,9}$/.test(link.reference_id) ? Number(link.reference_id) : undefined;
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
+    const [fresh] = await tx
+      .insert(webhookEvents)
+      .values({ eventId: eventId.slice(0, 200), provider: deps.payments.name, event: parsed.event.slice(0, 100) })
+      .onConflictDoNothing()
+      .returning({ eventId: webhookEvents.eventId });
+    if (!fresh) return 'duplicate';
+    if (!link || bookingId === undefined) return 'ignored';
+    switch (parsed.event) {
+      case 'payment_link.paid': {
+        const paymentId = parsed.payload?.payment?.entity.id;
+        if (!paymentId) return 'ignored';
+        await markPaid(tx, bookingId, { linkId: link.id, paymentId }, now, deps.logger);
+        return 'processed';
+      }
+      case 'payment_link.expired':
+      case 'payment_link.cancelled': {
+        const [b] = await tx.select({ linkId: bookings.razorpayPaymentLinkId }).from(bookings).where(eq(bookings.id, bookingId));
+        if (b?.linkId !== link.id) return 'ignored';
+        await markUnpaid(tx, bookingId, now, deps.logger, parsed.event);
+        return 'processed';
+      }
+      default:
+        return 'ignored';
+    }
+  });
+}
+
+const callbackSchema = z.object({
+  razorpay_payment_link_id: z.string().min(1).max(64),
+  razorpay_payment_link_reference_id: z.string().min(1).max(64),
+  razorpay_payment_link_status: z.string().min(1).max(32),
+  razorpay_payment_id: z.string().min(1).max(64),
+  razorpay_signature: z.string().min(1).max(128),
+});
+
+/**
+ * GET /api/get-razorpay-details: believes the query only when its signature verifies, otherwise asks
+ * the provider; marks the booking paid at most once and answers it as it now stands.
+ */
+export async function confirmPayment(deps: PaymentDeps, booking: BookingView, query: Record<string, unknown>): Promise<BookingView> {
+  if (booking.bookingType !== 'ONLINE' || (booking.paymentStatus !== 'INITIATED' && booking.paymentStatus !== 'FAILED')) return booking;
+  const now = deps.now();
+  const callback = callbackSchema.safeParse(query);
+  let paid: { linkId: string; paymentId: string } | undefined;
+  if (
+    callback.success &&
+    callback.data.razorpay_payment_link_status === 'paid' &&
+    callback.data.razorpay_payment_link_reference_id === String(booking.id) &&
+    (!booking.razorpayPaymentLinkId || callback.data.razorpay_payment_link_id === booking.razorpayPaymentLinkId) &&
+    deps.payments.verifyCallback(callback.data as CallbackParams)
+  ) {
+    paid = { linkId: callback.data.razorpay_payment_link_id, paymentId: callback.data.razorpay_payment_id };
+  } else if (booking.razorpayPaymentLinkId) {
+    const link = await deps.payments.fetchPaymentLink(booking.razorpayPaymentLinkId);
+    if (link.status === 'paid' && link.paymentId) paid = { linkId: link.id, paymentId: link.paymentId };
+  }
+  if (paid) await deps.db.transaction((tx) => markPaid(tx, booking.id, paid, now, deps.logger));
+  return (await getBookingView(deps.db, booking.id))!;
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobsClient, type JobsClient } from '../../shared/core/jobs/queues.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+
+let database: TestDatabase;
+let jobs: JobsClient;
+let admins: Admins;
+let app: ReturnType<typeof testApp>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  admins = await createAdmins(database.db);
+  jobs = createJobsClient('redis://127.0.0.1:6379', `test-${randomBytes(4).toString('hex')}`);
+  app = testApp(database, { jobs });
+});
+afterAll(async () => {
+  await jobs.close();
+  await database.drop();
+});
+
+describe('Bull Board at /admin/queues', () => {
+  it('a super admin gets a cookie scoped to the board, and the board then opens', async () => {
+    const res = await request(app).post('/api/admin/queues-session').set(bearer(tokenFor(admins.superadmin, new Date()))).expect(200);
+    expect(res.body).toEqual({ url: '/admin/queues' });
+    const cookie = res.headers['set-cookie']![0]!;
+    expect(cookie).toMatch(/^admin_queues_token=[^;]+; Max-Age=\d+; Path=\/admin\/queues; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+    const board = await request(app).get('/admin/queues/api/queues').set('cookie', cookie.split(';')[0]!).expect(200);
+    expect(board.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['mail', 'meetings', 'payments', 'reports']);
+  });
+
+  it('a plain admin is refused the cookie and the board', async () => {
+    const token = tokenFor(admins.admin, new Date());
+    await request(app).post('/api/admin/queues-session').set(bearer(token)).expect(403);
+    await request(app).get('/admin/queues/api/queues').set(bearer(token)).expect(403);
+    await request(app).get('/admin/queues/api/queues').set('cookie', `admin_queues_token=${token}`).expect(403);
+  });
+
+  it('nobody else gets in: no token, a forged cookie, a deactivated admin', async () => {
+    await request(app).get('/admin/queues/api/queues').expect(401);
+    await request(app).get('/admin/queues').set('accept', 'text/html').expect(302).expect('location', '/admin/login');
+    await request(app).get('/admin/queues/api/queues').set('cookie', 'admin_queues_token=a.b.c').expect(401);
+    await request(app).get('/admin/queues/api/queues').set('cookie', `admin_queues_token=${tokenFor(admins.inactive, new Date())}`).expect(401);
+    await request(app).post('/api/admin/queues-session').expect(401);
+  });
+});

@@ -1,0 +1,45 @@
+import { config } from '../../shared/core/config.ts';
+import { connectDatabase } from '../../shared/core/db/client.ts';
+import { closeQueues, createQueues } from '../../shared/core/jobs/queues.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import { createMailer } from '../../shared/core/providers/mail/mail.provider.ts';
+import { meetingsFromConfig } from '../../shared/core/providers/meetings/meetings.factory.ts';
+import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
+import { startWorker } from './worker.ts';
+
+const cfg = config();
+const logger = createLogger({ level: cfg.logLevel, name: 'worker' });
+const database = connectDatabase(cfg.databaseUrl, { max: 10, applicationName: 'booking-worker' });
+const now = () => new Date();
+const queues = createQueues(cfg.redisUrl, cfg.queuePrefix);
+const mailer = createMailer(cfg.mail, logger);
+const payments = paymentsFromConfig(cfg, database.db, now);
+
+const running = await startWorker(
+  { db: database.db, config: cfg, logger, now, payments, meetings: meetingsFromConfig(cfg), mailer, queues, fetch },
+  {
+    redisUrl: cfg.redisUrl,
+    prefix: cfg.queuePrefix,
+    concurrency: cfg.worker.concurrency,
+    lockDurationMs: cfg.worker.lockDurationMs,
+    stalledIntervalMs: cfg.worker.stalledIntervalMs,
+    reconcileEveryMinutes: cfg.worker.reconcileEveryMinutes,
+    relay: { databaseUrl: cfg.databaseUrl },
+  },
+);
+logger.info({ payments: payments.name, meetings: cfg.meetings.provider, mail: mailer.kind, prefix: cfg.queuePrefix }, 'worker started');
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: letting running jobs finish');
+  await running.close();
+  await closeQueues(queues);
+  mailer.close();
+  await database.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
