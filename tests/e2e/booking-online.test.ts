@@ -50,7 +50,7 @@ describe('online booking, paid through the sandbox checkout', () => {
     await page.getByRole('button', { name: /^Pay / }).click();
 
     await page.waitForURL(/\/sandbox\/checkout\/[^/?#]+/, { timeout: 30_000 });
-    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.getByRole('button', { name: /^Pay ₹/ }).click();
 
     await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
     await heading(page, 'Booking Confirmed!');
