@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { bookings } from '../../shared/core/db/schema.ts';
+import { bookings, outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -119,13 +119,33 @@ describe('POST /confirm-booking', () => {
     expect(row).toMatchObject({ paymentStatus: 'PENDING', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, clientState: null });
   });
 
+  it('writes each booking’s job intents with it, under the booking’s own id', async () => {
+    const online = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-30', booking_time_slot_start: '14:00' })).expect(200);
+    const offline = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-30' })).expect(200);
+    const rows = await database.db.select().from(outbox);
+    const of = (id: number) =>
+      rows
+        .filter((r) => (r.payload as { bookingId: number }).bookingId === id)
+        .map((r) => [r.jobName, r.jobId])
+        .sort();
+    expect(of(online.body.booking_id)).toEqual([['payments.expire-hold', `expire-hold.${online.body.booking_id}`]]);
+    expect(of(offline.body.booking_id)).toEqual([
+      ['mail.booking-confirmation', `mail-confirmation.${offline.body.booking_id}.client`],
+      ['mail.booking-confirmation', `mail-confirmation.${offline.body.booking_id}.therapist`],
+      ['mail.booking-reminder', `mail-reminder.${offline.body.booking_id}`],
+    ]);
+    const hold = rows.find((r) => r.jobId === `expire-hold.${online.body.booking_id}`)!;
+    // The hold ends PAYMENT_HOLD_MINUTES (20) after the booking.
+    expect(hold.availableAt.toISOString()).toBe(new Date(new Date(MONDAY_MORNING_IST).getTime() + 20 * 60_000).toISOString());
+  });
+
   it('answers 409 with the spec words when the slot is already taken, and writes nothing', async () => {
     const payload = onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '11:00' });
     await request(app).post('/confirm-booking').send(payload).expect(200);
-    const before = await database.db.$count(bookings);
+    const before = [await database.db.$count(bookings), await database.db.$count(outbox)];
     const res = await request(app).post('/confirm-booking').send({ ...payload, client_full_name: 'Someone Else' }).expect(409);
     expect(res.body).toEqual({ detail: 'This time slot has just been booked. Please choose another.' });
-    expect(await database.db.$count(bookings)).toBe(before);
+    expect([await database.db.$count(bookings), await database.db.$count(outbox)]).toEqual(before);
   });
 
   const rejections: [string, Record<string, unknown>, string, string][] = [

@@ -7,7 +7,7 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 // COUNT(*) and SUM() arrive as int8/numeric; our totals fit comfortably in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export type Db = NodePgDatabase<typeof schema>;
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 export type Database = { db: Db; pool: pg.Pool; close: () => Promise<void> };
 
 export function connectDatabase(url: string, options: { max?: number; applicationName?: string } = {}): Database {

@@ -4,18 +4,32 @@ import type { BookingCreate, BookingCreateResponse, PaymentStatus } from '../../
 import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
 import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
-import { availabilitySlots, bookings } from '../db/schema.ts';
+import { availabilitySlots, therapists } from '../db/schema.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
-import { getTherapist, type TherapistRow } from '../repositories/catalog.repository.ts';
+import type { TherapistRow } from '../repositories/catalog.repository.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { enqueueInTx, intent, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
+import { insertBookingWithIntents, intent, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
 import { and, eq } from 'drizzle-orm';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
 
+type BookingContext = TherapistRow & { slotAvailable: boolean | null; slotAdminBlocked: boolean | null };
+
+/** The therapist and its template slot at the requested start, in one round trip. */
+async function loadContext(db: Db, input: BookingCreate): Promise<BookingContext | undefined> {
+  const [row] = await db
+    .select({ therapist: therapists, slotAvailable: availabilitySlots.isAvailable, slotAdminBlocked: availabilitySlots.adminBlocked })
+    .from(therapists)
+    .leftJoin(
+      availabilitySlots,
+      and(eq(availabilitySlots.therapistId, therapists.id), eq(availabilitySlots.startTime, toHhMm(input.booking_time_slot_start))),
+    )
+    .where(and(eq(therapists.id, input.therapist_id), eq(therapists.isActive, true)));
+  return row ? { ...row.therapist, slotAvailable: row.slotAvailable, slotAdminBlocked: row.slotAdminBlocked } : undefined;
+}
+
 /** Rules of who may book what, checked against the database before the write. */
-async function checkTherapist(db: Db, input: BookingCreate): Promise<TherapistRow> {
-  const therapist = await getTherapist(db, input.therapist_id);
+function checkTherapist(therapist: BookingContext | undefined, input: BookingCreate): BookingContext {
   if (!therapist) throw fieldError('therapist_id', M.therapistNotFound);
   const wantType = input.booking_type === 'ONLINE' ? 1 : 2;
   if (therapist.type !== wantType) throw fieldError('therapist_id', M.therapistTypeMismatch);
@@ -40,12 +54,8 @@ function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
   }
 }
 
-async function checkSlotOnTemplate(db: Db, therapistId: number, start: string): Promise<void> {
-  const [slot] = await db
-    .select({ isAvailable: availabilitySlots.isAvailable, adminBlocked: availabilitySlots.adminBlocked })
-    .from(availabilitySlots)
-    .where(and(eq(availabilitySlots.therapistId, therapistId), eq(availabilitySlots.startTime, start)));
-  if (!slot || !slot.isAvailable || slot.adminBlocked) throw fieldError('booking_time_slot_start', M.slotNotOffered);
+function checkSlotOnTemplate(ctx: BookingContext): void {
+  if (!ctx.slotAvailable || ctx.slotAdminBlocked) throw fieldError('booking_time_slot_start', M.slotNotOffered);
 }
 
 function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
@@ -67,49 +77,56 @@ export async function createBooking(
   const wantsAdminFields = input.admin_confirmed !== undefined || input.payment_status !== undefined;
   if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
 
-  const therapist = await checkTherapist(db, input);
+  const therapist = checkTherapist(await loadContext(db, input), input);
   checkDate(input, actor, now);
-  await checkSlotOnTemplate(db, therapist.id, input.booking_time_slot_start);
+  checkSlotOnTemplate(therapist);
 
   const online = input.booking_type === 'ONLINE';
   const status = initialStatus(input, actor);
   const holdEnd = status === 'INITIATED' ? new Date(now.getTime() + options.paymentHoldMinutes * 60_000) : null;
   try {
-    // The booking and the jobs it needs commit together, or neither does.
-    return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(bookings)
-        .values({
-          therapistId: therapist.id,
-          serviceId: input.service_id ?? 1,
-          bookingDate: input.booking_date,
-          bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
-          bookingType: input.booking_type,
-          locationId: online ? null : input.location_id,
-          clientFullName: input.client_full_name,
-          clientEmail: input.client_email.toLowerCase(),
-          clientMobile: input.client_mobile,
-          clientAge: input.client_age,
-          clientState: input.client_state || null,
-          clientCity: input.client_city || null,
-          clientNote: input.client_note ?? '',
-          sessionType: input.session_type,
-          termsAccepted: input.terms_accepted,
-          paymentStatus: status,
-          paymentHoldExpiresAt: holdEnd,
-          paymentTransactionId: input.payment_transaction_id || randomUUID(),
-          // Never the client's figure: the therapist's price as the centre set it (none set books 0).
-          amountPaise: therapist.pricePaise ?? 0,
-          adminConfirmed: actor.kind === 'admin',
-          createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
-        })
-        .returning();
-      const intents: JobIntent[] = holdEnd
-        ? [intent('payments.expire-hold', jobIds.expireHold(row!.id), { bookingId: row!.id }, holdEnd)]
-        : intentsForConfirmedBooking(row!, now);
-      await enqueueInTx(tx, intents);
-      return { booking_id: row!.id, message: M.bookingCreated };
-    });
+    // The booking and the jobs it needs commit together, or neither does: one statement, one round trip.
+    const id = await insertBookingWithIntents(
+      db,
+      {
+        therapistId: therapist.id,
+        serviceId: input.service_id ?? 1,
+        bookingDate: input.booking_date,
+        bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+        bookingType: input.booking_type,
+        locationId: online ? null : input.location_id,
+        clientFullName: input.client_full_name,
+        clientEmail: input.client_email.toLowerCase(),
+        clientMobile: input.client_mobile,
+        clientAge: input.client_age,
+        clientState: input.client_state || null,
+        clientCity: input.client_city || null,
+        clientNote: input.client_note ?? '',
+        sessionType: input.session_type,
+        termsAccepted: input.terms_accepted,
+        paymentStatus: status,
+        paymentHoldExpiresAt: holdEnd,
+        paymentTransactionId: input.payment_transaction_id || randomUUID(),
+        // Never the client's figure: the therapist's price as the centre set it (none set books 0).
+        amountPaise: therapist.pricePaise ?? 0,
+        adminConfirmed: actor.kind === 'admin',
+        createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
+      },
+      (bookingId): JobIntent[] =>
+        holdEnd
+          ? [intent('payments.expire-hold', jobIds.expireHold(bookingId), { bookingId }, holdEnd)]
+          : intentsForConfirmedBooking(
+              {
+                id: bookingId,
+                bookingType: input.booking_type,
+                bookingDate: input.booking_date,
+                bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+                googleMeetLink: null,
+              },
+              now,
+            ),
+    );
+    return { booking_id: id, message: M.bookingCreated };
   } catch (err) {
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', M.slotTaken);
     throw err;
