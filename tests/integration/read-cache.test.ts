@@ -76,6 +76,19 @@ describe('read cache', () => {
     }
   });
 
+  it('answers a repeated request with 304 from its cached ETag, and a changed offer with a new one', async () => {
+    const first = await request(app).get('/api/slots?therapist_id=3').expect(200);
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9_-]{27}"$/);
+    await request(app).get('/api/slots?therapist_id=3').set('if-none-match', etag).expect(304);
+    await request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 3, booking_date: '2026-11-24', booking_time_slot_start: '14:00' })).expect(200);
+    await eventually(async () => {
+      const next = await request(app).get('/api/slots?therapist_id=3').set('if-none-match', etag);
+      expect(next.status).toBe(200);
+      expect(next.headers.etag).not.toBe(etag);
+    });
+  });
+
   it('serves uncached, never stale, once stopped', async () => {
     const local = new ReadCache(database.url, createLogger({ level: 'silent' }));
     await local.start();

@@ -49,7 +49,9 @@ export function publicRoutes(deps: AppDeps): Router {
       res.json(await compute());
       return;
     }
-    res.type('application/json').send(await deps.readCache.json(key, tag, stamp, compute));
+    const { body, etag } = await deps.readCache.json(key, tag, stamp, compute);
+    if (etag) res.setHeader('ETag', etag);
+    res.type('application/json').send(body);
   }
 
   r.get('/locations', async (_req, res) => {

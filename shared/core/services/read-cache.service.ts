@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
-type Entry = { tag: string; stamp: string; body: string };
+type Entry = { tag: string; stamp: string; body: string; etag: string };
+export type CachedBody = { body: string; etag: string | undefined };
 
 /**
  * Serialized answers of the public read calls, kept per process and dropped when PostgreSQL announces
@@ -40,16 +42,20 @@ export class ReadCache {
     return this.listening;
   }
 
-  /** The cached body for `key` when its stamp still matches, else computes, stores and returns it. */
-  async json(key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<string> {
-    if (!this.listening) return JSON.stringify(await compute());
+  /**
+   * The cached body for `key` when its stamp still matches, else computes, stores and returns it. The
+   * ETag is computed once per entry (Express would otherwise hash the body on every response).
+   */
+  async json(key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<CachedBody> {
+    if (!this.listening) return { body: JSON.stringify(await compute()), etag: undefined };
     const hit = this.entries.get(key);
-    if (hit && hit.stamp === stamp) return hit.body;
+    if (hit && hit.stamp === stamp) return hit;
     const generation = this.generation;
     const body = JSON.stringify(await compute());
+    const etag = `W/"${Buffer.byteLength(body).toString(16)}-${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
     // A change announced while computing may not be in `body`: don't keep it.
-    if (generation === this.generation && this.listening) this.entries.set(key, { tag, stamp, body });
-    return body;
+    if (generation === this.generation && this.listening) this.entries.set(key, { tag, stamp, body, etag });
+    return { body, etag };
   }
 
   private drop(tag: string): void {
