@@ -3,6 +3,7 @@
  * token. Non-OK answers raise AdminApiError carrying the HTTP status and the server's detail or
  * message; a 401 clears the session and sends the admin to the login screen.
  */
+import type { AuditPage, ClientSearchResult, EodReport, IncomeReport, TherapistMonthlyReport } from '../../../shared/contract/admin.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import { clearSession, storedToken, type AdminUser } from '../stores/admin-session.ts';
 import { ADMIN_ROUTES, adminNav } from './admin-nav.ts';
@@ -69,48 +70,18 @@ export type ClientBooking = AdminBooking & {
   };
 };
 
-export type ClientSearchResult = { name: string; email: string; phone: string };
-export type Payment = { amount: number; payment_transaction_id: string | null; client_name: string; client_phone: string; booking_date: string };
-export type IncomeReport = { total_amount: number; payments: Payment[] };
-export type EodDetail = {
-  booking_id: number;
-  client_name: string;
-  therapist_id: number;
-  therapist_name: string;
-  service_id: number | null;
-  payment_status: string;
-  cancelled: boolean;
-  amount: number;
-};
-export type EodReport = {
-  report_date: string;
-  total_bookings_today: number;
-  completed_bookings_today: number;
-  cancelled_bookings_today: number;
-  total_income_today: number;
-  details: EodDetail[];
-};
-export type TherapistPerformance = {
-  therapist_id: number;
-  therapist_name: string;
-  total_sessions: number;
-  completed_sessions: number;
-  missed_or_cancelled_sessions: number;
-  total_income: number;
-};
-export type TherapistMonthlyReport = { year: number; month: number; therapist_performance: TherapistPerformance[] };
-export type AuditEntry = {
-  id: number;
-  at: string;
-  admin_username: string | null;
-  actor: string;
-  action: string;
-  entity_type: string;
-  entity_id: string;
-  before?: unknown;
-  after?: unknown;
-};
-export type AuditPage = { page: number; page_size: number; total: number; items: AuditEntry[] };
+// Report, income and audit answers are the server's own contract types.
+export type {
+  AuditEntryDto as AuditEntry,
+  AuditPage,
+  ClientSearchResult,
+  EodDetail,
+  EodReport,
+  IncomeReport,
+  PaymentDto as Payment,
+  TherapistMonthlyReport,
+  TherapistPerformance,
+} from '../../../shared/contract/admin.ts';
 
 export type Location = { id: number; name: string; description?: string; address: string };
 export type AvailabilitySlot = {
