@@ -1,4 +1,3 @@
-import { incomeReport } from '../../shared/core/services/report.service.ts';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,9 +76,6 @@ describe('income and inventory', () => {
       expect(res.body.payments.find((p: { payment_transaction_id: string }) => p.payment_transaction_id === 'txn-a')).toEqual({
         amount: 1500, payment_transaction_id: 'txn-a', client_name: 'Aarav Shah', client_phone: '9000000001', booking_date: '2026-11-10',
       });
-      // PostgreSQL writes this JSON itself: the same answer, in the same order, as the object the Excel export uses.
-      expect(JSON.parse(res.text)).toStrictEqual(await incomeReport(database.db));
-      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     }
   });
 });

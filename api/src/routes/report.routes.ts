@@ -10,7 +10,6 @@ import {
   writeWorkbook,
   type Export,
 } from '../../../shared/core/services/report-export.service.ts';
-import { completedPaymentsJson } from '../../../shared/core/repositories/report.repository.ts';
 import { eodReport, incomeReport, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
 import type { AppDeps } from '../app.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
@@ -55,11 +54,11 @@ export function reportRoutes(deps: AppDeps): Router {
 
   r.get('/api/admin/income', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
-    res.type('application/json').send(await completedPaymentsJson(db));
+    res.json(await incomeReport(db));
   });
   r.get('/api/admin/reports/inventory', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
-    res.type('application/json').send(await completedPaymentsJson(db));
+    res.json(await incomeReport(db));
   });
   r.get('/api/admin/reports/inventory.xlsx', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);

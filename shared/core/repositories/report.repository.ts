@@ -96,28 +96,6 @@ export async function eodDetails(db: Db, date: string): Promise<EodDetail[]> {
   }));
 }
 
-/**
- * GET /api/admin/income and the inventory report as JSON text built by PostgreSQL: a year holds tens
- * of thousands of payments, and building them as JS objects only to serialize them again costs the
- * API ~100 MB of heap and most of the answer's time. Same shape and order as completedPayments.
- */
-export async function completedPaymentsJson(db: Db): Promise<string> {
-  const res = await db.execute<{ body: string }>(sql`
-    select json_build_object(
-      'total_amount', (coalesce(sum(amount_paise), 0)::numeric / 100)::float8,
-      'payments', coalesce(json_agg(json_build_object(
-        'amount', (amount_paise::numeric / 100)::float8,
-        'payment_transaction_id', payment_transaction_id,
-        'client_name', client_full_name,
-        'client_phone', client_mobile,
-        'booking_date', booking_date
-      ) order by booking_date desc, booking_time_slot_start desc, id desc), '[]'::json)
-    )::text as body
-    from bookings
-    where payment_status = 'COMPLETED' and not cancelled and booking_type <> 'ADMIN_BLOCK'`);
-  return res.rows[0]!.body;
-}
-
 /** Completed payments, newest booking date first (served by bookings_income_idx). */
 export async function completedPayments(db: Db): Promise<{ payments: PaymentDto[]; totalPaise: number }> {
   const res = await db.execute<{ amount_paise: number; payment_transaction_id: string | null; client_full_name: string; client_mobile: string; booking_date: string }>(sql`
