@@ -1,6 +1,5 @@
+import { toAdminBookingDto } from './admin-booking.repository.ts';
 import { eq, or } from 'drizzle-orm';
-import { paiseToRupees } from '../../domain/money.ts';
-import { toHhMm } from '../../domain/time.ts';
 import type { DbOrTx } from '../jobs/outbox.ts';
 import { bookings, locations, therapists } from '../db/schema.ts';
 
@@ -63,28 +62,10 @@ export async function findBookingByPublicRef(db: DbOrTx, ref: string): Promise<B
   return row ? toView(row) : undefined;
 }
 
-/** The booking record of spec section 3 (money in rupees), for the confirmation page. */
+/** The booking record of spec section 3 (money in rupees), for the confirmation page: the admin record plus payment ids. */
 export function toBookingRecord(b: BookingView) {
   return {
-    id: b.id,
-    booking_date: b.bookingDate,
-    booking_time_slot_start: toHhMm(b.bookingTimeSlotStart),
-    client_full_name: b.clientFullName,
-    client_email: b.clientEmail,
-    client_mobile: b.clientMobile,
-    therapist_id: b.therapistId,
-    therapist_name: b.therapistName,
-    booking_type: b.bookingType,
-    payment_status: b.paymentStatus,
-    payment_link_url: b.paymentLinkUrl,
-    payment_transaction_id: b.paymentTransactionId,
-    amount: paiseToRupees(b.amountPaise),
-    cancelled: b.cancelled,
-    google_meet_link: b.googleMeetLink,
-    location_id: b.locationId,
-    location_name: b.locationName,
-    location_address: b.locationAddress,
-    client_note: b.clientNote,
+    ...toAdminBookingDto({ b, therapistName: b.therapistName, locationName: b.locationName, locationAddress: b.locationAddress }),
     razorpay_payment_link_id: b.razorpayPaymentLinkId,
     razorpay_payment_id: b.razorpayPaymentId,
     paid_at: b.paidAt?.toISOString() ?? null,
