@@ -7,7 +7,7 @@ export type Viewport = { width: number; height: number };
 
 /** A fresh context per journey: its own sessionStorage, as a new visitor would have. */
 export async function newJourney(browser: Browser, viewport: Viewport): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
   const page = await context.newPage();
   page.on('pageerror', (err) => console.error('[pageerror]', err.message));
   return { context, page };

@@ -33,9 +33,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}x${height}.png`, fullPage: true });
 }
 
-/** A page in its own context (axe-core needs one), closed together with the page. */
+/**
+ * A page in its own context (axe-core needs one), closed together with the page. Reduced motion:
+ * axe must judge colours at rest, not halfway through a button's colour transition.
+ */
 export async function openPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ reducedMotion: 'reduce', ...options });
   const page = await context.newPage();
   page.once('close', () => void context.close());
   return page;
