@@ -1,4 +1,4 @@
-import { asc, eq, isNull, sql } from 'drizzle-orm';
+import { asc, inArray, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
@@ -41,6 +41,10 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
   let stopped = true;
   let listener: pg.Client | undefined;
 
+  /**
+   * One pass over a batch: one BullMQ addBulk per queue (each atomic in Redis) and one UPDATE per
+   * outcome, not a round trip to each of them per row. Rows of a queue Redis refused stay pending.
+   */
   async function dispatchBatch(): Promise<{ dispatched: number; more: boolean }> {
     return deps.db.transaction(async (tx) => {
       const rows = await tx
@@ -50,31 +54,48 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
         .orderBy(asc(outbox.id))
         .limit(batchSize)
         .for('update', { skipLocked: true });
-      let dispatched = 0;
-      for (const row of rows) {
-        if (!isJobName(row.jobName) || queueOf(row.jobName) !== row.queue) {
-          await tx.update(outbox).set({ attempts: sql`${outbox.attempts} + 1`, lastError: `unknown job ${row.jobName}` }).where(eq(outbox.id, row.id));
-          continue;
-        }
-        try {
-          const delay = Math.max(0, row.availableAt.getTime() - deps.now().getTime());
-          await withTimeout(
-            deps.queues[row.queue as keyof Queues].add(row.jobName, row.payload, { jobId: row.jobId, delay }),
-            deps.enqueueTimeoutMs ?? 5_000,
-            `enqueue ${row.jobName}`,
-          );
-        } catch (err) {
-          await tx
-            .update(outbox)
-            .set({ attempts: sql`${outbox.attempts} + 1`, lastError: (err as Error).message.slice(0, 500) })
-            .where(eq(outbox.id, row.id));
-          deps.logger.warn({ err: (err as Error).message, outboxId: row.id, job: row.jobName }, 'outbox: enqueue failed, will retry');
-          return { dispatched, more: false };
-        }
-        await tx.update(outbox).set({ dispatchedAt: sql`now()`, lastError: null }).where(eq(outbox.id, row.id));
-        dispatched++;
+      const unknown = rows.filter((row) => !isJobName(row.jobName) || queueOf(row.jobName) !== row.queue);
+      if (unknown.length > 0) {
+        await tx
+          .update(outbox)
+          .set({ attempts: sql`${outbox.attempts} + 1`, lastError: sql`'unknown job ' || ${outbox.jobName}` })
+          .where(inArray(outbox.id, unknown.map((r) => r.id)));
       }
-      return { dispatched, more: rows.length === batchSize };
+      const unknownIds = new Set(unknown.map((r) => r.id));
+      const byQueue = new Map<keyof Queues, typeof rows>();
+      for (const row of rows) {
+        if (unknownIds.has(row.id)) continue;
+        const queue = row.queue as keyof Queues;
+        byQueue.set(queue, [...(byQueue.get(queue) ?? []), row]);
+      }
+      const now = deps.now().getTime();
+      const outcomes = await Promise.all(
+        [...byQueue].map(async ([queue, batch]) => {
+          const jobs = batch.map((row) => ({
+            name: row.jobName,
+            data: row.payload,
+            opts: { jobId: row.jobId, delay: Math.max(0, row.availableAt.getTime() - now) },
+          }));
+          try {
+            await withTimeout(deps.queues[queue].addBulk(jobs), deps.enqueueTimeoutMs ?? 5_000, `enqueue ${batch.length} ${queue} job(s)`);
+            return { batch };
+          } catch (err) {
+            return { batch, error: err as Error };
+          }
+        }),
+      );
+      const sent = outcomes.filter((o) => !o.error).flatMap((o) => o.batch.map((r) => r.id));
+      if (sent.length > 0) await tx.update(outbox).set({ dispatchedAt: sql`now()`, lastError: null }).where(inArray(outbox.id, sent));
+      for (const { batch, error } of outcomes) {
+        if (!error) continue;
+        await tx
+          .update(outbox)
+          .set({ attempts: sql`${outbox.attempts} + 1`, lastError: error.message.slice(0, 500) })
+          .where(inArray(outbox.id, batch.map((r) => r.id)));
+        deps.logger.warn({ err: error.message, outboxIds: batch.map((r) => r.id) }, 'outbox: enqueue failed, will retry');
+      }
+      // A refused queue ends the drain; the poll tries again.
+      return { dispatched: sent.length, more: rows.length === batchSize && outcomes.every((o) => !o.error) };
     });
   }
 
