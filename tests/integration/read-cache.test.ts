@@ -1,14 +1,15 @@
+import pg from 'pg';
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { availabilitySlots, therapists } from '../../shared/core/db/schema.ts';
+import { availabilitySlots, bookings, therapists } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
+import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
 
 let database: TestDatabase;
 let cache: ReadCache;
@@ -48,12 +49,51 @@ describe('read cache', () => {
     expect(cache.active).toBe(true);
   });
 
-  it('drops a therapist’s offer when a booking is made through the API', async () => {
+  it('drops a therapist’s offer when a booking is made through the API, at once in the process that made it', async () => {
     expect(await startsOn('2026-11-24')).toContain('12:00');
     await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '12:00' })).expect(200);
-    await eventually(async () => expect(await startsOn('2026-11-24')).not.toContain('12:00'));
+    expect(await startsOn('2026-11-24')).not.toContain('12:00');
     const booked = await request(app).get('/booked-slots?therapist_id=1').expect(200);
     expect(booked.body).toContainEqual({ booking_date: '2026-11-24', booking_time_slot_start: '12:00' });
+  });
+
+  it('tells every other process about a public booking once, after commit, and wakes the relay only for jobs due now', async () => {
+    const other = new ReadCache(database.url, createLogger({ level: 'silent' }));
+    await other.start();
+    const otherApp = testApp(database, { now: fixedClock(MONDAY_MORNING_IST).now, readCache: other });
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(`${n.channel} ${n.payload}`));
+    await listener.query('listen catalog_changed; listen outbox');
+    try {
+      const offer = async () => (await request(otherApp).get('/api/slots?therapist_id=1').expect(200)).body.days.find((d: { date: string }) => d.date === '2026-11-25').slots;
+      expect((await offer()).map((s: { start_time: string }) => s.start_time)).toContain('15:00');
+      // An online booking's only job (the end of its payment hold) is 20 minutes away: the relay's poll takes it.
+      await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '15:00' })).expect(200);
+      await eventually(async () => expect((await offer()).map((s: { start_time: string }) => s.start_time)).not.toContain('15:00'));
+      // An in-person booking's confirmation e-mails are due now.
+      await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '15:00' })).expect(200);
+      await eventually(async () => expect(heard).toContain('outbox '));
+      await sleep(200);
+      // The insert's own trigger stayed silent: one announcement per booking, not two.
+      expect(heard.sort()).toEqual(['catalog_changed therapist:1', 'catalog_changed therapist:5', 'outbox ']);
+    } finally {
+      await listener.end();
+      await other.stop();
+    }
+  });
+
+  it('hears a booking written by any other writer from the table’s trigger', async () => {
+    expect(await startsOn('2026-11-26')).toContain('16:00');
+    await database.db.insert(bookings).values({
+      therapistId: 1,
+      bookingDate: '2026-11-26',
+      bookingTimeSlotStart: '16:00',
+      bookingType: 'ONLINE',
+      paymentStatus: 'COMPLETED',
+    });
+    await eventually(async () => expect(await startsOn('2026-11-26')).not.toContain('16:00'));
   });
 
   it('drops entries when another process changes the database directly', async () => {

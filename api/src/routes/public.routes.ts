@@ -82,7 +82,10 @@ export function publicRoutes(deps: AppDeps): Router {
   r.post('/confirm-booking', async (req, res) => {
     const input = parseOr400(bookingCreateSchema, req.body, 'Send the booking as a JSON object (Content-Type: application/json).');
     const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
-    res.json(await createBooking(db, input, actor, deps.now(), { paymentHoldMinutes: deps.config.paymentHoldMinutes }));
+    const created = await createBooking(db, input, actor, deps.now(), { paymentHoldMinutes: deps.config.paymentHoldMinutes, logger: deps.logger });
+    // Read-your-writes here; other processes drop it when the announcement reaches them.
+    deps.readCache?.changed(`therapist:${input.therapist_id}`);
+    res.json(created);
   });
 
   r.get('/get_location_image/:file', (req, res, next) => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { bookings, outbox } from '../db/schema.ts';
 import { jobIds, queueOf, type JobName, type JobPayload } from './jobs.ts';
@@ -76,25 +76,33 @@ export function intentsForConfirmedBooking(b: ConfirmedBooking, now: Date): JobI
   return mailIntents(b, now);
 }
 
-/**
- * Inserts a booking and its job intents in one statement: data-modifying CTEs commit together or not
- * at all, so this keeps the outbox guarantee in one round trip instead of a transaction's five (the
- * booking hot path). Intents are built for the sentinel booking id 0 (real ids start at 1) and the
- * statement rewrites that id in each job id and payload to the id the insert produced.
- */
-export async function insertBookingWithIntents(
-  db: Db,
-  values: typeof bookings.$inferInsert,
-  intentsFor: (bookingId: number) => JobIntent[],
-): Promise<number> {
-  const insert = db.insert(bookings).values(values).returning({ id: bookings.id }).toSQL();
-  const intents = intentsFor(0).map((i) => ({
-    queue: queueOf(i.name),
-    job_name: i.name,
-    job_id: i.jobId,
-    payload: i.payload,
-    available_at: i.runAt?.toISOString() ?? null,
-  }));
+/** What the public booking path writes; every column is a parameter of one prepared statement. */
+export type NewBooking = Required<
+  Pick<
+    typeof bookings.$inferInsert,
+    | 'therapistId' | 'serviceId' | 'bookingDate' | 'bookingTimeSlotStart' | 'bookingType' | 'locationId'
+    | 'clientFullName' | 'clientEmail' | 'clientMobile' | 'clientAge' | 'clientState' | 'clientCity' | 'clientNote'
+    | 'sessionType' | 'termsAccepted' | 'paymentStatus' | 'paymentHoldExpiresAt' | 'paymentTransactionId'
+    | 'amountPaise' | 'adminConfirmed' | 'createdByAdminId'
+  >
+>;
+const NEW_BOOKING_KEYS = [
+  'therapistId', 'serviceId', 'bookingDate', 'bookingTimeSlotStart', 'bookingType', 'locationId',
+  'clientFullName', 'clientEmail', 'clientMobile', 'clientAge', 'clientState', 'clientCity', 'clientNote',
+  'sessionType', 'termsAccepted', 'paymentStatus', 'paymentHoldExpiresAt', 'paymentTransactionId',
+  'amountPaise', 'adminConfirmed', 'createdByAdminId',
+] as const satisfies readonly (keyof NewBooking)[];
+
+type BookingStatement = { text: string; params: unknown[] };
+const bookingStatements = new WeakMap<Db, BookingStatement>();
+
+/** The statement text is built once per database handle; PostgreSQL plans it once per connection. */
+function bookingStatement(db: Db): BookingStatement {
+  let s = bookingStatements.get(db);
+  if (s) return s;
+  const placeholders = Object.fromEntries(NEW_BOOKING_KEYS.map((k) => [k, sql.placeholder(k)])) as unknown as NewBooking;
+  const insert = db.insert(bookings).values(placeholders).returning({ id: bookings.id }).toSQL();
+  // set_config runs in the main query, before the statement's AFTER triggers fire (migration 0005).
   const text = `with b as (${insert.sql}),
     o as (
       insert into outbox (queue, job_name, job_id, payload, available_at)
@@ -104,7 +112,63 @@ export async function insertBookingWithIntents(
         as x(queue text, job_name text, job_id text, payload jsonb, available_at timestamptz)
       on conflict (queue, job_id) do nothing
     )
-    select b.id, pg_notify('outbox', '') from b`;
-  const result = await db.$client.query<{ id: number }>(text, [...insert.params, JSON.stringify(intents)]);
-  return result.rows[0]!.id;
+    select b.id, set_config('booking.catalog_notify', 'after_commit', true) from b`;
+  s = { text, params: insert.params };
+  bookingStatements.set(db, s);
+  return s;
+}
+
+/** Drizzle's fillPlaceholders, but a null stays null (its timestamp encoder would call null.toISOString()). */
+function fill(params: unknown[], values: Record<string, unknown>): unknown[] {
+  return params.map((p) => {
+    if (is(p, Placeholder)) return values[p.name];
+    if (is(p, Param) && is(p.value, Placeholder)) {
+      const v = values[p.value.name];
+      return v === null || v === undefined ? null : p.encoder.mapToDriverValue(v);
+    }
+    return p;
+  });
+}
+
+/**
+ * Inserts a booking and its job intents in one statement: data-modifying CTEs commit together or not
+ * at all, so this keeps the outbox guarantee in one round trip instead of a transaction's five (the
+ * booking hot path). Intents are built for the sentinel booking id 0 (real ids start at 1) and the
+ * statement rewrites that id in each job id and payload to the id the insert produced.
+ *
+ * The commit itself notifies nobody (see migration 0005): call announceBooking once it returns.
+ */
+export async function insertBookingWithIntents(
+  db: Db,
+  values: NewBooking,
+  intentsFor: (bookingId: number) => JobIntent[],
+): Promise<{ id: number; jobDueNow: boolean }> {
+  const statement = bookingStatement(db);
+  const intents = intentsFor(0);
+  const rows = intents.map((i) => ({
+    queue: queueOf(i.name),
+    job_name: i.name,
+    job_id: i.jobId,
+    payload: i.payload,
+    available_at: i.runAt?.toISOString() ?? null,
+  }));
+  const result = await db.$client.query<{ id: number }>({
+    name: 'booking_insert',
+    text: statement.text,
+    values: [...fill(statement.params, values), JSON.stringify(rows)],
+  });
+  return { id: result.rows[0]!.id, jobDueNow: intents.some((i) => !i.runAt) };
+}
+
+/**
+ * Tells every process that a therapist's bookings changed (their read caches drop the offer) and,
+ * when a job is due now, wakes the outbox relay; a lost announcement only delays the relay to its
+ * next poll. A notify-only transaction: committing it need not wait for the disk.
+ */
+export async function announceBooking(db: Db, therapistId: number, wakeRelay: boolean): Promise<void> {
+  await db.$client.query({
+    name: wakeRelay ? 'booking_announce_wake' : 'booking_announce',
+    text: `select set_config('synchronous_commit', 'off', true), pg_notify('catalog_changed', $1)${wakeRelay ? ", pg_notify('outbox', '')" : ''}`,
+    values: [`therapist:${therapistId}`],
+  });
 }

@@ -4,27 +4,37 @@ import type { BookingCreate, BookingCreateResponse, PaymentStatus } from '../../
 import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
 import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
 import { availabilitySlots, therapists } from '../db/schema.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import type { TherapistRow } from '../repositories/catalog.repository.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { insertBookingWithIntents, intent, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
-import { and, eq } from 'drizzle-orm';
+import { announceBooking, insertBookingWithIntents, intent, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
+import { and, eq, sql } from 'drizzle-orm';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
 
 type BookingContext = TherapistRow & { slotAvailable: boolean | null; slotAdminBlocked: boolean | null };
 
 /** The therapist and its template slot at the requested start, in one round trip. */
-async function loadContext(db: Db, input: BookingCreate): Promise<BookingContext | undefined> {
-  const [row] = await db
+function prepareContextQuery(db: Db) {
+  return db
     .select({ therapist: therapists, slotAvailable: availabilitySlots.isAvailable, slotAdminBlocked: availabilitySlots.adminBlocked })
     .from(therapists)
     .leftJoin(
       availabilitySlots,
-      and(eq(availabilitySlots.therapistId, therapists.id), eq(availabilitySlots.startTime, toHhMm(input.booking_time_slot_start))),
+      and(eq(availabilitySlots.therapistId, therapists.id), eq(availabilitySlots.startTime, sql.placeholder('start'))),
     )
-    .where(and(eq(therapists.id, input.therapist_id), eq(therapists.isActive, true)));
+    .where(and(eq(therapists.id, sql.placeholder('therapistId')), eq(therapists.isActive, true)))
+    .prepare('booking_context');
+}
+// The booking hot path: the query is built once per database handle and planned once per connection.
+const contextQueries = new WeakMap<Db, ReturnType<typeof prepareContextQuery>>();
+
+async function loadContext(db: Db, input: BookingCreate): Promise<BookingContext | undefined> {
+  let query = contextQueries.get(db);
+  if (!query) contextQueries.set(db, (query = prepareContextQuery(db)));
+  const [row] = await query.execute({ therapistId: input.therapist_id, start: toHhMm(input.booking_time_slot_start) });
   return row ? { ...row.therapist, slotAvailable: row.slotAvailable, slotAdminBlocked: row.slotAdminBlocked } : undefined;
 }
 
@@ -72,7 +82,7 @@ export async function createBooking(
   input: BookingCreate,
   actor: Actor,
   now: Date,
-  options: { paymentHoldMinutes: number } = { paymentHoldMinutes: 20 },
+  options: { paymentHoldMinutes: number; logger?: Logger } = { paymentHoldMinutes: 20 },
 ): Promise<BookingCreateResponse> {
   const wantsAdminFields = input.admin_confirmed !== undefined || input.payment_status !== undefined;
   if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
@@ -84,9 +94,10 @@ export async function createBooking(
   const online = input.booking_type === 'ONLINE';
   const status = initialStatus(input, actor);
   const holdEnd = status === 'INITIATED' ? new Date(now.getTime() + options.paymentHoldMinutes * 60_000) : null;
+  let created: Awaited<ReturnType<typeof insertBookingWithIntents>>;
   try {
     // The booking and the jobs it needs commit together, or neither does: one statement, one round trip.
-    const id = await insertBookingWithIntents(
+    created = await insertBookingWithIntents(
       db,
       {
         therapistId: therapist.id,
@@ -126,9 +137,13 @@ export async function createBooking(
               now,
             ),
     );
-    return { booking_id: id, message: M.bookingCreated };
   } catch (err) {
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', M.slotTaken);
     throw err;
   }
+  // The booking is committed whatever happens here: a failed announcement must not fail the request.
+  await announceBooking(db, therapist.id, created.jobDueNow).catch((err: Error) =>
+    options.logger?.warn({ err: err.message, bookingId: created.id }, 'booking: change announcement failed; caches refresh on their next stamp'),
+  );
+  return { booking_id: created.id, message: M.bookingCreated };
 }

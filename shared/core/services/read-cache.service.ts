@@ -58,6 +58,11 @@ export class ReadCache {
     return { body, etag };
   }
 
+  /** Drops what a change made by this process touched, without waiting for its notification. */
+  changed(tag: string): void {
+    this.drop(tag);
+  }
+
   private drop(tag: string): void {
     this.generation++;
     if (tag === 'all') {
