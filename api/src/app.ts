@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../shared/core/config.ts';
 import type { Db } from '../../shared/core/db/client.ts';
@@ -15,6 +13,7 @@ import type { SandboxPayments } from '../../shared/core/providers/payments/sandb
 import { mountBullBoard } from './bull-board.ts';
 import { bearerAdminActor, queuesGuard } from './middleware/auth.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
+import { requestLog } from './middleware/request-log.ts';
 import { htmlNotFound, staticSite } from './middleware/static-site.ts';
 import { adminRoutes } from './routes/admin.routes.ts';
 import { paymentRoutes } from './routes/payment.routes.ts';
@@ -46,8 +45,6 @@ export type AppDeps = {
   queuesGuard?: RequestHandler;
 };
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
-
 /** Builds the Express app without listening, so tests can import it. */
 export function buildApp(input: AppDeps): express.Express {
   const deps: AppDeps = { ...input };
@@ -57,22 +54,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
 
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLog(deps.logger));
   app.use(
     helmet({
       contentSecurityPolicy: {

@@ -18,14 +18,16 @@ export const REDACT_PATHS = [
   ...['email', 'mobile', 'phone', 'name', 'to'].flatMap((k) => [`*.${k}`, `*.*.${k}`]),
 ];
 
-export function createLogger(options: { level?: string; name?: string } = {}): Logger {
-  return pino({
+/** A process logger; `destination` defaults to stdout (tests pass a stream to read the lines). */
+export function createLogger(options: { level?: string; name?: string } = {}, destination?: pino.DestinationStream): Logger {
+  const opts = {
     name: options.name ?? 'booking',
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return destination ? pino(opts, destination) : pino(opts);
 }
 
 export type { Logger };

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { createLogger } from '../../shared/core/logger.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { bookings, outbox } from '../../shared/core/db/schema.ts';
@@ -276,6 +277,29 @@ describe('plumbing', () => {
   it('tags every response with a request id', async () => {
     const res = await request(app).get('/healthz');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs one line per request, without the query string, at a level that follows the status', async () => {
+    const lines: Record<string, any>[] = [];
+    const logger = createLogger({ level: 'info', name: 'api' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const logged = testApp(database, { logger });
+    const ok = await request(logged).get('/api/slots?therapist_id=1').set('x-request-id', 'trace-0001-abc').expect(200);
+    expect(ok.headers['x-request-id']).toBe('trace-0001-abc');
+    await request(logged).post('/confirm-booking').set('content-type', 'application/json').send('{"client_email": "meera@example.com"').expect(400);
+    const down = testApp(database, { logger, db: new Proxy({}, { get: () => () => { throw new Error('database is down'); } }) as never });
+    const failed = await request(down).get('/therapists').expect(500);
+
+    expect(lines.map((l) => [l.level, l.msg, l.req?.method, l.req?.url, l.res?.statusCode])).toEqual([
+      [30, 'request completed', 'GET', '/api/slots', 200],
+      [40, 'request completed', 'POST', '/confirm-booking', 400],
+      [50, 'unhandled error', 'GET', '/therapists', undefined],
+      [50, 'request completed', 'GET', '/therapists', 500],
+    ]);
+    expect(lines[0]!.req.id).toBe('trace-0001-abc');
+    expect(lines[2]!.req.id).toBe(failed.body.request_id);
+    expect(lines[2]!.err.message).toBe('database is down');
+    expect(JSON.stringify(lines)).not.toContain('meera@example.com');
+    expect(lines.every((l) => typeof l.time === 'string')).toBe(true);
   });
 });
 
