@@ -2,7 +2,7 @@
  * `npm start`: migrate, seed the demo centre into an empty database, start the API and the worker,
  * build the static site (its team page reads the running API), then print the URL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,6 +10,7 @@ import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { runMigrations } from '../../shared/core/db/migrate.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { spawnNodeService } from '../../shared/core/node-process.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cfg = config();
@@ -27,14 +28,8 @@ if (cfg.seedDemoData) {
 const children: ChildProcess[] = [];
 let stopping = false;
 
-/**
- * Node 24 sizes V8's young generation from the machine's memory (64 MB semi-spaces on big hosts),
- * which alone costs ~100 MB resident per process; 16 MB keeps scavenges cheap and memory bounded.
- */
-const NODE_FLAGS = ['--max-semi-space-size=16'];
-
-function run(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...args], { cwd: root, env, stdio: 'inherit' });
+function run(name: string, entry: string, env: NodeJS.ProcessEnv = process.env, args: string[] = []): ChildProcess {
+  const child = spawnNodeService(entry, { cwd: root, env, args });
   children.push(child);
   child.on('exit', (code, signal) => {
     if (stopping || name === 'site build') return;
@@ -55,9 +50,9 @@ async function stopAll(code: number): Promise<void> {
 process.on('SIGTERM', () => void stopAll(0));
 process.on('SIGINT', () => void stopAll(0));
 
-run('api', ['api/src/server.ts']);
+run('api', 'api/src/server.ts');
 // docker-compose runs the worker as its own service and sets START_WORKER=false here.
-if (process.env.START_WORKER !== 'false' && existsSync(`${root}worker/src/main.ts`)) run('worker', ['worker/src/main.ts']);
+if (process.env.START_WORKER !== 'false' && existsSync(`${root}worker/src/main.ts`)) run('worker', 'worker/src/main.ts');
 
 const local = `http://127.0.0.1:${cfg.port}`;
 for (let i = 0; i < 100; i++) {
@@ -71,11 +66,12 @@ for (let i = 0; i < 100; i++) {
 
 if (process.env.SITE_BUILD !== 'skip') {
   say('building the site');
-  const build = run('site build', ['node_modules/astro/bin/astro.mjs', 'build', '--root', 'site', '--silent'], {
-    ...process.env,
-    ASTRO_TELEMETRY_DISABLED: '1',
-    BUILD_API_URL: local,
-  });
+  const build = run(
+    'site build',
+    'node_modules/astro/bin/astro.mjs',
+    { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', BUILD_API_URL: local },
+    ['build', '--root', 'site', '--silent'],
+  );
   const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
   if (code !== 0) {
     say('site build failed');

@@ -2,7 +2,7 @@
  * `npm run bench`: the real server (PostgreSQL, Redis, API, worker) on a fresh database holding a year
  * of data, each figure measured beside a reference on the same machine in the same run.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { runMigrations } from '../../shared/core/db/migrate.ts';
+import { spawnNodeService } from '../../shared/core/node-process.ts';
 import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
 import { clientOfferDates } from '../../shared/domain/slots.ts';
 import { addDays, centreNow } from '../../shared/domain/time.ts';
@@ -83,7 +84,7 @@ async function prepareDatabase(today: string): Promise<void> {
 }
 
 function start(entry: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--max-semi-space-size=16', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  return spawnNodeService(entry, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 async function waitReady(base: string): Promise<void> {

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { spawnNodeService } from '../../shared/core/node-process.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,8 +31,7 @@ export type Stack = {
 };
 
 function startProcess(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  return child;
+  return spawnNodeService(entry, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 async function stopProcess(child: ChildProcess | undefined): Promise<void> {
