@@ -1,10 +1,11 @@
 import pg from 'pg';
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { availabilitySlots, bookings, therapists } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { announceBooking } from '../../shared/core/jobs/outbox.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
 import { fixedClock, testApp } from '../support/app.ts';
@@ -81,6 +82,31 @@ describe('read cache', () => {
     } finally {
       await listener.end();
       await other.stop();
+    }
+  });
+
+  it('announces bookings answered in the same turn together: one transaction, each therapist once', async () => {
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(`${n.channel} ${n.payload}`));
+    await listener.query('listen catalog_changed; listen outbox');
+    const query = vi.spyOn(database.db.$client, 'query');
+    const announcements = () => query.mock.calls.filter(([q]) => (q as { name?: string }).name === 'booking_announce').length;
+    try {
+      await Promise.all([announceBooking(database.db, 1, false), announceBooking(database.db, 2, false), announceBooking(database.db, 1, true), announceBooking(database.db, 3, false)]);
+      expect(announcements()).toBe(1);
+      await eventually(async () => expect(heard).toHaveLength(4));
+      expect(heard.sort()).toEqual(['catalog_changed therapist:1', 'catalog_changed therapist:2', 'catalog_changed therapist:3', 'outbox ']);
+
+      // The next turn's booking is a new announcement, and wakes nobody it need not.
+      await announceBooking(database.db, 2, false);
+      expect(announcements()).toBe(2);
+      await eventually(async () => expect(heard).toHaveLength(5));
+      expect(heard[4]).toBe('catalog_changed therapist:2');
+    } finally {
+      query.mockRestore();
+      await listener.end();
     }
   });
 

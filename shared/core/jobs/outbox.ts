@@ -160,15 +160,38 @@ export async function insertBookingWithIntents(
   return { id: result.rows[0]!.id, jobDueNow: intents.some((i) => !i.runAt) };
 }
 
+type Announcement = { payloads: Set<string>; wakeRelay: boolean; sent: Promise<void> };
+const gathering = new WeakMap<Db, Announcement>();
+
 /**
  * Tells every process that a therapist's bookings changed (their read caches drop the offer) and,
  * when a job is due now, wakes the outbox relay; a lost announcement only delays the relay to its
- * next poll. A notify-only transaction: committing it need not wait for the disk.
+ * next poll. Bookings answered in the same turn of the event loop share one notify-only transaction
+ * (committing it need not wait for the disk), so under load it costs a round trip per turn, not per
+ * booking. Resolves once the announcement is sent.
  */
-export async function announceBooking(db: Db, therapistId: number, wakeRelay: boolean): Promise<void> {
-  await db.$client.query({
-    name: wakeRelay ? 'booking_announce_wake' : 'booking_announce',
-    text: `select set_config('synchronous_commit', 'off', true), pg_notify('catalog_changed', $1)${wakeRelay ? ", pg_notify('outbox', '')" : ''}`,
-    values: [`therapist:${therapistId}`],
-  });
+export function announceBooking(db: Db, therapistId: number, wakeRelay: boolean): Promise<void> {
+  let batch = gathering.get(db);
+  if (!batch) {
+    const next: Announcement = { payloads: new Set(), wakeRelay: false, sent: Promise.resolve() };
+    next.sent = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      gathering.delete(db);
+      const payloads = [...next.payloads];
+      const channels = payloads.map(() => 'catalog_changed');
+      if (next.wakeRelay) {
+        channels.push('outbox');
+        payloads.push('');
+      }
+      await db.$client.query({
+        name: 'booking_announce',
+        text: `select set_config('synchronous_commit', 'off', true), pg_notify(n.channel, n.payload)
+               from unnest($1::text[], $2::text[]) as n(channel, payload)`,
+        values: [channels, payloads],
+      });
+    });
+    gathering.set(db, (batch = next));
+  }
+  batch.payloads.add(`therapist:${therapistId}`);
+  batch.wakeRelay ||= wakeRelay;
+  return batch.sent;
 }
