@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { createLogger } from '../../shared/core/logger.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { bookings, outbox } from '../../shared/core/db/schema.ts';
+import { and, eq } from 'drizzle-orm';
+import { availabilitySlots, bookings, outbox, therapists } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -210,6 +210,28 @@ describe('POST /confirm-booking', () => {
     const res = await request(app).post('/confirm-booking').send(onlineBooking(change)).expect(status);
     expect(res.body.detail).toBe(detail);
     expect(await database.db.$count(bookings)).toBe(before);
+  });
+
+  it('checks the therapist and template in the booking statement: deactivated, switched off, blocked; priced from the therapist', async () => {
+    const slot = (start: string) => and(eq(availabilitySlots.therapistId, 2), eq(availabilitySlots.startTime, start));
+    const book = (start: string) => request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 2, booking_date: '2026-12-02', booking_time_slot_start: start }));
+    const before = [await database.db.$count(bookings), await database.db.$count(outbox)];
+    await database.db.update(availabilitySlots).set({ isAvailable: false }).where(slot('10:00'));
+    await database.db.update(availabilitySlots).set({ adminBlocked: true }).where(slot('11:00'));
+    await database.db.update(therapists).set({ isActive: false }).where(eq(therapists.id, 2));
+    try {
+      expect((await book('12:00').expect(400)).body.detail).toBe('The selected therapist does not exist.');
+      await database.db.update(therapists).set({ isActive: true }).where(eq(therapists.id, 2));
+      expect((await book('10:00').expect(400)).body.detail).toBe('This time slot is not available. Please choose another.');
+      expect((await book('11:00').expect(400)).body.detail).toBe('This time slot is not available. Please choose another.');
+      expect([await database.db.$count(bookings), await database.db.$count(outbox)]).toEqual(before);
+    } finally {
+      await database.db.update(therapists).set({ isActive: true }).where(eq(therapists.id, 2));
+      await database.db.update(availabilitySlots).set({ isAvailable: true, adminBlocked: false }).where(eq(availabilitySlots.therapistId, 2));
+    }
+    const { booking_id } = (await book('12:00').expect(200)).body;
+    const [row] = await database.db.select().from(bookings).where(eq(bookings.id, booking_id));
+    expect(row).toMatchObject({ therapistId: 2, amountPaise: 120_000, bookingTimeSlotStart: '12:00:00', paymentStatus: 'INITIATED' });
   });
 
   it('accepts the last day of the window (15th non-Sunday day)', async () => {

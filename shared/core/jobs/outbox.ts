@@ -1,6 +1,6 @@
-import { is, Param, Placeholder, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { bookings, outbox } from '../db/schema.ts';
+import { outbox } from '../db/schema.ts';
 import { jobIds, queueOf, type JobName, type JobPayload } from './jobs.ts';
 
 /** A drizzle transaction, or the database itself when the caller needs no surrounding transaction. */
@@ -74,90 +74,6 @@ export function intentsForConfirmedBooking(b: ConfirmedBooking, now: Date): JobI
   if (b.bookingType === 'ADMIN_BLOCK') return [];
   if (b.bookingType === 'ONLINE' && !b.googleMeetLink) return [intent('meetings.create', jobIds.meeting(b.id), { bookingId: b.id })];
   return mailIntents(b, now);
-}
-
-/** What the public booking path writes; every column is a parameter of one prepared statement. */
-export type NewBooking = Required<
-  Pick<
-    typeof bookings.$inferInsert,
-    | 'therapistId' | 'serviceId' | 'bookingDate' | 'bookingTimeSlotStart' | 'bookingType' | 'locationId'
-    | 'clientFullName' | 'clientEmail' | 'clientMobile' | 'clientAge' | 'clientState' | 'clientCity' | 'clientNote'
-    | 'sessionType' | 'termsAccepted' | 'paymentStatus' | 'paymentHoldExpiresAt' | 'paymentTransactionId'
-    | 'amountPaise' | 'adminConfirmed' | 'createdByAdminId'
-  >
->;
-const NEW_BOOKING_KEYS = [
-  'therapistId', 'serviceId', 'bookingDate', 'bookingTimeSlotStart', 'bookingType', 'locationId',
-  'clientFullName', 'clientEmail', 'clientMobile', 'clientAge', 'clientState', 'clientCity', 'clientNote',
-  'sessionType', 'termsAccepted', 'paymentStatus', 'paymentHoldExpiresAt', 'paymentTransactionId',
-  'amountPaise', 'adminConfirmed', 'createdByAdminId',
-] as const satisfies readonly (keyof NewBooking)[];
-
-type BookingStatement = { text: string; params: unknown[] };
-const bookingStatements = new WeakMap<Db, BookingStatement>();
-
-/** The statement text is built once per database handle; PostgreSQL plans it once per connection. */
-function bookingStatement(db: Db): BookingStatement {
-  let s = bookingStatements.get(db);
-  if (s) return s;
-  const placeholders = Object.fromEntries(NEW_BOOKING_KEYS.map((k) => [k, sql.placeholder(k)])) as unknown as NewBooking;
-  const insert = db.insert(bookings).values(placeholders).returning({ id: bookings.id }).toSQL();
-  // set_config runs in the main query, before the statement's AFTER triggers fire (migration 0005).
-  const text = `with b as (${insert.sql}),
-    o as (
-      insert into outbox (queue, job_name, job_id, payload, available_at)
-      select x.queue, x.job_name, regexp_replace(x.job_id, '\\.0(\\.|$)', '.' || b.id || '\\1'),
-             x.payload || jsonb_build_object('bookingId', b.id), coalesce(x.available_at, now())
-      from b cross join jsonb_to_recordset($${insert.params.length + 1}::jsonb)
-        as x(queue text, job_name text, job_id text, payload jsonb, available_at timestamptz)
-      on conflict (queue, job_id) do nothing
-    )
-    select b.id, set_config('booking.catalog_notify', 'after_commit', true) from b`;
-  s = { text, params: insert.params };
-  bookingStatements.set(db, s);
-  return s;
-}
-
-/** Drizzle's fillPlaceholders, but a null stays null (its timestamp encoder would call null.toISOString()). */
-function fill(params: unknown[], values: Record<string, unknown>): unknown[] {
-  return params.map((p) => {
-    if (is(p, Placeholder)) return values[p.name];
-    if (is(p, Param) && is(p.value, Placeholder)) {
-      const v = values[p.value.name];
-      return v === null || v === undefined ? null : p.encoder.mapToDriverValue(v);
-    }
-    return p;
-  });
-}
-
-/**
- * Inserts a booking and its job intents in one statement: data-modifying CTEs commit together or not
- * at all, so this keeps the outbox guarantee in one round trip instead of a transaction's five (the
- * booking hot path). Intents are built for the sentinel booking id 0 (real ids start at 1) and the
- * statement rewrites that id in each job id and payload to the id the insert produced.
- *
- * The commit itself notifies nobody (see migration 0005): call announceBooking once it returns.
- */
-export async function insertBookingWithIntents(
-  db: Db,
-  values: NewBooking,
-  intentsFor: (bookingId: number) => JobIntent[],
-): Promise<{ id: number; jobDueNow: boolean }> {
-  const statement = bookingStatement(db);
-  const intents = intentsFor(0);
-  const rows = intents.map((i) => ({
-    queue: queueOf(i.name),
-    job_name: i.name,
-    job_id: i.jobId,
-    payload: i.payload,
-    available_at: i.runAt?.toISOString() ?? null,
-  }));
-  const result = await db.$client.query<{ id: number }>({
-    name: 'booking_insert',
-    text: statement.text,
-    values: [...fill(statement.params, values), JSON.stringify(rows)],
-  });
-  return { id: result.rows[0]!.id, jobDueNow: intents.some((i) => !i.runAt) };
 }
 
 type Announcement = { payloads: Set<string>; wakeRelay: boolean; sent: Promise<void> };

@@ -5,50 +5,20 @@ import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
 import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
-import { availabilitySlots, therapists } from '../db/schema.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
-import type { TherapistRow } from '../repositories/catalog.repository.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { announceBooking, insertBookingWithIntents, intent, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
-import { and, eq, sql } from 'drizzle-orm';
+import { announceBooking, intent, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
+import { insertBookingWithIntents, type BookingRefusal } from '../repositories/booking.repository.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
 
-type BookingContext = TherapistRow & { slotAvailable: boolean | null; slotAdminBlocked: boolean | null };
-
-/** The therapist and its template slot at the requested start, in one round trip. */
-function prepareContextQuery(db: Db) {
-  return db
-    .select({ therapist: therapists, slotAvailable: availabilitySlots.isAvailable, slotAdminBlocked: availabilitySlots.adminBlocked })
-    .from(therapists)
-    .leftJoin(
-      availabilitySlots,
-      and(eq(availabilitySlots.therapistId, therapists.id), eq(availabilitySlots.startTime, sql.placeholder('start'))),
-    )
-    .where(and(eq(therapists.id, sql.placeholder('therapistId')), eq(therapists.isActive, true)))
-    .prepare('booking_context');
-}
-// The booking hot path: the query is built once per database handle and planned once per connection.
-const contextQueries = new WeakMap<Db, ReturnType<typeof prepareContextQuery>>();
-
-async function loadContext(db: Db, input: BookingCreate): Promise<BookingContext | undefined> {
-  let query = contextQueries.get(db);
-  if (!query) contextQueries.set(db, (query = prepareContextQuery(db)));
-  const [row] = await query.execute({ therapistId: input.therapist_id, start: toHhMm(input.booking_time_slot_start) });
-  return row ? { ...row.therapist, slotAvailable: row.slotAvailable, slotAdminBlocked: row.slotAdminBlocked } : undefined;
-}
-
-/** Rules of who may book what, checked against the database before the write. */
-function checkTherapist(therapist: BookingContext | undefined, input: BookingCreate): BookingContext {
-  if (!therapist) throw fieldError('therapist_id', M.therapistNotFound);
-  const wantType = input.booking_type === 'ONLINE' ? 1 : 2;
-  if (therapist.type !== wantType) throw fieldError('therapist_id', M.therapistTypeMismatch);
-  if (input.booking_type === 'OFFLINE') {
-    if (!input.location_id) throw fieldError('location_id', M.locationRequired);
-    if (therapist.locationId !== input.location_id) throw fieldError('location_id', M.locationMismatch);
-  }
-  return therapist;
-}
+/** What the booking statement's refusals mean to the client: the field at fault and its message. */
+const REFUSALS: Record<BookingRefusal, [field: string, message: string]> = {
+  therapist: ['therapist_id', M.therapistNotFound],
+  therapist_type: ['therapist_id', M.therapistTypeMismatch],
+  location: ['location_id', M.locationMismatch],
+  slot: ['booking_time_slot_start', M.slotNotOffered],
+};
 
 function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
   const today = centreNow(now);
@@ -62,10 +32,6 @@ function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
   if (date === today.date && timeToMinutes(input.booking_time_slot_start) <= today.minutes) {
     throw fieldError('booking_time_slot_start', M.slotPassed);
   }
-}
-
-function checkSlotOnTemplate(ctx: BookingContext): void {
-  if (!ctx.slotAvailable || ctx.slotAdminBlocked) throw fieldError('booking_time_slot_start', M.slotNotOffered);
 }
 
 function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
@@ -87,20 +53,19 @@ export async function createBooking(
   const wantsAdminFields = input.admin_confirmed !== undefined || input.payment_status !== undefined;
   if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
 
-  const therapist = checkTherapist(await loadContext(db, input), input);
+  if (input.booking_type === 'OFFLINE' && !input.location_id) throw fieldError('location_id', M.locationRequired);
   checkDate(input, actor, now);
-  checkSlotOnTemplate(therapist);
 
   const online = input.booking_type === 'ONLINE';
   const status = initialStatus(input, actor);
   const holdEnd = status === 'INITIATED' ? new Date(now.getTime() + options.paymentHoldMinutes * 60_000) : null;
   let created: Awaited<ReturnType<typeof insertBookingWithIntents>>;
   try {
-    // The booking and the jobs it needs commit together, or neither does: one statement, one round trip.
+    // The therapist and template checks, the booking and the jobs it needs: one statement, one round trip.
     created = await insertBookingWithIntents(
       db,
       {
-        therapistId: therapist.id,
+        therapistId: input.therapist_id,
         serviceId: input.service_id ?? 1,
         bookingDate: input.booking_date,
         bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
@@ -118,8 +83,6 @@ export async function createBooking(
         paymentStatus: status,
         paymentHoldExpiresAt: holdEnd,
         paymentTransactionId: input.payment_transaction_id || randomUUID(),
-        // Never the client's figure: the therapist's price as the centre set it (none set books 0).
-        amountPaise: therapist.pricePaise ?? 0,
         adminConfirmed: actor.kind === 'admin',
         createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
       },
@@ -141,8 +104,9 @@ export async function createBooking(
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', M.slotTaken);
     throw err;
   }
+  if ('refusal' in created) throw fieldError(...REFUSALS[created.refusal]);
   // The booking is committed whatever happens here: a failed announcement must not fail the request.
-  await announceBooking(db, therapist.id, created.jobDueNow).catch((err: Error) =>
+  await announceBooking(db, input.therapist_id, created.jobDueNow).catch((err: Error) =>
     options.logger?.warn({ err: err.message, bookingId: created.id }, 'booking: change announcement failed; caches refresh on their next stamp'),
   );
   return { booking_id: created.id, message: M.bookingCreated };
