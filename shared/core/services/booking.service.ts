@@ -40,8 +40,9 @@ function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
 }
 
 /**
- * POST /confirm-booking: validate against the database, then write the booking. The partial unique
- * index bookings_live_slot_uq decides every race: the loser gets 409 and nothing is written.
+ * POST /confirm-booking: the request's own rules here, then one statement that checks the therapist
+ * and template and writes the booking. The partial unique index bookings_live_slot_uq decides every
+ * race: the loser gets 409 and nothing is written.
  */
 export async function createBooking(
   db: Db,
