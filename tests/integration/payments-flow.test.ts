@@ -8,6 +8,9 @@ import type { Config } from '../../shared/core/config.ts';
 import { bookings, outbox, webhookEvents } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { jobIds } from '../../shared/core/jobs/jobs.ts';
+import { expireHoldsJob } from '../../worker/src/handlers/expire-holds.job.ts';
+import { armHoldExpiry } from '../../worker/src/hold-expiry.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
@@ -184,6 +187,44 @@ describe('online booking paid through the sandbox checkout', () => {
     await request(app).post(`/sandbox/checkout/${link.body.payment_link_id}/pay`).expect(409);
     // The slot is free for someone else.
     await request(app).post('/confirm-booking').send({ ...payload, client_full_name: 'Someone Else' }).expect(200);
+    clock.set(MONDAY_MORNING_IST);
+  });
+
+  it('ends each unpaid hold on time with one delayed job, which then waits for the next hold', async () => {
+    const slot = (time: string, client = 'Meera Pillai') => onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: time, client_full_name: client });
+    const first = await request(app).post('/confirm-booking').send(slot('15:00')).expect(200);
+    clock.set('2026-11-23T09:40:00+05:30');
+    const second = await request(app).post('/confirm-booking').send(slot('16:00')).expect(200);
+    clock.set(MONDAY_MORNING_IST);
+    const deps = { db: database.db, queues: worker.jobs.queues, now: clock.now };
+
+    const firstEnd = new Date('2026-11-23T09:50:00+05:30');
+    expect(await armHoldExpiry(deps)).toEqual(firstEnd);
+    const job = (await worker.jobs.queues.payments.getJob(jobIds.holdExpiry(firstEnd)))!;
+    expect(job).toMatchObject({ name: 'payments.expire-holds', data: { endsAt: firstEnd.toISOString() } });
+    expect(job.opts.delay).toBe(20 * 60_000);
+    expect(await job.getState()).toBe('delayed');
+    // Arming again (the next check, or another worker) adds nothing.
+    await armHoldExpiry(deps);
+    expect((await worker.jobs.queues.payments.getDelayed()).filter((j) => j.name === 'payments.expire-holds')).toHaveLength(1);
+    // Run before its instant, it settles nothing and is retried.
+    await expect(expireHoldsJob(job.data, { now: clock.now } as never, job)).rejects.toThrow(/ran early/);
+
+    clock.set('2026-11-23T09:50:00+05:30');
+    await job.promote();
+    await waitFor(async () => (await job.getState()) === 'completed', 'hold expiry');
+    expect((await bookingRow(first.body.booking_id)).paymentStatus).toBe('FAILED');
+    expect((await bookingRow(second.body.booking_id)).paymentStatus).toBe('INITIATED');
+    const secondEnd = new Date('2026-11-23T10:00:00+05:30');
+    expect((await worker.jobs.queues.payments.getJob(job.id!))!.returnvalue).toEqual({
+      outcomes: { completed: 0, failed: 1, pending: 0, noop: 0 },
+      next: secondEnd.toISOString(),
+    });
+    const next = (await worker.jobs.queues.payments.getJob(jobIds.holdExpiry(secondEnd)))!;
+    expect(next.opts.delay).toBe(10 * 60_000);
+    // The first slot is free for someone else; the second is still held.
+    await request(app).post('/confirm-booking').send(slot('15:00', 'Someone Else')).expect(200);
+    await request(app).post('/confirm-booking').send(slot('16:00', 'Someone Else')).expect(409);
     clock.set(MONDAY_MORNING_IST);
   });
 

@@ -120,7 +120,7 @@ describe('POST /confirm-booking', () => {
     expect(row).toMatchObject({ paymentStatus: 'PENDING', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, clientState: null });
   });
 
-  it('writes each booking’s job intents with it, under the booking’s own id', async () => {
+  it('writes each booking’s job intents with it, under the booking’s own id; an unpaid hold needs none', async () => {
     const online = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-30', booking_time_slot_start: '14:00' })).expect(200);
     const offline = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-30' })).expect(200);
     const rows = await database.db.select().from(outbox);
@@ -129,15 +129,16 @@ describe('POST /confirm-booking', () => {
         .filter((r) => (r.payload as { bookingId: number }).bookingId === id)
         .map((r) => [r.jobName, r.jobId])
         .sort();
-    expect(of(online.body.booking_id)).toEqual([['payments.expire-hold', `expire-hold.${online.body.booking_id}`]]);
+    // The worker's payments.expire-holds job ends the hold (tests/integration/payments-flow.test.ts).
+    expect(of(online.body.booking_id)).toEqual([]);
     expect(of(offline.body.booking_id)).toEqual([
       ['mail.booking-confirmation', `mail-confirmation.${offline.body.booking_id}.client`],
       ['mail.booking-confirmation', `mail-confirmation.${offline.body.booking_id}.therapist`],
       ['mail.booking-reminder', `mail-reminder.${offline.body.booking_id}`],
     ]);
-    const hold = rows.find((r) => r.jobId === `expire-hold.${online.body.booking_id}`)!;
     // The hold ends PAYMENT_HOLD_MINUTES (20) after the booking.
-    expect(hold.availableAt.toISOString()).toBe(new Date(new Date(MONDAY_MORNING_IST).getTime() + 20 * 60_000).toISOString());
+    const [held] = await rowsOf(online.body.booking_id);
+    expect(held!.paymentHoldExpiresAt!.toISOString()).toBe(new Date(new Date(MONDAY_MORNING_IST).getTime() + 20 * 60_000).toISOString());
   });
 
   it('answers 409 with the spec words when the slot is already taken, and writes nothing', async () => {

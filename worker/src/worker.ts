@@ -5,18 +5,19 @@ import { isJobName, JOBS, QUEUE_NAMES, type JobName } from '../../shared/core/jo
 import { createOutboxRelay, type OutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
 import { workerConnection, type Queues } from '../../shared/core/jobs/queues.ts';
 import { confirmationMailJob } from './handlers/confirmation-mail.job.ts';
-import { expireHoldJob } from './handlers/expire-hold.job.ts';
+import { expireHoldsJob } from './handlers/expire-holds.job.ts';
 import type { JobHandler, WorkerDeps } from './handlers/handler.ts';
 import { meetingLinkJob } from './handlers/meeting-link.job.ts';
 import { nightlyReportsJob } from './handlers/nightly-reports.job.ts';
 import { paymentLinkJob } from './handlers/payment-link.job.ts';
 import { reconcilePaymentsJob } from './handlers/reconcile-payments.job.ts';
 import { reminderMailJob } from './handlers/reminder-mail.job.ts';
+import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
 
 const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'payments.create-link': paymentLinkJob,
-  'payments.expire-hold': expireHoldJob,
+  'payments.expire-holds': expireHoldsJob,
   'payments.reconcile': reconcilePaymentsJob,
   'payments.sandbox-webhook': sandboxWebhookJob,
   'meetings.create': meetingLinkJob,
@@ -57,7 +58,7 @@ export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOption
   await queues.reports.upsertJobScheduler('reports.nightly', { pattern: '30 0 * * *', tz: CENTRE_TIME_ZONE }, { name: 'reports.nightly', data: {} });
 }
 
-/** One BullMQ Worker per queue, the outbox relay, and the schedulers. close() lets running jobs finish. */
+/** One BullMQ Worker per queue, the outbox relay, the schedulers and the hold check. close() lets running jobs finish. */
 export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promise<RunningWorker> {
   const workers = QUEUE_NAMES.map((queue) => {
     const w = new Worker(queue, (job) => dispatch(job, deps), {
@@ -84,10 +85,15 @@ export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promis
     ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, now: deps.now, ...opts.relay })
     : undefined;
   relay?.start();
+  const armHolds = () =>
+    armHoldExpiry(deps).catch((err: Error) => deps.logger.warn({ err: err.message }, 'hold expiry: could not arm; trying again at the next check'));
+  void armHolds();
+  const holdCheck = setInterval(armHolds, HOLD_CHECK_MS);
   return {
     workers,
     relay,
     async close() {
+      clearInterval(holdCheck);
       await relay?.stop();
       // Worker.close() waits for the jobs in progress to finish before it resolves.
       await Promise.all(workers.map((w) => w.close()));

@@ -8,7 +8,8 @@ const bookingRef = z.strictObject({ bookingId: z.number().int().positive() });
 
 export const JOBS = {
   'payments.create-link': { queue: 'payments', payload: bookingRef },
-  'payments.expire-hold': { queue: 'payments', payload: bookingRef },
+  /** Due when the earliest running hold ends; settles every hold over by then. */
+  'payments.expire-holds': { queue: 'payments', payload: z.strictObject({ endsAt: z.iso.datetime({ offset: true }) }) },
   'payments.reconcile': { queue: 'payments', payload: z.strictObject({}) },
   'payments.sandbox-webhook': {
     queue: 'payments',
@@ -46,10 +47,10 @@ export const DEFAULT_JOB_OPTIONS = {
   removeOnFail: false,
 } as const;
 
-/** Stable job ids: one per booking and purpose, so any re-dispatch is a no-op. BullMQ forbids ':'. */
+/** Stable job ids: one per booking and purpose (per instant for hold expiry), so any re-dispatch is a no-op. BullMQ forbids ':'. */
 export const jobIds = {
   paymentLink: (bookingId: number) => `payment-link.${bookingId}`,
-  expireHold: (bookingId: number) => `expire-hold.${bookingId}`,
+  holdExpiry: (endsAt: Date) => `expire-holds.${endsAt.getTime()}`,
   meeting: (bookingId: number) => `meeting.${bookingId}`,
   confirmationMail: (bookingId: number, recipient: 'client' | 'therapist') => `mail-confirmation.${bookingId}.${recipient}`,
   reminderMail: (bookingId: number) => `mail-reminder.${bookingId}`,

@@ -6,8 +6,7 @@ import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts'
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
-import { jobIds } from '../jobs/jobs.ts';
-import { announceBooking, intent, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
+import { announceBooking, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
 import { insertBookingWithIntents, type BookingRefusal } from '../repositories/booking.repository.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
@@ -87,9 +86,10 @@ export async function createBooking(
         adminConfirmed: actor.kind === 'admin',
         createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
       },
+      // An unpaid hold needs no job of its own: the worker's payments.expire-holds job ends it on time.
       (bookingId): JobIntent[] =>
         holdEnd
-          ? [intent('payments.expire-hold', jobIds.expireHold(bookingId), { bookingId }, holdEnd)]
+          ? []
           : intentsForConfirmedBooking(
               {
                 id: bookingId,

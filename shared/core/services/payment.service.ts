@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lte, min, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatLongDate, formatTime12h } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
@@ -138,16 +138,31 @@ export async function reconcileBooking(deps: PaymentDeps, bookingId: number): Pr
 
 /** The scheduled payments.reconcile job: every unpaid online booking with a link, or whose hold is over. */
 export async function reconcileAll(deps: PaymentDeps): Promise<Record<ReconcileOutcome, number>> {
+  return reconcileWhere(
+    deps,
+    or(isNotNull(bookings.razorpayPaymentLinkId), isNull(bookings.paymentHoldExpiresAt), lte(bookings.paymentHoldExpiresAt, deps.now())),
+  );
+}
+
+/** The payments.expire-holds job: every unpaid online booking whose hold is over (paid ones complete). */
+export async function expireEndedHolds(deps: PaymentDeps): Promise<Record<ReconcileOutcome, number>> {
+  return reconcileWhere(deps, lte(bookings.paymentHoldExpiresAt, deps.now()));
+}
+
+/** When the earliest hold still running ends; its payments.expire-holds job waits for that instant. */
+export async function nextHoldEnd(db: Db, now: Date): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ at: min(bookings.paymentHoldExpiresAt) })
+    .from(bookings)
+    .where(and(eq(bookings.paymentStatus, 'INITIATED'), eq(bookings.bookingType, 'ONLINE'), gt(bookings.paymentHoldExpiresAt, now)));
+  return row?.at ?? undefined;
+}
+
+async function reconcileWhere(deps: PaymentDeps, which: SQL | undefined): Promise<Record<ReconcileOutcome, number>> {
   const rows = await deps.db
     .select({ id: bookings.id })
     .from(bookings)
-    .where(
-      and(
-        eq(bookings.paymentStatus, 'INITIATED'),
-        eq(bookings.bookingType, 'ONLINE'),
-        or(isNotNull(bookings.razorpayPaymentLinkId), isNull(bookings.paymentHoldExpiresAt), lte(bookings.paymentHoldExpiresAt, deps.now())),
-      ),
-    )
+    .where(and(eq(bookings.paymentStatus, 'INITIATED'), eq(bookings.bookingType, 'ONLINE'), which))
     .orderBy(asc(bookings.id))
     .limit(500);
   const counts: Record<ReconcileOutcome, number> = { completed: 0, failed: 0, pending: 0, noop: 0 };
