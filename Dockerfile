@@ -8,6 +8,8 @@ RUN npm ci --omit=dev && npm cache clean --force
 # Stage 2: the runtime. Node 24 runs the TypeScript sources directly (type stripping).
 FROM node:24-slim
 ENV NODE_ENV=production
+# Fixed glibc thresholds hand big freed buffers back to the system (shared/core/node-process.ts).
+ENV MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
