@@ -12,8 +12,8 @@ import { nightlyReportsJob } from './handlers/nightly-reports.job.ts';
 import { paymentLinkJob } from './handlers/payment-link.job.ts';
 import { reconcilePaymentsJob } from './handlers/reconcile-payments.job.ts';
 import { reminderMailJob } from './handlers/reminder-mail.job.ts';
-import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
+import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 
 const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'payments.create-link': paymentLinkJob,
