@@ -133,19 +133,21 @@ describe('read cache', () => {
     await eventually(async () => expect((await request(app).get('/therapists')).body[0].name).toBe('Dr. Asha M. Mehta'));
   });
 
-  it('serves the same bytes as the uncached route', async () => {
+  it('serves the same bytes, type and ETag as the uncached route', async () => {
     const uncached = testApp(database, { now: fixedClock(MONDAY_MORNING_IST).now });
     for (const path of ['/locations', '/services', '/therapists', '/availability-slots?therapist_id=3', '/booked-slots?therapist_id=1', '/api/slots?therapist_id=3']) {
       const [a, b] = await Promise.all([request(app).get(path), request(uncached).get(path)]);
       expect(a.text).toBe(b.text);
-      expect(a.headers['content-type']).toBe(b.headers['content-type']);
+      expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(b.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(a.headers.etag).toBe(b.headers.etag);
     }
   });
 
   it('answers a repeated request with 304 from its cached ETag, and a changed offer with a new one', async () => {
     const first = await request(app).get('/api/slots?therapist_id=3').expect(200);
     const etag = first.headers.etag!;
-    expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9_-]{27}"$/);
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
     await request(app).get('/api/slots?therapist_id=3').set('if-none-match', etag).expect(304);
     await request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 3, booking_date: '2026-11-24', booking_time_slot_start: '14:00' })).expect(200);
     await eventually(async () => {

@@ -51,7 +51,8 @@ export function publicRoutes(deps: AppDeps): Router {
     }
     const { body, etag } = await deps.readCache.json(key, tag, stamp, compute);
     if (etag) res.setHeader('ETag', etag);
-    res.type('application/json').send(body);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.send(body);
   }
 
   r.get('/locations', async (_req, res) => {

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
-type Entry = { tag: string; stamp: string; body: string; etag: string };
-export type CachedBody = { body: string; etag: string | undefined };
+type Entry = { tag: string; stamp: string; body: Buffer; etag: string };
+/** Bytes, not a string: a string answer is encoded to UTF-8 again on every response. */
+export type CachedBody = { body: Buffer; etag: string | undefined };
 
 /**
  * Serialized answers of the public read calls, kept per process and dropped when PostgreSQL announces
@@ -44,15 +45,15 @@ export class ReadCache {
 
   /**
    * The cached body for `key` when its stamp still matches, else computes, stores and returns it. The
-   * ETag is computed once per entry (Express would otherwise hash the body on every response).
+   * ETag, the one Express would compute, is worked out once per entry rather than on every response.
    */
   async json(key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<CachedBody> {
-    if (!this.listening) return { body: JSON.stringify(await compute()), etag: undefined };
+    if (!this.listening) return { body: Buffer.from(JSON.stringify(await compute())), etag: undefined };
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp) return hit;
     const generation = this.generation;
-    const body = JSON.stringify(await compute());
-    const etag = `W/"${Buffer.byteLength(body).toString(16)}-${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
+    const body = Buffer.from(JSON.stringify(await compute()));
+    const etag = `W/"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
     // A change announced while computing may not be in `body`: don't keep it.
     if (generation === this.generation && this.listening) this.entries.set(key, { tag, stamp, body, etag });
     return { body, etag };
