@@ -17,14 +17,27 @@ const partsFormatter = new Intl.DateTimeFormat('en-CA', {
 
 export type CentreNow = { date: string; minutes: number; time: string };
 
+// Since 1945 the centre's offset has been whole minutes, so one UTC minute is one centre minute.
+// formatToParts is the slowest step of a cached slot read; remembering the last minute's answer skips it.
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1946, 0, 1);
+let lastMinute = Number.NaN;
+let lastNow: CentreNow | undefined;
+
 /** "Today" and "now" at the centre for an instant (defaults to the current instant). */
 export function centreNow(instant: Date = new Date()): CentreNow {
+  const minute = Math.floor(instant.getTime() / 60_000);
+  if (minute === lastMinute && lastNow) return { ...lastNow };
   const parts: Record<string, string> = {};
   for (const p of partsFormatter.formatToParts(instant)) parts[p.type] = p.value;
   const hour = Number(parts.hour) % 24;
-  const minute = Number(parts.minute);
+  const min = Number(parts.minute);
   const date = `${parts.year}-${parts.month}-${parts.day}`;
-  return { date, minutes: hour * 60 + minute, time: `${pad2(hour)}:${pad2(minute)}` };
+  const now = { date, minutes: hour * 60 + min, time: `${pad2(hour)}:${pad2(min)}` };
+  if (instant.getTime() >= WHOLE_MINUTE_OFFSETS_SINCE) {
+    lastMinute = minute;
+    lastNow = now;
+  }
+  return { ...now };
 }
 
 export function pad2(n: number): string {

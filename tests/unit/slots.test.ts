@@ -27,6 +27,22 @@ describe('centreNow', () => {
     expect(centreNow(new Date('2026-11-21T20:00:00Z'))).toEqual({ date: '2026-11-22', minutes: 90, time: '01:30' });
     expect(centreNow(new Date('2026-11-21T18:29:00Z'))).toEqual({ date: '2026-11-21', minutes: 23 * 60 + 59, time: '23:59' });
   });
+
+  it('answers each instant of a minute alike and turns over with the next minute, also when asked again', () => {
+    const last = { date: '2026-11-21', minutes: 23 * 60 + 59, time: '23:59' };
+    const next = { date: '2026-11-22', minutes: 0, time: '00:00' };
+    for (const round of [1, 2]) {
+      expect(centreNow(new Date('2026-11-21T18:29:00.000Z')), `round ${round}`).toEqual(last);
+      expect(centreNow(new Date('2026-11-21T18:29:59.999Z')), `round ${round}`).toEqual(last);
+      expect(centreNow(new Date('2026-11-21T18:30:00.000Z')), `round ${round}`).toEqual(next);
+    }
+    // A caller changing its answer changes no one else's.
+    const mine = centreNow(new Date('2026-11-21T18:30:30Z'));
+    mine.time = '99:99';
+    expect(centreNow(new Date('2026-11-21T18:30:40Z'))).toEqual(next);
+    // Before 1946 India's offset had seconds in it; those instants are worked out afresh.
+    expect(centreNow(new Date('1900-01-01T00:00:00Z')).date).toBe('1900-01-01');
+  });
 });
 
 describe('client slot offer', () => {
