@@ -71,13 +71,14 @@ export function buildApp(input: AppDeps): express.Express {
   app.use(express.json({ limit: '32kb', strict: true }));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
 
+  // First: the busiest calls. Every router a request passes through costs it allocations (Express's
+  // router builds its state per router entered), and a manual booking is passed on to adminRoutes.
+  app.use(publicRoutes(deps));
   app.use(healthRoutes(deps));
   // Before the admin routes: the wizard confirms its payment link under /api/admin without a token.
   app.use(paymentRoutes(deps));
-  // Before the public routes: the admin router takes /confirm-booking payloads carrying admin fields.
   app.use(reportRoutes(deps));
   app.use(adminRoutes(deps));
-  app.use(publicRoutes(deps));
   if (deps.payments?.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
   if (deps.jobs) mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));
 

@@ -16,6 +16,7 @@ import { createBooking } from '../../../shared/core/services/booking.service.ts'
 import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
 import type { AppDeps } from '../app.ts';
 import { parseOr400 } from '../middleware/validate.ts';
+import { isManualBookingPayload } from './admin.routes.ts';
 
 export const IMAGES_DIR = fileURLToPath(new URL('../../images/', import.meta.url));
 
@@ -80,7 +81,9 @@ export function publicRoutes(deps: AppDeps): Router {
     // The offer changes when a booking changes and when a slot's start passes: stamp it by the minute.
     await sendRead(res, `offer:${id}`, `therapist:${id}`, `${date} ${time}`, () => slotOfferFor(db, id, now));
   });
-  r.post('/confirm-booking', async (req, res) => {
+  r.post('/confirm-booking', async (req, res, next) => {
+    // A manual booking is the admin router's, further down the app.
+    if (isManualBookingPayload(req.body)) return next('router');
     const input = parseOr400(bookingCreateSchema, req.body, 'Send the booking as a JSON object (Content-Type: application/json).');
     const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
     const created = await createBooking(db, input, actor, deps.now(), { paymentHoldMinutes: deps.config.paymentHoldMinutes, logger: deps.logger });
