@@ -1,5 +1,4 @@
 import express, { type Request, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../shared/core/config.ts';
 import type { Db } from '../../shared/core/db/client.ts';
@@ -14,6 +13,7 @@ import { mountBullBoard } from './bull-board.ts';
 import { bearerAdminActor, queuesGuard } from './middleware/auth.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { SECURITY_POLICY, securityHeaders } from './middleware/security-headers.ts';
 import { htmlNotFound, staticSite } from './middleware/static-site.ts';
 import { adminRoutes } from './routes/admin.routes.ts';
 import { paymentRoutes } from './routes/payment.routes.ts';
@@ -55,17 +55,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.set('query parser', 'simple');
 
   app.use(requestLog(deps.logger));
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // Astro's island loader is an inline script; everything else comes from this origin.
-          'script-src': ["'self'", "'unsafe-inline'"],
-          'img-src': ["'self'", 'data:'],
-        },
-      },
-    }),
-  );
+  app.use(securityHeaders(SECURITY_POLICY));
   // The webhook's signature covers the exact bytes sent, so that route gets the raw body.
   app.use('/api/payment/webhook', express.raw({ type: 'application/json', limit: '256kb' }));
   app.use(express.json({ limit: '32kb', strict: true }));
