@@ -110,6 +110,45 @@ describe('read cache', () => {
     }
   });
 
+  it('gathers announcements made while one is on its way into the next, sent once it is answered', async () => {
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(`${n.channel} ${n.payload}`));
+    await listener.query('listen catalog_changed; listen outbox');
+    const pool = database.db.$client;
+    const send = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const query = vi.spyOn(pool, 'query').mockImplementationOnce((async (...args: unknown[]) => {
+      await held;
+      return send(...args);
+    }) as never);
+    const announcements = () => query.mock.calls.filter(([q]) => (q as { name?: string }).name === 'booking_announce').length;
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      const first = announceBooking(database.db, 1, false);
+      await nextTurn();
+      expect(announcements()).toBe(1);
+      // Three more turns while the first is unanswered: they wait, together.
+      const later = [announceBooking(database.db, 2, false)];
+      await nextTurn();
+      later.push(announceBooking(database.db, 3, true));
+      await nextTurn();
+      later.push(announceBooking(database.db, 2, false));
+      await nextTurn();
+      expect(announcements()).toBe(1);
+      answer();
+      await Promise.all([first, ...later]);
+      expect(announcements()).toBe(2);
+      await eventually(async () => expect(heard).toHaveLength(4));
+      expect(heard.sort()).toEqual(['catalog_changed therapist:1', 'catalog_changed therapist:2', 'catalog_changed therapist:3', 'outbox ']);
+    } finally {
+      query.mockRestore();
+      await listener.end();
+    }
+  });
+
   it('hears a booking written by any other writer from the table’s trigger', async () => {
     expect(await startsOn('2026-11-26')).toContain('16:00');
     await database.db.insert(bookings).values({

@@ -76,38 +76,62 @@ export function intentsForConfirmedBooking(b: ConfirmedBooking, now: Date): JobI
   return mailIntents(b, now);
 }
 
-type Announcement = { payloads: Set<string>; wakeRelay: boolean; sent: Promise<void> };
-const gathering = new WeakMap<Db, Announcement>();
+type Announcement = { payloads: Set<string>; wakeRelay: boolean; sent: Promise<void>; settle: (err?: Error) => void };
+/** Per database handle: the batch being gathered, and whether one is on its way. */
+type Announcer = { gathering: Announcement | undefined; sending: boolean };
+const announcers = new WeakMap<Db, Announcer>();
 
 /**
  * Tells every process that a therapist's bookings changed (their read caches drop the offer) and,
  * when a job is due now, wakes the outbox relay; a lost announcement only delays the relay to its
- * next poll. Bookings answered in the same turn of the event loop share one notify-only transaction
- * (committing it need not wait for the disk), so under load it costs a round trip per turn, not per
- * booking. Resolves once the announcement is sent.
+ * next poll. Announcements share one notify-only transaction (committing it need not wait for the
+ * disk): those made in the same turn of the event loop, and, while one is on its way, all made until
+ * it is answered. Under load that is one round trip per round trip, not per booking. Resolves once
+ * the announcement is sent.
  */
 export function announceBooking(db: Db, therapistId: number, wakeRelay: boolean): Promise<void> {
-  let batch = gathering.get(db);
+  let announcer = announcers.get(db);
+  if (!announcer) announcers.set(db, (announcer = { gathering: undefined, sending: false }));
+  let batch = announcer.gathering;
   if (!batch) {
-    const next: Announcement = { payloads: new Set(), wakeRelay: false, sent: Promise.resolve() };
-    next.sent = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      gathering.delete(db);
-      const payloads = [...next.payloads];
-      const channels = payloads.map(() => 'catalog_changed');
-      if (next.wakeRelay) {
-        channels.push('outbox');
-        payloads.push('');
-      }
-      await db.$client.query({
-        name: 'booking_announce',
-        text: `select set_config('synchronous_commit', 'off', true), pg_notify(n.channel, n.payload)
-               from unnest($1::text[], $2::text[]) as n(channel, payload)`,
-        values: [channels, payloads],
-      });
+    let settle!: (err?: Error) => void;
+    const sent = new Promise<void>((resolve, reject) => {
+      settle = (err) => (err ? reject(err) : resolve());
     });
-    gathering.set(db, (batch = next));
+    announcer.gathering = batch = { payloads: new Set(), wakeRelay: false, sent, settle };
+    if (!announcer.sending) scheduleAnnouncement(db, announcer);
   }
   batch.payloads.add(`therapist:${therapistId}`);
   batch.wakeRelay ||= wakeRelay;
   return batch.sent;
+}
+
+function scheduleAnnouncement(db: Db, announcer: Announcer): void {
+  setImmediate(() => {
+    const batch = announcer.gathering;
+    if (!batch) return;
+    announcer.gathering = undefined;
+    announcer.sending = true;
+    const payloads = [...batch.payloads];
+    const channels = payloads.map(() => 'catalog_changed');
+    if (batch.wakeRelay) {
+      channels.push('outbox');
+      payloads.push('');
+    }
+    db.$client
+      .query({
+        name: 'booking_announce',
+        text: `select set_config('synchronous_commit', 'off', true), pg_notify(n.channel, n.payload)
+               from unnest($1::text[], $2::text[]) as n(channel, payload)`,
+        values: [channels, payloads],
+      })
+      .then(
+        () => batch.settle(),
+        (err: Error) => batch.settle(err),
+      )
+      .finally(() => {
+        announcer.sending = false;
+        if (announcer.gathering) scheduleAnnouncement(db, announcer);
+      });
+  });
 }
