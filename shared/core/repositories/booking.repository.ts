@@ -105,12 +105,12 @@ const THERAPIST_TYPE = { ONLINE: 1, OFFLINE: 2 } as const;
  * checks, the insert (priced from the therapist) and its job intents. Data-modifying CTEs commit
  * together or not at all, so the outbox guarantee holds without a transaction's extra round trips.
  * Intents are built for the sentinel booking id 0 (real ids start at 1); the statement rewrites it in
- * each job id and payload to the id the insert produced. set_config runs in the main query, before the
- * statement's AFTER triggers fire: the commit notifies nobody (migration 0005), so call
- * announceBooking once this returns.
+ * each job id and payload to the id the insert produced. ctx sets booking.catalog_notify before the
+ * row is written, so the insert trigger's WHEN skips it: the commit notifies nobody (migrations 0005
+ * and 0006), so call announceBooking once this returns.
  */
 const BOOKING_INSERT = `with ctx as (
-    select t.price_paise,
+    select t.price_paise, set_config('booking.catalog_notify', 'after_commit', true) as announced_after_commit,
       case
         when t.type <> $${NEW_BOOKING_KEYS.length + 2}::smallint then 'therapist_type'
         when ${param('locationId')} is not null and t.location_id is distinct from ${param('locationId')} then 'location'
@@ -135,8 +135,7 @@ const BOOKING_INSERT = `with ctx as (
       as x(queue text, job_name text, job_id text, payload jsonb, available_at timestamptz)
     on conflict (queue, job_id) do nothing
   )
-  select ctx.refusal, b.id, set_config('booking.catalog_notify', 'after_commit', true)
-  from ctx left join b on true`;
+  select ctx.refusal, b.id from ctx left join b on true`;
 
 /** Checks and writes a new online or in-person booking with its job intents, in one round trip. */
 export async function insertBookingWithIntents(
