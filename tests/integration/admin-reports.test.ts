@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { bookings, reportDaily, reportDailyTherapist } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { aggregateDay, aggregatePreviousDay, dayToAggregate } from '../../shared/core/services/report.service.ts';
+import { aggregateDay, aggregatePreviousDay, dayToAggregate, incomeReport } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, insertBooking, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -76,6 +76,39 @@ describe('income and inventory', () => {
       expect(res.body.payments.find((p: { payment_transaction_id: string }) => p.payment_transaction_id === 'txn-a')).toEqual({
         amount: 1500, payment_transaction_id: 'txn-a', client_name: 'Aarav Shah', client_phone: '9000000001', booking_date: '2026-11-10',
       });
+      // Client names and phones: no cache may keep it.
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body).toEqual(await incomeReport(database.db));
+    }
+  });
+
+  it('sends a list of many chunks, and an empty one, as whole JSON; an empty inventory has no workbook', async () => {
+    const big = await createTestDatabase();
+    try {
+      await seedDemoData(big.db);
+      const bigApp = testApp(big, { now: clock.now });
+      const admin = await createAdmins(big.db);
+      const auth = bearer(tokenFor(admin.superadmin, clock.now()));
+      const empty = await request(bigApp).get('/api/admin/income').set(auth).expect(200);
+      expect(empty.text).toBe('{"total_amount":0,"payments":[]}');
+      expect((await request(bigApp).get('/api/admin/reports/inventory.xlsx').set(auth).expect(404)).body).toEqual({ detail: 'No data to export.' });
+      // 2,000 payments, names with quotes and non-ASCII letters: about 300 KB, several 64 KB chunks.
+      await big.db.execute(sql`
+        insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+                              client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
+        select 1, 1, date '2025-01-01' + (n / 12), make_time(8 + n % 12, 0, 0), 'ONLINE', 'Client "' || n || '" Ānanya',
+               'c' || n || '@example.com', (9000000000 + n)::text, 'COMPLETED', 'txn-' || n, 100000 + n
+        from generate_series(0, 1999) n`);
+      const res = await request(bigApp).get('/api/admin/reports/inventory').set(auth).expect(200);
+      expect(res.text.length).toBeGreaterThan(3 * 64 * 1024);
+      const expected = await incomeReport(big.db);
+      expect(res.body).toEqual(expected);
+      expect(res.body.payments).toHaveLength(2000);
+      expect(res.body.total_amount).toBe((2000 * 100000 + (1999 * 2000) / 2) / 100);
+      expect(res.body.payments[0]).toEqual({ amount: 1000 + 1999 / 100, payment_transaction_id: 'txn-1999', client_name: 'Client "1999" Ānanya', client_phone: '9000001999', booking_date: '2025-06-16' });
+    } finally {
+      await big.drop();
     }
   });
 });

@@ -10,7 +10,9 @@ import {
   writeWorkbook,
   type Export,
 } from '../../../shared/core/services/report-export.service.ts';
-import { eodReport, incomeReport, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
+import { eodReport, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
+import { eachCompletedPayment } from '../../../shared/core/repositories/report.repository.ts';
+import { paiseToRupees } from '../../../shared/domain/money.ts';
 import type { AppDeps } from '../app.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
@@ -18,18 +20,49 @@ import { parseOr400 } from '../middleware/validate.ts';
 const noQuery = z.strictObject({});
 
 async function sendWorkbook(res: Response, e: Export): Promise<void> {
-  if (e.rows.length === 0) throw new AppError('not_found', AM.noDataToExport);
-  res.status(200);
-  res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  res.setHeader('Content-Disposition', `attachment; filename="${e.fileName}"`);
-  res.setHeader('Cache-Control', 'no-store');
+  let begun = false;
   try {
-    await writeWorkbook(e, res);
+    const written = await writeWorkbook(e, res, () => {
+      begun = true;
+      res.status(200);
+      res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      res.setHeader('Content-Disposition', `attachment; filename="${e.fileName}"`);
+      res.setHeader('Cache-Control', 'no-store');
+    });
+    if (!written) throw new AppError('not_found', AM.noDataToExport);
   } catch (err) {
-    // Headers are gone: a JSON error is impossible, so cut the download short rather than leave it hanging.
-    res.destroy(err as Error);
+    // Once the download has begun a JSON error is impossible: cut it short rather than leave it hanging.
+    if (begun) res.destroy(err as Error);
     throw err;
   }
+}
+
+/**
+ * The income / inventory list (IncomeReport), written as the rows arrive rather than built whole: a
+ * year of payments is megabytes of JSON, and holding it, its rows and its bytes at once is what grew
+ * the API's memory. It carries client names and phones, so no cache may keep it.
+ */
+async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  let chunk = '';
+  let count = 0;
+  try {
+    await eachCompletedPayment(db, (payment, totalPaise) => {
+      chunk += count++ === 0 ? `{"total_amount":${JSON.stringify(paiseToRupees(totalPaise))},"payments":[` : ',';
+      chunk += JSON.stringify(payment);
+      if (chunk.length >= 64 * 1024) {
+        res.write(chunk);
+        chunk = '';
+      }
+    });
+  } catch (err) {
+    // Once part of the list is sent a JSON error is impossible: cut the answer short instead.
+    if (res.headersSent) res.destroy(err as Error);
+    throw err;
+  }
+  res.end(count === 0 ? '{"total_amount":0,"payments":[]}' : `${chunk}]}`);
 }
 
 /** Income and every report, super admins only (spec section 6, enforced here). */
@@ -54,15 +87,15 @@ export function reportRoutes(deps: AppDeps): Router {
 
   r.get('/api/admin/income', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
-    res.json(await incomeReport(db));
+    await sendPayments(res, db);
   });
   r.get('/api/admin/reports/inventory', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
-    res.json(await incomeReport(db));
+    await sendPayments(res, db);
   });
   r.get('/api/admin/reports/inventory.xlsx', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
-    await sendWorkbook(res, inventoryExport(await incomeReport(db), today()));
+    await sendWorkbook(res, inventoryExport((onPayment) => eachCompletedPayment(db, onPayment), today()));
   });
   r.get('/api/admin/reports/eod', ...guard, async (req, res) => {
     res.json(await eodReport(db, eodDate(req.query), deps.now()));

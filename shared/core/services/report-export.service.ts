@@ -1,15 +1,19 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { EodReport, IncomeReport, TherapistMonthlyReport } from '../../contract/admin.ts';
+import type { EodReport, PaymentDto, TherapistMonthlyReport } from '../../contract/admin.ts';
 import { pad2 } from '../../domain/time.ts';
 
 export const RUPEE_FORMAT = '"₹"#,##0.00';
 
 type Column = { header: string; key: string; width: number; numFmt?: string };
 
-export type Export = { fileName: string; sheetName: string; columns: Column[]; rows: Record<string, string | number>[] };
+type Row = Record<string, string | number>;
+/** Hands each row to `add` as it is produced (from the database, say), instead of as a whole list. */
+export type RowSource = (add: (row: Row) => void) => Promise<unknown>;
+export type Export = { fileName: string; sheetName: string; columns: Column[]; rows: Row[] | RowSource };
 
-export function inventoryExport(report: IncomeReport, today: string): Export {
+/** The inventory sheet; `eachPayment` hands the payments over one by one (eachCompletedPayment). */
+export function inventoryExport(eachPayment: (onPayment: (payment: PaymentDto) => void) => Promise<unknown>, today: string): Export {
   return {
     fileName: `Inventory_Report_${today}.xlsx`,
     sheetName: 'Inventory',
@@ -20,7 +24,7 @@ export function inventoryExport(report: IncomeReport, today: string): Export {
       { header: 'Client Phone', key: 'client_phone', width: 14 },
       { header: 'Amount', key: 'amount', width: 14, numFmt: RUPEE_FORMAT },
     ],
-    rows: report.payments.map((p) => ({ ...p, payment_transaction_id: p.payment_transaction_id ?? '' })),
+    rows: (add) => eachPayment((p) => add({ ...p, payment_transaction_id: p.payment_transaction_id ?? '' })),
   };
 }
 
@@ -58,14 +62,29 @@ export function monthlyExport(report: TherapistMonthlyReport): Export {
   };
 }
 
-/** Streams the workbook row by row, so a year of bookings never sits in memory as a workbook. */
-export async function writeWorkbook(e: Export, stream: Writable): Promise<void> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
-  const ws = wb.addWorksheet(e.sheetName);
-  ws.columns = e.columns.map((c) => ({ header: c.header, key: c.key, width: c.width, ...(c.numFmt ? { style: { numFmt: c.numFmt } } : {}) }));
-  ws.getRow(1).font = { bold: true };
-  ws.getRow(1).commit();
-  for (const r of e.rows) ws.addRow(r).commit();
-  ws.commit();
-  await wb.commit();
+/**
+ * Streams the workbook row by row, so a year of bookings never sits in memory as a workbook. Nothing is
+ * written until the first row, and `begin` is called just before it; without rows the answer is false
+ * and the stream untouched.
+ */
+export async function writeWorkbook(e: Export, stream: Writable, begin: () => void = () => {}): Promise<boolean> {
+  let sheet: { wb: ExcelJS.stream.xlsx.WorkbookWriter; ws: ExcelJS.Worksheet } | undefined;
+  const add = (row: Row) => {
+    if (!sheet) {
+      begin();
+      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+      const ws = wb.addWorksheet(e.sheetName);
+      ws.columns = e.columns.map((c) => ({ header: c.header, key: c.key, width: c.width, ...(c.numFmt ? { style: { numFmt: c.numFmt } } : {}) }));
+      ws.getRow(1).font = { bold: true };
+      ws.getRow(1).commit();
+      sheet = { wb, ws };
+    }
+    sheet.ws.addRow(row).commit();
+  };
+  if (Array.isArray(e.rows)) e.rows.forEach(add);
+  else await e.rows(add);
+  if (!sheet) return false;
+  sheet.ws.commit();
+  await sheet.wb.commit();
+  return true;
 }
