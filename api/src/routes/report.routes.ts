@@ -3,39 +3,16 @@ import { z } from 'zod';
 import { ADMIN_MESSAGES as AM, eodQuerySchema, monthlyQuerySchema } from '../../../shared/contract/admin.ts';
 import { centreNow } from '../../../shared/domain/time.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import {
-  eodExport,
-  inventoryExport,
-  monthlyExport,
-  writeWorkbook,
-  type Export,
-} from '../../../shared/core/services/report-export.service.ts';
+import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
 import { eodReport, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
-import { eachCompletedPayment } from '../../../shared/core/repositories/report.repository.ts';
+import { eachCompletedPayment } from '../../../shared/core/repositories/completed-payments.repository.ts';
 import { paiseToRupees } from '../../../shared/domain/money.ts';
 import type { AppDeps } from '../app.ts';
+import { sendWorkbook } from '../exports/send-workbook.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 const noQuery = z.strictObject({});
-
-async function sendWorkbook(res: Response, e: Export): Promise<void> {
-  let begun = false;
-  try {
-    const written = await writeWorkbook(e, res, () => {
-      begun = true;
-      res.status(200);
-      res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-      res.setHeader('Content-Disposition', `attachment; filename="${e.fileName}"`);
-      res.setHeader('Cache-Control', 'no-store');
-    });
-    if (!written) throw new AppError('not_found', AM.noDataToExport);
-  } catch (err) {
-    // Once the download has begun a JSON error is impossible: cut it short rather than leave it hanging.
-    if (begun) res.destroy(err as Error);
-    throw err;
-  }
-}
 
 /**
  * The income / inventory list (IncomeReport), written as the rows arrive rather than built whole: a
@@ -49,7 +26,7 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
   let chunk = '';
   let count = 0;
   try {
-    await eachCompletedPayment(db, (payment, totalPaise) => {
+    await eachCompletedPayment(db.$client, (payment, totalPaise) => {
       chunk += count++ === 0 ? `{"total_amount":${JSON.stringify(paiseToRupees(totalPaise))},"payments":[` : ',';
       chunk += JSON.stringify(payment);
       if (chunk.length >= 64 * 1024) {
@@ -68,6 +45,8 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
 /** Income and every report, super admins only (spec section 6, enforced here). */
 export function reportRoutes(deps: AppDeps): Router {
   const { db } = deps;
+  // The workbook process reads the same database as this pool, whatever the configuration says.
+  const databaseUrl = db.$client.options.connectionString ?? deps.config.databaseUrl;
   const r = Router();
   const guard = [requireAdmin(deps), requireSuperadmin];
   const today = () => centreNow(deps.now()).date;
@@ -95,13 +74,13 @@ export function reportRoutes(deps: AppDeps): Router {
   });
   r.get('/api/admin/reports/inventory.xlsx', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
-    await sendWorkbook(res, inventoryExport((onPayment) => eachCompletedPayment(db, onPayment), today()));
+    await sendWorkbook(res, inventoryExport(today()), databaseUrl);
   });
   r.get('/api/admin/reports/eod', ...guard, async (req, res) => {
     res.json(await eodReport(db, eodDate(req.query), deps.now()));
   });
   r.get('/api/admin/reports/eod.xlsx', ...guard, async (req, res) => {
-    await sendWorkbook(res, eodExport(await eodReport(db, eodDate(req.query), deps.now())));
+    await sendWorkbook(res, eodExport(await eodReport(db, eodDate(req.query), deps.now())), databaseUrl);
   });
   r.get('/api/admin/reports/therapist-monthly', ...guard, async (req, res) => {
     const [year, month] = monthOf(req.query);
@@ -109,7 +88,7 @@ export function reportRoutes(deps: AppDeps): Router {
   });
   r.get('/api/admin/reports/therapist-monthly.xlsx', ...guard, async (req, res) => {
     const [year, month] = monthOf(req.query);
-    await sendWorkbook(res, monthlyExport(await therapistMonthlyReport(db, year, month, deps.now())));
+    await sendWorkbook(res, monthlyExport(await therapistMonthlyReport(db, year, month, deps.now())), databaseUrl);
   });
   return r;
 }

@@ -1,11 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
+import pg from './pg-types.ts';
 import * as schema from './schema.ts';
-
-// `date` columns stay 'YYYY-MM-DD' strings: a JS Date would drag the server's TZ into calendar logic.
-pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
-// COUNT(*) and SUM() arrive as int8/numeric; our totals fit comfortably in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 export type Database = { db: Db; pool: pg.Pool; close: () => Promise<void> };

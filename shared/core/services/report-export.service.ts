@@ -1,19 +1,23 @@
-import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { EodReport, PaymentDto, TherapistMonthlyReport } from '../../contract/admin.ts';
 import { pad2 } from '../../domain/time.ts';
 
+/**
+ * What each Excel download holds. A workbook is written by its own short-lived process
+ * (api/src/exports), which is handed one of these as JSON, so everything here is plain data.
+ */
+
 export const RUPEE_FORMAT = '"₹"#,##0.00';
 
-type Column = { header: string; key: string; width: number; numFmt?: string };
+export type Column = { header: string; key: string; width: number; numFmt?: string };
+export type Row = Record<string, string | number>;
+/** 'completed payments': the workbook process reads them itself, as PostgreSQL sends them. */
+export type Export = { fileName: string; sheetName: string; columns: Column[]; rows: Row[] | 'completed payments' };
 
-type Row = Record<string, string | number>;
-/** Hands each row to `add` as it is produced (from the database, say), instead of as a whole list. */
-export type RowSource = (add: (row: Row) => void) => Promise<unknown>;
-export type Export = { fileName: string; sheetName: string; columns: Column[]; rows: Row[] | RowSource };
+/** How the workbook process says it found no rows (and wrote nothing). */
+export const NO_ROWS_EXIT_CODE = 3;
 
-/** The inventory sheet; `eachPayment` hands the payments over one by one (eachCompletedPayment). */
-export function inventoryExport(eachPayment: (onPayment: (payment: PaymentDto) => void) => Promise<unknown>, today: string): Export {
+/** The inventory sheet: every completed payment, newest first. */
+export function inventoryExport(today: string): Export {
   return {
     fileName: `Inventory_Report_${today}.xlsx`,
     sheetName: 'Inventory',
@@ -24,8 +28,12 @@ export function inventoryExport(eachPayment: (onPayment: (payment: PaymentDto) =
       { header: 'Client Phone', key: 'client_phone', width: 14 },
       { header: 'Amount', key: 'amount', width: 14, numFmt: RUPEE_FORMAT },
     ],
-    rows: (add) => eachPayment((p) => add({ ...p, payment_transaction_id: p.payment_transaction_id ?? '' })),
+    rows: 'completed payments',
   };
+}
+
+export function inventoryRow(p: PaymentDto): Row {
+  return { ...p, payment_transaction_id: p.payment_transaction_id ?? '' };
 }
 
 export function eodExport(report: EodReport): Export {
@@ -60,31 +68,4 @@ export function monthlyExport(report: TherapistMonthlyReport): Export {
     ],
     rows: report.therapist_performance.map((t) => ({ ...t })),
   };
-}
-
-/**
- * Streams the workbook row by row, so a year of bookings never sits in memory as a workbook. Nothing is
- * written until the first row, and `begin` is called just before it; without rows the answer is false
- * and the stream untouched.
- */
-export async function writeWorkbook(e: Export, stream: Writable, begin: () => void = () => {}): Promise<boolean> {
-  let sheet: { wb: ExcelJS.stream.xlsx.WorkbookWriter; ws: ExcelJS.Worksheet } | undefined;
-  const add = (row: Row) => {
-    if (!sheet) {
-      begin();
-      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
-      const ws = wb.addWorksheet(e.sheetName);
-      ws.columns = e.columns.map((c) => ({ header: c.header, key: c.key, width: c.width, ...(c.numFmt ? { style: { numFmt: c.numFmt } } : {}) }));
-      ws.getRow(1).font = { bold: true };
-      ws.getRow(1).commit();
-      sheet = { wb, ws };
-    }
-    sheet.ws.addRow(row).commit();
-  };
-  if (Array.isArray(e.rows)) e.rows.forEach(add);
-  else await e.rows(add);
-  if (!sheet) return false;
-  sheet.ws.commit();
-  await sheet.wb.commit();
-  return true;
 }

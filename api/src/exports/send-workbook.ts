@@ -1,0 +1,74 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import type { Response } from 'express';
+import { ADMIN_MESSAGES as AM } from '../../../shared/contract/admin.ts';
+import { AppError } from '../../../shared/core/errors.ts';
+import { spawnNodeService } from '../../../shared/core/node-process.ts';
+import { NO_ROWS_EXIT_CODE, type Export } from '../../../shared/core/services/report-export.service.ts';
+
+const WORKBOOK_PROCESS = fileURLToPath(new URL('./workbook-process.ts', import.meta.url));
+const COMPILE_CACHE = path.join(tmpdir(), 'wellbeing-booking-compile-cache');
+
+/** One workbook process at a time per API process: a second download waits its turn (about a second). */
+let queue: Promise<unknown> = Promise.resolve();
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work);
+  queue = run.catch(() => {});
+  return run;
+}
+
+/**
+ * Sends the workbook written by a workbook process (workbook-process.ts) as an attachment. The process
+ * reads completed payments from `databaseUrl` itself; other exports carry their rows. No rows answers
+ * 404 "No data to export."; a process that fails before its first byte is a 500, and one that fails
+ * after it cuts the download short, never a complete-looking file.
+ */
+export function sendWorkbook(res: Response, e: Export, databaseUrl: string): Promise<void> {
+  if (Array.isArray(e.rows) && e.rows.length === 0) return Promise.reject(new AppError('not_found', AM.noDataToExport));
+  return inTurn(async () => {
+    const child = spawnNodeService(WORKBOOK_PROCESS, {
+      cwd: process.cwd(),
+      // Node's compile cache: the process then starts without compiling exceljs and pg again each time.
+      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_COMPILE_CACHE: COMPILE_CACHE },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const closed = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr = (stderr + s).slice(-4000)));
+    // An admin who leaves mid-download leaves no process behind.
+    const stop = () => child.kill('SIGKILL');
+    res.once('close', stop);
+    try {
+      child.stdin!.end(JSON.stringify(e));
+      await firstBytes(child);
+      if (child.stdout!.readableLength > 0) {
+        res.status(200);
+        res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+        res.setHeader('Content-Disposition', `attachment; filename="${e.fileName}"`);
+        res.setHeader('Cache-Control', 'no-store');
+        // The answer ends only once the process has said it finished: a crash must not look like a file.
+        await pipeline(child.stdout!, res, { end: false });
+      }
+      const [code, signal] = await closed;
+      if (code === 0 && res.headersSent) return void res.end();
+      if (code === NO_ROWS_EXIT_CODE && !res.headersSent) throw new AppError('not_found', AM.noDataToExport);
+      throw new Error(`the workbook process ended with ${signal ?? `code ${code}`}: ${stderr.trim()}`);
+    } catch (err) {
+      stop();
+      if (res.headersSent) res.destroy(err as Error);
+      throw err;
+    } finally {
+      res.off('close', stop);
+    }
+  });
+}
+
+/** Resolves once the process has written something, or closed its stdout without writing. */
+async function firstBytes(child: ChildProcess): Promise<void> {
+  // 'readable' comes with the first data, or at the end when there was none.
+  if (child.stdout!.readableLength === 0) await once(child.stdout!, 'readable');
+}

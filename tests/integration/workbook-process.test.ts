@@ -1,0 +1,93 @@
+import ExcelJS from 'exceljs';
+import express from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { sendWorkbook } from '../../api/src/exports/send-workbook.ts';
+import { errorHandler } from '../../api/src/middleware/errors.ts';
+import { inventoryExport, type Export } from '../../shared/core/services/report-export.service.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { childProcesses } from '../support/proc.ts';
+import { createTestDatabase, urlFor, type TestDatabase } from '../support/db.ts';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  await database.db.execute(sql`
+    insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+                          client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
+    select 1, 1, date '2025-01-01' + (n / 12), make_time(8 + n % 12, 0, 0), 'ONLINE', 'Client ' || n,
+           'c' || n || '@example.com', '9' || lpad(n::text, 9, '0'), 'COMPLETED', 'pay_' || n, 150000
+    from generate_series(0, 2999) n`);
+});
+afterAll(() => database.drop());
+
+/** An app whose one route sends `e`, read from `databaseUrl`. */
+function appFor(e: Export, databaseUrl: string) {
+  const app = express();
+  app.get('/x', (_req, res, next) => sendWorkbook(res, e, databaseUrl).catch(next));
+  app.use(errorHandler);
+  return app;
+}
+
+const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  const stream = res as unknown as NodeJS.ReadableStream;
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => cb(null, Buffer.concat(chunks)));
+};
+
+async function rowsOf(body: Buffer): Promise<unknown[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(body as unknown as ArrayBuffer);
+  const rows: unknown[][] = [];
+  wb.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}
+
+describe('workbooks written by their own process', () => {
+  it('answers downloads asked for at once one after the other, each whole', async () => {
+    const app = appFor(inventoryExport('2026-11-21'), database.url);
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, childProcesses(process.pid, 'workbook-process.ts').length)), 5);
+    const answers = await Promise.all([1, 2, 3].map(() => request(app).get('/x').buffer(true).parse(binary).expect(200)));
+    clearInterval(watch);
+    expect(most).toBe(1);
+    for (const res of answers) {
+      expect(res.headers['content-disposition']).toBe('attachment; filename="Inventory_Report_2026-11-21.xlsx"');
+      expect(res.headers['cache-control']).toBe('no-store');
+      const rows = await rowsOf(res.body as Buffer);
+      expect(rows).toHaveLength(3001);
+      expect(rows[1]).toEqual(['2025-09-07', 'pay_2999', 'Client 2999', '9000002999', 1500]);
+      expect(rows[3000]).toEqual(['2025-01-01', 'pay_0', 'Client 0', '9000000000', 1500]);
+    }
+  });
+
+  it('a process that cannot read its database is a 500 with no file', async () => {
+    const res = await request(appFor(inventoryExport('2026-11-21'), urlFor('booking_no_such_database'))).get('/x').expect(500);
+    expect(res.headers['content-disposition']).toBeUndefined();
+    expect(res.body).toMatchObject({ detail: expect.any(String), request_id: expect.any(String) });
+  });
+
+  it('a process that fails after its first bytes cuts the download short', async () => {
+    const rows: Record<string, unknown>[] = Array.from({ length: 3000 }, (_, i) => ({ a: `row ${i} `.repeat(8), b: i }));
+    rows.push({ a: { richText: 5 }, b: 0 }); // exceljs throws while writing this row
+    const e = { fileName: 'f.xlsx', sheetName: 'S', columns: [{ header: 'A', key: 'a', width: 10 }, { header: 'B', key: 'b', width: 10 }], rows } as unknown as Export;
+    const outcome = await request(appFor(e, database.url))
+      .get('/x')
+      .buffer(true)
+      .parse(binary)
+      .then(
+        (res) => `complete answer ${res.status}`,
+        (err: Error) => `cut short: ${err.message}`,
+      );
+    expect(outcome).toMatch(/^cut short/);
+  });
+
+  it('no rows is 404 "No data to export." without starting a process', async () => {
+    const e: Export = { fileName: 'f.xlsx', sheetName: 'S', columns: [], rows: [] };
+    expect((await request(appFor(e, database.url)).get('/x').expect(404)).body).toEqual({ detail: 'No data to export.' });
+  });
+});
