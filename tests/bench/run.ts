@@ -18,6 +18,7 @@ import { clientOfferDates } from '../../shared/domain/slots.ts';
 import { addDays, centreNow } from '../../shared/domain/time.ts';
 import { freePort, ROOT } from '../support/stack.ts';
 import { launchBrowser } from '../support/browser.ts';
+import { childProcesses, peakRssMb } from '../support/proc.ts';
 import { loadBenchDataset } from './dataset.ts';
 
 const DB_NAME = 'booking_bench';
@@ -64,11 +65,6 @@ function rssMb(pid: number | undefined): number {
   if (!pid) return Number.NaN;
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-function peakMb(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
 async function prepareDatabase(today: string): Promise<void> {
@@ -304,13 +300,31 @@ async function main(): Promise<void> {
         record(name, `p50 ${times[6]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms (HTTP ${status})`, '< 200 ms', times[6]! < 200 ? 'met' : 'MISSED', { status, times });
       }
       phaseDone('reports');
-      const before = peakMb(api.pid);
-      const s = performance.now();
-      const xlsx = await fetch(`${base}/api/admin/reports/inventory.xlsx`, { headers: auth });
-      const bytes = (await xlsx.arrayBuffer()).byteLength;
-      const ms = performance.now() - s;
-      const after = peakMb(api.pid);
-      record('Excel export of the year (inventory)', `${ms.toFixed(0)} ms, ${(bytes / 1024).toFixed(0)} KiB, API peak RSS ${after.toFixed(0)} MB (was ${before.toFixed(0)})`, '< 2000 ms, < 200 MB', ms < 2000 && after < 200 ? 'met' : 'MISSED', { ms, bytes, peakBefore: before, peakAfter: after, status: xlsx.status });
+      // The workbook is written by a process of its own (api/src/exports): its peak is the export's.
+      const rssBefore = rssMb(api.pid);
+      const exports: { ms: number; bytes: number; status: number; processPeak: number }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const peaks = new Map<number, number>();
+        const watch = setInterval(() => {
+          for (const pid of childProcesses(api.pid!, 'workbook-process.ts')) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakRssMb(pid) ?? 0));
+        }, 5);
+        const s = performance.now();
+        const xlsx = await fetch(`${base}/api/admin/reports/inventory.xlsx`, { headers: auth });
+        const bytes = (await xlsx.arrayBuffer()).byteLength;
+        const ms = performance.now() - s;
+        clearInterval(watch);
+        exports.push({ ms, bytes, status: xlsx.status, processPeak: Math.max(0, ...peaks.values()) });
+      }
+      const rssAfter = rssMb(api.pid);
+      const ms = exports.map((e) => e.ms).sort((a, b) => a - b)[1]!;
+      const processPeak = Math.max(...exports.map((e) => e.processPeak));
+      record(
+        'Excel export of the year (inventory)',
+        `median ${ms.toFixed(0)} ms of 3, ${(exports[0]!.bytes / 1024).toFixed(0)} KiB (HTTP ${exports[0]!.status}), export process peak ${processPeak.toFixed(0)} MB; API ${rssBefore.toFixed(0)} -> ${rssAfter.toFixed(0)} MB resident`,
+        '< 2000 ms, < 200 MB',
+        ms < 2000 && processPeak > 0 && processPeak < 200 ? 'met' : 'MISSED',
+        { exports, apiRssBefore: rssBefore, apiRssAfter: rssAfter, apiPeak: peakRssMb(api.pid!) },
+      );
     } else {
       record('reports', `admin login answered ${login.status}`, '', 'n/a', { status: login.status });
     }
