@@ -1,7 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
@@ -11,7 +9,8 @@ import { spawnNodeService } from '../../../shared/core/node-process.ts';
 import { NO_ROWS_EXIT_CODE, type Export } from '../../../shared/core/services/report-export.service.ts';
 
 const WORKBOOK_PROCESS = fileURLToPath(new URL('./workbook-process.ts', import.meta.url));
-const COMPILE_CACHE = path.join(tmpdir(), 'wellbeing-booking-compile-cache');
+// In the project's own var/ (the app user's in Docker), not a shared /tmp another user could write to.
+const COMPILE_CACHE = fileURLToPath(new URL('../../../var/compile-cache', import.meta.url));
 
 /** One workbook process at a time per API process: a second download waits its turn (about a second). */
 let queue: Promise<unknown> = Promise.resolve();
