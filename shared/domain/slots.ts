@@ -50,17 +50,34 @@ function daySlots(date: string, input: OfferInput, taken: Set<string>, templates
 }
 
 /** The calendar dates a client may book: the next 15 non-Sunday days starting today. */
-export function clientOfferDates(today: string, count = CLIENT_OFFER_DAYS): string[] {
+export function clientOfferDates(today: string, count = CLIENT_OFFER_DAYS): readonly string[] {
+  return lastClientWindow(today, count);
+}
+const lastClientWindow = rememberLast((today, count) => {
   const dates: string[] = [];
   for (let d = today; dates.length < count; d = addDays(d, 1)) {
     if (weekday(d) !== 0) dates.push(d);
   }
   return dates;
-}
+});
 
 /** The admin's manual-booking window: 15 calendar days from today, today included. */
-export function adminWindowDates(today: string, count = ADMIN_WINDOW_DAYS): string[] {
-  return Array.from({ length: count }, (_, i) => addDays(today, i));
+export function adminWindowDates(today: string, count = ADMIN_WINDOW_DAYS): readonly string[] {
+  return lastAdminWindow(today, count);
+}
+const lastAdminWindow = rememberLast((today, count) => Array.from({ length: count }, (_, i) => addDays(today, i)));
+
+/**
+ * Every booking checks its date against a window that changes once a day; building it (a Date and a
+ * regex match per day) was a fifth of what a booking request allocated. So the last window is kept,
+ * frozen, since every caller shares it.
+ */
+function rememberLast(build: (today: string, count: number) => string[]): (today: string, count: number) => readonly string[] {
+  let last: { today: string; count: number; dates: readonly string[] } | undefined;
+  return (today, count) => {
+    if (last?.today !== today || last.count !== count) last = { today, count, dates: Object.freeze(build(today, count)) };
+    return last.dates;
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminSlotOffer, clientOfferDates, clientSlotOffer, type SlotTemplate } from '../../shared/domain/slots.ts';
+import { adminSlotOffer, adminWindowDates, clientOfferDates, clientSlotOffer, type SlotTemplate } from '../../shared/domain/slots.ts';
 import { centreNow, formatLongDate, formatTime12h, weekday } from '../../shared/domain/time.ts';
 
 const templates: SlotTemplate[] = [
@@ -102,6 +102,17 @@ describe('client slot offer', () => {
     expect(dates).toContain('2027-01-01');
     expect(dates).not.toContain('2026-12-27');
     expect(dates.at(-1)).toBe('2027-01-09');
+  });
+
+  it('is the same frozen list for the same day, and a new one when the day or length changes', () => {
+    const first = clientOfferDates('2026-12-24');
+    expect(clientOfferDates('2026-12-24')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(clientOfferDates('2026-12-25')[0]).toBe('2026-12-25');
+    expect(clientOfferDates('2026-12-25', 3)).toEqual(['2026-12-25', '2026-12-26', '2026-12-28']);
+    expect(clientOfferDates('2026-12-24')).toEqual(first);
+    expect(adminWindowDates('2026-12-24', 3)).toEqual(['2026-12-24', '2026-12-25', '2026-12-26']);
+    expect(adminWindowDates('2026-12-25', 3)).toEqual(['2026-12-25', '2026-12-26', '2026-12-27']);
   });
 });
 

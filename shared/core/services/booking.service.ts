@@ -23,8 +23,10 @@ function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
   const today = centreNow(now);
   const date = input.booking_date;
   if (actor.kind === 'public') {
-    if (weekday(date) === 0) throw fieldError('booking_date', M.sundayClosed);
-    if (!clientOfferDates(today.date).includes(date)) throw fieldError('booking_date', M.dateOutsideWindow);
+    // The window has no Sundays, so only a date outside it needs its weekday worked out.
+    if (!clientOfferDates(today.date).includes(date)) {
+      throw fieldError('booking_date', weekday(date) === 0 ? M.sundayClosed : M.dateOutsideWindow);
+    }
   } else if (!adminWindowDates(today.date).includes(date)) {
     throw fieldError('booking_date', 'Please choose a date within the next 15 days, starting today.');
   }
