@@ -46,7 +46,7 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
 export function reportRoutes(deps: AppDeps): Router {
   const { db } = deps;
   // The workbook process reads the same database as this pool, whatever the configuration says.
-  const databaseUrl = db.$client.options.connectionString ?? deps.config.databaseUrl;
+  const databaseUrl = () => db.$client.options.connectionString ?? deps.config.databaseUrl;
   const r = Router();
   const guard = [requireAdmin(deps), requireSuperadmin];
   const today = () => centreNow(deps.now()).date;
@@ -74,13 +74,13 @@ export function reportRoutes(deps: AppDeps): Router {
   });
   r.get('/api/admin/reports/inventory.xlsx', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
-    await sendWorkbook(res, inventoryExport(today()), databaseUrl);
+    await sendWorkbook(res, inventoryExport(today()), databaseUrl());
   });
   r.get('/api/admin/reports/eod', ...guard, async (req, res) => {
     res.json(await eodReport(db, eodDate(req.query), deps.now()));
   });
   r.get('/api/admin/reports/eod.xlsx', ...guard, async (req, res) => {
-    await sendWorkbook(res, eodExport(await eodReport(db, eodDate(req.query), deps.now())), databaseUrl);
+    await sendWorkbook(res, eodExport(await eodReport(db, eodDate(req.query), deps.now())), databaseUrl());
   });
   r.get('/api/admin/reports/therapist-monthly', ...guard, async (req, res) => {
     const [year, month] = monthOf(req.query);
@@ -88,7 +88,7 @@ export function reportRoutes(deps: AppDeps): Router {
   });
   r.get('/api/admin/reports/therapist-monthly.xlsx', ...guard, async (req, res) => {
     const [year, month] = monthOf(req.query);
-    await sendWorkbook(res, monthlyExport(await therapistMonthlyReport(db, year, month, deps.now())), databaseUrl);
+    await sendWorkbook(res, monthlyExport(await therapistMonthlyReport(db, year, month, deps.now())), databaseUrl());
   });
   return r;
 }
