@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,9 @@ import { NO_ROWS_EXIT_CODE, type Export } from '../../../shared/core/services/re
 const WORKBOOK_PROCESS = fileURLToPath(new URL('./workbook-process.ts', import.meta.url));
 // In the project's own var/ (the app user's in Docker), not a shared /tmp another user could write to.
 const COMPILE_CACHE = fileURLToPath(new URL('../../../var/compile-cache', import.meta.url));
+
+/** A year's export takes about a second; one still running after two minutes is stuck. */
+const WORKBOOK_DEADLINE_MS = 120_000;
 
 /** One workbook process at a time per API process: a second download waits its turn (about a second). */
 let queue: Promise<unknown> = Promise.resolve();
@@ -35,15 +37,21 @@ export function sendWorkbook(res: Response, e: Export, databaseUrl: string): Pro
       env: { ...process.env, DATABASE_URL: databaseUrl, NODE_COMPILE_CACHE: COMPILE_CACHE },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const closed = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
+    // Never rejects: a process that could not start reports 'error', and may never report 'close'.
+    const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr = (stderr + s).slice(-4000)));
-    // An admin who leaves mid-download leaves no process behind.
+    // An admin who leaves mid-download leaves no process behind, and a stuck one does not hold the queue.
     const stop = () => child.kill('SIGKILL');
     res.once('close', stop);
+    const deadline = setTimeout(stop, WORKBOOK_DEADLINE_MS);
     try {
       child.stdin!.end(JSON.stringify(e));
-      await firstBytes(child);
+      // 'readable' comes with the first data, or at the end when there was none.
+      if (child.stdout!.readableLength === 0) await Promise.race([once(child.stdout!, 'readable'), closed]);
       if (child.stdout!.readableLength > 0) {
         res.status(200);
         res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
@@ -52,7 +60,8 @@ export function sendWorkbook(res: Response, e: Export, databaseUrl: string): Pro
         // The answer ends only once the process has said it finished: a crash must not look like a file.
         await pipeline(child.stdout!, res, { end: false });
       }
-      const [code, signal] = await closed;
+      const { code, signal, error } = await closed;
+      if (error) throw error;
       if (code === 0 && res.headersSent) return void res.end();
       if (code === NO_ROWS_EXIT_CODE && !res.headersSent) throw new AppError('not_found', AM.noDataToExport);
       throw new Error(`the workbook process ended with ${signal ?? `code ${code}`}: ${stderr.trim()}`);
@@ -61,13 +70,8 @@ export function sendWorkbook(res: Response, e: Export, databaseUrl: string): Pro
       if (res.headersSent) res.destroy(err as Error);
       throw err;
     } finally {
+      clearTimeout(deadline);
       res.off('close', stop);
     }
   });
-}
-
-/** Resolves once the process has written something, or closed its stdout without writing. */
-async function firstBytes(child: ChildProcess): Promise<void> {
-  // 'readable' comes with the first data, or at the end when there was none.
-  if (child.stdout!.readableLength === 0) await once(child.stdout!, 'readable');
 }

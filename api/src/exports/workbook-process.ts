@@ -18,7 +18,7 @@ import { inventoryRow, NO_ROWS_EXIT_CODE, type Export, type Row } from '../../..
  * Streams the workbook row by row, so a year of bookings never sits in memory as a workbook. Nothing is
  * written until the first row; without rows the answer is false and the stream untouched.
  */
-export async function writeWorkbook(e: Export, rows: (add: (row: Row) => void) => Promise<unknown>, stream: Writable): Promise<boolean> {
+async function writeWorkbook(e: Export, rows: (add: (row: Row) => void) => Promise<unknown>, stream: Writable): Promise<boolean> {
   let sheet: { wb: ExcelJS.stream.xlsx.WorkbookWriter; ws: ExcelJS.Worksheet; styles: Partial<ExcelJS.Style>[] } | undefined;
   await rows((row) => {
     if (!sheet) {
