@@ -8,7 +8,7 @@ import { pad2 } from '../../domain/time.ts';
 
 export const RUPEE_FORMAT = '"₹"#,##0.00';
 
-export type Column = { header: string; key: string; width: number; numFmt?: string };
+type Column = { header: string; key: string; width: number; numFmt?: string };
 export type Row = Record<string, string | number>;
 /** 'completed payments': the workbook process reads them itself, as PostgreSQL sends them. */
 export type Export = { fileName: string; sheetName: string; columns: Column[]; rows: Row[] | 'completed payments' };
