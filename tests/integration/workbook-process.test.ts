@@ -1,7 +1,10 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import express from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { sendWorkbook } from '../../api/src/exports/send-workbook.ts';
 import { errorHandler } from '../../api/src/middleware/errors.ts';
@@ -84,6 +87,31 @@ describe('workbooks written by their own process', () => {
         (err: Error) => `cut short: ${err.message}`,
       );
     expect(outcome).toMatch(/^cut short/);
+  });
+
+  it('an admin who leaves stops the process, and that is no error', async () => {
+    // Wrapped: a promise resolved with a promise would wait for it.
+    let started!: (handler: { outcome: Promise<unknown> }) => void;
+    const handled = new Promise<{ outcome: Promise<unknown> }>((resolve) => (started = resolve));
+    const app = express();
+    app.get('/x', (_req, res) => {
+      started({ outcome: sendWorkbook(res, inventoryExport('2026-11-21'), database.url).then(() => 'ended quietly', (err: Error) => err) });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const req = http.get({ host: '127.0.0.1', port, path: '/x' });
+      req.on('error', () => {}); // the socket we destroy
+      const { outcome } = await handled;
+      // The admin leaves as soon as the process is running, well before its first byte.
+      await vi.waitFor(() => expect(childProcesses(process.pid, 'workbook-process.ts')).toHaveLength(1), { interval: 5 });
+      req.destroy();
+      expect(await outcome).toBe('ended quietly');
+      expect(childProcesses(process.pid, 'workbook-process.ts')).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 
   it('no rows is 404 "No data to export." without starting a process', async () => {

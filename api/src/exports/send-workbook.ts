@@ -46,7 +46,12 @@ export function sendWorkbook(res: Response, e: Export, databaseUrl: string): Pro
     child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr = (stderr + s).slice(-4000)));
     // An admin who leaves mid-download leaves no process behind, and a stuck one does not hold the queue.
     const stop = () => child.kill('SIGKILL');
-    res.once('close', stop);
+    let left = false;
+    const leave = () => {
+      left = !res.writableFinished;
+      stop();
+    };
+    res.once('close', leave);
     const deadline = setTimeout(stop, WORKBOOK_DEADLINE_MS);
     try {
       child.stdin!.end(JSON.stringify(e));
@@ -67,11 +72,15 @@ export function sendWorkbook(res: Response, e: Export, databaseUrl: string): Pro
       throw new Error(`the workbook process ended with ${signal ?? `code ${code}`}: ${stderr.trim()}`);
     } catch (err) {
       stop();
+      // The next export starts only once this process is gone.
+      await closed;
+      // An admin who left is not a failure of ours; the request log records the download as aborted.
+      if (left) return;
       if (res.headersSent) res.destroy(err as Error);
       throw err;
     } finally {
       clearTimeout(deadline);
-      res.off('close', stop);
+      res.off('close', leave);
     }
   });
 }
