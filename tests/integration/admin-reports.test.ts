@@ -6,7 +6,7 @@ import { bookings, reportDaily, reportDailyTherapist } from '../../shared/core/d
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { aggregateDay, aggregatePreviousDay, dayToAggregate, incomeReport } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, insertBooking, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock, testApp } from '../support/app.ts';
+import { binary, fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
 
@@ -206,13 +206,6 @@ describe('nightly aggregates', () => {
     expect(await eod('2026-11-10')).toMatchObject(EOD_NOV_10);
   });
 });
-
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  const stream = res as unknown as NodeJS.ReadableStream;
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  stream.on('end', () => cb(null, Buffer.concat(chunks)));
-};
 
 async function workbook(path: string) {
   const res = await request(app).get(path).set(boss).buffer(true).parse(binary).expect(200);

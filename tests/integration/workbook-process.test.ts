@@ -10,6 +10,7 @@ import { sendWorkbook } from '../../api/src/exports/send-workbook.ts';
 import { errorHandler } from '../../api/src/middleware/errors.ts';
 import { inventoryExport, type Export } from '../../shared/core/services/report-export.service.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { binary } from '../support/app.ts';
 import { childProcesses } from '../support/proc.ts';
 import { createTestDatabase, urlFor, type TestDatabase } from '../support/db.ts';
 
@@ -34,13 +35,6 @@ function appFor(e: Export, databaseUrl: string) {
   app.use(errorHandler);
   return app;
 }
-
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  const stream = res as unknown as NodeJS.ReadableStream;
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  stream.on('end', () => cb(null, Buffer.concat(chunks)));
-};
 
 async function rowsOf(body: Buffer): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();

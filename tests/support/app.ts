@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type request from 'supertest';
 import { buildApp, type AppDeps } from '../../api/src/app.ts';
 import { parseConfig } from '../../shared/core/config.ts';
 import { createLogger } from '../../shared/core/logger.ts';
@@ -23,3 +24,11 @@ export function testApp(database: TestDatabase, overrides: Partial<AppDeps> = {}
     ...overrides,
   });
 }
+
+/** A supertest parser that keeps a binary answer (an .xlsx) as one Buffer. */
+export const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  const stream = res as unknown as NodeJS.ReadableStream;
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => cb(null, Buffer.concat(chunks)));
+};
