@@ -45,6 +45,16 @@ const startsOn = async (date: string, therapist = 1) => {
   return res.body.days.find((d: { date: string }) => d.date === date).slots.map((s: { start_time: string }) => s.start_time) as string[];
 };
 
+/** A connection listening on the announcement channels, and what it has heard as "channel payload". */
+async function listenToAnnouncements(): Promise<{ listener: pg.Client; heard: string[] }> {
+  const listener = new pg.Client({ connectionString: database.url });
+  await listener.connect();
+  const heard: string[] = [];
+  listener.on('notification', (n) => heard.push(`${n.channel} ${n.payload}`));
+  await listener.query('listen catalog_changed; listen outbox');
+  return { listener, heard };
+}
+
 describe('read cache', () => {
   it('is listening', () => {
     expect(cache.active).toBe(true);
@@ -62,11 +72,7 @@ describe('read cache', () => {
     const other = new ReadCache(database.url, createLogger({ level: 'silent' }));
     await other.start();
     const otherApp = testApp(database, { now: fixedClock(MONDAY_MORNING_IST).now, readCache: other });
-    const listener = new pg.Client({ connectionString: database.url });
-    await listener.connect();
-    const heard: string[] = [];
-    listener.on('notification', (n) => heard.push(`${n.channel} ${n.payload}`));
-    await listener.query('listen catalog_changed; listen outbox');
+    const { listener, heard } = await listenToAnnouncements();
     try {
       const offer = async () => (await request(otherApp).get('/api/slots?therapist_id=1').expect(200)).body.days.find((d: { date: string }) => d.date === '2026-11-25').slots;
       expect((await offer()).map((s: { start_time: string }) => s.start_time)).toContain('15:00');
@@ -86,11 +92,7 @@ describe('read cache', () => {
   });
 
   it('announces bookings answered in the same turn together: one transaction, each therapist once', async () => {
-    const listener = new pg.Client({ connectionString: database.url });
-    await listener.connect();
-    const heard: string[] = [];
-    listener.on('notification', (n) => heard.push(`${n.channel} ${n.payload}`));
-    await listener.query('listen catalog_changed; listen outbox');
+    const { listener, heard } = await listenToAnnouncements();
     const query = vi.spyOn(database.db.$client, 'query');
     const announcements = () => query.mock.calls.filter(([q]) => (q as { name?: string }).name === 'booking_announce').length;
     try {
@@ -111,11 +113,7 @@ describe('read cache', () => {
   });
 
   it('gathers announcements made while one is on its way into the next, sent once it is answered', async () => {
-    const listener = new pg.Client({ connectionString: database.url });
-    await listener.connect();
-    const heard: string[] = [];
-    listener.on('notification', (n) => heard.push(`${n.channel} ${n.payload}`));
-    await listener.query('listen catalog_changed; listen outbox');
+    const { listener, heard } = await listenToAnnouncements();
     const pool = database.db.$client;
     const send = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
     let answer!: () => void;
