@@ -24,6 +24,7 @@ export const ADMIN_MESSAGES = {
   slotPast: 'This time slot is in the past and cannot be changed.',
   slotNotOnSchedule: "This time slot is not on the therapist's schedule.",
   therapistNotFound: 'The selected therapist does not exist.',
+  serviceNotFound: 'The selected service does not exist.',
   linkMissingDetails: (id: number) => `Error: Booking ${id} is missing required details (price, ID, or transaction ID) to generate a link.`,
   linkTransactionMismatch: (id: number) => `The transaction ID does not match booking ${id}.`,
   linkBookingClosed: (id: number) => `Booking ${id} is cancelled or blocked; no payment link can be generated.`,

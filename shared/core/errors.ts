@@ -34,11 +34,21 @@ export function fieldError(field: string, message: string): AppError {
   return new AppError('validation', message, { [field]: message });
 }
 
-/** PostgreSQL's unique_violation on a named constraint or index. */
-export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+/** A PostgreSQL error of SQLSTATE `code`, on the named constraint or index when one is given. */
+function isPgError(err: unknown, code: string, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string; cause?: unknown } | null;
   if (!e) return false;
-  if (e.code === '23505' && (!constraint || e.constraint === constraint)) return true;
+  if (e.code === code && (!constraint || e.constraint === constraint)) return true;
   // Drizzle wraps driver errors; the driver's error is the cause.
-  return e.cause !== undefined && e.cause !== e ? isUniqueViolation(e.cause, constraint) : false;
+  return e.cause !== undefined && e.cause !== e ? isPgError(e.cause, code, constraint) : false;
+}
+
+/** PostgreSQL's unique_violation on a named constraint or index. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  return isPgError(err, '23505', constraint);
+}
+
+/** PostgreSQL's foreign_key_violation on a named constraint. */
+export function isForeignKeyViolation(err: unknown, constraint?: string): boolean {
+  return isPgError(err, '23503', constraint);
 }

@@ -235,6 +235,7 @@ describe('manual booking through POST /confirm-booking', () => {
       [{ therapist_id: 5 }, 400, 'The selected therapist does not offer this type of session.'],
       [{ therapist_id: 5, booking_type: 'OFFLINE', location_id: 2 }, 400, 'The selected therapist does not work at this location.'],
       [{ therapist_id: 999 }, 400, 'The selected therapist does not exist.'],
+      [{ service_id: 999, booking_date: '2026-12-07', booking_time_slot_start: '11:00' }, 400, 'The selected service does not exist.'],
     ];
     for (const [o, status, message] of refusals) {
       const res = await request(app).post('/confirm-booking').set(desk).send(manual(o));

@@ -16,7 +16,7 @@ import { isOnlineType } from '../../domain/therapist.ts';
 import { addDays, centreNow, timeToMinutes } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { availabilitySlots, bookings } from '../db/schema.ts';
-import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
+import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
 import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import {
   auditableBooking,
@@ -186,6 +186,7 @@ export async function createManualBooking(db: Db, input: ManualBooking, by: Admi
     });
   } catch (err) {
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', AM.manualSlotTaken);
+    if (isForeignKeyViolation(err, 'bookings_service_id_services_id_fk')) throw fieldError('service_id', AM.serviceNotFound);
     throw err;
   }
 }
