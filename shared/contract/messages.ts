@@ -34,6 +34,7 @@ export const API_MESSAGES = {
   payloadTooLarge: 'The request body is too large.',
   internal: 'Something went wrong on our side. Please try again.',
   therapistNotFound: 'The selected therapist does not exist.',
+  serviceNotFound: 'The selected service does not exist.',
   therapistTypeMismatch: 'The selected therapist does not offer this type of session.',
   locationRequired: 'Please select a location for an in-person session.',
   locationMismatch: 'The selected therapist does not work at this location.',

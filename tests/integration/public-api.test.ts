@@ -195,6 +195,7 @@ describe('POST /confirm-booking', () => {
 
   const ruleRejections: [string, Record<string, unknown>, number, string][] = [
     ['an unknown therapist', { therapist_id: 999 }, 400, 'The selected therapist does not exist.'],
+    ['an unknown service', { service_id: 999 }, 400, 'The selected service does not exist.'],
     ['an offline therapist for an online session', { therapist_id: 5 }, 400, 'The selected therapist does not offer this type of session.'],
     ['an online therapist for an in-person session', { booking_type: 'OFFLINE', location_id: 1 }, 400, 'The selected therapist does not offer this type of session.'],
     ['an in-person session without location', { therapist_id: 5, booking_type: 'OFFLINE', location_id: 0 }, 400, 'Please select a location for an in-person session.'],

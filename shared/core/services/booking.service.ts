@@ -5,18 +5,19 @@ import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
 import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
-import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
+import { AppError, fieldError } from '../errors.ts';
 import { announceBooking, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
 import { insertBookingWithIntents, type BookingRefusal } from '../repositories/booking.repository.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
 
 /** What the booking statement's refusals mean to the client: the field at fault and its message. */
-const REFUSALS: Record<BookingRefusal, [field: string, message: string]> = {
+const REFUSALS: Record<Exclude<BookingRefusal, 'taken'>, [field: string, message: string]> = {
   therapist: ['therapist_id', M.therapistNotFound],
   therapist_type: ['therapist_id', M.therapistTypeMismatch],
   location: ['location_id', M.locationMismatch],
   slot: ['booking_time_slot_start', M.slotNotOffered],
+  service: ['service_id', M.serviceNotFound],
 };
 
 function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
@@ -41,9 +42,10 @@ function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
 }
 
 /**
- * POST /confirm-booking: the request's own rules here, then one statement that checks the therapist
- * and template and writes the booking. The partial unique index bookings_live_slot_uq decides every
- * race: the loser gets 409 and nothing is written.
+ * POST /confirm-booking: the request's own rules here, then one statement (shared with the bookings
+ * asked for at the same moment) that checks the therapist, template and service and writes the
+ * booking. The partial unique index bookings_live_slot_uq decides every race: the loser gets 409 and
+ * nothing is written.
  */
 export async function createBooking(
   db: Db,
@@ -61,53 +63,51 @@ export async function createBooking(
   const online = input.booking_type === 'ONLINE';
   const status = initialStatus(input, actor);
   const holdEnd = status === 'INITIATED' ? new Date(now.getTime() + options.paymentHoldMinutes * 60_000) : null;
-  let created: Awaited<ReturnType<typeof insertBookingWithIntents>>;
-  try {
-    // The therapist and template checks, the booking and the jobs it needs: one statement, one round trip.
-    created = await insertBookingWithIntents(
-      db,
-      {
-        therapistId: input.therapist_id,
-        serviceId: input.service_id ?? 1,
-        bookingDate: input.booking_date,
-        bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
-        bookingType: input.booking_type,
-        locationId: online ? null : input.location_id,
-        clientFullName: input.client_full_name,
-        clientEmail: input.client_email.toLowerCase(),
-        clientMobile: input.client_mobile,
-        clientAge: input.client_age,
-        clientState: input.client_state || null,
-        clientCity: input.client_city || null,
-        clientNote: input.client_note ?? '',
-        sessionType: input.session_type,
-        termsAccepted: input.terms_accepted,
-        paymentStatus: status,
-        paymentHoldExpiresAt: holdEnd,
-        paymentTransactionId: input.payment_transaction_id || randomUUID(),
-        adminConfirmed: actor.kind === 'admin',
-        createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
-      },
-      // An unpaid hold needs no job of its own: the worker's payments.expire-holds job ends it on time.
-      (bookingId): JobIntent[] =>
-        holdEnd
-          ? []
-          : intentsForConfirmedBooking(
-              {
-                id: bookingId,
-                bookingType: input.booking_type,
-                bookingDate: input.booking_date,
-                bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
-                googleMeetLink: null,
-              },
-              now,
-            ),
-    );
-  } catch (err) {
-    if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', M.slotTaken);
-    throw err;
+  // The therapist, template and service checks, the booking and the jobs it needs: one statement.
+  const created = await insertBookingWithIntents(
+    db,
+    {
+      therapistId: input.therapist_id,
+      serviceId: input.service_id ?? 1,
+      bookingDate: input.booking_date,
+      bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+      bookingType: input.booking_type,
+      locationId: online ? null : input.location_id,
+      clientFullName: input.client_full_name,
+      clientEmail: input.client_email.toLowerCase(),
+      clientMobile: input.client_mobile,
+      clientAge: input.client_age,
+      clientState: input.client_state || null,
+      clientCity: input.client_city || null,
+      clientNote: input.client_note ?? '',
+      sessionType: input.session_type,
+      termsAccepted: input.terms_accepted,
+      paymentStatus: status,
+      paymentHoldExpiresAt: holdEnd,
+      paymentTransactionId: input.payment_transaction_id || randomUUID(),
+      adminConfirmed: actor.kind === 'admin',
+      createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
+    },
+    // An unpaid hold needs no job of its own: the worker's payments.expire-holds job ends it on time.
+    (bookingId): JobIntent[] =>
+      holdEnd
+        ? []
+        : intentsForConfirmedBooking(
+            {
+              id: bookingId,
+              bookingType: input.booking_type,
+              bookingDate: input.booking_date,
+              bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+              googleMeetLink: null,
+            },
+            now,
+          ),
+  );
+  if ('refusal' in created) {
+    // The partial unique index bookings_live_slot_uq decided it: the slot is live for someone else.
+    if (created.refusal === 'taken') throw new AppError('conflict', M.slotTaken);
+    throw fieldError(...REFUSALS[created.refusal]);
   }
-  if ('refusal' in created) throw fieldError(...REFUSALS[created.refusal]);
   // The booking is committed whatever happens here: a failed announcement must not fail the request.
   await announceBooking(db, input.therapist_id, created.jobDueNow).catch((err: Error) =>
     options.logger?.warn({ err: err.message, bookingId: created.id }, 'booking: change announcement failed; caches refresh on their next stamp'),
