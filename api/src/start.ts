@@ -11,6 +11,7 @@ import { connectDatabase } from '../../shared/core/db/client.ts';
 import { runMigrations } from '../../shared/core/db/migrate.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { spawnNodeService } from '../../shared/core/node-process.ts';
+import { ASTRO_CLI, SITE_BUILD_ARGS, siteBuildEnv } from './site-build.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cfg = config();
@@ -66,12 +67,7 @@ for (let i = 0; i < 100; i++) {
 
 if (process.env.SITE_BUILD !== 'skip') {
   say('building the site');
-  const build = run(
-    'site build',
-    'node_modules/astro/bin/astro.mjs',
-    { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', BUILD_API_URL: local },
-    ['build', '--root', 'site', '--silent'],
-  );
+  const build = run('site build', ASTRO_CLI, siteBuildEnv({ ...process.env, BUILD_API_URL: local }), SITE_BUILD_ARGS);
   const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
   if (code !== 0) {
     say('site build failed');

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
@@ -33,6 +34,20 @@ describe('public content pages', () => {
       await page.close();
     },
   );
+
+  it('the booking wizard is the production build, within its 80 KB of gzipped JavaScript', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    const bodies: Promise<Buffer>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') bodies.push(res.body());
+    });
+    await page.goto(`${stack.baseUrl}/book`, { waitUntil: 'networkidle' });
+    const scripts = await Promise.all(bodies);
+    expect(scripts.length).toBeGreaterThan(0);
+    // React's development build (a site built under NODE_ENV=test) alone would be 140 KB.
+    expect(scripts.reduce((n, b) => n + gzipSync(b).length, 0)).toBeLessThanOrEqual(80 * 1024);
+    await page.close();
+  });
 
   it('answers unknown pages with the site’s 404 page', async () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.phone });
