@@ -7,20 +7,26 @@ import pg from '../db/pg-types.ts';
  * imports it, and starting that process must stay cheap.
  */
 
-/** Completed payments, newest booking date first (served by bookings_income_idx). */
+/**
+ * Completed payments, newest booking date first (served by bookings_income_idx), each with the total
+ * of them all. The total is a scalar subquery, worked out once before the first row: a window sum
+ * over the rows would have PostgreSQL hold the whole list (spilling it to disk) before sending any.
+ */
 type PaymentRow = { amount_paise: number; payment_transaction_id: string | null; client_full_name: string; client_mobile: string; booking_date: string; total_paise: number };
+const COMPLETED = `payment_status = 'COMPLETED' and not cancelled and booking_type <> 'ADMIN_BLOCK'`;
 const COMPLETED_PAYMENTS = `
   select amount_paise, payment_transaction_id, client_full_name, client_mobile, booking_date,
-         sum(amount_paise) over ()::int8 as total_paise
+         (select sum(amount_paise) from bookings where ${COMPLETED})::int8 as total_paise
   from bookings
-  where payment_status = 'COMPLETED' and not cancelled and booking_type <> 'ADMIN_BLOCK'
+  where ${COMPLETED}
   order by booking_date desc, booking_time_slot_start desc, id desc`;
 
 /**
  * Completed payments, newest booking date first, handed over one by one as PostgreSQL sends them, each
- * with the total of them all (worked out in the same statement). A year's list (tens of thousands of
- * rows) is never held whole: each row is garbage before the next arrives, so it dies young instead of
- * growing the old generation by the size of the list on every call. Resolves with the row count.
+ * with the total of them all (worked out in the same statement, so both see one snapshot). A year's
+ * list (tens of thousands of rows) is never held whole: each row is garbage before the next arrives,
+ * so it dies young instead of growing the old generation by the size of the list on every call.
+ * Resolves with the row count.
  */
 export async function eachCompletedPayment(
   pool: Pick<pg.Pool, 'connect'>,
