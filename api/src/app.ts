@@ -19,6 +19,7 @@ import { adminRoutes } from './routes/admin.routes.ts';
 import { paymentRoutes } from './routes/payment.routes.ts';
 import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
 
@@ -54,6 +55,8 @@ export function buildApp(input: AppDeps): express.Express {
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
 
+  // Ahead of everything: a cached public read is answered here whole, with the same headers and log line.
+  if (deps.readCache) app.use(cachedPublicReads(deps.readCache, deps));
   app.use(requestLog(deps.logger));
   app.use(securityHeaders(SECURITY_POLICY));
   // The webhook's signature covers the exact bytes sent, so that route gets the raw body.

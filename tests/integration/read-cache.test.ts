@@ -1,3 +1,4 @@
+import express from 'express';
 import pg from 'pg';
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +9,7 @@ import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { announceBooking } from '../../shared/core/jobs/outbox.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
+import { cachedPublicReads } from '../../api/src/routes/public-reads.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
@@ -39,6 +41,15 @@ async function eventually(check: () => Promise<void>): Promise<void> {
     }
   }
 }
+
+/** Every public read call, in the canonical form the early answer serves. */
+const READ_PATHS = ['/locations', '/services', '/therapists', '/availability-slots', '/availability-slots?therapist_id=3', '/booked-slots?therapist_id=1', '/api/slots?therapist_id=3'];
+
+/** A response's headers but those that differ between any two answers. */
+const headersBut = (res: request.Response) => {
+  const { date: _date, 'x-request-id': _id, ...rest } = res.headers;
+  return rest;
+};
 
 const startsOn = async (date: string, therapist = 1) => {
   const res = await request(app).get(`/api/slots?therapist_id=${therapist}`).expect(200);
@@ -170,14 +181,20 @@ describe('read cache', () => {
     await eventually(async () => expect((await request(app).get('/therapists')).body[0].name).toBe('Dr. Asha M. Mehta'));
   });
 
-  it('serves the same bytes, type and ETag as the uncached route', async () => {
+  it('serves the same bytes and headers as the uncached route, whether the entry was cached or not', async () => {
     const uncached = testApp(database, { now: fixedClock(MONDAY_MORNING_IST).now });
-    for (const path of ['/locations', '/services', '/therapists', '/availability-slots?therapist_id=3', '/booked-slots?therapist_id=1', '/api/slots?therapist_id=3']) {
-      const [a, b] = await Promise.all([request(app).get(path), request(uncached).get(path)]);
-      expect(a.text).toBe(b.text);
-      expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(b.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(a.headers.etag).toBe(b.headers.etag);
+    for (const path of READ_PATHS) {
+      cache.changed('all');
+      const computed = await request(app).get(path).expect(200);
+      const cached = await request(app).get(path).expect(200);
+      const reference = await request(uncached).get(path).expect(200);
+      for (const res of [computed, cached]) {
+        expect(res.text).toBe(reference.text);
+        expect(headersBut(res)).toEqual(headersBut(reference));
+      }
+      expect(reference.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(reference.headers.etag).toMatch(/^W\/"/);
+      expect(reference.headers['content-security-policy']).toContain("script-src 'self'");
     }
   });
 
@@ -206,3 +223,87 @@ describe('read cache', () => {
     expect(res.body.days[1].slots.map((s: { start_time: string }) => s.start_time)).not.toContain('10:00');
   });
 });
+
+describe('cached public reads, answered ahead of the routers', () => {
+  const clock = fixedClock(MONDAY_MORNING_IST);
+  let lines: Record<string, any>[];
+  let full: ReturnType<typeof testApp>;
+  let fastOnly: express.Express;
+
+  beforeAll(() => {
+    full = testApp(database, { now: clock.now, readCache: cache });
+    // Only the early answer, and behind it a marker for whatever it passes on.
+    lines = [];
+    const logger = createLogger({ level: 'info', name: 'api' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    fastOnly = express();
+    fastOnly.use(cachedPublicReads(cache, { logger, now: clock.now }));
+    fastOnly.use((_req, res) => void res.status(299).send('passed on'));
+  });
+
+  const primed = async (path: string) => {
+    await request(full).get(path).expect(200);
+    return path;
+  };
+
+  it('answers each read whose entry is cached and current, with the full route’s bytes and headers', async () => {
+    for (const path of READ_PATHS) {
+      const reference = await request(full).get(await primed(path)).expect(200);
+      const early = await request(fastOnly).get(path).expect(200);
+      expect(early.text).toBe(reference.text);
+      expect(headersBut(early)).toEqual(headersBut(reference));
+    }
+  });
+
+  it('passes on what it cannot answer from the cache exactly as the routes would', async () => {
+    await primed('/api/slots?therapist_id=3');
+    await primed('/locations');
+    const passedOn: [string, request.Test][] = [
+      ['HEAD', request(fastOnly).head('/api/slots?therapist_id=3')],
+      ['POST', request(fastOnly).post('/api/slots?therapist_id=3')],
+      ['If-None-Match', request(fastOnly).get('/api/slots?therapist_id=3').set('if-none-match', 'W/"1-x"')],
+      ['leading zero', request(fastOnly).get('/api/slots?therapist_id=03')],
+      ['id twice', request(fastOnly).get('/api/slots?therapist_id=3&therapist_id=4')],
+      ['another parameter', request(fastOnly).get('/api/slots?therapist_id=3&page=2')],
+      ['not a number', request(fastOnly).get('/api/slots?therapist_id=abc')],
+      ['no id', request(fastOnly).get('/api/slots')],
+      ['trailing slash', request(fastOnly).get('/api/slots/?therapist_id=3')],
+      ['other case', request(fastOnly).get('/API/slots?therapist_id=3')],
+      ['query on a list', request(fastOnly).get('/locations?lang=en')],
+      ['not cached', request(fastOnly).get('/api/slots?therapist_id=999999')],
+    ];
+    const statuses = await Promise.all(passedOn.map(async ([label, req]) => [label, (await req).status]));
+    expect(statuses).toEqual(passedOn.map(([label]) => [label, 299]));
+  });
+
+  it('passes on an entry dropped by a change, and one whose minute has passed', async () => {
+    await primed('/api/slots?therapist_id=3');
+    await request(fastOnly).get('/api/slots?therapist_id=3').expect(200);
+    cache.changed('therapist:3');
+    await request(fastOnly).get('/api/slots?therapist_id=3').expect(299);
+
+    await primed('/api/slots?therapist_id=3');
+    await primed('/locations');
+    clock.set('2026-11-23T09:31:00+05:30');
+    try {
+      await request(fastOnly).get('/api/slots?therapist_id=3').expect(299);
+      await request(fastOnly).get('/locations').expect(200);
+    } finally {
+      clock.set(MONDAY_MORNING_IST);
+    }
+  });
+
+  it('tags its answer with the caller’s request id, or a new one, and logs it like any other request', async () => {
+    await primed('/api/slots?therapist_id=3');
+    lines.length = 0;
+    const traced = await request(fastOnly).get('/api/slots?therapist_id=3').set('x-request-id', 'trace-0002-xyz').expect(200);
+    expect(traced.headers['x-request-id']).toBe('trace-0002-xyz');
+    const fresh = await request(fastOnly).get('/api/slots?therapist_id=3').set('x-request-id', 'no spaces allowed').expect(200);
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    await vi.waitFor(() => expect(lines).toHaveLength(2));
+    expect(lines.map((l) => [l.level, l.msg, l.req.id, l.req.method, l.req.url, l.res.statusCode])).toEqual([
+      [30, 'request completed', 'trace-0002-xyz', 'GET', '/api/slots', 200],
+      [30, 'request completed', fresh.headers['x-request-id'], 'GET', '/api/slots', 200],
+    ]);
+  });
+});
+

@@ -13,10 +13,11 @@ export const SECURITY_POLICY: HelmetOptions = {
 };
 
 /**
- * helmet's headers for these options, worked out once. None of them depends on the request here (no
- * CSP nonces), so running helmet's chain of a dozen middlewares per request only cost time and garbage.
+ * helmet's headers for these options, worked out once, in the order helmet sets them, with the headers
+ * helmet removes. None of them depends on the request here (no CSP nonces), so running helmet's chain of
+ * a dozen middlewares per request only cost time and garbage.
  */
-export function securityHeaders(options: HelmetOptions): RequestHandler {
+export function securityHeaderList(options: HelmetOptions): { headers: [string, string][]; removed: string[] } {
   const csp = options.contentSecurityPolicy;
   const directives = typeof csp === 'object' ? Object.values(csp.directives ?? {}) : [];
   if (directives.some((v) => typeof v === 'function' || (Array.isArray(v) && v.some((x) => typeof x === 'function')))) {
@@ -34,6 +35,12 @@ export function securityHeaders(options: HelmetOptions): RequestHandler {
     finished = true;
   });
   if (!finished) throw new Error('helmet did not set its headers synchronously; they may depend on the request');
+  return { headers, removed };
+}
+
+/** Sets helmet's headers for these options on every response. */
+export function securityHeaders(options: HelmetOptions): RequestHandler {
+  const { headers, removed } = securityHeaderList(options);
   return (_req, res, next) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of headers) res.setHeader(name, value);

@@ -1,33 +1,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, type NextFunction, type Response } from 'express';
-import { z } from 'zod';
 import { bookingCreateSchema } from '../../../shared/contract/booking.ts';
-import { centreNow } from '../../../shared/domain/time.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import {
-  listAvailability,
-  listBookedSlots,
-  listLocations,
-  listServices,
-  listTherapists,
-} from '../../../shared/core/repositories/catalog.repository.ts';
 import { createBooking } from '../../../shared/core/services/booking.service.ts';
-import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
 import type { AppDeps } from '../app.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
+import { addPublicReads } from './public-reads.ts';
 
 export const IMAGES_DIR = fileURLToPath(new URL('../../images/', import.meta.url));
-
-const therapistIdQuery = z.strictObject({
-  therapist_id: z
-    .string({ error: 'therapist_id is required' })
-    .regex(/^\d{1,9}$/, { error: 'therapist_id must be a positive whole number' })
-    .transform(Number)
-    .refine((n) => n > 0, { error: 'therapist_id must be a positive whole number' }),
-});
-const optionalTherapistIdQuery = therapistIdQuery.partial();
 
 // One plain file name: no separators, no leading dot, a known image type.
 const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.(png|jpe?g|webp|svg)$/;
@@ -43,44 +25,8 @@ function sendImage(res: Response, next: NextFunction, folder: string, name: stri
 export function publicRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const r = Router();
+  addPublicReads(r, deps);
 
-  /** Answers a read call, from the process cache when one is listening for changes. */
-  async function sendRead(res: Response, key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<void> {
-    if (!deps.readCache) {
-      res.json(await compute());
-      return;
-    }
-    const { body, etag } = await deps.readCache.json(key, tag, stamp, compute);
-    if (etag) res.setHeader('ETag', etag);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.send(body);
-  }
-
-  r.get('/locations', async (_req, res) => {
-    await sendRead(res, 'locations', 'all', '', () => listLocations(db));
-  });
-  r.get('/services', async (_req, res) => {
-    await sendRead(res, 'services', 'all', '', () => listServices(db));
-  });
-  r.get('/therapists', async (_req, res) => {
-    await sendRead(res, 'therapists', 'all', '', () => listTherapists(db));
-  });
-  r.get('/availability-slots', async (req, res) => {
-    const { therapist_id: id } = parseOr400(optionalTherapistIdQuery, req.query);
-    await sendRead(res, `availability:${id ?? '*'}`, id ? `therapist:${id}` : 'all', '', () => listAvailability(db, id));
-  });
-  r.get('/booked-slots', async (req, res) => {
-    const { therapist_id: id } = parseOr400(therapistIdQuery, req.query);
-    const today = centreNow(deps.now()).date;
-    await sendRead(res, `booked:${id}`, `therapist:${id}`, today, () => listBookedSlots(db, id, today));
-  });
-  r.get('/api/slots', async (req, res) => {
-    const { therapist_id: id } = parseOr400(therapistIdQuery, req.query);
-    const now = deps.now();
-    const { date, time } = centreNow(now);
-    // The offer changes when a booking changes and when a slot's start passes: stamp it by the minute.
-    await sendRead(res, `offer:${id}`, `therapist:${id}`, `${date} ${time}`, () => slotOfferFor(db, id, now));
-  });
   r.post('/confirm-booking', async (req, res, next) => {
     // A manual booking is the admin router's, further down the app.
     if (isManualBookingPayload(req.body)) return next('router');

@@ -43,14 +43,21 @@ export class ReadCache {
     return this.listening;
   }
 
+  /** The cached body for `key` when it is held and its stamp still matches; nothing is computed. */
+  peek(key: string, stamp: string): { body: Buffer; etag: string } | undefined {
+    if (!this.listening) return undefined;
+    const hit = this.entries.get(key);
+    return hit && hit.stamp === stamp ? hit : undefined;
+  }
+
   /**
    * The cached body for `key` when its stamp still matches, else computes, stores and returns it. The
    * ETag, the one Express would compute, is worked out once per entry rather than on every response.
    */
   async json(key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<CachedBody> {
     if (!this.listening) return { body: Buffer.from(JSON.stringify(await compute())), etag: undefined };
-    const hit = this.entries.get(key);
-    if (hit && hit.stamp === stamp) return hit;
+    const hit = this.peek(key, stamp);
+    if (hit) return hit;
     const generation = this.generation;
     const body = Buffer.from(JSON.stringify(await compute()));
     const etag = `W/"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
