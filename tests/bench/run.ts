@@ -2,9 +2,8 @@
  * `npm run bench`: the real server (PostgreSQL, Redis, API, worker) on a fresh database holding a year
  * of data, each figure measured beside a reference on the same machine in the same run.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
@@ -96,15 +95,54 @@ async function waitReady(base: string): Promise<void> {
   throw new Error('server did not become ready');
 }
 
-/** A bare Node server answering fixed bytes from memory: the ceiling for any HTTP answer here. */
+/** A bare Node server answering fixed bytes from memory, in its own process: the ceiling for any HTTP answer here. */
 async function referenceServer(body: Buffer): Promise<{ url: string; close: () => void }> {
   const port = await freePort();
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-    res.end(body);
+  const file = path.join(ROOT, 'artifacts', 'reference-body.json');
+  writeFileSync(file, body);
+  const child = fork(path.join(ROOT, 'tests/bench/reference-server.ts'), [file, String(port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`reference server exited (${code})`)));
   });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${port}/`, close: () => server.close() };
+  return { url: `http://127.0.0.1:${port}`, close: () => child.kill() };
+}
+
+const WRK = spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error ? undefined : 'wrk';
+
+/** wrk's latency as milliseconds: it prints 820.00us, 1.41ms or 1.02s. */
+function wrkMs(text: string): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(text);
+  if (!m) throw new Error(`wrk latency not understood: ${text}`);
+  return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's'];
+}
+
+/**
+ * GETs of `paths` in turn at 50 connections. With wrk when it is installed: one C thread drives 50
+ * connections on a fraction of a core, where autocannon needs a whole one, and on two cores a load
+ * generator that needs a core caps the server and its reference alike.
+ */
+async function readLoad(base: string, paths: string[], seconds = DURATION): Promise<Load & { tool: string }> {
+  if (!WRK) return { ...(await load({ url: base, duration: seconds, requests: paths.map((p) => ({ path: p })) })), tool: 'autocannon' };
+  const script = path.join(ROOT, 'artifacts', 'wrk-paths.lua');
+  writeFileSync(script, `local paths = {${paths.map((p) => JSON.stringify(p)).join(', ')}}\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`);
+  const run = await new Promise<string>((resolve, reject) => {
+    execFile(WRK, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, base], { encoding: 'utf8' }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+  });
+  const num = (re: RegExp) => Number(re.exec(run)?.[1] ?? 0);
+  const requests = num(/(\d+) requests in/);
+  const non2xx = num(/Non-2xx or 3xx responses: (\d+)/);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(run);
+  return {
+    rps: num(/Requests\/sec:\s+([\d.]+)/),
+    p50: wrkMs(/\s50%\s+(\S+)/.exec(run)![1]!),
+    p99: wrkMs(/\s99%\s+(\S+)/.exec(run)![1]!),
+    errors: socket ? socket.slice(1).reduce((n, x) => n + Number(x), 0) : 0,
+    non2xx,
+    ok2xx: requests - non2xx,
+    requests,
+    tool: 'wrk',
+  };
 }
 
 function pgbenchInserts(): { tps: number; latencyMs: number } {
@@ -179,17 +217,19 @@ async function main(): Promise<void> {
     const therapistId = 1;
     const offerBody = Buffer.from(await (await fetch(`${base}/api/slots?therapist_id=${therapistId}`)).arrayBuffer());
     const ref = await referenceServer(offerBody);
-    await load({ url: ref.url, duration: 2 }); // warm-up
-    const bare = await load({ url: ref.url });
+    await readLoad(ref.url, ['/'], 2); // warm-up
+    const bare = await readLoad(ref.url, ['/']);
     ref.close();
-    await load({ url: `${base}/api/slots?therapist_id=${therapistId}`, duration: 2 });
-    const slots = await load({ url: `${base}/api/slots?therapist_id=${therapistId}` });
-    const pair = await load({
-      url: base,
-      requests: [{ path: `/availability-slots?therapist_id=${therapistId}` }, { path: `/booked-slots?therapist_id=${therapistId}` }],
-    });
-    record('slot offer GET /api/slots', `${slots.rps.toFixed(0)} rps, p50 ${slots.p50} ms, p99 ${slots.p99} ms`, `${bare.rps.toFixed(0)} rps (bare Node)`, `${((100 * slots.rps) / bare.rps).toFixed(1)} %`, { slots, bare });
-    record('slot pair /availability-slots + /booked-slots', `${(pair.rps / 2).toFixed(0)} pairs/s, p50 ${pair.p50} ms, p99 ${pair.p99} ms`, `${bare.rps.toFixed(0)} rps (bare Node)`, `${((100 * pair.rps) / bare.rps).toFixed(1)} % (requests)`, { pair });
+    const offerPath = `/api/slots?therapist_id=${therapistId}`;
+    await readLoad(base, [offerPath], 2); // warm-up
+    const slots = await readLoad(base, [offerPath]);
+    const pair = await readLoad(base, [`/availability-slots?therapist_id=${therapistId}`, `/booked-slots?therapist_id=${therapistId}`]);
+    const failed = [bare, slots, pair].reduce((n, l) => n + l.errors + l.non2xx, 0);
+    if (failed) throw new Error(`slot offer: ${failed} requests failed`);
+    const ms = (x: number) => `${Number(x.toFixed(2))} ms`;
+    const reference = `${bare.rps.toFixed(0)} rps (bare Node; load by ${bare.tool})`;
+    record('slot offer GET /api/slots', `${slots.rps.toFixed(0)} rps, p50 ${ms(slots.p50)}, p99 ${ms(slots.p99)}`, reference, `${((100 * slots.rps) / bare.rps).toFixed(1)} %`, { slots, bare });
+    record('slot pair /availability-slots + /booked-slots', `${(pair.rps / 2).toFixed(0)} pairs/s, p50 ${ms(pair.p50)}, p99 ${ms(pair.p99)}`, reference, `${((100 * pair.rps) / bare.rps).toFixed(1)} % (requests)`, { pair });
 
     const phaseDone = (phase: string) => {
       rssByPhase[phase] = Math.round(rssMb(api.pid));
