@@ -51,6 +51,7 @@ describe('POST /api/admin/login', () => {
     expect(res.body).toMatchObject({ token_type: 'bearer', username: 'super', is_superadmin: true, is_admin: true, is_active: true });
     const decoded = jwt.decode(res.body.access_token, { complete: true })!;
     expect(decoded.header.alg).toBe('HS256');
+    expect(res.headers['cache-control']).toBe('no-store');
     const payload = decoded.payload as jwt.JwtPayload;
     expect(payload.sub).toBe(String(admins.superadmin.id));
     expect(payload.exp! - payload.iat!).toBe(8 * 3600);
@@ -201,10 +202,11 @@ describe('role matrix', () => {
   };
 
   for (const [actor, make] of Object.entries(actors)) {
-    it(`${actor}: every admin endpoint answers the expected status`, async () => {
+    it(`${actor}: every admin endpoint answers the expected status, and no cache may keep the answer`, async () => {
       const app = testApp(database, { now: clock.now });
       const got: Record<string, number> = {};
       const want: Record<string, number> = {};
+      const caching = new Set<string>();
       for (const c of calls) {
         const { headers, expected } = make(c);
         let req = request(app)[c.method](c.path).set(headers);
@@ -212,10 +214,12 @@ describe('role matrix', () => {
         const res = await req;
         got[`${c.method.toUpperCase()} ${c.path}`] = res.status;
         want[`${c.method.toUpperCase()} ${c.path}`] = expected;
+        caching.add(String(res.headers['cache-control']));
         if (expected === 401) expect(res.body).toEqual(UNAUTHORIZED);
         if (expected === 403) expect(res.body).toEqual({ detail: 'Only super admins may view income and reports.' });
       }
       expect(got).toEqual(want);
+      expect([...caching]).toEqual(['no-store']);
     });
   }
 });

@@ -163,6 +163,8 @@ describe('online booking paid through the sandbox checkout', () => {
     expect(q.razorpay_payment_link_status).toBe('failed');
     const details = await request(app).get(`/api/get-razorpay-details/${link.body.payment_link_id}`).query({ payment_status: 'failed', ...q }).expect(200);
     expect(details.body.data.payment_status).toBe('INITIATED');
+    // The client's details on the payment-status page: no cache may keep them.
+    expect(details.headers['cache-control']).toBe('no-store');
     // Claiming "paid" with a forged signature is refused.
     const forged = { ...q, razorpay_payment_link_status: 'paid', razorpay_signature: 'f'.repeat(64) };
     const res = await request(app).get(`/api/get-razorpay-details/${link.body.payment_link_id}`).query({ payment_status: 'paid', ...forged }).expect(409);

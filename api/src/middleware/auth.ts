@@ -27,8 +27,18 @@ export function currentAdmin(res: Response): AdminUser {
 }
 
 /** A valid token of an admin who is active now; the admin row is re-read on every request. */
+/**
+ * Answers that carry client records or a token: no browser or proxy may keep them (a desk computer is
+ * shared, and its back button must not show the last admin's lists).
+ */
+export const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
 export function requireAdmin(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
     const admin = await adminOf(deps, req);
     if (!admin) return next(new AppError('unauthorized', AM.unauthorized));
     res.locals.admin = admin;
@@ -70,6 +80,7 @@ export function loginHandler(deps: AppDeps): RequestHandler {
     }),
   );
   return async (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const username = typeof body.username === 'string' ? body.username.trim() : '';
     const password = typeof body.password === 'string' ? body.password : '';

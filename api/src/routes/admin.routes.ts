@@ -22,7 +22,7 @@ import {
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
 import type { AppDeps } from '../app.ts';
-import { adminOf, currentAdmin, loginHandler, queuesSessionHandler, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
+import { adminOf, currentAdmin, loginHandler, noStore, queuesSessionHandler, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 const bookingIdParams = z.object({ id: idParam('Booking ID') });
@@ -43,7 +43,7 @@ export function adminRoutes(deps: AppDeps): Router {
 
   // Manual booking (spec section 5): the public route passes on a /confirm-booking payload with
   // admin_confirmed or payment_status.
-  r.post('/confirm-booking', async (req, res) => {
+  r.post('/confirm-booking', noStore, async (req, res) => {
     const admin = await adminOf(deps, req);
     if (!admin) throw new AppError('unauthorized', API_MESSAGES.unauthorized);
     const input = parseOr400(manualBookingSchema, req.body);

@@ -15,6 +15,7 @@ import {
 import { bookings } from '../../../shared/core/db/schema.ts';
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../app.ts';
+import { noStore } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 const bookingIdField = z.union([z.number().int().positive(), z.string().regex(/^\d{1,9}$/).transform(Number)], {
@@ -81,7 +82,7 @@ export function paymentRoutes(deps: AppDeps): Router {
 
   // The wizard's call, without a token: it may only confirm the link the server already stored, never
   // point a booking elsewhere. With a token the admin route (audited) takes it.
-  r.post('/api/admin/bookings/:id/update-payment-link', async (req, res, next) => {
+  r.post('/api/admin/bookings/:id/update-payment-link', noStore, async (req, res, next) => {
     if (req.headers.authorization) return next();
     const { id } = parseOr400(idParam, req.params);
     const input = parseOr400(updateLinkSchema, req.body);
@@ -93,7 +94,7 @@ export function paymentRoutes(deps: AppDeps): Router {
     res.json({ message: 'Payment link saved.', booking_id: id, payment_link_url: input.payment_link_url });
   });
 
-  r.get('/api/get-razorpay-details/:id', async (req, res) => {
+  r.get('/api/get-razorpay-details/:id', noStore, async (req, res) => {
     const { id } = parseOr400(refParam, req.params);
     let booking = await findBookingByPublicRef(deps.db, id);
     if (!booking && /^\d+$/.test(id)) {
