@@ -1,12 +1,13 @@
 import { once } from 'node:events';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { sendWorkbook } from '../../api/src/exports/send-workbook.ts';
+import { sendWorkbook, workbookEnv } from '../../api/src/exports/send-workbook.ts';
 import { errorHandler } from '../../api/src/middleware/errors.ts';
 import { inventoryExport, type Export } from '../../shared/core/services/report-export.service.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
@@ -29,9 +30,9 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 /** An app whose one route sends `e`, read from `databaseUrl`. */
-function appFor(e: Export, databaseUrl: string) {
+function appFor(e: Export, databaseUrl: string, options?: { deadlineMs: number }) {
   const app = express();
-  app.get('/x', (_req, res, next) => sendWorkbook(res, e, databaseUrl).catch(next));
+  app.get('/x', (_req, res, next) => sendWorkbook(res, e, databaseUrl, options).catch(next));
   app.use(errorHandler);
   return app;
 }
@@ -66,6 +67,33 @@ describe('workbooks written by their own process', () => {
     const res = await request(appFor(inventoryExport('2026-11-21'), urlFor('booking_no_such_database'))).get('/x').expect(500);
     expect(res.headers['content-disposition']).toBeUndefined();
     expect(res.body).toMatchObject({ detail: expect.any(String), request_id: expect.any(String) });
+  });
+
+  it('a process still waiting at its deadline is stopped: a 500 with no file, and no process left', async () => {
+    // A "database" that takes the connection and never answers, as a stuck server would.
+    const sockets: import('node:net').Socket[] = [];
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const app = appFor(inventoryExport('2026-11-21'), `postgres://root@127.0.0.1:${port}/booking`, { deadlineMs: 1500 });
+      const res = await request(app).get('/x').expect(500);
+      expect(res.headers['content-disposition']).toBeUndefined();
+      expect(childProcesses(process.pid, 'workbook-process.ts')).toEqual([]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it('a process sees how to reach PostgreSQL and the locale, never the API’s secrets', () => {
+    const env = workbookEnv(
+      { PATH: '/usr/bin', TZ: 'UTC', LANG: 'en_IN.UTF-8', PGSSLMODE: 'require', PGPASSWORD: 'pg-secret', NODE_ENV: 'production', DATABASE_URL: 'postgres://elsewhere/db', JWT_SECRET: 'j'.repeat(40), RAZORPAY_KEY_SECRET: 'rzp', RAZORPAY_WEBHOOK_SECRET: 'whk', SMTP_PASS: 'smtp', GOOGLE_PRIVATE_KEY: 'key' },
+      'postgres://root@127.0.0.1:5432/booking',
+    );
+    expect(Object.keys(env).sort()).toEqual(['DATABASE_URL', 'LANG', 'NODE_COMPILE_CACHE', 'NODE_ENV', 'PATH', 'PGPASSWORD', 'PGSSLMODE', 'TZ']);
+    expect(env.DATABASE_URL).toBe('postgres://root@127.0.0.1:5432/booking');
   });
 
   it('a process that fails after its first bytes cuts the download short', async () => {

@@ -14,6 +14,17 @@ const COMPILE_CACHE = fileURLToPath(new URL('../../../var/compile-cache', import
 /** A year's export takes about a second; one still running after two minutes is stuck. */
 const WORKBOOK_DEADLINE_MS = 120_000;
 
+/** What a workbook process may see of the API's environment: how to reach PostgreSQL and the locale, not the API's secrets. */
+const PASSED_ON = /^(PG[A-Z]+|PATH|HOME|TZ|LANG|LC_[A-Z]+|NODE_ENV|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR))$/;
+
+/** The workbook process's environment: PASSED_ON from `parent`, the database to read and Node's compile cache. */
+export function workbookEnv(parent: NodeJS.ProcessEnv, databaseUrl: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(parent)) if (PASSED_ON.test(key)) env[key] = value;
+  // Node's compile cache: the process then starts without compiling exceljs and pg again each time.
+  return { ...env, DATABASE_URL: databaseUrl, NODE_COMPILE_CACHE: COMPILE_CACHE };
+}
+
 /** One workbook process at a time per API process: a second download waits its turn (about a second). */
 let queue: Promise<unknown> = Promise.resolve();
 function inTurn<T>(work: () => Promise<T>): Promise<T> {
@@ -28,13 +39,12 @@ function inTurn<T>(work: () => Promise<T>): Promise<T> {
  * 404 "No data to export."; a process that fails before its first byte is a 500, and one that fails
  * after it cuts the download short, never a complete-looking file.
  */
-export function sendWorkbook(res: Response, e: Export, databaseUrl: string): Promise<void> {
+export function sendWorkbook(res: Response, e: Export, databaseUrl: string, { deadlineMs = WORKBOOK_DEADLINE_MS } = {}): Promise<void> {
   if (Array.isArray(e.rows) && e.rows.length === 0) return Promise.reject(new AppError('not_found', AM.noDataToExport));
   return inTurn(async () => {
     const child = spawnNodeService(WORKBOOK_PROCESS, {
       cwd: process.cwd(),
-      // Node's compile cache: the process then starts without compiling exceljs and pg again each time.
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_COMPILE_CACHE: COMPILE_CACHE },
+      env: workbookEnv(process.env, databaseUrl),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     // Never rejects: a process that could not start reports 'error', and may never report 'close'.
@@ -52,7 +62,7 @@ export function sendWorkbook(res: Response, e: Export, databaseUrl: string): Pro
       stop();
     };
     res.once('close', leave);
-    const deadline = setTimeout(stop, WORKBOOK_DEADLINE_MS);
+    const deadline = setTimeout(stop, deadlineMs);
     try {
       child.stdin!.end(JSON.stringify(e));
       // 'readable' comes with the first data, or at the end when there was none.
