@@ -1,9 +1,13 @@
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
 import request from 'supertest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import * as schema from '../../shared/core/db/schema.ts';
 import { availabilitySlots, bookings, therapists } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { announceBooking } from '../../shared/core/jobs/outbox.ts';
@@ -50,6 +54,36 @@ const headersBut = (res: request.Response) => {
   const { date: _date, 'x-request-id': _id, ...rest } = res.headers;
   return rest;
 };
+
+/** A TCP proxy to PostgreSQL whose open connections can be made to stop passing the client's bytes on. */
+async function stallableProxy(target: string): Promise<{ url: string; stall: () => void; connections: () => number; close: () => void }> {
+  const { hostname, port } = new URL(target);
+  const pairs: [net.Socket, net.Socket][] = [];
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port || 5432), hostname);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of [client, upstream]) socket.on('error', end).on('close', end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    pairs.push([client, upstream]);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = new URL(target);
+  url.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: url.toString(),
+    stall: () => pairs.forEach(([client, upstream]) => client.unpipe(upstream)),
+    connections: () => pairs.length,
+    close: () => {
+      for (const pair of pairs) pair.forEach((socket) => socket.destroy());
+      server.close();
+    },
+  };
+}
 
 const startsOn = async (date: string, therapist = 1) => {
   const res = await request(app).get(`/api/slots?therapist_id=${therapist}`).expect(200);
@@ -154,6 +188,29 @@ describe('read cache', () => {
       expect(heard.sort()).toEqual(['catalog_changed therapist:1', 'catalog_changed therapist:2', 'catalog_changed therapist:3', 'outbox ']);
     } finally {
       query.mockRestore();
+      await listener.end();
+    }
+  });
+
+  it('gives up an announcement whose connection stalls, and sends the ones gathered behind it on a fresh one', async () => {
+    const { listener, heard } = await listenToAnnouncements();
+    const proxy = await stallableProxy(database.url);
+    const pool = new pg.Pool({ connectionString: proxy.url, max: 1 });
+    const db = drizzle(pool, { schema });
+    try {
+      await announceBooking(db, 7, false);
+      proxy.stall();
+      const sent = vi.spyOn(pool, 'query');
+      const stalled = announceBooking(db, 8, false).then(() => 'sent', (err: Error) => err.message);
+      await vi.waitFor(() => expect(sent).toHaveBeenCalledTimes(1));
+      const behind = announceBooking(db, 9, false);
+      expect(await stalled).toBe('Query read timeout');
+      await behind;
+      await eventually(async () => expect(heard).toEqual(['catalog_changed therapist:7', 'catalog_changed therapist:9']));
+      expect(proxy.connections()).toBe(2);
+    } finally {
+      await pool.end();
+      proxy.close();
       await listener.end();
     }
   });

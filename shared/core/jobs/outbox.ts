@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { QueryConfig } from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import { jobIds, queueOf, type JobName, type JobPayload } from './jobs.ts';
@@ -76,6 +77,13 @@ export function intentsForConfirmedBooking(b: ConfirmedBooking, now: Date): JobI
   return mailIntents(b, now);
 }
 
+/**
+ * How long an announcement may take before it is given up (it takes milliseconds). Its bookings are
+ * committed and answered after it, so a connection that stalls must not hold them, nor every
+ * announcement gathered behind it.
+ */
+const ANNOUNCE_TIMEOUT_MS = 3_000;
+
 type Announcement = { payloads: Set<string>; wakeRelay: boolean; sent: Promise<void>; settle: (err?: Error) => void };
 /** Per database handle: the batch being gathered, and whether one is on its way. */
 type Announcer = { gathering: Announcement | undefined; sending: boolean };
@@ -118,13 +126,16 @@ function scheduleAnnouncement(db: Db, announcer: Announcer): void {
       channels.push('outbox');
       payloads.push('');
     }
+    // query_timeout is pg's own (not in its types): it fails the query and the pool destroys the connection.
+    const query = {
+      name: 'booking_announce',
+      text: `select set_config('synchronous_commit', 'off', true), pg_notify(n.channel, n.payload)
+             from unnest($1::text[], $2::text[]) as n(channel, payload)`,
+      values: [channels, payloads],
+      query_timeout: ANNOUNCE_TIMEOUT_MS,
+    };
     db.$client
-      .query({
-        name: 'booking_announce',
-        text: `select set_config('synchronous_commit', 'off', true), pg_notify(n.channel, n.payload)
-               from unnest($1::text[], $2::text[]) as n(channel, payload)`,
-        values: [channels, payloads],
-      })
+      .query(query as QueryConfig)
       .then(
         () => batch.settle(),
         (err: Error) => batch.settle(err),
