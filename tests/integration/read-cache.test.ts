@@ -215,6 +215,28 @@ describe('read cache', () => {
     }
   });
 
+  it('computes a missing entry once for the requests that ask for it together, never for one asked after a change', async () => {
+    let computed = 0;
+    const releases: (() => void)[] = [];
+    const compute = () => {
+      const n = ++computed;
+      return new Promise<unknown>((resolve) => releases.push(() => resolve({ n })));
+    };
+    const together = [1, 2, 3].map(() => cache.json('test:together', 'therapist:4', 'stamp-1', compute));
+    await vi.waitFor(() => expect(releases).toHaveLength(1));
+    // A change to the therapist while the first computation runs: the next request computes afresh.
+    cache.changed('therapist:4');
+    const afterChange = cache.json('test:together', 'therapist:4', 'stamp-1', compute);
+    await vi.waitFor(() => expect(releases).toHaveLength(2));
+    // So does one asking for another stamp (the next minute's offer).
+    const nextStamp = cache.json('test:together', 'therapist:4', 'stamp-2', compute);
+    await vi.waitFor(() => expect(releases).toHaveLength(3));
+    releases.forEach((release) => release());
+    const bodies = (await Promise.all([...together, afterChange, nextStamp])).map((b) => b.body.toString());
+    expect(bodies).toEqual(['{"n":1}', '{"n":1}', '{"n":1}', '{"n":2}', '{"n":3}']);
+    expect(computed).toBe(3);
+  });
+
   it('hears a booking written by any other writer from the table’s trigger', async () => {
     expect(await startsOn('2026-11-26')).toContain('16:00');
     await database.db.insert(bookings).values({

@@ -13,6 +13,8 @@ export type CachedBody = { body: Buffer; etag: string | undefined };
  */
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
+  /** Computations under way, by key. */
+  private readonly computing = new Map<string, { stamp: string; generation: number; body: Promise<CachedBody> }>();
   private generation = 0;
   private client: pg.Client | undefined;
   private listening = false;
@@ -53,12 +55,27 @@ export class ReadCache {
   /**
    * The cached body for `key` when its stamp still matches, else computes, stores and returns it. The
    * ETag, the one Express would compute, is worked out once per entry rather than on every response.
+   * Requests that miss together share one computation: when a minute's offer turns stale, 50 open
+   * connections would otherwise each compute it at once (p99 54 against 4 ms across a minute's turn).
+   * A request never joins one begun before a change it may have to see.
    */
   async json(key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<CachedBody> {
     if (!this.listening) return { body: Buffer.from(JSON.stringify(await compute())), etag: undefined };
     const hit = this.peek(key, stamp);
     if (hit) return hit;
     const generation = this.generation;
+    const running = this.computing.get(key);
+    if (running && running.stamp === stamp && running.generation === generation) return running.body;
+    const body = this.computeEntry(key, tag, stamp, generation, compute);
+    this.computing.set(key, { stamp, generation, body });
+    try {
+      return await body;
+    } finally {
+      if (this.computing.get(key)?.body === body) this.computing.delete(key);
+    }
+  }
+
+  private async computeEntry(key: string, tag: string, stamp: string, generation: number, compute: () => Promise<unknown>): Promise<CachedBody> {
     const body = Buffer.from(JSON.stringify(await compute()));
     const etag = `W/"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
     // A change announced while computing may not be in `body`: don't keep it.
