@@ -69,6 +69,18 @@ describe('workbooks written by their own process', () => {
     expect(res.body).toMatchObject({ detail: expect.any(String), request_id: expect.any(String) });
   });
 
+  it('a process that cannot start is a 500 with no file, and the next download starts as usual', async () => {
+    // Its working folder is gone: spawn fails with ENOENT before the process exists.
+    const cwd = vi.spyOn(process, 'cwd').mockReturnValue('/no/such/folder');
+    try {
+      const res = await request(appFor(inventoryExport('2026-11-21'), database.url)).get('/x').expect(500);
+      expect(res.headers['content-disposition']).toBeUndefined();
+    } finally {
+      cwd.mockRestore();
+    }
+    await request(appFor(inventoryExport('2026-11-21'), database.url)).get('/x').expect(200);
+  });
+
   it('a process still waiting at its deadline is stopped: a 500 with no file, and no process left', async () => {
     // A "database" that takes the connection and never answers, as a stuck server would.
     const sockets: import('node:net').Socket[] = [];
