@@ -217,9 +217,13 @@ async function main(): Promise<void> {
     const therapistId = 1;
     const offerBody = Buffer.from(await (await fetch(`${base}/api/slots?therapist_id=${therapistId}`)).arrayBuffer());
     const ref = await referenceServer(offerBody);
-    await readLoad(ref.url, ['/'], 2); // warm-up
-    const bare = await readLoad(ref.url, ['/']);
-    ref.close();
+    let bare: Awaited<ReturnType<typeof readLoad>>;
+    try {
+      await readLoad(ref.url, ['/'], 2); // warm-up
+      bare = await readLoad(ref.url, ['/']);
+    } finally {
+      ref.close();
+    }
     const offerPath = `/api/slots?therapist_id=${therapistId}`;
     await readLoad(base, [offerPath], 2); // warm-up
     const slots = await readLoad(base, [offerPath]);

@@ -26,16 +26,17 @@ export function currentAdmin(res: Response): AdminUser {
   return res.locals.admin as AdminUser;
 }
 
-/** A valid token of an admin who is active now; the admin row is re-read on every request. */
 /**
  * Answers that carry client records or a token: no browser or proxy may keep them (a desk computer is
- * shared, and its back button must not show the last admin's lists).
+ * shared, and its back button must not show the last admin's lists). requireAdmin and the sign-in set
+ * it too.
  */
 export const noStore: RequestHandler = (_req, res, next) => {
   res.setHeader('Cache-Control', 'no-store');
   next();
 };
 
+/** A valid token of an admin who is active now; the admin row is re-read on every request. */
 export function requireAdmin(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
