@@ -333,7 +333,7 @@ describe('cached public reads, answered ahead of the routers', () => {
     }
   });
 
-  it('passes on what it cannot answer from the cache exactly as the routes would', async () => {
+  it('passes on every request it cannot answer from the cache as it stands', async () => {
     await primed('/api/slots?therapist_id=3');
     await primed('/locations');
     const passedOn: [string, request.Test][] = [
