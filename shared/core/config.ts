@@ -54,6 +54,19 @@ const schema = z
     WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
+    HOLDS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(1000).default(2),
+    HOLDS_PER_IP: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(100_000).default(10),
+    TRUST_PROXY: z
+      .string()
+      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+      .pipe(
+        z.array(
+          z.string().regex(/^(loopback|linklocal|uniquelocal|[0-9A-Fa-f.:]+(\/\d{1,3})?)$/, {
+            error: 'must list the proxy addresses (IPs or CIDR ranges, or loopback, linklocal, uniquelocal), comma-separated',
+          }),
+        ),
+      )
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
@@ -125,6 +138,10 @@ export type Config = Readonly<{
   mail: MailConfig;
   queuePrefix: string;
   worker: { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; reconcileEveryMinutes: number };
+  /** Live unpaid online holds per client e-mail and per mobile, and new holds per address per 10 minutes; 0 is no limit. */
+  holds: { perClient: number; perAddress: number };
+  /** The reverse proxies whose X-Forwarded-For is believed; empty trusts none, so the socket's address is the client's. */
+  trustProxy: readonly string[];
 }>;
 
 export class ConfigError extends Error {
@@ -196,6 +213,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
       reconcileEveryMinutes: e.RECONCILE_EVERY_MINUTES,
     },
+    holds: { perClient: e.HOLDS_PER_CLIENT, perAddress: e.HOLDS_PER_IP },
+    trustProxy: Object.freeze(e.TRUST_PROXY ?? []),
   });
 }
 

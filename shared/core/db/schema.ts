@@ -107,6 +107,11 @@ export const adminUsers = pgTable('admin_users', {
   isSuperadmin: boolean('is_superadmin').notNull().default(false),
   isAdmin: boolean('is_admin').notNull().default(true),
   isActive: boolean('is_active').notNull().default(true),
+  /**
+   * Carried in every token as `sv`; raised when the admin is deactivated or their password changes, so
+   * every token issued before stops working at once.
+   */
+  sessionVersion: integer('session_version').notNull().default(1),
   ...timestamps,
 }, (t) => [
   uniqueIndex('admin_users_username_uq').on(sql`lower(${t.username})`),
@@ -147,6 +152,10 @@ export const bookings = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /** An unpaid online booking holds its slot until then; reconciliation frees it afterwards. */
     paymentHoldExpiresAt: timestamp('payment_hold_expires_at', { withTimezone: true }),
+    /** SHA-256 of the booking token only its client received; the token itself is never stored. */
+    bookingTokenHash: text('booking_token_hash'),
+    /** Keyed hash of the address a public booking came from, for the per-address hold limit; never the address. */
+    clientAddressHash: text('client_address_hash'),
     ...timestamps,
   },
   (t) => [
@@ -160,6 +169,10 @@ export const bookings = pgTable(
     // migration 0002: Drizzle cannot express INCLUDE, which turns the income list into an index-only scan.
     index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),
     uniqueIndex('bookings_payment_link_uq').on(t.razorpayPaymentLinkId),
+    // The client's idempotency key: a retried request finds the booking it already made.
+    uniqueIndex('bookings_payment_txn_uq').on(t.paymentTransactionId),
+    // Holds per client address in the last minutes (HOLDS_PER_IP).
+    index('bookings_client_address_idx').on(t.clientAddressHash, t.createdAt).where(sql`${t.clientAddressHash} is not null`),
     check('bookings_amount_check', sql`${t.amountPaise} >= 0`),
   ],
 );
@@ -178,11 +191,26 @@ export const outbox = pgTable(
     dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** Set when the worker finished the job: a Redis that lost its data gets back only the jobs not done. */
+    completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (t) => [
     index('outbox_pending_idx').on(t.availableAt).where(sql`${t.dispatchedAt} is null`),
     uniqueIndex('outbox_job_uq').on(t.queue, t.jobId),
   ],
+);
+
+/** Admin tokens signed out before their expiry (POST /api/admin/logout), kept until they would have expired. */
+export const adminTokenRevocations = pgTable(
+  'admin_token_revocations',
+  {
+    jti: text('jti').primaryKey(),
+    adminId: integer('admin_id')
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('admin_token_revocations_expires_idx').on(t.expiresAt)],
 );
 
 /** Who changed what, with the state before and after; written in the same transaction as the change. */
