@@ -6,9 +6,12 @@ import { connectDatabase, type Database } from '../../shared/core/db/client.ts';
 import { MIGRATIONS_FOLDER, runMigrations } from '../../shared/core/db/migrate.ts';
 
 const SERVER_URL = process.env.TEST_DATABASE_SERVER ?? 'postgres://root@127.0.0.1:5432';
-/** Named after the migrations, so worktrees on different branches testing at once never share a template. */
+/**
+ * Named after the migrations and the checkout they are in, so two checkouts testing at once never
+ * drop each other's template, even when their migrations are the same.
+ */
 function migrationsFingerprint(): string {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(MIGRATIONS_FOLDER);
   for (const file of readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).sort()) {
     hash.update(file).update(readFileSync(path.join(MIGRATIONS_FOLDER, file)));
   }
