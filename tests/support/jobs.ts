@@ -20,7 +20,7 @@ export function testPrefix(): string {
 }
 
 export function configFor(env: Record<string, string | undefined>): Config {
-  return parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL, ...env });
+  return parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL, HOLDS_PER_CLIENT: '0', HOLDS_PER_IP: '0', ...env });
 }
 
 /** Polls until `check` answers something truthy; fails with `what` after `ms`. */
@@ -45,7 +45,7 @@ export async function startTestWorker(opts: {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
 }): Promise<TestWorker> {
-  const logger = createLogger({ level: 'silent' });
+  const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const jobs = createJobsClient(opts.config.redisUrl, opts.config.queuePrefix);
   const mailer = opts.mailer ?? createMailer(opts.config.mail, logger);
   const running = await startWorker(
