@@ -1,4 +1,4 @@
-import { asc, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { asc, inArray, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
@@ -48,9 +48,7 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
   async function dispatchBatch(): Promise<{ dispatched: number; more: boolean }> {
     return deps.db.transaction(async (tx) => {
       const rows = await tx
-        // The delay from PostgreSQL's clock, the one that stamped available_at for jobs due at once: the
-        // app's clock may differ (a test pins it), and a job due now must never wait for the gap.
-        .select({ ...getTableColumns(outbox), delayMs: sql<number>`greatest(0, extract(epoch from ${outbox.availableAt} - now()) * 1000)::float8` })
+        .select()
         .from(outbox)
         .where(isNull(outbox.dispatchedAt))
         .orderBy(asc(outbox.id))
@@ -70,12 +68,13 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
         const queue = row.queue as keyof Queues;
         byQueue.set(queue, [...(byQueue.get(queue) ?? []), row]);
       }
+      const now = deps.now().getTime();
       const outcomes = await Promise.all(
         [...byQueue].map(async ([queue, batch]) => {
           const jobs = batch.map((row) => ({
             name: row.jobName,
             data: row.payload,
-            opts: { jobId: row.jobId, delay: Math.round(row.delayMs) },
+            opts: { jobId: row.jobId, delay: Math.max(0, row.availableAt.getTime() - now) },
           }));
           try {
             await withTimeout(deps.queues[queue].addBulk(jobs), deps.enqueueTimeoutMs ?? 5_000, `enqueue ${batch.length} ${queue} job(s)`);
