@@ -99,7 +99,14 @@ export const bookingCreateSchema = z
 export type BookingCreateInput = z.input<typeof bookingCreateSchema>;
 export type BookingCreate = z.output<typeof bookingCreateSchema>;
 
-export type BookingCreateResponse = { booking_id: number; message: string };
+/**
+ * booking_token: the secret only the client who made a public booking receives; the payment-link and
+ * booking-details calls ask for it (header X-Booking-Token). Admin bookings carry none.
+ */
+export type BookingCreateResponse = { booking_id: number; message: string; booking_token?: string };
+
+/** The header that carries a booking's token. */
+export const BOOKING_TOKEN_HEADER = 'X-Booking-Token';
 
 /** Field errors keyed by payload field, the first message per field. */
 export type FieldErrors = Partial<Record<string, string>>;

@@ -18,11 +18,14 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields: Record<string, string> | undefined;
-  constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
+  /** Sent as Retry-After: when a limit or an outage will let the same request through. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(code: ErrorCode, message: string, fields?: Record<string, string>, options: { retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.fields = fields;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
   get status(): number {
     return ERROR_STATUS[this.code];

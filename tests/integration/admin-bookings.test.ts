@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
@@ -176,7 +177,8 @@ describe('manual booking through POST /confirm-booking', () => {
   const manual = (o: Record<string, unknown> = {}) => ({
     therapist_id: 1, booking_date: '2026-11-28', booking_time_slot_start: '16:00', client_full_name: 'Rahul Verma',
     client_email: 'Rahul.Verma@example.com', client_mobile: '9123456780', client_note: 'Walk-in call', booking_type: 'ONLINE',
-    location_id: 0, amount: 1234.5, payment_transaction_id: 'a6d1c3f0-5d55-4b0e-8d0e-1c2f3a4b5c6d', admin_confirmed: true,
+    // The form makes a new UUID each time it opens (spec section 9): the key is unique per booking.
+    location_id: 0, amount: 1234.5, payment_transaction_id: randomUUID(), admin_confirmed: true,
     payment_status: 'COMPLETED', therapist_email: 'asha.mehta@wellbeingcentre.in', ...o,
   });
 
@@ -314,10 +316,10 @@ describe('payment links', () => {
     expect((await rowOf(b.id)).paymentLinkUrl).toBeNull();
   });
 
-  it('lets an admin set payment_link_url; 401 without a token', async () => {
+  it('lets an admin set payment_link_url; 403 without an admin or booking token', async () => {
     const b = await insertBooking(database.db, { therapistId: 7, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', paymentStatus: 'PENDING' });
     const url = 'https://rzp.io/l/abc123';
-    await request(app).post(`/api/admin/bookings/${b.id}/update-payment-link`).send({ payment_link_url: url }).expect(401);
+    await request(app).post(`/api/admin/bookings/${b.id}/update-payment-link`).send({ payment_link_url: url }).expect(403);
     const res = await request(app).post(`/api/admin/bookings/${b.id}/update-payment-link`).set(desk).send({ payment_link_url: url }).expect(200);
     expect(res.body).toEqual({ booking_id: b.id, payment_link_url: url, message: `Payment link for booking ${b.id} updated successfully.` });
     expect((await rowOf(b.id)).paymentLinkUrl).toBe(url);

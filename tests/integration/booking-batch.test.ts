@@ -114,13 +114,13 @@ describe('bookings asked for together', () => {
       clientFullName: 'Meera Pillai', clientEmail: 'meera.pillai@example.com', clientMobile: '9876543210', clientAge,
       clientState: 'Maharashtra', clientCity: 'Mumbai', clientNote: '', sessionType: 'individual', termsAccepted: true,
       paymentStatus: 'INITIATED', paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000), paymentTransactionId: `txn-${start}`,
-      adminConfirmed: false, createdByAdminId: null,
+      adminConfirmed: false, createdByAdminId: null, bookingTokenHash: null, clientAddressHash: null,
     });
     // An age past smallint's range gets by no validation here: the server refuses the whole statement.
     const results = await Promise.allSettled([
-      insertBookingWithIntents(database.db, values('10:00', 30), () => []),
-      insertBookingWithIntents(database.db, values('11:00', 40_000), () => []),
-      insertBookingWithIntents(database.db, values('12:00', 31), () => []),
+      insertBookingWithIntents(database.db, values('10:00', 30), () => [], now),
+      insertBookingWithIntents(database.db, values('11:00', 40_000), () => [], now),
+      insertBookingWithIntents(database.db, values('12:00', 31), () => [], now),
     ]);
     expect(statements).toEqual([3, 1, 1, 1]);
     expect(results[0]).toMatchObject({ status: 'fulfilled', value: { id: expect.any(Number) } });

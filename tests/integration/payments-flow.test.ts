@@ -53,20 +53,24 @@ describe('online booking paid through the sandbox checkout', () => {
     const id = created.body.booking_id as number;
     expect((await bookingRow(id)).paymentStatus).toBe('INITIATED');
 
+    const token = created.body.booking_token as string;
+    // The booking's token is the client's proof; without it no link (the trust tests cover the refusals).
+    await request(app).post('/api/payment/generate-link').send({ booking_id: id }).expect(403);
     const link = await request(app)
       .post('/api/payment/generate-link')
+      .set('X-Booking-Token', token)
       .send({ amount: 1, currency: 'INR', description: 'x', customer_name: 'Meera Pillai', customer_email: 'meera.pillai@example.com', customer_phone: '9876543210', booking_id: id })
       .expect(200);
     expect(link.body).toEqual({ short_url: `${http.url}/sandbox/checkout/${link.body.payment_link_id}`, payment_link_id: expect.stringMatching(/^plink_[A-Za-z0-9]{14}$/) });
     const stored = await bookingRow(id);
     expect(stored).toMatchObject({ paymentLinkUrl: link.body.short_url, razorpayPaymentLinkId: link.body.payment_link_id });
     // Asking again answers the same link.
-    const again = await request(app).post('/api/payment/generate-link').send({ booking_id: id }).expect(200);
+    const again = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', token).send({ booking_id: id }).expect(200);
     expect(again.body).toEqual(link.body);
 
     // The wizard may confirm the stored link, never replace it without an admin token.
-    await request(app).post(`/api/admin/bookings/${id}/update-payment-link`).send({ payment_link_url: link.body.short_url }).expect(200);
-    await request(app).post(`/api/admin/bookings/${id}/update-payment-link`).send({ payment_link_url: 'https://evil.example/pay' }).expect(401);
+    await request(app).post(`/api/admin/bookings/${id}/update-payment-link`).set('X-Booking-Token', token).send({ payment_link_url: link.body.short_url }).expect(200);
+    await request(app).post(`/api/admin/bookings/${id}/update-payment-link`).set('X-Booking-Token', token).send({ payment_link_url: 'https://evil.example/pay' }).expect(403);
     await request(app)
       .post(`/api/admin/bookings/${id}/update-payment-link`)
       .set('authorization', 'Bearer not-an-admin')
@@ -157,7 +161,7 @@ describe('online booking paid through the sandbox checkout', () => {
   it('a fail on the checkout page leaves the booking unpaid and is not believed as paid', async () => {
     const created = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '11:00' })).expect(200);
     const id = created.body.booking_id as number;
-    const link = await request(app).post('/api/payment/generate-link').send({ booking_id: id }).expect(200);
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', created.body.booking_token).send({ booking_id: id }).expect(200);
     const failed = await request(app).post(`/sandbox/checkout/${link.body.payment_link_id}/fail`).expect(303);
     const q = Object.fromEntries(new URL(failed.headers.location!).searchParams);
     expect(q.razorpay_payment_link_status).toBe('failed');
@@ -176,7 +180,7 @@ describe('online booking paid through the sandbox checkout', () => {
     const payload = onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '12:00' });
     const created = await request(app).post('/confirm-booking').send(payload).expect(200);
     const id = created.body.booking_id as number;
-    const link = await request(app).post('/api/payment/generate-link').send({ booking_id: id }).expect(200);
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', created.body.booking_token).send({ booking_id: id }).expect(200);
     expect((await bookingRow(id)).paymentHoldExpiresAt!.toISOString()).toBe(new Date(Date.parse(MONDAY_MORNING_IST) + 20 * 60_000).toISOString());
     await request(app).post('/confirm-booking').send({ ...payload, client_full_name: 'Someone Else' }).expect(409);
 
@@ -237,7 +241,11 @@ describe('online booking paid through the sandbox checkout', () => {
     const raw = mailsTo('ravi.offline@example.com')[0]!.raw.replace(/=\r?\n/g, '');
     expect(raw).toContain('arrive 10 minutes early');
     expect(raw).toContain('West Branch');
-    const details = await request(app).get(`/api/get-razorpay-details/${(await bookingRow(id)).paymentTransactionId}`).query({ payment_status: 'pending' }).expect(200);
+    const ref = (await bookingRow(id)).paymentTransactionId;
+    // Without the booking's token the status only; with it, the record for the in-person page.
+    const bare = await request(app).get(`/api/get-razorpay-details/${ref}`).query({ payment_status: 'pending' }).expect(200);
+    expect(bare.body).toEqual({ data: { payment_status: 'PENDING' } });
+    const details = await request(app).get(`/api/get-razorpay-details/${ref}`).set('X-Booking-Token', created.body.booking_token).query({ payment_status: 'pending' }).expect(200);
     expect(details.body.data).toMatchObject({ id, payment_status: 'PENDING', booking_type: 'OFFLINE', location_name: 'West Branch', amount: 1800 });
     expect(details.body.data.location_address).toBeTruthy();
     const stillPending = await database.db.select().from(outbox).where(and(isNull(outbox.dispatchedAt)));

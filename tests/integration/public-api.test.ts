@@ -102,7 +102,7 @@ describe('POST /confirm-booking', () => {
       .post('/confirm-booking')
       .send(onlineBooking({ booking_date: '2026-11-25', amount: 1 }))
       .expect(200);
-    expect(res.body).toEqual({ booking_id: expect.any(Number), message: expect.any(String) });
+    expect(res.body).toEqual({ booking_id: expect.any(Number), message: expect.any(String), booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     const [row] = await rowsOf(res.body.booking_id);
     expect(row).toMatchObject({ paymentStatus: 'INITIATED', amountPaise: 150_000, bookingType: 'ONLINE', locationId: null, clientAge: 29 });
     expect(row!.paymentTransactionId).toBeTruthy();

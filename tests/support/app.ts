@@ -5,7 +5,11 @@ import { parseConfig } from '../../shared/core/config.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import type { TestDatabase } from './db.ts';
 
-export const testConfig = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+/**
+ * Hold limits off: most tests book many holds for one client from one address. The limits have tests
+ * of their own (tests/integration/booking-privacy.test.ts) that turn them on.
+ */
+export const testConfig = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', HOLDS_PER_CLIENT: '0', HOLDS_PER_IP: '0' });
 
 /** A clock fixed at an instant, movable by tests. */
 export function fixedClock(iso: string): { now: () => Date; set: (iso: string) => void } {

@@ -31,6 +31,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const known = err instanceof AppError ? err : bodyParserError(err ?? {});
   if (known) {
     if (known.status >= 500) req.log?.warn({ err }, known.message);
+    if (known.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(known.retryAfterSeconds))));
     res.status(known.status).json(known.fields ? { detail: known.message, errors: known.fields } : { detail: known.message });
     return;
   }

@@ -4,6 +4,7 @@ import { Router, type NextFunction, type Response } from 'express';
 import { bookingCreateSchema } from '../../../shared/contract/booking.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { createBooking } from '../../../shared/core/services/booking.service.ts';
+import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
 import type { AppDeps } from '../app.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
@@ -25,6 +26,7 @@ function sendImage(res: Response, next: NextFunction, folder: string, name: stri
 export function publicRoutes(deps: AppDeps): Router {
   const { db } = deps;
   const r = Router();
+  const addressHash = clientAddressHasher(deps.config.jwtSecret);
   addPublicReads(r, deps);
 
   r.post('/confirm-booking', async (req, res, next) => {
@@ -32,7 +34,13 @@ export function publicRoutes(deps: AppDeps): Router {
     if (isManualBookingPayload(req.body)) return next('router');
     const input = parseOr400(bookingCreateSchema, req.body, 'Send the booking as a JSON object (Content-Type: application/json).');
     const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
-    const created = await createBooking(db, input, actor, deps.now(), { paymentHoldMinutes: deps.config.paymentHoldMinutes, logger: deps.logger });
+    const created = await createBooking(db, input, actor, deps.now(), {
+      paymentHoldMinutes: deps.config.paymentHoldMinutes,
+      logger: deps.logger,
+      holds: deps.config.holds,
+      // req.ip is the socket's address unless TRUST_PROXY names the proxy in front.
+      clientAddressHash: addressHash(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
+    });
     // Read-your-writes here; other processes drop it when the announcement reaches them.
     deps.readCache?.changed(`therapist:${input.therapist_id}`);
     res.json(created);

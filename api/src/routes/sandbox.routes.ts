@@ -47,7 +47,7 @@ function checkoutPage(link: SandboxLink, status: string, centreName: string): st
   <h1>${esc(centreName)}</h1><span class="badge">Sandbox checkout</span>
   <div class="amount">${esc(formatRupees(paiseToRupees(link.amountPaise)))}</div>
   <p class="desc">${esc(link.description)}</p>
-  <dl><dt>Booking</dt><dd>${esc(link.referenceId)}</dd><dt>Name</dt><dd>${esc(link.customer.name)}</dd><dt>Link</dt><dd>${esc(link.id)}</dd></dl>
+  <dl><dt>Booking</dt><dd>${esc(link.referenceId)}</dd><dt>Link</dt><dd>${esc(link.id)}</dd></dl>
   ${note}
   ${buttons}
 </main></body></html>`;

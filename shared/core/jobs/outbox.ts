@@ -22,9 +22,10 @@ export function intent<N extends JobName>(name: N, jobId: string, payload: JobPa
 
 /**
  * Writes job intents into the outbox inside the caller's transaction: they exist exactly when the
- * change that needs them commits. The same job id twice is a no-op.
+ * change that needs them commits. The same job id twice is a no-op. A job due at once is stamped with
+ * `now`, the app's clock, as its later ones are: the relay measures every delay on that clock.
  */
-export async function enqueueInTx(tx: DbOrTx, intents: readonly JobIntent[]): Promise<void> {
+export async function enqueueInTx(tx: DbOrTx, intents: readonly JobIntent[], now: Date): Promise<void> {
   if (intents.length === 0) return;
   await tx
     .insert(outbox)
@@ -34,7 +35,7 @@ export async function enqueueInTx(tx: DbOrTx, intents: readonly JobIntent[]): Pr
         jobName: i.name,
         jobId: i.jobId,
         payload: i.payload,
-        availableAt: i.runAt ?? sql`now()`,
+        availableAt: i.runAt ?? now,
       })),
     )
     .onConflictDoNothing({ target: [outbox.queue, outbox.jobId] });

@@ -1,4 +1,5 @@
 import { toAdminBookingDto } from './admin-booking.repository.ts';
+import { createHash } from 'node:crypto';
 import { eq, getTableColumns, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import pg from '../db/pg-types.ts';
@@ -65,6 +66,17 @@ export async function findBookingByPublicRef(db: DbOrTx, ref: string): Promise<B
   return row ? toView(row) : undefined;
 }
 
+/** The booking a client's idempotency key (payment_transaction_id) made, if any: the key is unique. */
+export async function findBookingByTransactionId(db: DbOrTx, transactionId: string): Promise<BookingRow | undefined> {
+  const [row] = await db.select().from(bookings).where(eq(bookings.paymentTransactionId, transactionId));
+  return row;
+}
+
+/** Replaces a booking's token hash (a retried request gets a fresh token; the one it lost stops working). */
+export async function setBookingTokenHash(db: DbOrTx, id: number, hash: string, now: Date): Promise<void> {
+  await db.update(bookings).set({ bookingTokenHash: hash, updatedAt: now }).where(eq(bookings.id, id));
+}
+
 /** The booking record of spec section 3 (money in rupees), for the confirmation page: the admin record plus payment ids. */
 export function toBookingRecord(b: BookingView) {
   return {
@@ -82,14 +94,14 @@ export type NewBooking = Required<
     | 'therapistId' | 'serviceId' | 'bookingDate' | 'bookingTimeSlotStart' | 'bookingType' | 'locationId'
     | 'clientFullName' | 'clientEmail' | 'clientMobile' | 'clientAge' | 'clientState' | 'clientCity' | 'clientNote'
     | 'sessionType' | 'termsAccepted' | 'paymentStatus' | 'paymentHoldExpiresAt' | 'paymentTransactionId'
-    | 'adminConfirmed' | 'createdByAdminId'
+    | 'adminConfirmed' | 'createdByAdminId' | 'bookingTokenHash' | 'clientAddressHash'
   >
 >;
 const NEW_BOOKING_KEYS = [
   'therapistId', 'serviceId', 'bookingDate', 'bookingTimeSlotStart', 'bookingType', 'locationId',
   'clientFullName', 'clientEmail', 'clientMobile', 'clientAge', 'clientState', 'clientCity', 'clientNote',
   'sessionType', 'termsAccepted', 'paymentStatus', 'paymentHoldExpiresAt', 'paymentTransactionId',
-  'adminConfirmed', 'createdByAdminId',
+  'adminConfirmed', 'createdByAdminId', 'bookingTokenHash', 'clientAddressHash',
 ] as const satisfies readonly (keyof NewBooking)[];
 const columns = getTableColumns(bookings);
 
@@ -98,7 +110,15 @@ const columns = getTableColumns(bookings);
  * works elsewhere, the slot is not on their template (or blocked by the centre), the service does not
  * exist, or the slot is already live for someone else.
  */
-export type BookingRefusal = 'therapist' | 'therapist_type' | 'location' | 'slot' | 'service' | 'taken';
+export type BookingRefusal = 'therapist' | 'therapist_type' | 'location' | 'slot' | 'service' | 'taken' | 'holds_client' | 'holds_address';
+
+/**
+ * The abuse limits on a public online booking (an unpaid hold): at most `perClient` live holds per
+ * e-mail and per mobile, at most `perAddress` new unpaid holds from one client address in
+ * HOLD_ADDRESS_WINDOW_MINUTES. 0 turns a limit off.
+ */
+export type HoldLimits = { perClient: number; perAddress: number };
+export const HOLD_ADDRESS_WINDOW_MINUTES = 10;
 const THERAPIST_TYPE = { ONLINE: 1, OFFLINE: 2 } as const;
 
 /** One booking of a batch as the statement reads it: `n` is its place in the batch. */
@@ -107,6 +127,9 @@ const BATCH_COLUMNS = [
   ...NEW_BOOKING_KEYS.map((k) => `${columns[k].name} ${columns[k].getSQLType()}`),
   'therapist_type smallint',
   'intents jsonb',
+  'asked_at timestamptz',
+  'hold_limit_client int',
+  'hold_limit_address int',
 ].join(', ');
 const INSERTED = NEW_BOOKING_KEYS.map((k) => columns[k].name);
 
@@ -127,6 +150,36 @@ const INSERTED = NEW_BOOKING_KEYS.map((k) => columns[k].name);
 const BOOKING_INSERT = `with input as (
     select * from jsonb_to_recordset($1::jsonb) as x(${BATCH_COLUMNS})
   ),
+  -- The client's live holds and the address's recent unpaid holds, with those asked earlier in this
+  -- batch; only for rows with limits (a batch with limits runs after advisory locks on its clients and
+  -- addresses, so the counts cannot race). retry_after: seconds until the limit lets one more through.
+  holds as (
+    select i.n,
+      case when i.hold_limit_client > 0 then greatest(
+        (select count(*) from bookings x where x.payment_status = 'INITIATED' and not x.cancelled and x.booking_type = 'ONLINE'
+           and x.created_by_admin_id is null and x.payment_hold_expires_at > i.asked_at and x.client_email = i.client_email)
+          + count(*) filter (where i.hold_limit_client > 0) over (partition by i.client_email order by i.n),
+        (select count(*) from bookings x where x.payment_status = 'INITIATED' and not x.cancelled and x.booking_type = 'ONLINE'
+           and x.created_by_admin_id is null and x.payment_hold_expires_at > i.asked_at and x.client_mobile = i.client_mobile)
+          + count(*) filter (where i.hold_limit_client > 0) over (partition by i.client_mobile order by i.n))
+      end as client_holds,
+      case when i.hold_limit_client > 0 then
+        (select ceil(extract(epoch from min(x.payment_hold_expires_at) - i.asked_at))::int from bookings x
+          where x.payment_status = 'INITIATED' and not x.cancelled and x.booking_type = 'ONLINE' and x.created_by_admin_id is null
+            and x.payment_hold_expires_at > i.asked_at and (x.client_email = i.client_email or x.client_mobile = i.client_mobile))
+      end as client_retry,
+      case when i.hold_limit_address > 0 then
+        (select count(*) from bookings x where x.client_address_hash = i.client_address_hash
+           and x.created_at > now() - interval '${HOLD_ADDRESS_WINDOW_MINUTES} minutes' and x.payment_status <> 'COMPLETED')
+          + count(*) filter (where i.hold_limit_address > 0) over (partition by i.client_address_hash order by i.n)
+      end as address_holds,
+      case when i.hold_limit_address > 0 then
+        (select ceil(extract(epoch from min(x.created_at) + interval '${HOLD_ADDRESS_WINDOW_MINUTES} minutes' - now()))::int from bookings x
+          where x.client_address_hash = i.client_address_hash
+            and x.created_at > now() - interval '${HOLD_ADDRESS_WINDOW_MINUTES} minutes' and x.payment_status <> 'COMPLETED')
+      end as address_retry
+    from input i
+  ),
   ctx as (
     select i.*, t.price_paise, set_config('booking.catalog_notify', 'after_commit', true) as announced_after_commit,
       case
@@ -135,8 +188,15 @@ const BOOKING_INSERT = `with input as (
         when i.location_id is not null and t.location_id is distinct from i.location_id then 'location'
         when not coalesce(s.is_available, false) or coalesce(s.admin_blocked, false) then 'slot'
         when i.service_id is not null and not exists (select 1 from services v where v.id = i.service_id) then 'service'
-      end as refusal
+        when h.client_holds > i.hold_limit_client then 'holds_client'
+        when h.address_holds > i.hold_limit_address then 'holds_address'
+      end as refusal,
+      case
+        when h.client_holds > i.hold_limit_client then h.client_retry
+        when h.address_holds > i.hold_limit_address then h.address_retry
+      end as retry_after
     from input i
+    join holds h on h.n = i.n
     left join therapists t on t.id = i.therapist_id and t.is_active
     left join availability_slots s on s.therapist_id = t.id and s.start_time = i.booking_time_slot_start
   ),
@@ -162,16 +222,28 @@ const BOOKING_INSERT = `with input as (
   o as (
     insert into outbox (queue, job_name, job_id, payload, available_at)
     select x.queue, x.job_name, regexp_replace(x.job_id, '\\.0(\\.|$)', '.' || w.id || '\\1'),
-           x.payload || jsonb_build_object('bookingId', w.id), coalesce(x.available_at, now())
+           x.payload || jsonb_build_object('bookingId', w.id), coalesce(x.available_at, ctx.asked_at)
     from w join ctx on ctx.n = w.n
       cross join jsonb_to_recordset(ctx.intents) as x(queue text, job_name text, job_id text, payload jsonb, available_at timestamptz)
     on conflict (queue, job_id) do nothing
   )
-  select ctx.n, coalesce(ctx.refusal, case when w.id is null then 'taken' end) as refusal, w.id
+  select ctx.n, coalesce(ctx.refusal, case when w.id is null then 'taken' end) as refusal, w.id, ctx.retry_after
   from ctx left join w on w.n = ctx.n`;
 
-type Created = { id: number; jobDueNow: boolean } | { refusal: BookingRefusal };
-type Pending = { row: Record<string, unknown>; jobDueNow: boolean; resolve: (created: Created) => void; reject: (err: unknown) => void };
+type Created = { id: number; jobDueNow: boolean } | { refusal: BookingRefusal; retryAfterSeconds?: number };
+type Pending = {
+  row: Record<string, unknown>;
+  /** Advisory lock keys of the client and address a limited hold counts against; empty without limits. */
+  lockKeys: bigint[];
+  jobDueNow: boolean;
+  resolve: (created: Created) => void;
+  reject: (err: unknown) => void;
+};
+
+/** A 63-bit advisory lock key for one client e-mail, mobile or address (collisions only serialise two clients). */
+function lockKey(kind: string, value: string): bigint {
+  return BigInt.asIntN(64, createHash('sha256').update(`hold:${kind}:${value}`).digest().readBigInt64BE(0));
+}
 
 /** Per pool: the bookings waiting for a statement, and how many statements are on their way. */
 type Writer = { waiting: Pending[]; scheduled: boolean; inFlight: number };
@@ -195,9 +267,22 @@ export function insertBookingWithIntents(
   db: Db,
   values: NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' },
   intentsFor: (bookingId: number) => JobIntent[],
+  /** The app's clock when the booking was asked for: jobs due at once are stamped with it, and it decides which holds are live. */
+  askedAt: Date,
+  limits?: HoldLimits,
 ): Promise<Created> {
   const intents = intentsFor(0);
-  const row: Record<string, unknown> = { therapist_type: THERAPIST_TYPE[values.bookingType] };
+  const perClient = limits?.perClient ?? 0;
+  const perAddress = values.clientAddressHash ? (limits?.perAddress ?? 0) : 0;
+  const row: Record<string, unknown> = {
+    therapist_type: THERAPIST_TYPE[values.bookingType],
+    asked_at: askedAt.toISOString(),
+    hold_limit_client: perClient,
+    hold_limit_address: perAddress,
+  };
+  const lockKeys: bigint[] = [];
+  if (perClient > 0) lockKeys.push(lockKey('email', values.clientEmail), lockKey('mobile', values.clientMobile));
+  if (perAddress > 0) lockKeys.push(lockKey('address', values.clientAddressHash!));
   for (const k of NEW_BOOKING_KEYS) row[columns[k].name] = values[k] === null ? null : columns[k].mapToDriverValue(values[k]);
   row.intents = intents.map((i) => ({
     queue: queueOf(i.name),
@@ -211,7 +296,7 @@ export function insertBookingWithIntents(
   if (!writer) writers.set(pool, (writer = { waiting: [], scheduled: false, inFlight: 0 }));
   const w = writer;
   return new Promise((resolve, reject) => {
-    w.waiting.push({ row, jobDueNow: intents.some((i) => !i.runAt), resolve, reject });
+    w.waiting.push({ row, lockKeys, jobDueNow: intents.some((i) => !i.runAt), resolve, reject });
     schedule(pool, w);
   });
 }
@@ -232,17 +317,48 @@ function schedule(pool: pg.Pool, w: Writer): void {
   });
 }
 
+type InsertRow = { n: number; refusal: BookingRefusal | null; id: number | null; retry_after: number | null };
+
+/**
+ * The statement alone, or, when some booking of the batch counts against a hold limit, inside a
+ * transaction that first takes an advisory lock per client and address (in one order, so two batches
+ * never wait for each other in a circle): the counts the statement reads then include every hold
+ * committed before, and no other batch for the same client can slip in between count and insert.
+ */
+async function runInsert(pool: pg.Pool, batch: Pending[]): Promise<InsertRow[]> {
+  const query = { name: 'booking_insert', text: BOOKING_INSERT, values: [JSON.stringify(batch.map((p, n) => ({ n, ...p.row })))] };
+  const keys = [...new Set(batch.flatMap((p) => p.lockKeys))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (keys.length === 0) return (await pool.query<InsertRow>(query)).rows;
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query({
+      name: 'booking_hold_locks',
+      text: 'select count(pg_advisory_xact_lock(k)) from (select k from unnest($1::bigint[]) as k order by k) as keys',
+      values: [keys.map(String)],
+    });
+    const { rows } = await client.query<InsertRow>(query);
+    await client.query('commit');
+    return rows;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 async function writeBatch(pool: pg.Pool, batch: Pending[]): Promise<void> {
   try {
-    const result = await pool.query<{ n: number; refusal: BookingRefusal | null; id: number | null }>({
-      name: 'booking_insert',
-      text: BOOKING_INSERT,
-      values: [JSON.stringify(batch.map((p, n) => ({ n, ...p.row })))],
-    });
+    const rows = await runInsert(pool, batch);
     // One row per booking: ctx joins only on unique keys, and w gives each inserted row one booking.
-    for (const r of result.rows) {
+    for (const r of rows) {
       const p = batch[r.n]!;
-      p.resolve(r.refusal ? { refusal: r.refusal } : { id: r.id!, jobDueNow: p.jobDueNow });
+      p.resolve(
+        r.refusal
+          ? { refusal: r.refusal, ...(r.retry_after !== null ? { retryAfterSeconds: Math.max(1, r.retry_after) } : {}) }
+          : { id: r.id!, jobDueNow: p.jobDueNow },
+      );
     }
   } catch (err) {
     // The server refused the statement, so nothing of it was written: one booking's bad value must not

@@ -10,6 +10,8 @@ import {
   type ShareableLinkResponse,
 } from '../../contract/admin.ts';
 import type { BookingCreateResponse } from '../../contract/booking.ts';
+import { API_MESSAGES } from '../../contract/messages.ts';
+import { findBookingByTransactionId } from '../repositories/booking.repository.ts';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { adminWindowDates } from '../../domain/slots.ts';
 import { isOnlineType } from '../../domain/therapist.ts';
@@ -181,12 +183,27 @@ export async function createManualBooking(db: Db, input: ManualBooking, by: Admi
         .returning();
       await insertAudit(tx, { ...who(by), action: 'booking.manual_create', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
       // Meeting link (online) and confirmation mails, committed with the booking.
-      await enqueueInTx(tx, intentsForConfirmedBooking(row!, now));
+      await enqueueInTx(tx, intentsForConfirmedBooking(row!, now), now);
       return { booking_id: row!.id, message: AM.manualCreated(row!.id) };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', AM.manualSlotTaken);
     if (isForeignKeyViolation(err, 'bookings_service_id_services_id_fk')) throw fieldError('service_id', AM.serviceNotFound);
+    // The form's transaction id is its idempotency key: a resent form answers the booking it made.
+    if (isUniqueViolation(err, 'bookings_payment_txn_uq') && input.payment_transaction_id) {
+      const made = await findBookingByTransactionId(db, input.payment_transaction_id);
+      const same =
+        made &&
+        made.createdByAdminId !== null &&
+        made.therapistId === therapist.id &&
+        made.bookingDate === input.booking_date &&
+        made.bookingTimeSlotStart.slice(0, 5) === input.booking_time_slot_start &&
+        made.bookingType === input.booking_type &&
+        made.clientEmail === input.client_email.toLowerCase() &&
+        made.clientMobile === input.client_mobile;
+      if (same) return { booking_id: made.id, message: AM.manualCreated(made.id) };
+      throw new AppError('conflict', API_MESSAGES.transactionReused);
+    }
     throw err;
   }
 }

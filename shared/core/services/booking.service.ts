@@ -1,18 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { API_MESSAGES as M } from '../../contract/messages.ts';
+import { API_MESSAGES as M, HOLD_LIMIT_MESSAGES } from '../../contract/messages.ts';
 import type { BookingCreate, BookingCreateResponse, PaymentStatus } from '../../contract/booking.ts';
 import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
 import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
-import { AppError, fieldError } from '../errors.ts';
+import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import { announceBooking, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
-import { insertBookingWithIntents, type BookingRefusal } from '../repositories/booking.repository.ts';
+import {
+  findBookingByTransactionId,
+  insertBookingWithIntents,
+  setBookingTokenHash,
+  type BookingRefusal,
+  type BookingRow,
+  type NewBooking,
+} from '../repositories/booking.repository.ts';
+import { newBookingToken } from './booking-token.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
 
 /** What the booking statement's refusals mean to the client: the field at fault and its message. */
-const REFUSALS: Record<Exclude<BookingRefusal, 'taken'>, [field: string, message: string]> = {
+const REFUSALS: Record<Exclude<BookingRefusal, 'taken' | 'holds_client' | 'holds_address'>, [field: string, message: string]> = {
   therapist: ['therapist_id', M.therapistNotFound],
   therapist_type: ['therapist_id', M.therapistTypeMismatch],
   location: ['location_id', M.locationMismatch],
@@ -41,18 +49,52 @@ function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
   return input.booking_type === 'ONLINE' ? 'INITIATED' : 'PENDING';
 }
 
+export type CreateBookingOptions = {
+  paymentHoldMinutes: number;
+  logger?: Logger | undefined;
+  /** Live unpaid holds per client and new unpaid holds per address (10 minutes); 0 or absent: no limit. */
+  holds?: { perClient: number; perAddress: number } | undefined;
+  /** The keyed hash of the address the request came from (public bookings; see clientAddressHasher). */
+  clientAddressHash?: string | undefined;
+};
+
+/** The fields a client's request decides: a retry with the same key must ask for the very same booking. */
+function sameRequest(row: BookingRow, values: NewBooking): boolean {
+  const keys = [
+    'therapistId', 'serviceId', 'bookingDate', 'bookingTimeSlotStart', 'bookingType', 'locationId', 'clientFullName',
+    'clientEmail', 'clientMobile', 'clientAge', 'clientState', 'clientCity', 'clientNote', 'sessionType',
+  ] as const;
+  return keys.every((k) => (k === 'bookingTimeSlotStart' ? toHhMm(row[k]) === toHhMm(values[k]) : (row[k] ?? null) === (values[k] ?? null)));
+}
+
+/**
+ * payment_transaction_id is the client's idempotency key: a request whose answer was lost and is sent
+ * again finds the booking it made (the same booking_id, and a fresh token in place of the lost one);
+ * the same key for another booking is refused. Undefined when no booking has the key.
+ */
+async function replay(db: Db, values: NewBooking, actor: Actor, now: Date): Promise<BookingCreateResponse | undefined> {
+  const existing = values.paymentTransactionId ? await findBookingByTransactionId(db, values.paymentTransactionId) : undefined;
+  if (!existing) return undefined;
+  const byAdmin = existing.createdByAdminId !== null;
+  if (!sameRequest(existing, values) || byAdmin !== (actor.kind === 'admin')) throw new AppError('conflict', M.transactionReused);
+  if (actor.kind === 'admin') return { booking_id: existing.id, message: M.bookingCreated };
+  const token = newBookingToken();
+  await setBookingTokenHash(db, existing.id, token.hash, now);
+  return { booking_id: existing.id, message: M.bookingCreated, booking_token: token.token };
+}
+
 /**
  * POST /confirm-booking: the request's own rules here, then one statement (shared with the bookings
- * asked for at the same moment) that checks the therapist, template and service and writes the
- * booking. The partial unique index bookings_live_slot_uq decides every race: the loser gets 409 and
- * nothing is written.
+ * asked for at the same moment) that checks the therapist, template, service and the client's hold
+ * limits and writes the booking. The partial unique index bookings_live_slot_uq decides every race:
+ * the loser gets 409 and nothing is written. A public booking's answer carries its booking token.
  */
 export async function createBooking(
   db: Db,
   input: BookingCreate,
   actor: Actor,
   now: Date,
-  options: { paymentHoldMinutes: number; logger?: Logger } = { paymentHoldMinutes: 20 },
+  options: CreateBookingOptions = { paymentHoldMinutes: 20 },
 ): Promise<BookingCreateResponse> {
   const wantsAdminFields = input.admin_confirmed !== undefined || input.payment_status !== undefined;
   if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
@@ -63,54 +105,87 @@ export async function createBooking(
   const online = input.booking_type === 'ONLINE';
   const status = initialStatus(input, actor);
   const holdEnd = status === 'INITIATED' ? new Date(now.getTime() + options.paymentHoldMinutes * 60_000) : null;
+  const token = actor.kind === 'public' ? newBookingToken() : undefined;
+  // Only a public online booking is an unpaid hold; admins' bookings and in-person ones are exempt.
+  const limited = actor.kind === 'public' && holdEnd !== null;
+  const values = {
+    therapistId: input.therapist_id,
+    serviceId: input.service_id ?? 1,
+    bookingDate: input.booking_date,
+    bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+    bookingType: input.booking_type,
+    locationId: online ? null : input.location_id,
+    clientFullName: input.client_full_name,
+    clientEmail: input.client_email.toLowerCase(),
+    clientMobile: input.client_mobile,
+    clientAge: input.client_age,
+    clientState: input.client_state || null,
+    clientCity: input.client_city || null,
+    clientNote: input.client_note ?? '',
+    sessionType: input.session_type,
+    termsAccepted: input.terms_accepted,
+    paymentStatus: status,
+    paymentHoldExpiresAt: holdEnd,
+    paymentTransactionId: input.payment_transaction_id || randomUUID(),
+    adminConfirmed: actor.kind === 'admin',
+    createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
+    bookingTokenHash: token?.hash ?? null,
+    clientAddressHash: limited ? (options.clientAddressHash ?? null) : null,
+  } satisfies NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' };
   // The therapist, template and service checks, the booking and the jobs it needs: one statement.
-  const created = await insertBookingWithIntents(
-    db,
-    {
-      therapistId: input.therapist_id,
-      serviceId: input.service_id ?? 1,
-      bookingDate: input.booking_date,
-      bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
-      bookingType: input.booking_type,
-      locationId: online ? null : input.location_id,
-      clientFullName: input.client_full_name,
-      clientEmail: input.client_email.toLowerCase(),
-      clientMobile: input.client_mobile,
-      clientAge: input.client_age,
-      clientState: input.client_state || null,
-      clientCity: input.client_city || null,
-      clientNote: input.client_note ?? '',
-      sessionType: input.session_type,
-      termsAccepted: input.terms_accepted,
-      paymentStatus: status,
-      paymentHoldExpiresAt: holdEnd,
-      paymentTransactionId: input.payment_transaction_id || randomUUID(),
-      adminConfirmed: actor.kind === 'admin',
-      createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
-    },
-    // An unpaid hold needs no job of its own: the worker's payments.expire-holds job ends it on time.
-    (bookingId): JobIntent[] =>
-      holdEnd
-        ? []
-        : intentsForConfirmedBooking(
-            {
-              id: bookingId,
-              bookingType: input.booking_type,
-              bookingDate: input.booking_date,
-              bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
-              googleMeetLink: null,
-            },
-            now,
-          ),
-  );
+  let created;
+  try {
+    created = await insertBookingWithIntents(
+      db,
+      values,
+      // An unpaid hold needs no job of its own: the worker's payments.expire-holds job ends it on time.
+      (bookingId): JobIntent[] =>
+        holdEnd
+          ? []
+          : intentsForConfirmedBooking(
+              {
+                id: bookingId,
+                bookingType: input.booking_type,
+                bookingDate: input.booking_date,
+                bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+                googleMeetLink: null,
+              },
+              now,
+            ),
+      now,
+      limited ? options.holds : undefined,
+    );
+  } catch (err) {
+    // The key was used by a booking committed meanwhile (or earlier, for another slot).
+    if (isUniqueViolation(err, 'bookings_payment_txn_uq')) {
+      const again = await replay(db, values, actor, now);
+      if (again) return again;
+    }
+    throw err;
+  }
   if ('refusal' in created) {
-    // The partial unique index bookings_live_slot_uq decided it: the slot is live for someone else.
-    if (created.refusal === 'taken') throw new AppError('conflict', M.slotTaken);
+    // The client's own earlier request took the slot: answer as it was answered then.
+    if (created.refusal === 'taken') {
+      const again = await replay(db, values, actor, now);
+      if (again) return again;
+      // The partial unique index bookings_live_slot_uq decided it: the slot is live for someone else.
+      throw new AppError('conflict', M.slotTaken);
+    }
+    const wait = created.retryAfterSeconds ?? 60;
+    const minutes = Math.max(1, Math.ceil(wait / 60));
+    if (created.refusal === 'holds_client') {
+      throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perClient(options.holds!.perClient, minutes), undefined, { retryAfterSeconds: wait });
+    }
+    if (created.refusal === 'holds_address') {
+      throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perAddress(minutes), undefined, { retryAfterSeconds: wait });
+    }
     throw fieldError(...REFUSALS[created.refusal]);
   }
   // The booking is committed whatever happens here: a failed announcement must not fail the request.
   await announceBooking(db, input.therapist_id, created.jobDueNow).catch((err: Error) =>
     options.logger?.warn({ err: err.message, bookingId: created.id }, 'booking: change announcement failed; caches refresh on their next stamp'),
   );
-  return { booking_id: created.id, message: M.bookingCreated };
+  return token
+    ? { booking_id: created.id, message: M.bookingCreated, booking_token: token.token }
+    : { booking_id: created.id, message: M.bookingCreated };
 }

@@ -48,7 +48,7 @@ export async function createMeetingForBooking(deps: NotificationDeps, bookingId:
     await tx.update(bookings).set({ googleMeetLink: url, updatedAt: now }).where(and(eq(bookings.id, b.id), isNull(bookings.googleMeetLink)));
     const [stored] = await tx.select({ link: bookings.googleMeetLink }).from(bookings).where(eq(bookings.id, b.id));
     url = stored?.link ?? url;
-    await enqueueInTx(tx, mailIntents(b, now));
+    await enqueueInTx(tx, mailIntents(b, now), now);
   });
   return { url };
 }

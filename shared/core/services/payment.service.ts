@@ -9,7 +9,9 @@ import { AppError, isUniqueViolation } from '../errors.ts';
 import { enqueueInTx, intentsForConfirmedBooking, type DbOrTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
-import { getBooking, getBookingView, type BookingView } from '../repositories/booking.repository.ts';
+import { API_MESSAGES as M } from '../../contract/messages.ts';
+import { findBookingByPublicRef, getBooking, getBookingView, toBookingRecord, type BookingView } from '../repositories/booking.repository.ts';
+import { bookingTokenMatches } from './booking-token.ts';
 
 export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
 
@@ -53,7 +55,7 @@ export async function markPaid(
     }
   }
   if (!row) return false;
-  await enqueueInTx(tx, intentsForConfirmedBooking(row, now));
+  await enqueueInTx(tx, intentsForConfirmedBooking(row, now), now);
   logger.info({ bookingId }, 'booking paid: COMPLETED');
   return true;
 }
@@ -272,4 +274,101 @@ export async function confirmPayment(deps: PaymentDeps, booking: BookingView, qu
   }
   if (paid) await deps.db.transaction((tx) => markPaid(tx, booking.id, paid, now, deps.logger));
   return (await getBookingView(deps.db, booking.id))!;
+}
+
+/** PostgreSQL's integer: a booking id past it names no booking (and must never reach a query). */
+const INT4_MAX = 2_147_483_647;
+
+/** What a caller offers as proof that a booking is theirs. */
+export type BookingProof = {
+  /** The booking token from the X-Booking-Token header (or the body, for the link request). */
+  token?: unknown;
+  /** A signed-in admin asked. */
+  admin?: boolean;
+};
+
+/**
+ * POST /api/payment/generate-link: only the booking's client (its token) or an admin may have its link,
+ * and only while the booking waits for an online payment. Without proof the answer is 403 whether or
+ * not the booking exists, so a loop over booking ids learns nothing. `runLinkJob` runs the
+ * payments.create-link job and waits for its answer (the API never calls the provider itself).
+ */
+export async function requestPaymentLink(
+  db: Db,
+  bookingId: number,
+  proof: BookingProof,
+  runLinkJob: (bookingId: number) => Promise<PaymentLinkResult>,
+): Promise<PaymentLinkResult> {
+  const booking = bookingId <= INT4_MAX ? await getBooking(db, bookingId) : undefined;
+  if (!booking || (!proof.admin && !bookingTokenMatches(proof.token, booking.bookingTokenHash))) {
+    throw new AppError('forbidden', M.bookingTokenRequired);
+  }
+  if (booking.bookingType !== 'ONLINE' || booking.paymentStatus !== 'INITIATED' || booking.cancelled) {
+    throw new AppError('conflict', M.notAwaitingPayment);
+  }
+  if (booking.paymentLinkUrl && booking.razorpayPaymentLinkId) {
+    return { short_url: booking.paymentLinkUrl, payment_link_id: booking.razorpayPaymentLinkId };
+  }
+  return runLinkJob(booking.id);
+}
+
+/** The wizard's confirmation of the link the server stored: the booking's token, and the very same link. */
+export async function confirmStoredLink(
+  db: Db,
+  bookingId: number,
+  link: { payment_link_url: string; razorpay_payment_link_id?: string | undefined },
+  proof: BookingProof,
+): Promise<{ message: string; booking_id: number; payment_link_url: string }> {
+  const booking = bookingId <= INT4_MAX ? await getBooking(db, bookingId) : undefined;
+  if (!booking || !bookingTokenMatches(proof.token, booking.bookingTokenHash)) throw new AppError('forbidden', M.bookingTokenRequired);
+  const same =
+    booking.paymentLinkUrl === link.payment_link_url &&
+    (!link.razorpay_payment_link_id || link.razorpay_payment_link_id === booking.razorpayPaymentLinkId);
+  if (!same) throw new AppError('forbidden', 'Only the payment link the centre created for this booking can be saved.');
+  return { message: 'Payment link saved.', booking_id: booking.id, payment_link_url: link.payment_link_url };
+}
+
+/** Whether the query is the provider's signed callback for this very booking (and its current link, if any). */
+function signedCallbackFor(payments: PaymentsProvider, booking: BookingView, query: Record<string, unknown>): boolean {
+  const callback = callbackSchema.safeParse(query);
+  return (
+    callback.success &&
+    callback.data.razorpay_payment_link_reference_id === String(booking.id) &&
+    (!booking.razorpayPaymentLinkId || callback.data.razorpay_payment_link_id === booking.razorpayPaymentLinkId) &&
+    payments.verifyCallback(callback.data as CallbackParams)
+  );
+}
+
+export type BookingDetailsAnswer = { data: ReturnType<typeof toBookingRecord> } | { data: { payment_status: BookingView['paymentStatus'] } };
+
+/**
+ * GET /api/get-razorpay-details/{ref}: ref is the payment link id, the transaction id or, with proof
+ * only, the booking number. The client's record (name, e-mail, mobile, note, meeting link) goes only
+ * to a caller with proof: the provider's signature over the callback for this booking, or its token.
+ * Anyone else holding an unguessable reference learns the payment status and nothing more; a bare
+ * booking number without proof is not found, so no answer is keyed by a sequential id alone. An
+ * online booking is settled first (signed callback believed, otherwise the provider asked).
+ */
+export async function bookingDetailsFor(
+  deps: PaymentDeps,
+  ref: string,
+  query: Record<string, unknown>,
+  proof: BookingProof,
+): Promise<BookingDetailsAnswer> {
+  const notFound = () => new AppError('not_found', 'Failed to retrieve booking details. Please contact support.');
+  let booking = await findBookingByPublicRef(deps.db, ref);
+  let byNumber = false;
+  if (!booking && /^\d{1,10}$/.test(ref) && Number(ref) <= INT4_MAX) {
+    booking = await getBookingView(deps.db, Number(ref));
+    byNumber = true;
+  }
+  if (!booking) throw notFound();
+  const proven = Boolean(proof.admin) || signedCallbackFor(deps.payments, booking, query) || bookingTokenMatches(proof.token, booking.bookingTokenHash);
+  if (byNumber && !proven) throw notFound();
+  if (booking.bookingType === 'ONLINE') booking = await confirmPayment(deps, booking, query);
+  const claimedPaid = query.payment_status === 'paid' || query.razorpay_payment_link_status === 'paid';
+  if (booking.bookingType === 'ONLINE' && booking.paymentStatus !== 'COMPLETED' && claimedPaid) {
+    throw new AppError('conflict', 'We could not confirm this payment yet. Please contact support.');
+  }
+  return proven ? { data: toBookingRecord(booking) } : { data: { payment_status: booking.paymentStatus } };
 }

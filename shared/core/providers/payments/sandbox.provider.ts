@@ -93,7 +93,7 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
     });
     await enqueueInTx(tx, [
       intent('payments.sandbox-webhook', jobIds.sandboxWebhook(eventId), { url: deps.webhookUrl ?? `${deps.publicBaseUrl}/api/payment/webhook`, body, eventId }),
-    ]);
+    ], deps.now());
   }
 
   function callbackUrl(link: SandboxLink, status: 'paid' | 'failed', paymentId: string): string {

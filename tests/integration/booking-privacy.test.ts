@@ -1,0 +1,340 @@
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Express } from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../shared/core/config.ts';
+import { bookings } from '../../shared/core/db/schema.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import type { JobsClient } from '../../shared/core/jobs/queues.ts';
+import { callbackSignature } from '../../shared/core/providers/payments/payments.provider.ts';
+import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { createLinkForBooking } from '../../shared/core/services/payment.service.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
+import { fixedClock, testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
+import { configFor } from '../support/jobs.ts';
+
+let database: TestDatabase;
+let config: Config;
+let payments: SandboxPayments;
+let admins: Admins;
+let app: Express;
+const clock = fixedClock(MONDAY_MORNING_IST);
+
+/**
+ * The payments.create-link job run in this process instead of through Redis: these tests are about who
+ * may ask for a link, not about the queue (payments-flow.test.ts runs the real worker).
+ */
+function inProcessJobs(): JobsClient {
+  return {
+    queues: {} as JobsClient['queues'],
+    runAndWait: (async (_name: string, payload: { bookingId: number }) =>
+      createLinkForBooking({ db: database.db, payments, config, logger: createLogger({ level: 'silent' }), now: clock.now }, payload.bookingId)) as JobsClient['runAndWait'],
+    close: async () => {},
+  };
+}
+
+function appWith(env: Record<string, string> = {}): Express {
+  const cfg = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9', ...env });
+  return testApp(database, { config: cfg, now: clock.now, payments, jobs: inProcessJobs() });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  config = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
+  payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
+  admins = await createAdmins(database.db);
+  app = appWith();
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const row = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
+/** Dr. Asha Mehta's hours, and the working days of the offer after Monday 23 November (no Sundays). */
+const HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
+const DAYS = ['2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-30', '2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05', '2026-12-07', '2026-12-08'];
+let slot = 0;
+/** A slot of Dr. Asha Mehta no other test of this file has asked for. */
+function nextSlot(): { booking_date: string; booking_time_slot_start: string } {
+  const n = slot++;
+  return { booking_date: DAYS[Math.floor(n / HOURS.length)]!, booking_time_slot_start: HOURS[n % HOURS.length]! };
+}
+/** Forgets which addresses earlier holds came from, so an address limit starts from nothing. */
+const forgetAddresses = () => database.db.update(bookings).set({ clientAddressHash: null });
+/** A distinct client per booking, so the hold limits of other tests never interfere. */
+let clientNo = 0;
+function client(): { client_email: string; client_mobile: string } {
+  clientNo++;
+  return { client_email: `client${clientNo}@example.com`, client_mobile: `90000${String(clientNo).padStart(5, '0')}` };
+}
+
+function book(target: Express = app, overrides: Record<string, unknown> = {}) {
+  return request(target).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), ...client(), ...overrides }));
+}
+
+const PERSONAL = ['client_full_name', 'client_email', 'client_mobile', 'client_note', 'google_meet_link'];
+
+describe('a booking is private to the client who made it', () => {
+  it('answers the booking token once, and keeps only its hash', async () => {
+    const res = await book().expect(200);
+    expect(res.body).toEqual({ booking_id: expect.any(Number), message: 'Booking created successfully.', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const stored = await row(res.body.booking_id);
+    expect(stored.bookingTokenHash).toBe(createHash('sha256').update(res.body.booking_token).digest('hex'));
+    // The token itself is in no column of the row.
+    expect(JSON.stringify(stored)).not.toContain(res.body.booking_token);
+    // Two bookings never share a token.
+    const other = await book().expect(200);
+    expect(other.body.booking_token).not.toBe(res.body.booking_token);
+  });
+
+  it('gives a payment link only for the booking token or an admin token: a loop over booking ids gets nothing', async () => {
+    const mine = await book().expect(200);
+    const id = mine.body.booking_id as number;
+    for (const n of [1, 2, 3, id, id + 1, 2_000_000_000]) {
+      const res = await request(app).post('/api/payment/generate-link').send({ booking_id: n }).expect(403);
+      expect(res.body.detail).toMatch(/token/);
+      expect(res.body.payment_link_id).toBeUndefined();
+    }
+    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', 'A'.repeat(43)).send({ booking_id: id }).expect(403);
+    // Another booking's token does not open this one.
+    const theirs = await book().expect(200);
+    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', theirs.body.booking_token).send({ booking_id: id }).expect(403);
+    expect((await row(id)).razorpayPaymentLinkId).toBeNull();
+
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', mine.body.booking_token).send({ booking_id: id }).expect(200);
+    expect(link.body.payment_link_id).toMatch(/^plink_/);
+    // The token may also come in the body; the same link is answered.
+    const again = await request(app).post('/api/payment/generate-link').send({ booking_id: id, booking_token: mine.body.booking_token }).expect(200);
+    expect(again.body).toEqual(link.body);
+    const admin = await request(app)
+      .post('/api/payment/generate-link')
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .send({ booking_id: theirs.body.booking_id })
+      .expect(200);
+    expect(admin.body.payment_link_id).toMatch(/^plink_/);
+  });
+
+  it('refuses a link (409) for a booking already paid, cancelled or failed, even with its token', async () => {
+    for (const change of [{ paymentStatus: 'COMPLETED' as const }, { cancelled: true }, { paymentStatus: 'FAILED' as const }]) {
+      const res = await book().expect(200);
+      await database.db.update(bookings).set(change).where(eq(bookings.id, res.body.booking_id));
+      const refused = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', res.body.booking_token).send({ booking_id: res.body.booking_id }).expect(409);
+      expect(refused.body.detail).toMatch(/not awaiting an online payment/);
+      expect(refused.body.payment_link_id).toBeUndefined();
+    }
+    // In person: nothing to pay online.
+    const offline = await request(app).post('/confirm-booking').send(offlineBooking({ ...client(), booking_time_slot_start: '11:00' })).expect(200);
+    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', offline.body.booking_token).send({ booking_id: offline.body.booking_id }).expect(409);
+  });
+
+  it('answers the details of a booking without proof with its payment status only, and by booking number not at all', async () => {
+    const mine = await book(app, { client_full_name: 'Zarina Qadri', client_note: 'Sleep has been hard since June' }).expect(200);
+    const id = mine.body.booking_id as number;
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', mine.body.booking_token).send({ booking_id: id }).expect(200);
+    const linkId = link.body.payment_link_id as string;
+
+    const bare = await request(app).get(`/api/get-razorpay-details/${linkId}`).expect(200);
+    expect(bare.body).toEqual({ data: { payment_status: 'INITIATED' } });
+    expect(JSON.stringify(bare.body)).not.toMatch(/Zarina|Sleep|example\.com/);
+    await request(app).get(`/api/get-razorpay-details/${id}`).expect(404);
+    await request(app).get(`/api/get-razorpay-details/${id}`).set('X-Booking-Token', 'A'.repeat(43)).expect(404);
+
+    const withToken = await request(app).get(`/api/get-razorpay-details/${linkId}`).set('X-Booking-Token', mine.body.booking_token).expect(200);
+    expect(withToken.body.data).toMatchObject({ id, client_full_name: 'Zarina Qadri', client_note: 'Sleep has been hard since June', payment_status: 'INITIATED' });
+    const byNumber = await request(app).get(`/api/get-razorpay-details/${id}`).set('X-Booking-Token', mine.body.booking_token).expect(200);
+    expect(byNumber.body.data.client_full_name).toBe('Zarina Qadri');
+    expect(withToken.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers the client record to the provider’s signed callback for that booking, and not to a forged one', async () => {
+    const mine = await book(app, { client_full_name: 'Ishaan Verma' }).expect(200);
+    const id = mine.body.booking_id as number;
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', mine.body.booking_token).send({ booking_id: id }).expect(200);
+    const params = {
+      razorpay_payment_link_id: link.body.payment_link_id as string,
+      razorpay_payment_link_reference_id: String(id),
+      razorpay_payment_link_status: 'created',
+      razorpay_payment_id: 'pay_Forged00000001',
+    };
+    const forged = await request(app).get(`/api/get-razorpay-details/${id}`).query({ ...params, razorpay_signature: 'f'.repeat(64) });
+    expect(forged.status).toBe(404);
+    const secret = (config.payments as { secret: string }).secret;
+    const signed = await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ ...params, razorpay_signature: callbackSignature(secret, params) })
+      .expect(200);
+    expect(signed.body.data).toMatchObject({ id, client_full_name: 'Ishaan Verma' });
+    // A signature for another booking proves nothing about this one.
+    const other = await book().expect(200);
+    const otherParams = { ...params, razorpay_payment_link_reference_id: String(other.body.booking_id) };
+    await request(app)
+      .get(`/api/get-razorpay-details/${other.body.booking_id}`)
+      .query({ ...params, razorpay_signature: callbackSignature(secret, params) })
+      .expect(404);
+    expect(otherParams).toBeTruthy();
+  });
+
+  it('lets a stranger looping over booking ids read no personal field anywhere', async () => {
+    for (let i = 0; i < 3; i++) await book().expect(200);
+    const { max } = (await database.db.execute<{ max: number }>(sql`select max(id)::int as max from bookings`)).rows[0]!;
+    for (let n = 1; n <= max; n++) {
+      const answers = [
+        await request(app).post('/api/payment/generate-link').send({ booking_id: n }),
+        await request(app).get(`/api/get-razorpay-details/${n}`).query({ payment_status: 'paid' }),
+        await request(app).post(`/api/admin/bookings/${n}/update-payment-link`).send({ payment_link_url: 'https://pay.example.test/x' }),
+      ];
+      for (const res of answers) {
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        for (const field of [...PERSONAL, 'payment_link_id', 'short_url']) expect(JSON.stringify(res.body)).not.toContain(`"${field}"`);
+      }
+    }
+  });
+
+  it('shows the amount and the centre’s name on the sandbox checkout, not the client’s', async () => {
+    const mine = await book(app, { client_full_name: 'Tanvi Rao' }).expect(200);
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', mine.body.booking_token).send({ booking_id: mine.body.booking_id }).expect(200);
+    const page = await request(app).get(`/sandbox/checkout/${link.body.payment_link_id}`).expect(200);
+    expect(page.text).toContain('₹1,500.00');
+    expect(page.text).toContain(config.centreName);
+    expect(page.text).not.toContain('Tanvi');
+  });
+
+  it('lets the wizard confirm its stored link only with the booking token', async () => {
+    const mine = await book().expect(200);
+    const id = mine.body.booking_id as number;
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', mine.body.booking_token).send({ booking_id: id }).expect(200);
+    const path = `/api/admin/bookings/${id}/update-payment-link`;
+    await request(app).post(path).send({ payment_link_url: link.body.short_url }).expect(403);
+    await request(app).post(path).set('X-Booking-Token', mine.body.booking_token).send({ payment_link_url: link.body.short_url }).expect(200);
+    await request(app).post(path).set('X-Booking-Token', mine.body.booking_token).send({ payment_link_url: 'https://evil.example/pay' }).expect(403);
+    expect((await row(id)).paymentLinkUrl).toBe(link.body.short_url);
+  });
+});
+
+describe('payment_transaction_id is an idempotency key', () => {
+  it('a retry with the same key and payload answers the same booking, with a fresh token in place of the lost one', async () => {
+    const payload = onlineBooking({ ...nextSlot(), ...client(), payment_transaction_id: 'retry-key-0001' });
+    const first = await request(app).post('/confirm-booking').send(payload).expect(200);
+    const retry = await request(app).post('/confirm-booking').send(payload).expect(200);
+    expect(retry.body.booking_id).toBe(first.body.booking_id);
+    expect(retry.body.booking_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await database.db.$count(bookings, eq(bookings.paymentTransactionId, 'retry-key-0001'))).toBe(1);
+    // The token of the answer that got through works; the lost one no longer does.
+    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', retry.body.booking_token).send({ booking_id: retry.body.booking_id }).expect(200);
+    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', first.body.booking_token).send({ booking_id: first.body.booking_id }).expect(403);
+  });
+
+  it('the same key with a different payload is 409 and writes nothing', async () => {
+    const payload = onlineBooking({ ...nextSlot(), ...client(), payment_transaction_id: 'retry-key-0002' });
+    await request(app).post('/confirm-booking').send(payload).expect(200);
+    const before = await database.db.$count(bookings);
+    for (const change of [nextSlot(), { client_full_name: 'Somebody Else' }, { client_email: 'other@example.com' }]) {
+      const res = await request(app).post('/confirm-booking').send({ ...payload, ...change }).expect(409);
+      expect(res.body.detail).toMatch(/already used for a different booking/);
+    }
+    expect(await database.db.$count(bookings)).toBe(before);
+  });
+
+  it('the same request sent ten times at once makes one booking, and every answer names it', async () => {
+    const payload = onlineBooking({ ...nextSlot(), ...client(), payment_transaction_id: 'retry-key-0003' });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => request(app).post('/confirm-booking').send(payload)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => a.body.booking_id)).size).toBe(1);
+    expect(await database.db.$count(bookings, eq(bookings.paymentTransactionId, 'retry-key-0003'))).toBe(1);
+  });
+
+  it('two bookings never share a key in the database', async () => {
+    const one = await book().expect(200);
+    const two = await book().expect(200);
+    await expect(
+      database.db.update(bookings).set({ paymentTransactionId: (await row(one.body.booking_id)).paymentTransactionId }).where(eq(bookings.id, two.body.booking_id)),
+    ).rejects.toThrow(/bookings_payment_txn_uq|Failed query/);
+  });
+});
+
+describe('hold limits', () => {
+  it('allows HOLDS_PER_CLIENT live unpaid holds per e-mail and per mobile, then 429 with Retry-After', async () => {
+    const limited = appWith({ HOLDS_PER_CLIENT: '2', HOLDS_PER_IP: '0' });
+    const who = client();
+    await book(limited, who).expect(200);
+    await book(limited, who).expect(200);
+    const before = await database.db.$count(bookings);
+    const third = await book(limited, who).expect(429);
+    expect(third.body.detail).toMatch(/You already have 2 bookings waiting for payment/);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(third.headers['retry-after'])).toBeLessThanOrEqual(20 * 60);
+    // The same mobile under another e-mail is the same client.
+    await book(limited, { ...client(), client_mobile: who.client_mobile }).expect(429);
+    await book(limited, { ...client(), client_email: who.client_email }).expect(429);
+    expect(await database.db.$count(bookings)).toBe(before);
+    // In person is no hold; another client is not limited.
+    await request(limited).post('/confirm-booking').send(offlineBooking({ ...who, booking_time_slot_start: '12:00' })).expect(200);
+    await book(limited).expect(200);
+  });
+
+  it('counts neither paid nor expired holds, and exempts admins', async () => {
+    const limited = appWith({ HOLDS_PER_CLIENT: '1', HOLDS_PER_IP: '0' });
+    const who = client();
+    const paid = await book(limited, who).expect(200);
+    await book(limited, who).expect(429);
+    await database.db.update(bookings).set({ paymentStatus: 'COMPLETED', paymentHoldExpiresAt: null }).where(eq(bookings.id, paid.body.booking_id));
+    const second = await book(limited, who).expect(200);
+    // A hold whose time is over is no longer live, even before the worker marks it FAILED.
+    await database.db.update(bookings).set({ paymentHoldExpiresAt: new Date(clock.now().getTime() - 1000) }).where(eq(bookings.id, second.body.booking_id));
+    await book(limited, who).expect(200);
+    const manual = await request(limited)
+      .post('/confirm-booking')
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .send({
+        therapist_id: 1, ...nextSlot(), client_full_name: 'Meera Pillai', ...who, booking_type: 'ONLINE', location_id: 0,
+        amount: 1500, admin_confirmed: true, payment_status: 'COMPLETED', payment_transaction_id: 'manual-hold-exempt',
+      });
+    expect(manual.status).toBe(200);
+  });
+
+  it('allows HOLDS_PER_IP new unpaid holds per address in 10 minutes, then 429 with Retry-After', async () => {
+    await forgetAddresses();
+    const limited = appWith({ HOLDS_PER_CLIENT: '0', HOLDS_PER_IP: '3' });
+    // Without TRUST_PROXY a rotating X-Forwarded-For is no way round it: the socket's address counts.
+    for (let i = 0; i < 3; i++) await book(limited).set('X-Forwarded-For', `203.0.113.${i}`).expect(200);
+    const fourth = await book(limited).set('X-Forwarded-For', '203.0.113.99').expect(429);
+    expect(fourth.body.detail).toMatch(/Too many unpaid bookings/);
+    expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(fourth.headers['retry-after'])).toBeLessThanOrEqual(600);
+    // Behind a proxy named in TRUST_PROXY each client address has its own count.
+    const proxied = appWith({ HOLDS_PER_CLIENT: '0', HOLDS_PER_IP: '3', TRUST_PROXY: 'loopback' });
+    for (let i = 0; i < 3; i++) await book(proxied).set('X-Forwarded-For', '198.51.100.7').expect(200);
+    await book(proxied).set('X-Forwarded-For', '198.51.100.7').expect(429);
+    await book(proxied).set('X-Forwarded-For', '198.51.100.8').expect(200);
+    // 0 turns both limits off.
+    await book(appWith({ HOLDS_PER_CLIENT: '0', HOLDS_PER_IP: '0' })).expect(200);
+  });
+
+  it('holds asked for at the same moment cannot slip past the limit', async () => {
+    const limited = appWith({ HOLDS_PER_CLIENT: '2', HOLDS_PER_IP: '0' });
+    const who = client();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => book(limited, who)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(10);
+    expect(await database.db.$count(bookings, eq(bookings.clientEmail, who.client_email))).toBe(2);
+  });
+
+  it('one script can no longer take every slot of a therapist', async () => {
+    await forgetAddresses();
+    // The defaults of npm start: 2 holds per client, 10 per address.
+    const limited = appWith({ HOLDS_PER_CLIENT: '2', HOLDS_PER_IP: '10' });
+    const same = client();
+    expect([(await book(limited, same)).status, (await book(limited, same)).status, (await book(limited, same)).status]).toEqual([200, 200, 429]);
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push((await book(limited, client())).status);
+    // Two of the address's ten went to the same client above.
+    expect(answers.filter((s) => s === 200)).toHaveLength(8);
+    expect(answers.slice(8).every((s) => s === 429)).toBe(true);
+  });
+});
