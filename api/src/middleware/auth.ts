@@ -4,7 +4,7 @@ import { Strategy as LocalStrategy } from 'passport-local';
 import { ADMIN_MESSAGES as AM } from '../../../shared/contract/admin.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import type { AdminUser } from '../../../shared/core/repositories/admin.repository.ts';
-import { adminFromToken, checkCredentials, dummy, loginResponse } from '../../../shared/core/services/auth.service.ts';
+import { adminFromToken, dummy, loginResponse, signIn } from '../../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../../shared/core/services/booking.service.ts';
 import type { AppDeps } from '../app.ts';
 
@@ -60,27 +60,34 @@ export function bearerAdminActor(deps: AppDeps): (req: Request) => Promise<Actor
   };
 }
 
+/**
+ * The client's address: the socket's, or X-Forwarded-For's as read through the proxies TRUST_PROXY
+ * names (app.ts sets Express's 'trust proxy'); any other caller could otherwise pick its own.
+ */
 function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 /**
- * POST /api/admin/login through passport-local without sessions. Throttling wraps the strategy:
- * a locked username or address is refused before any password is checked.
+ * POST /api/admin/login through passport-local without sessions. The strategy signs in under the
+ * throttle: an address over its limit is refused before any password is checked.
  */
 export function loginHandler(deps: AppDeps): RequestHandler {
   // Hash the dummy password now, so the first unknown-user attempt is not the slow one.
   void dummy();
   const passport = new Passport();
   passport.use(
-    new LocalStrategy({ usernameField: 'username', passwordField: 'password', session: false }, (username, password, done) => {
-      checkCredentials(deps.db, username, password).then(
-        (admin) => done(null, admin ?? false),
-        (err: unknown) => done(err),
-      );
-    }),
+    new LocalStrategy(
+      { usernameField: 'username', passwordField: 'password', session: false, passReqToCallback: true },
+      (req, username, password, done) => {
+        signIn(deps.db, deps.loginThrottle, username, password, clientAddress(req)).then(
+          (admin) => done(null, admin ?? false),
+          (err: unknown) => done(err),
+        );
+      },
+    ),
   );
-  return async (req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const username = typeof body.username === 'string' ? body.username.trim() : '';
@@ -88,24 +95,10 @@ export function loginHandler(deps: AppDeps): RequestHandler {
     if (!username || !password || username.length > 254 || password.length > 256) {
       return next(new AppError('validation', AM.loginMissing));
     }
-    const address = clientAddress(req);
-    try {
-      await deps.loginThrottle?.check(username, address);
-    } catch (err) {
-      return next(err);
-    }
-    passport.authenticate('local', { session: false }, async (err: unknown, admin: AdminUser | false) => {
-      try {
-        if (err) throw err;
-        if (!admin) {
-          await deps.loginThrottle?.fail(username, address);
-          throw new AppError('unauthorized', AM.loginFailed);
-        }
-        await deps.loginThrottle?.succeed(username);
-        res.json(loginResponse(admin, deps.config.jwtSecret, deps.config.jwtTtlSeconds, deps.now()));
-      } catch (e) {
-        next(e);
-      }
+    passport.authenticate('local', { session: false }, (err: unknown, admin: AdminUser | false) => {
+      if (err) return next(err);
+      if (!admin) return next(new AppError('unauthorized', AM.loginFailed));
+      res.json(loginResponse(admin, deps.config.jwtSecret, deps.config.jwtTtlSeconds, deps.now()));
     })(req, res, next);
   };
 }

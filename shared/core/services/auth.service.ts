@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
 import { ADMIN_MESSAGES as AM, type LoginResponse } from '../../contract/admin.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { findAdminById, findAdminByLogin, type AdminUser } from '../repositories/admin.repository.ts';
@@ -46,80 +49,129 @@ export async function adminFromToken(db: Db, token: string, secret: string, now:
 export type RateLimitRedis = Pick<Redis, 'multi' | 'mget' | 'del' | 'ttl'>;
 
 export type ThrottleOptions = {
-  /** Key prefix, so tests and deployments sharing a Redis do not mix counters. */
+  /** Key prefix, so deployments and tests sharing a Redis do not mix counters (see loginThrottlePrefix). */
   prefix: string;
   windowSeconds: number;
-  maxFailuresPerUser: number;
+  /** Failures for one account from one address before that address may not try that account again. */
+  maxFailuresPerAccountAddress: number;
+  /** Failures from one address, whatever the accounts, before that address may not sign in at all. */
   maxFailuresPerAddress: number;
-  /** Failures per username before answers are slowed. */
+  /** Failures for an account, from any address, before its failed answers are slowed. */
   slowAfter: number;
   /** Added delay per failure past slowAfter, capped at maxDelayMs. */
   delayStepMs: number;
   maxDelayMs: number;
 };
 
-export const DEFAULT_THROTTLE: ThrottleOptions = {
-  prefix: 'booking:login:',
+export const DEFAULT_THROTTLE: Omit<ThrottleOptions, 'prefix'> = {
   windowSeconds: 15 * 60,
-  maxFailuresPerUser: 5,
+  maxFailuresPerAccountAddress: 5,
   maxFailuresPerAddress: 20,
   slowAfter: 2,
   delayStepMs: 500,
   maxDelayMs: 3000,
 };
 
-/** Failed sign-in counters in Redis, shared by every API process. */
+/** The throttle's keys sit next to the job queues' under QUEUE_PREFIX, so one Redis can serve several deployments. */
+export function loginThrottlePrefix(queuePrefix: string): string {
+  return `${queuePrefix}:login:`;
+}
+
+/**
+ * The part of a client address that one client controls. An IPv6 client usually holds a whole /64,
+ * so counting its single addresses would let it try 2^64 times: IPv6 counts by /64. An IPv4 address
+ * reached over IPv6 (::ffff:a.b.c.d) counts as the IPv4 address.
+ */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address.slice(0, 64);
+  const plain = address.toLowerCase().split('%')[0]!;
+  const [head = '', tail] = plain.split('::') as [string, string | undefined];
+  const split = (part: string) => (part ? part.split(':') : []);
+  // A dotted IPv4 tail stands for two groups.
+  const width = (groups: string[]) => groups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const left = split(head);
+  const right = split(tail ?? '');
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/**
+ * Failed sign-in counters in Redis, shared by every API process. It throttles guessing, not the
+ * owner: failures count per (account, address) and per address, so an attacker elsewhere cannot
+ * lock the owner's clean address out. Failures per account only slow the failed answers.
+ */
 export class LoginThrottle {
   readonly redis: RateLimitRedis;
   readonly options: ThrottleOptions;
   readonly sleep: (ms: number) => Promise<void>;
-  constructor(redis: RateLimitRedis, options: Partial<ThrottleOptions> = {}, sleep?: (ms: number) => Promise<void>) {
+  constructor(redis: RateLimitRedis, options: Partial<ThrottleOptions> & Pick<ThrottleOptions, 'prefix'>, sleep?: (ms: number) => Promise<void>) {
     this.redis = redis;
     this.options = { ...DEFAULT_THROTTLE, ...options };
     this.sleep = sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  private keys(username: string, address: string): [string, string] {
+  /** [account at address, address, account] */
+  private keys(account: string, address: string): [string, string, string] {
     const p = this.options.prefix;
-    return [`${p}user:${username.trim().toLowerCase()}`, `${p}addr:${address}`];
+    const addr = addressKey(address);
+    return [`${p}acct:${account}:addr:${addr}`, `${p}addr:${addr}`, `${p}acct:${account}`];
   }
 
-  /** Refuses with 429 while either counter is at its limit. */
-  async check(username: string, address: string): Promise<void> {
-    const [userKey, addrKey] = this.keys(username, address);
+  /** Refuses with 429 while this address is at its limit, for this account or for all. */
+  async check(account: string, address: string): Promise<void> {
+    const [pairKey, addrKey] = this.keys(account, address);
     let counts: (string | null)[];
     try {
-      counts = await this.redis.mget(userKey, addrKey);
+      counts = await this.redis.mget(pairKey, addrKey);
     } catch {
       // Without the counters we cannot tell an attack from a user: refuse rather than allow guessing.
       throw new AppError('unavailable', AM.loginUnavailable);
     }
-    const user = Number(counts[0] ?? 0);
+    const pair = Number(counts[0] ?? 0);
     const addr = Number(counts[1] ?? 0);
-    if (user >= this.options.maxFailuresPerUser || addr >= this.options.maxFailuresPerAddress) {
+    if (pair >= this.options.maxFailuresPerAccountAddress || addr >= this.options.maxFailuresPerAddress) {
       throw new AppError('rate_limited', AM.loginThrottled);
     }
   }
 
-  /** Counts a failure and slows the answer as failures for that username pile up. */
-  async fail(username: string, address: string): Promise<void> {
-    const [userKey, addrKey] = this.keys(username, address);
+  /** Counts a failure and slows the answer as failures for that account pile up from anywhere. */
+  async fail(account: string, address: string): Promise<void> {
+    const [pairKey, addrKey, accountKey] = this.keys(account, address);
     const w = this.options.windowSeconds;
-    let userFailures = 0;
+    let accountFailures = 0;
     try {
-      const res = await this.redis.multi().incr(userKey).expire(userKey, w, 'NX').incr(addrKey).expire(addrKey, w, 'NX').exec();
-      userFailures = Number(res?.[0]?.[1] ?? 0);
+      const res = await this.redis
+        .multi()
+        .incr(pairKey)
+        .expire(pairKey, w, 'NX')
+        .incr(addrKey)
+        .expire(addrKey, w, 'NX')
+        .incr(accountKey)
+        .expire(accountKey, w, 'NX')
+        .exec();
+      accountFailures = Number(res?.[4]?.[1] ?? 0);
     } catch {
       throw new AppError('unavailable', AM.loginUnavailable);
     }
-    const over = userFailures - this.options.slowAfter;
+    const over = accountFailures - this.options.slowAfter;
     if (over > 0 && this.options.delayStepMs > 0) await this.sleep(Math.min(over * this.options.delayStepMs, this.options.maxDelayMs));
   }
 
-  async succeed(username: string): Promise<void> {
-    const [userKey] = this.keys(username, '');
-    await this.redis.del(userKey).catch(() => {});
+  /**
+   * Clears this address's count for this account only: the address count stays (an admin who signs
+   * in to their own account must not reset their guesses at others), and so does the account's.
+   */
+  async succeed(account: string, address: string): Promise<void> {
+    const [pairKey] = this.keys(account, address);
+    await this.redis.del(pairKey).catch(() => {});
   }
+}
+
+/** The throttle of a deployment: keys under its QUEUE_PREFIX. */
+export function createLoginThrottle(redis: RateLimitRedis, cfg: Pick<Config, 'queuePrefix'>, options: Partial<ThrottleOptions> = {}): LoginThrottle {
+  return new LoginThrottle(redis, { ...options, prefix: loginThrottlePrefix(cfg.queuePrefix) });
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -129,11 +181,30 @@ export function dummy(): Promise<string> {
   return dummyHash;
 }
 
-/** Checks credentials; undefined for any failure, with the same work done whether or not the user exists. */
-export async function checkCredentials(db: Db, login: string, password: string): Promise<AdminUser | undefined> {
+/**
+ * The throttle's name for what a login names. A username and an e-mail of one admin are one account,
+ * so each does not get its own allowance; an unknown login is hashed, so no typed e-mail sits in Redis.
+ */
+function throttleAccount(admin: AdminUser | undefined, login: string): string {
+  return admin ? `id${admin.id}` : `h${createHash('sha256').update(login.trim().toLowerCase()).digest('base64url').slice(0, 32)}`;
+}
+
+/**
+ * A sign-in attempt from `address`: the admin, or undefined for any failure (wrong password, unknown
+ * or inactive admin), with the same work done whether or not the user exists. Throws 429 when the
+ * throttle refuses the address (before any password is checked) and 503 when it cannot count.
+ */
+export async function signIn(db: Db, throttle: LoginThrottle | undefined, login: string, password: string, address: string): Promise<AdminUser | undefined> {
   const admin = await findAdminByLogin(db, login);
+  const account = throttleAccount(admin, login);
+  await throttle?.check(account, address);
   const ok = await verifyPassword(admin?.passwordHash ?? (await dummy()), password);
-  return ok && admin && mayUseAdminApi(admin) ? admin : undefined;
+  if (ok && admin && mayUseAdminApi(admin)) {
+    await throttle?.succeed(account, address);
+    return admin;
+  }
+  await throttle?.fail(account, address);
+  return undefined;
 }
 
 export function loginResponse(admin: AdminUser, secret: string, ttlSeconds: number, now: Date): LoginResponse {
