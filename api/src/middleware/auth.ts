@@ -4,7 +4,16 @@ import { Strategy as LocalStrategy } from 'passport-local';
 import { ADMIN_MESSAGES as AM } from '../../../shared/contract/admin.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import type { AdminUser } from '../../../shared/core/repositories/admin.repository.ts';
-import { adminFromToken, dummy, loginResponse, signIn } from '../../../shared/core/services/auth.service.ts';
+import {
+  adminFromToken,
+  dummy,
+  loginResponse,
+  sessionFromToken,
+  signIn,
+  signOut,
+  type AdminSession,
+  type AdminTokenClaims,
+} from '../../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../../shared/core/services/booking.service.ts';
 import type { AppDeps } from '../app.ts';
 
@@ -16,14 +25,24 @@ function bearerToken(req: Request): string | undefined {
   return BEARER.exec(header.trim())?.[1];
 }
 
-export async function adminOf(deps: AppDeps, req: Request): Promise<AdminUser | undefined> {
+/** The session of the request's bearer token, if sessionFromToken accepts it. */
+async function sessionOf(deps: AppDeps, req: Request): Promise<AdminSession | undefined> {
   const token = bearerToken(req);
-  return token ? adminFromToken(deps.db, token, deps.config.jwtSecret, deps.now()) : undefined;
+  return token ? sessionFromToken(deps.db, token, deps.config.jwtSecret, deps.now()) : undefined;
+}
+
+export async function adminOf(deps: AppDeps, req: Request): Promise<AdminUser | undefined> {
+  return (await sessionOf(deps, req))?.admin;
 }
 
 /** The signed-in admin of a request that passed requireAdmin. */
 export function currentAdmin(res: Response): AdminUser {
   return res.locals.admin as AdminUser;
+}
+
+/** The token a request that passed requireAdmin presented. */
+export function currentToken(res: Response): AdminTokenClaims {
+  return res.locals.adminToken as AdminTokenClaims;
 }
 
 /**
@@ -40,9 +59,10 @@ export const noStore: RequestHandler = (_req, res, next) => {
 export function requireAdmin(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    const admin = await adminOf(deps, req);
-    if (!admin) return next(new AppError('unauthorized', AM.unauthorized));
-    res.locals.admin = admin;
+    const session = await sessionOf(deps, req);
+    if (!session) return next(new AppError('unauthorized', AM.unauthorized));
+    res.locals.admin = session.admin;
+    res.locals.adminToken = session.token;
     next();
   };
 }
@@ -129,6 +149,20 @@ export function queuesSessionHandler(deps: AppDeps): RequestHandler {
       maxAge: deps.config.jwtTtlSeconds * 1000,
     });
     res.json({ url: QUEUES_PATH });
+  };
+}
+
+export const SIGNED_OUT = 'Signed out.';
+
+/**
+ * POST /api/admin/logout (behind requireAdmin): the presented token is refused from now on, here and
+ * on Bull Board, whose cookie carries the same token and is dropped too.
+ */
+export function logoutHandler(deps: AppDeps): RequestHandler {
+  return async (_req, res) => {
+    await signOut(deps.db, currentToken(res), deps.now());
+    res.clearCookie(QUEUES_COOKIE, { httpOnly: true, sameSite: 'strict', secure: deps.config.publicBaseUrl.startsWith('https://'), path: QUEUES_PATH });
+    res.json({ message: SIGNED_OUT });
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
@@ -6,7 +6,13 @@ import { ADMIN_MESSAGES as AM, type LoginResponse } from '../../contract/admin.t
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { findAdminById, findAdminByLogin, type AdminUser } from '../repositories/admin.repository.ts';
+import {
+  deleteExpiredRevocations,
+  findAdminByLogin,
+  findAdminForToken,
+  insertTokenRevocation,
+  type AdminUser,
+} from '../repositories/admin.repository.ts';
 import { hashPassword, verifyPassword } from './admin-user.service.ts';
 
 const ISSUER = 'wellbeing-booking';
@@ -17,33 +23,70 @@ export function mayUseAdminApi(a: AdminUser): boolean {
   return a.isActive && (a.isAdmin || a.isSuperadmin);
 }
 
-export function signAdminToken(adminId: number, secret: string, ttlSeconds: number, now: Date): string {
+/** What a valid admin token says: whose it is, which of their sessions, its own id and its end. */
+export type AdminTokenClaims = { adminId: number; sessionVersion: number; jti: string; expiresAt: Date };
+
+/**
+ * A token for `admin`'s current session version (sv): raising the version (deactivation, a new
+ * password) refuses every token issued before. Its jti lets one token be revoked (sign-out).
+ */
+export function signAdminToken(admin: Pick<AdminUser, 'id' | 'sessionVersion'>, secret: string, ttlSeconds: number, now: Date): string {
   const iat = Math.floor(now.getTime() / 1000);
-  return jwt.sign({ sub: String(adminId), iat }, secret, { algorithm: 'HS256', expiresIn: ttlSeconds, issuer: ISSUER, audience: AUDIENCE });
+  return jwt.sign({ sub: String(admin.id), iat, sv: admin.sessionVersion }, secret, {
+    algorithm: 'HS256',
+    expiresIn: ttlSeconds,
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    jwtid: randomUUID(),
+  });
 }
 
-/** The admin id a token carries, or undefined for anything not signed by us with HS256 and still fresh. */
-export function verifyAdminToken(token: string, secret: string, now: Date): number | undefined {
+const JTI = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** The claims of a token signed by us with HS256 and still fresh, or undefined for anything else. */
+export function verifyAdminToken(token: string, secret: string, now: Date): AdminTokenClaims | undefined {
   try {
-    const payload = jwt.verify(token, secret, {
+    const p = jwt.verify(token, secret, {
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: AUDIENCE,
       clockTimestamp: Math.floor(now.getTime() / 1000),
     });
-    if (typeof payload !== 'object' || typeof payload.sub !== 'string' || !/^\d{1,9}$/.test(payload.sub)) return undefined;
-    return Number(payload.sub);
+    if (typeof p !== 'object' || typeof p.sub !== 'string' || !/^\d{1,9}$/.test(p.sub)) return undefined;
+    // jsonwebtoken checks exp only when there is one: a token without it would never expire.
+    if (typeof p.exp !== 'number' || !Number.isFinite(p.exp)) return undefined;
+    if (typeof p.jti !== 'string' || !JTI.test(p.jti)) return undefined;
+    if (!Number.isSafeInteger(p.sv) || (p.sv as number) < 1) return undefined;
+    return { adminId: Number(p.sub), sessionVersion: p.sv as number, jti: p.jti, expiresAt: new Date(p.exp * 1000) };
   } catch {
     return undefined;
   }
 }
 
-/** Resolves a bearer token to an admin who is active now (deactivation bites on the next request). */
+export type AdminSession = { admin: AdminUser; token: AdminTokenClaims };
+
+/**
+ * Resolves a token to its admin's session, checked against the admin row as it is now: the admin is
+ * active, the token's session version is theirs and the token was not revoked. Every way in (bearer
+ * header, Bull Board's cookie) comes through here.
+ */
+export async function sessionFromToken(db: Db, token: string, secret: string, now: Date): Promise<AdminSession | undefined> {
+  const claims = verifyAdminToken(token, secret, now);
+  if (!claims) return undefined;
+  const row = await findAdminForToken(db, claims.adminId, claims.jti);
+  if (!row || row.revoked || row.admin.sessionVersion !== claims.sessionVersion || !mayUseAdminApi(row.admin)) return undefined;
+  return { admin: row.admin, token: claims };
+}
+
+/** The admin of a token that sessionFromToken accepts. */
 export async function adminFromToken(db: Db, token: string, secret: string, now: Date): Promise<AdminUser | undefined> {
-  const id = verifyAdminToken(token, secret, now);
-  if (id === undefined) return undefined;
-  const admin = await findAdminById(db, id);
-  return admin && mayUseAdminApi(admin) ? admin : undefined;
+  return (await sessionFromToken(db, token, secret, now))?.admin;
+}
+
+/** Sign-out: the token is refused from now until it expires. Old revocations are swept on the way. */
+export async function signOut(db: Db, token: AdminTokenClaims, now: Date): Promise<void> {
+  await insertTokenRevocation(db, { jti: token.jti, adminId: token.adminId, expiresAt: token.expiresAt });
+  await deleteExpiredRevocations(db, now);
 }
 
 export type RateLimitRedis = Pick<Redis, 'multi' | 'mget' | 'del' | 'ttl'>;
@@ -209,7 +252,7 @@ export async function signIn(db: Db, throttle: LoginThrottle | undefined, login:
 
 export function loginResponse(admin: AdminUser, secret: string, ttlSeconds: number, now: Date): LoginResponse {
   return {
-    access_token: signAdminToken(admin.id, secret, ttlSeconds, now),
+    access_token: signAdminToken(admin, secret, ttlSeconds, now),
     token_type: 'bearer',
     username: admin.username,
     is_superadmin: admin.isSuperadmin,
