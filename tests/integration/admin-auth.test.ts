@@ -247,16 +247,17 @@ describe('tokens', () => {
     expect((await request(a).get('/api/admin/bookings').set(bearer(token)).expect(401)).body).toEqual(UNAUTHORIZED);
   });
 
-  it('deactivation bites on the next request, not when the token expires', async () => {
+  it('deactivation bites on the next request, and reactivation does not revive the token', async () => {
     const token = tokenFor(admins.admin, clock.now());
     await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(200);
     await setAdminActive(database.db, 'desk', false);
     try {
       await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(401);
     } finally {
-      await setAdminActive(database.db, 'desk', true);
+      admins.admin = await setAdminActive(database.db, 'desk', true);
     }
-    await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(200);
+    await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(401);
+    await request(app()).get('/api/admin/bookings').set(bearer(tokenFor(admins.admin, clock.now()))).expect(200);
   });
 });
 

@@ -1,11 +1,15 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminTokenRevocations } from '../../shared/core/db/schema.ts';
+import { adminTokenRevocations, adminUsers, auditLog } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { createJobsClient, type JobsClient } from '../../shared/core/jobs/queues.ts';
+import type { AdminUser } from '../../shared/core/repositories/admin.repository.ts';
+import { createAdminUser, setAdminActive, setAdminPassword } from '../../shared/core/services/admin-user.service.ts';
 import { bearer, createAdmins, dropPrefix, PASSWORD, testRedis, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp, testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -18,6 +22,7 @@ let queuePrefix: string;
 let app: ReturnType<typeof testApp>;
 const clock = fixedClock(MONDAY_MORNING_IST);
 const UNAUTHORIZED = { detail: 'Unauthorized. Please log in again.' };
+const NEW_PASSWORD = 'a much longer new passphrase';
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -40,6 +45,12 @@ const login = (username: string, password = PASSWORD) =>
 
 async function signedIn(username: string, password = PASSWORD): Promise<string> {
   return (await login(username, password).expect(200)).body.access_token as string;
+}
+
+/** A super admin of its own, so changing it does not disturb the other tests. */
+async function freshSuperadmin(): Promise<AdminUser> {
+  const name = `s${randomBytes(4).toString('hex')}`;
+  return createAdminUser(database.db, { username: name, email: `${name}@wellbeingcentre.in`, password: PASSWORD, isSuperadmin: true });
 }
 
 /** The token is refused on an admin call, on Bull Board by bearer and by the board's cookie. */
@@ -137,5 +148,59 @@ describe('POST /api/admin/logout', () => {
       expect(res.body).toEqual(UNAUTHORIZED);
       expect(res.headers['cache-control']).toBe('no-store');
     }
+  });
+});
+
+describe('revoking every session of an admin', () => {
+  it('deactivation refuses old tokens, and reactivation does not revive them; a fresh sign-in works', async () => {
+    const admin = await freshSuperadmin();
+    const token = await signedIn(admin.username);
+    await expectAcceptedEverywhere(token);
+    const deactivated = await setAdminActive(database.db, admin.username, false);
+    expect(deactivated.sessionVersion).toBe(admin.sessionVersion + 1);
+    await expectRefusedEverywhere(token);
+    await setAdminActive(database.db, admin.username, true);
+    await expectRefusedEverywhere(token);
+    await expectAcceptedEverywhere(await signedIn(admin.username));
+  });
+
+  it('a password change refuses old tokens and the old password; the new one signs in', async () => {
+    const admin = await freshSuperadmin();
+    const token = await signedIn(admin.username);
+    const changed = await setAdminPassword(database.db, admin.username, NEW_PASSWORD, { adminId: null, actor: 'test' });
+    expect(changed.sessionVersion).toBe(admin.sessionVersion + 1);
+    await expectRefusedEverywhere(token);
+    await login(admin.username).expect(401);
+    await expectAcceptedEverywhere(await signedIn(admin.username, NEW_PASSWORD));
+
+    const [entry] = await database.db.select().from(auditLog).where(eq(auditLog.action, 'admin_user.password_change'));
+    expect(entry).toMatchObject({ actor: 'test', entityType: 'admin_user', entityId: String(admin.id) });
+    const logged = JSON.stringify(entry);
+    expect(logged).not.toContain(NEW_PASSWORD);
+    expect(logged).not.toContain('argon2');
+  });
+
+  it('a password change refuses a short password and an unknown admin, changing nothing', async () => {
+    const admin = await freshSuperadmin();
+    const token = await signedIn(admin.username);
+    await expect(setAdminPassword(database.db, admin.username, 'too short')).rejects.toThrow(/at least 12 characters/);
+    await expect(setAdminPassword(database.db, 'nobody-here', NEW_PASSWORD)).rejects.toThrow('No admin named nobody-here.');
+    await expectAcceptedEverywhere(token);
+  });
+
+  it('npm run admin -- password changes the password and signs the admin out', async () => {
+    const admin = await freshSuperadmin();
+    const token = await signedIn(admin.username);
+    const env = { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url };
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['shared/core/admin.cli.ts', 'password', '--username', admin.username, '--password', NEW_PASSWORD],
+      { env },
+    );
+    expect(stdout).toBe(`Password changed for ${admin.username}; their existing sessions are signed out.\n`);
+    await expectRefusedEverywhere(token);
+    await signedIn(admin.username, NEW_PASSWORD);
+    const [row] = await database.db.select().from(adminUsers).where(eq(adminUsers.id, admin.id));
+    expect(row!.sessionVersion).toBe(admin.sessionVersion + 1);
   });
 });
