@@ -194,8 +194,27 @@ describe('sign-in throttle', () => {
     }
   });
 
+  it('counts a burst of simultaneous guesses as they arrive, not as they fail', async () => {
+    const app = appWith({ pair: 3 });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => login(app, 'desk', `burst-${i}`, '10.7.0.1')));
+    expect(answers.map((r) => r.status).sort()).toEqual([...Array<number>(3).fill(401), ...Array<number>(9).fill(429)]);
+  });
+
+  it('successes do not use up an address: colleagues behind one office address all sign in', async () => {
+    const app = appWith({ addr: 3 });
+    for (let i = 0; i < 3; i++) {
+      await login(app, 'desk', PASSWORD, '10.8.0.1').expect(200);
+      await login(app, 'super', PASSWORD, '10.8.0.1').expect(200);
+    }
+    for (const u of ['a1', 'a2', 'a3']) await login(app, u, 'nope', '10.8.0.1').expect(401);
+    await login(app, 'desk', PASSWORD, '10.8.0.1').expect(429);
+  });
+
   it('refuses with 503, even the right password, when Redis cannot be read', async () => {
-    const down = { mget: async () => Promise.reject(new Error('connection refused')) } as unknown as RateLimitRedis;
+    const chain: Record<string, unknown> = {};
+    for (const m of ['incr', 'expire', 'decr', 'del']) chain[m] = () => chain;
+    chain.exec = async () => Promise.reject(new Error('connection refused'));
+    const down = { multi: () => chain } as unknown as RateLimitRedis;
     const res = await login(appWith({ redis: down }), 'super', PASSWORD).expect(503);
     expect(res.body).toEqual({ detail: 'Sign-in is temporarily unavailable. Please try again shortly.' });
   });

@@ -89,7 +89,7 @@ export async function signOut(db: Db, token: AdminTokenClaims, now: Date): Promi
   await deleteExpiredRevocations(db, now);
 }
 
-export type RateLimitRedis = Pick<Redis, 'multi' | 'mget' | 'del' | 'ttl'>;
+export type RateLimitRedis = Pick<Redis, 'multi'>;
 
 export type ThrottleOptions = {
   /** Key prefix, so deployments and tests sharing a Redis do not mix counters (see loginThrottlePrefix). */
@@ -155,60 +155,59 @@ export class LoginThrottle {
     this.sleep = sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  /** [account at address, address, account] */
-  private keys(account: string, address: string): [string, string, string] {
+  /** [account at address, address] */
+  private keys(account: string, address: string): [string, string] {
     const p = this.options.prefix;
     const addr = addressKey(address);
-    return [`${p}acct:${account}:addr:${addr}`, `${p}addr:${addr}`, `${p}acct:${account}`];
+    return [`${p}acct:${account}:addr:${addr}`, `${p}addr:${addr}`];
   }
 
-  /** Refuses with 429 while this address is at its limit, for this account or for all. */
-  async check(account: string, address: string): Promise<void> {
-    const [pairKey, addrKey] = this.keys(account, address);
-    let counts: (string | null)[];
+  /** Runs counter commands in one transaction; any failure is a 503 (we cannot tell an attack from a user). */
+  private async run(build: (m: ReturnType<RateLimitRedis['multi']>) => unknown): Promise<number[]> {
     try {
-      counts = await this.redis.mget(pairKey, addrKey);
+      const m = this.redis.multi();
+      build(m);
+      const res = await m.exec();
+      if (!res || res.some(([err]) => err)) throw new Error('counter command failed');
+      return res.map(([, v]) => Number(v));
     } catch {
-      // Without the counters we cannot tell an attack from a user: refuse rather than allow guessing.
       throw new AppError('unavailable', AM.loginUnavailable);
     }
-    const pair = Number(counts[0] ?? 0);
-    const addr = Number(counts[1] ?? 0);
-    if (pair >= this.options.maxFailuresPerAccountAddress || addr >= this.options.maxFailuresPerAddress) {
+  }
+
+  /**
+   * Counts the attempt before any password is checked, and refuses with 429 once this address is past
+   * its limit for this account or for all. Counting first (not checking, then counting failures) means
+   * a burst of simultaneous guesses cannot all pass the check while the first ones are still being
+   * verified. A refused attempt counts too, but the window does not move: it runs from the first.
+   */
+  async attempt(account: string, address: string): Promise<void> {
+    const [pairKey, addrKey] = this.keys(account, address);
+    const w = this.options.windowSeconds;
+    const [pair = 0, , addr = 0] = await this.run((m) => m.incr(pairKey).expire(pairKey, w, 'NX').incr(addrKey).expire(addrKey, w, 'NX'));
+    if (pair > this.options.maxFailuresPerAccountAddress || addr > this.options.maxFailuresPerAddress) {
       throw new AppError('rate_limited', AM.loginThrottled);
     }
   }
 
-  /** Counts a failure and slows the answer as failures for that account pile up from anywhere. */
-  async fail(account: string, address: string): Promise<void> {
-    const [pairKey, addrKey, accountKey] = this.keys(account, address);
-    const w = this.options.windowSeconds;
-    let accountFailures = 0;
-    try {
-      const res = await this.redis
-        .multi()
-        .incr(pairKey)
-        .expire(pairKey, w, 'NX')
-        .incr(addrKey)
-        .expire(addrKey, w, 'NX')
-        .incr(accountKey)
-        .expire(accountKey, w, 'NX')
-        .exec();
-      accountFailures = Number(res?.[4]?.[1] ?? 0);
-    } catch {
-      throw new AppError('unavailable', AM.loginUnavailable);
-    }
+  /** A failed attempt (already counted) slows the answer as failures for that account pile up from anywhere. */
+  async fail(account: string): Promise<void> {
+    const accountKey = `${this.options.prefix}acct:${account}`;
+    const [accountFailures = 0] = await this.run((m) => m.incr(accountKey).expire(accountKey, this.options.windowSeconds, 'NX'));
     const over = accountFailures - this.options.slowAfter;
     if (over > 0 && this.options.delayStepMs > 0) await this.sleep(Math.min(over * this.options.delayStepMs, this.options.maxDelayMs));
   }
 
   /**
-   * Clears this address's count for this account only: the address count stays (an admin who signs
-   * in to their own account must not reset their guesses at others), and so does the account's.
+   * A success is not a failure: it takes back its own count from the address (so colleagues behind one
+   * office address can all sign in) and clears this address's count for this account. The address's
+   * other failures stay (an admin who signs in to their own account must not reset their guesses at
+   * others), and so does the account's count. Should the address key have expired meanwhile, DECR
+   * makes it anew: EXPIRE NX gives it a window too.
    */
   async succeed(account: string, address: string): Promise<void> {
-    const [pairKey] = this.keys(account, address);
-    await this.redis.del(pairKey).catch(() => {});
+    const [pairKey, addrKey] = this.keys(account, address);
+    await this.run((m) => m.del(pairKey).decr(addrKey).expire(addrKey, this.options.windowSeconds, 'NX')).catch(() => {});
   }
 }
 
@@ -240,13 +239,13 @@ function throttleAccount(admin: AdminUser | undefined, login: string): string {
 export async function signIn(db: Db, throttle: LoginThrottle | undefined, login: string, password: string, address: string): Promise<AdminUser | undefined> {
   const admin = await findAdminByLogin(db, login);
   const account = throttleAccount(admin, login);
-  await throttle?.check(account, address);
+  await throttle?.attempt(account, address);
   const ok = await verifyPassword(admin?.passwordHash ?? (await dummy()), password);
   if (ok && admin && mayUseAdminApi(admin)) {
     await throttle?.succeed(account, address);
     return admin;
   }
-  await throttle?.fail(account, address);
+  await throttle?.fail(account);
   return undefined;
 }
 
