@@ -52,7 +52,9 @@ export function buildApp(input: AppDeps): express.Express {
   deps.authenticateAdmin ??= bearerAdminActor(deps);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names: from anyone else it is the
+  // caller's own choice, and believing it would let one caller pose as many to the sign-in throttle.
+  app.set('trust proxy', deps.config.trustProxy.length ? [...deps.config.trustProxy] : false);
   app.set('query parser', 'simple');
 
   // Ahead of everything: a cached public read is answered here whole, with the same headers and log line.

@@ -7,7 +7,7 @@ import { connectDatabase } from '../../shared/core/db/client.ts';
 import { createJobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
-import { LoginThrottle } from '../../shared/core/services/auth.service.ts';
+import { createLoginThrottle } from '../../shared/core/services/auth.service.ts';
 import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
 import { buildApp } from './app.ts';
 
@@ -34,7 +34,7 @@ const app = buildApp({
   readCache,
   jobs,
   payments,
-  loginThrottle: new LoginThrottle(redis),
+  loginThrottle: createLoginThrottle(redis, cfg),
 });
 const server = app.listen(cfg.port, cfg.host);
 await once(server, 'listening');

@@ -4,12 +4,13 @@ import { config } from './config.ts';
 import { connectDatabase } from './db/client.ts';
 import { runMigrations } from './db/migrate.ts';
 import { AppError } from './errors.ts';
-import { createAdminUser, setAdminActive } from './services/admin-user.service.ts';
+import { createAdminUser, setAdminActive, setAdminPassword } from './services/admin-user.service.ts';
 
 const USAGE = `Usage:
   npm run admin -- create --username U --email E --password P [--superadmin]
   npm run admin -- deactivate --username U
-  npm run admin -- activate --username U`;
+  npm run admin -- activate --username U
+  npm run admin -- password --username U --password P   (signs U out everywhere)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -48,6 +49,10 @@ try {
     if (!values.username) fail(USAGE);
     const admin = await setAdminActive(database.db, values.username, command === 'activate');
     process.stdout.write(`${admin.username} is now ${admin.isActive ? 'active' : 'inactive'}.\n`);
+  } else if (command === 'password') {
+    if (!values.username || !values.password) fail(USAGE);
+    const admin = await setAdminPassword(database.db, values.username, values.password);
+    process.stdout.write(`Password changed for ${admin.username}; their existing sessions are signed out.\n`);
   } else {
     fail(USAGE);
   }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { setAdminActive } from '../../shared/core/services/admin-user.service.ts';
-import { LoginThrottle } from '../../shared/core/services/auth.service.ts';
+import { addressKey, createLoginThrottle, LoginThrottle, type RateLimitRedis } from '../../shared/core/services/auth.service.ts';
+import { parseConfig } from '../../shared/core/config.ts';
 import { bearer, createAdmins, dropPrefix, insertBooking, PASSWORD, testRedis, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp, testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -31,13 +32,21 @@ afterAll(async () => {
   await database.drop();
 });
 
-function appWith(options: { prefix?: string; user?: number; addr?: number; delays?: number[] } = {}) {
+type ThrottleSetup = { prefix?: string; pair?: number; addr?: number; delays?: number[]; trustProxy?: string[]; redis?: RateLimitRedis };
+
+/** An app whose throttle keeps its own counters; it believes X-Forwarded-For from loopback unless told otherwise. */
+function appWith(options: ThrottleSetup = {}) {
   const throttle = new LoginThrottle(
-    redis,
-    { prefix: options.prefix ?? `${prefix}${Math.random().toString(36).slice(2)}:`, maxFailuresPerUser: options.user ?? 5, maxFailuresPerAddress: options.addr ?? 20 },
+    options.redis ?? redis,
+    {
+      prefix: options.prefix ?? `${prefix}${Math.random().toString(36).slice(2)}:`,
+      maxFailuresPerAccountAddress: options.pair ?? 5,
+      maxFailuresPerAddress: options.addr ?? 20,
+    },
     async (ms) => void options.delays?.push(ms),
   );
-  return testApp(database, { now: clock.now, loginThrottle: throttle });
+  const config = { ...testConfig, trustProxy: options.trustProxy ?? ['loopback'] };
+  return testApp(database, { now: clock.now, config, loginThrottle: throttle });
 }
 
 const login = (app: ReturnType<typeof testApp>, username: string, password: string, ip = '10.0.0.1') =>
@@ -78,42 +87,149 @@ describe('POST /api/admin/login', () => {
     }
     await request(app).post('/api/admin/login').set('Content-Type', 'application/json').send('{bad').expect(400);
   });
+});
 
-  it('slows repeated failures for a username, then refuses with 429 even the right password', async () => {
-    const delays: number[] = [];
-    const app = appWith({ delays, user: 5 });
-    for (let i = 0; i < 5; i++) await login(app, 'desk', `wrong-${i}`, `10.1.0.${i}`).expect(401);
-    expect(delays).toEqual([500, 1000, 1500]);
-    const locked = await login(app, 'desk', PASSWORD, '10.1.0.9').expect(429);
+describe('sign-in throttle', () => {
+  it('throttles the guessing address, not the owner: the right password from a clean address still signs in', async () => {
+    const app = appWith({ pair: 5 });
+    for (let i = 0; i < 5; i++) await login(app, 'desk', `wrong-${i}`, '10.1.0.66').expect(401);
+    const locked = await login(app, 'desk', PASSWORD, '10.1.0.66').expect(429);
     expect(locked.body.detail).toMatch(/Too many failed sign-in attempts/);
-    // Other users are unaffected.
-    await login(app, 'super', PASSWORD, '10.1.0.9').expect(200);
+    await login(app, 'desk', PASSWORD, '10.1.0.7').expect(200);
+    // The guessing address stays refused for that account after the owner signs in elsewhere.
+    await login(app, 'desk', PASSWORD, '10.1.0.66').expect(429);
   });
 
-  it('counts failures per client address across usernames', async () => {
+  it("slows failed answers as an account's failures pile up from many addresses, but never locks it", async () => {
+    const delays: number[] = [];
+    const app = appWith({ delays, pair: 5 });
+    for (let i = 0; i < 8; i++) await login(app, 'desk', `wrong-${i}`, `10.5.0.${i}`).expect(401);
+    expect(delays).toEqual([500, 1000, 1500, 2000, 2500, 3000]);
+    await login(app, 'desk', PASSWORD, '10.5.0.99').expect(200);
+  });
+
+  it('counts the username and the e-mail of one admin as one account', async () => {
+    const app = appWith({ pair: 4 });
+    await login(app, 'desk', 'wrong-1', '10.6.0.1').expect(401);
+    await login(app, 'desk', 'wrong-2', '10.6.0.1').expect(401);
+    await login(app, 'desk@wellbeingcentre.in', 'wrong-3', '10.6.0.1').expect(401);
+    await login(app, 'DESK@wellbeingcentre.in', 'wrong-4', '10.6.0.1').expect(401);
+    await login(app, 'desk', PASSWORD, '10.6.0.1').expect(429);
+  });
+
+  it('counts failures per client address across accounts', async () => {
     const app = appWith({ addr: 3 });
     for (const u of ['a1', 'a2', 'a3']) await login(app, u, 'nope', '10.2.0.1').expect(401);
     await login(app, 'super', PASSWORD, '10.2.0.1').expect(429);
     await login(app, 'super', PASSWORD, '10.2.0.2').expect(200);
   });
 
+  it('without TRUST_PROXY, a rotated X-Forwarded-For does not reset the address count', async () => {
+    const app = appWith({ addr: 3, trustProxy: [] });
+    for (const [i, u] of ['a1', 'a2', 'a3'].entries()) await login(app, u, 'nope', `10.3.0.${i}`).expect(401);
+    await login(app, 'super', PASSWORD, '10.3.0.9').expect(429);
+  });
+
+  it('with TRUST_PROXY naming the proxy, the address comes from X-Forwarded-For', async () => {
+    for (const trustProxy of [['127.0.0.1'], ['loopback']]) {
+      const app = appWith({ addr: 3, trustProxy });
+      for (const u of ['a1', 'a2', 'a3']) await login(app, u, 'nope', '10.4.0.1').expect(401);
+      await login(app, 'super', PASSWORD, '10.4.0.1').expect(429);
+      await login(app, 'super', PASSWORD, '10.4.0.2').expect(200);
+      // A client cannot prepend its own entry: the proxy's last one is the address.
+      await login(app, 'super', PASSWORD, '10.4.0.2, 10.4.0.1').expect(429);
+    }
+  });
+
+  it('counts an IPv6 client by its /64, which it can rotate through', async () => {
+    const app = appWith({ addr: 2 });
+    await login(app, 'a1', 'nope', '2001:db8:1:2::1').expect(401);
+    await login(app, 'a2', 'nope', '2001:db8:1:2:0:0:0:2').expect(401);
+    await login(app, 'super', PASSWORD, '2001:db8:1:2:ffff::9').expect(429);
+    await login(app, 'super', PASSWORD, '2001:db8:1:3::1').expect(200);
+  });
+
   it('shares counters between API processes through Redis', async () => {
     const shared = `${prefix}shared:`;
-    const first = appWith({ prefix: shared, user: 2 });
-    const second = appWith({ prefix: shared, user: 2 });
+    const first = appWith({ prefix: shared, pair: 2 });
+    const second = appWith({ prefix: shared, pair: 2 });
     await login(first, 'super', 'bad-1').expect(401);
     await login(second, 'super', 'bad-2').expect(401);
     await login(first, 'super', PASSWORD).expect(429);
   });
 
-  it('a success clears the username counter', async () => {
-    const app = appWith({ user: 3 });
+  it("a success clears that address's count for the account", async () => {
+    const app = appWith({ pair: 3 });
     await login(app, 'desk', 'bad').expect(401);
     await login(app, 'desk', 'bad').expect(401);
     await login(app, 'desk', PASSWORD).expect(200);
     await login(app, 'desk', 'bad').expect(401);
     await login(app, 'desk', 'bad').expect(401);
     await login(app, 'desk', PASSWORD).expect(200);
+  });
+
+  it('keeps its keys under QUEUE_PREFIX, with no typed login in them', async () => {
+    const queuePrefix = `test-${Math.random().toString(36).slice(2)}`;
+    const throttle = createLoginThrottle(redis, parseConfig({ NODE_ENV: 'test', QUEUE_PREFIX: queuePrefix }), { delayStepMs: 0 });
+    const app = testApp(database, { now: clock.now, loginThrottle: throttle });
+    try {
+      await login(app, 'desk', 'bad').expect(401);
+      await login(app, 'someone@example.com', 'bad').expect(401);
+      const keys = (await redis.keys(`${queuePrefix}:*`)).sort();
+      const hashed = keys.find((k) => /:acct:h[\w-]+$/.test(k))!.split(':acct:')[1];
+      // Without TRUST_PROXY the socket's address counts, not X-Forwarded-For.
+      expect(keys).toEqual(
+        [
+          `${queuePrefix}:login:acct:${hashed}`,
+          `${queuePrefix}:login:acct:${hashed}:addr:127.0.0.1`,
+          `${queuePrefix}:login:acct:id${admins.admin.id}`,
+          `${queuePrefix}:login:acct:id${admins.admin.id}:addr:127.0.0.1`,
+          `${queuePrefix}:login:addr:127.0.0.1`,
+        ].sort(),
+      );
+      expect(await redis.get(`${queuePrefix}:login:addr:127.0.0.1`)).toBe('2');
+      expect(await redis.ttl(`${queuePrefix}:login:addr:127.0.0.1`)).toBeGreaterThan(0);
+    } finally {
+      await dropPrefix(redis, `${queuePrefix}:`);
+    }
+  });
+
+  it('counts a burst of simultaneous guesses as they arrive, not as they fail', async () => {
+    const app = appWith({ pair: 3 });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => login(app, 'desk', `burst-${i}`, '10.7.0.1')));
+    expect(answers.map((r) => r.status).sort()).toEqual([...Array<number>(3).fill(401), ...Array<number>(9).fill(429)]);
+  });
+
+  it('successes do not use up an address: colleagues behind one office address all sign in', async () => {
+    const app = appWith({ addr: 3 });
+    for (let i = 0; i < 3; i++) {
+      await login(app, 'desk', PASSWORD, '10.8.0.1').expect(200);
+      await login(app, 'super', PASSWORD, '10.8.0.1').expect(200);
+    }
+    for (const u of ['a1', 'a2', 'a3']) await login(app, u, 'nope', '10.8.0.1').expect(401);
+    await login(app, 'desk', PASSWORD, '10.8.0.1').expect(429);
+  });
+
+  it('refuses with 503, even the right password, when Redis cannot be read', async () => {
+    const chain: Record<string, unknown> = {};
+    for (const m of ['incr', 'expire', 'decr', 'del']) chain[m] = () => chain;
+    chain.exec = async () => Promise.reject(new Error('connection refused'));
+    const down = { multi: () => chain } as unknown as RateLimitRedis;
+    const res = await login(appWith({ redis: down }), 'super', PASSWORD).expect(503);
+    expect(res.body).toEqual({ detail: 'Sign-in is temporarily unavailable. Please try again shortly.' });
+  });
+});
+
+describe('addressKey', () => {
+  it('keeps IPv4, unwraps IPv4 over IPv6 and cuts IPv6 to its /64', () => {
+    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('2001:0db8:0001:0002:0000:0000:0000:0001')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('1::2:3:4:5:6:7')).toBe('1:0:2:3::/64');
   });
 });
 
@@ -150,16 +266,17 @@ describe('tokens', () => {
     expect((await request(a).get('/api/admin/bookings').set(bearer(token)).expect(401)).body).toEqual(UNAUTHORIZED);
   });
 
-  it('deactivation bites on the next request, not when the token expires', async () => {
+  it('deactivation bites on the next request, and reactivation does not revive the token', async () => {
     const token = tokenFor(admins.admin, clock.now());
     await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(200);
     await setAdminActive(database.db, 'desk', false);
     try {
       await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(401);
     } finally {
-      await setAdminActive(database.db, 'desk', true);
+      admins.admin = await setAdminActive(database.db, 'desk', true);
     }
-    await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(200);
+    await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(401);
+    await request(app()).get('/api/admin/bookings').set(bearer(tokenFor(admins.admin, clock.now()))).expect(200);
   });
 });
 

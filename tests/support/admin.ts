@@ -24,7 +24,7 @@ export async function createAdmins(db: Db): Promise<Admins> {
 }
 
 export function tokenFor(admin: AdminUser, now: Date, ttlSeconds = testConfig.jwtTtlSeconds): string {
-  return signAdminToken(admin.id, testConfig.jwtSecret, ttlSeconds, now);
+  return signAdminToken(admin, testConfig.jwtSecret, ttlSeconds, now);
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -4,7 +4,16 @@ import { Strategy as LocalStrategy } from 'passport-local';
 import { ADMIN_MESSAGES as AM } from '../../../shared/contract/admin.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import type { AdminUser } from '../../../shared/core/repositories/admin.repository.ts';
-import { adminFromToken, checkCredentials, dummy, loginResponse } from '../../../shared/core/services/auth.service.ts';
+import {
+  adminFromToken,
+  dummy,
+  loginResponse,
+  sessionFromToken,
+  signIn,
+  signOut,
+  type AdminSession,
+  type AdminTokenClaims,
+} from '../../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../../shared/core/services/booking.service.ts';
 import type { AppDeps } from '../app.ts';
 
@@ -16,14 +25,24 @@ function bearerToken(req: Request): string | undefined {
   return BEARER.exec(header.trim())?.[1];
 }
 
-export async function adminOf(deps: AppDeps, req: Request): Promise<AdminUser | undefined> {
+/** The session of the request's bearer token, if sessionFromToken accepts it. */
+async function sessionOf(deps: AppDeps, req: Request): Promise<AdminSession | undefined> {
   const token = bearerToken(req);
-  return token ? adminFromToken(deps.db, token, deps.config.jwtSecret, deps.now()) : undefined;
+  return token ? sessionFromToken(deps.db, token, deps.config.jwtSecret, deps.now()) : undefined;
+}
+
+export async function adminOf(deps: AppDeps, req: Request): Promise<AdminUser | undefined> {
+  return (await sessionOf(deps, req))?.admin;
 }
 
 /** The signed-in admin of a request that passed requireAdmin. */
 export function currentAdmin(res: Response): AdminUser {
   return res.locals.admin as AdminUser;
+}
+
+/** The token a request that passed requireAdmin presented. */
+export function currentToken(res: Response): AdminTokenClaims {
+  return res.locals.adminToken as AdminTokenClaims;
 }
 
 /**
@@ -40,9 +59,10 @@ export const noStore: RequestHandler = (_req, res, next) => {
 export function requireAdmin(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    const admin = await adminOf(deps, req);
-    if (!admin) return next(new AppError('unauthorized', AM.unauthorized));
-    res.locals.admin = admin;
+    const session = await sessionOf(deps, req);
+    if (!session) return next(new AppError('unauthorized', AM.unauthorized));
+    res.locals.admin = session.admin;
+    res.locals.adminToken = session.token;
     next();
   };
 }
@@ -60,27 +80,34 @@ export function bearerAdminActor(deps: AppDeps): (req: Request) => Promise<Actor
   };
 }
 
+/**
+ * The client's address: the socket's, or X-Forwarded-For's as read through the proxies TRUST_PROXY
+ * names (app.ts sets Express's 'trust proxy'); any other caller could otherwise pick its own.
+ */
 function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 /**
- * POST /api/admin/login through passport-local without sessions. Throttling wraps the strategy:
- * a locked username or address is refused before any password is checked.
+ * POST /api/admin/login through passport-local without sessions. The strategy signs in under the
+ * throttle: an address over its limit is refused before any password is checked.
  */
 export function loginHandler(deps: AppDeps): RequestHandler {
   // Hash the dummy password now, so the first unknown-user attempt is not the slow one.
   void dummy();
   const passport = new Passport();
   passport.use(
-    new LocalStrategy({ usernameField: 'username', passwordField: 'password', session: false }, (username, password, done) => {
-      checkCredentials(deps.db, username, password).then(
-        (admin) => done(null, admin ?? false),
-        (err: unknown) => done(err),
-      );
-    }),
+    new LocalStrategy(
+      { usernameField: 'username', passwordField: 'password', session: false, passReqToCallback: true },
+      (req, username, password, done) => {
+        signIn(deps.db, deps.loginThrottle, username, password, clientAddress(req)).then(
+          (admin) => done(null, admin ?? false),
+          (err: unknown) => done(err),
+        );
+      },
+    ),
   );
-  return async (req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const username = typeof body.username === 'string' ? body.username.trim() : '';
@@ -88,24 +115,10 @@ export function loginHandler(deps: AppDeps): RequestHandler {
     if (!username || !password || username.length > 254 || password.length > 256) {
       return next(new AppError('validation', AM.loginMissing));
     }
-    const address = clientAddress(req);
-    try {
-      await deps.loginThrottle?.check(username, address);
-    } catch (err) {
-      return next(err);
-    }
-    passport.authenticate('local', { session: false }, async (err: unknown, admin: AdminUser | false) => {
-      try {
-        if (err) throw err;
-        if (!admin) {
-          await deps.loginThrottle?.fail(username, address);
-          throw new AppError('unauthorized', AM.loginFailed);
-        }
-        await deps.loginThrottle?.succeed(username);
-        res.json(loginResponse(admin, deps.config.jwtSecret, deps.config.jwtTtlSeconds, deps.now()));
-      } catch (e) {
-        next(e);
-      }
+    passport.authenticate('local', { session: false }, (err: unknown, admin: AdminUser | false) => {
+      if (err) return next(err);
+      if (!admin) return next(new AppError('unauthorized', AM.loginFailed));
+      res.json(loginResponse(admin, deps.config.jwtSecret, deps.config.jwtTtlSeconds, deps.now()));
     })(req, res, next);
   };
 }
@@ -136,6 +149,20 @@ export function queuesSessionHandler(deps: AppDeps): RequestHandler {
       maxAge: deps.config.jwtTtlSeconds * 1000,
     });
     res.json({ url: QUEUES_PATH });
+  };
+}
+
+export const SIGNED_OUT = 'Signed out.';
+
+/**
+ * POST /api/admin/logout (behind requireAdmin): the presented token is refused from now on, here and
+ * on Bull Board, whose cookie carries the same token and is dropped too.
+ */
+export function logoutHandler(deps: AppDeps): RequestHandler {
+  return async (_req, res) => {
+    await signOut(deps.db, currentToken(res), deps.now());
+    res.clearCookie(QUEUES_COOKIE, { httpOnly: true, sameSite: 'strict', secure: deps.config.publicBaseUrl.startsWith('https://'), path: QUEUES_PATH });
+    res.json({ message: SIGNED_OUT });
   };
 }
 

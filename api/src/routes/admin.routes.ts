@@ -22,7 +22,16 @@ import {
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
 import type { AppDeps } from '../app.ts';
-import { adminOf, currentAdmin, loginHandler, noStore, queuesSessionHandler, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
+import {
+  adminOf,
+  currentAdmin,
+  loginHandler,
+  logoutHandler,
+  noStore,
+  queuesSessionHandler,
+  requireAdmin,
+  requireSuperadmin,
+} from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 const bookingIdParams = z.object({ id: idParam('Booking ID') });
@@ -56,6 +65,8 @@ export function adminRoutes(deps: AppDeps): Router {
   });
 
   r.use('/api/admin', auth);
+
+  r.post('/api/admin/logout', logoutHandler(deps));
 
   r.get('/api/admin/therapists', async (req, res) => {
     parseOr400(noQuery, req.query);

@@ -1,6 +1,6 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { adminUsers } from '../db/schema.ts';
+import { adminTokenRevocations, adminUsers } from '../db/schema.ts';
 
 export type AdminUser = typeof adminUsers.$inferSelect;
 
@@ -15,7 +15,27 @@ export async function findAdminByLogin(db: Db, login: string): Promise<AdminUser
   return row;
 }
 
-export async function findAdminById(db: Db, id: number): Promise<AdminUser | undefined> {
-  const [row] = await db.select().from(adminUsers).where(eq(adminUsers.id, id));
+/**
+ * The admin a token names, and whether that token (by its jti) was revoked: one query, since every
+ * admin request makes it.
+ */
+export async function findAdminForToken(db: Db, id: number, jti: string): Promise<{ admin: AdminUser; revoked: boolean } | undefined> {
+  const [row] = await db
+    .select({
+      admin: adminUsers,
+      revoked: sql<boolean>`exists (select 1 from ${adminTokenRevocations} where ${adminTokenRevocations.jti} = ${jti})`.mapWith(Boolean),
+    })
+    .from(adminUsers)
+    .where(eq(adminUsers.id, id));
   return row;
+}
+
+/** Revokes one token until it expires; revoking it twice is the same as once. */
+export async function insertTokenRevocation(db: Db, r: typeof adminTokenRevocations.$inferInsert): Promise<void> {
+  await db.insert(adminTokenRevocations).values(r).onConflictDoNothing();
+}
+
+/** Revocations of tokens that have expired anyway: the expiry refuses them now. */
+export async function deleteExpiredRevocations(db: Db, now: Date): Promise<void> {
+  await db.delete(adminTokenRevocations).where(lt(adminTokenRevocations.expiresAt, now));
 }

@@ -5,10 +5,12 @@ import type { Db } from '../db/client.ts';
 import { adminUsers } from '../db/schema.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import type { AdminUser } from '../repositories/admin.repository.ts';
-import { insertAudit } from '../repositories/audit.repository.ts';
+import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
 
 /** argon2id with OWASP's recommended memory and time costs. */
 export const PASSWORD_HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+const passwordSchema = z.string().min(12, { error: 'Password must be at least 12 characters' }).max(256);
 
 export const newAdminSchema = z.strictObject({
   username: z
@@ -18,7 +20,7 @@ export const newAdminSchema = z.strictObject({
     .max(50)
     .regex(/^[A-Za-z0-9._-]+$/, { error: 'Username may hold letters, digits, dot, dash and underscore only' }),
   email: z.email({ error: 'Please enter a valid email address' }).max(254),
-  password: z.string().min(12, { error: 'Password must be at least 12 characters' }).max(256),
+  password: passwordSchema,
   isSuperadmin: z.boolean().default(false),
 });
 
@@ -61,18 +63,57 @@ export async function createAdminUser(db: Db, input: z.input<typeof newAdminSche
   }
 }
 
+/** Every token issued so far is refused: tokens carry the session version they were issued under. */
+const nextSessionVersion = () => sql`${adminUsers.sessionVersion} + 1`;
+
+async function lockAdmin(tx: Tx, username: string): Promise<AdminUser> {
+  const [row] = await tx
+    .select()
+    .from(adminUsers)
+    .where(eq(sql`lower(${adminUsers.username})`, username.trim().toLowerCase()))
+    .for('update');
+  if (!row) throw new AppError('not_found', `No admin named ${username}.`);
+  return row;
+}
+
+/** Deactivation also signs the admin out everywhere, so reactivation does not revive old tokens. */
 export async function setAdminActive(db: Db, username: string, active: boolean, by: ChangeActor = CLI): Promise<AdminUser> {
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select()
-      .from(adminUsers)
-      .where(eq(sql`lower(${adminUsers.username})`, username.trim().toLowerCase()))
-      .for('update');
-    if (!before) throw new AppError('not_found', `No admin named ${username}.`);
-    const [row] = await tx.update(adminUsers).set({ isActive: active, updatedAt: new Date() }).where(eq(adminUsers.id, before.id)).returning();
+    const before = await lockAdmin(tx, username);
+    const [row] = await tx
+      .update(adminUsers)
+      .set({ isActive: active, updatedAt: new Date(), ...(active ? {} : { sessionVersion: nextSessionVersion() }) })
+      .where(eq(adminUsers.id, before.id))
+      .returning();
     await insertAudit(tx, {
       ...by,
       action: active ? 'admin_user.activate' : 'admin_user.deactivate',
+      entityType: 'admin_user',
+      entityId: before.id,
+      before: auditableAdmin(before),
+      after: auditableAdmin(row!),
+    });
+    return row!;
+  });
+}
+
+/**
+ * A new password; every session of the admin ends with it (a stolen token must not outlive the
+ * password it was got with). The audit entry records the change, never the password or its hash.
+ */
+export async function setAdminPassword(db: Db, username: string, password: string, by: ChangeActor = CLI): Promise<AdminUser> {
+  const data = z.strictObject({ password: passwordSchema }).parse({ password });
+  const passwordHash = await hashPassword(data.password);
+  return db.transaction(async (tx) => {
+    const before = await lockAdmin(tx, username);
+    const [row] = await tx
+      .update(adminUsers)
+      .set({ passwordHash, sessionVersion: nextSessionVersion(), updatedAt: new Date() })
+      .where(eq(adminUsers.id, before.id))
+      .returning();
+    await insertAudit(tx, {
+      ...by,
+      action: 'admin_user.password_change',
       entityType: 'admin_user',
       entityId: before.id,
       before: auditableAdmin(before),

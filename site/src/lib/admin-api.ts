@@ -182,6 +182,20 @@ const q = (params: Record<string, string | number | undefined>): string => {
 export type ExcelFile = { blob: Blob; fileName: string };
 
 export const adminApi = {
+  /**
+   * Sign-out on the server: the token is revoked at once, so no copy of it (a shared desk computer,
+   * a stolen session) works on. Best effort: it never throws and never ends the session itself (a 401
+   * here is not "please log in again"); the panel clears its session whatever the answer. keepalive
+   * carries the request through the page change to the login screen.
+   */
+  async logout(token: string | null): Promise<void> {
+    if (!token) return;
+    try {
+      await fetch('/api/admin/logout', { method: 'POST', headers: { Accept: 'application/json', Authorization: `Bearer ${token}` }, keepalive: true });
+    } catch {
+      // Offline or refused: the session ends here all the same, and the token at its expiry.
+    }
+  },
   /** Login has no token; its errors read the server's detail, then the status. */
   async login(username: string, password: string): Promise<LoginResponse> {
     return request<LoginResponse>('/api/admin/login', { method: 'POST', form: { username, password }, auth: false });

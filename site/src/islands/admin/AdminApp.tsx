@@ -5,7 +5,8 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $adminSession, clearSession, loadSession } from '../../stores/admin-session.ts';
+import { $adminSession, clearSession, loadSession, storedToken } from '../../stores/admin-session.ts';
+import { adminApi } from '../../lib/admin-api.ts';
 import { ADMIN_ROUTES, adminNav } from '../../lib/admin-nav.ts';
 import { MESSAGES } from '../../lib/admin-format.ts';
 import { Sidebar, type AdminRoute } from './Sidebar.tsx';
@@ -58,6 +59,9 @@ export default function AdminApp(props: { route: AdminRoute; onLogout?: () => vo
   }, [route]);
 
   const logout = useCallback(() => {
+    // The token goes with the request before the session is cleared; the panel does not wait for the
+    // answer, so a slow or failed sign-out still leaves this browser signed out.
+    void adminApi.logout(storedToken());
     clearSession();
     parentLogout?.();
     adminNav.replace(ADMIN_ROUTES.login);
