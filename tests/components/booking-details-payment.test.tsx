@@ -2,9 +2,10 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
 import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
-import { PaymentStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
+import { PaymentStatus, resolveStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
 import {
   $booking,
+  bookingMade,
   resetBooking,
   setBookingType,
   setLocation,
@@ -190,7 +191,7 @@ describe('Payment', () => {
   it('online: booking, payment link (₹ amount, INR), link confirmation, then the provider page', async () => {
     const { calls } = mockFetch({
       ...CATALOG,
-      'POST /confirm-booking': { body: { booking_id: 9, message: 'ok' } },
+      'POST /confirm-booking': { body: { booking_id: 9, message: 'ok', booking_token: 'T'.repeat(43) } },
       'POST /api/payment/generate-link': { body: { short_url: 'https://pay.example/abc', payment_link_id: 'plink_1' } },
       'POST /api/admin/bookings/9/update-payment-link': { body: {} },
     });
@@ -209,6 +210,40 @@ describe('Payment', () => {
       booking_id: 9,
     });
     expect(calls.find((c) => c.url.endsWith('/update-payment-link'))?.body).toEqual({ payment_link_url: 'https://pay.example/abc' });
+    // Only the booking's token lets the server answer the link: both calls carry it, and the wizard keeps it.
+    expect(link.headers['x-booking-token']).toBe('T'.repeat(43));
+    expect(calls.find((c) => c.url.endsWith('/update-payment-link'))?.headers['x-booking-token']).toBe('T'.repeat(43));
+    expect($booking.get().pending).toMatchObject({ bookingId: 9, bookingToken: 'T'.repeat(43) });
+  });
+
+  it('a Pay whose answer was lost is sent again with the same transaction id; a changed choice gets a new one', async () => {
+    let lost = true;
+    const { calls } = mockFetch({
+      ...CATALOG,
+      'POST /confirm-booking': () => {
+        if (lost) {
+          lost = false;
+          throw new TypeError('Failed to fetch');
+        }
+        return { body: { booking_id: 9, message: 'ok', booking_token: 'T'.repeat(43) } };
+      },
+      'POST /api/payment/generate-link': { body: { short_url: 'https://pay.example/abc', payment_link_id: 'plink_1' } },
+      'POST /api/admin/bookings/9/update-payment-link': { body: {} },
+    });
+    readyToPay('online');
+    const navigate = vi.fn();
+    render(<BookingWizard navigate={navigate} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Pay ₹1,500' }).hasAttribute('disabled')).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Pay ₹1,500' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://pay.example/abc'));
+    const keys = calls.filter((c) => c.url === '/confirm-booking').map((c) => (c.body as { payment_transaction_id: string }).payment_transaction_id);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    // Another slot is another booking: its request must not reuse the key.
+    setTimeSlot({ ...SLOT, start_time: '11:00', end_time: '12:00' });
+    expect($booking.get().pending).toBeNull();
   });
 
   it('a missing price sends 0 in the booking and 1 in the payment link', async () => {
@@ -326,6 +361,19 @@ describe('/payment-status', () => {
     render(<PaymentStatus search="?razorpay_payment_id=pay_7&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid" />);
     expect(await screen.findByRole('heading', { name: 'Booking Confirmation Failed!' })).toBeTruthy();
     expect(screen.getByText('Please try again or contact support with Payment ID: pay_7')).toBeTruthy();
+  });
+
+  it('offline pending: the booking token kept by the wizard lets the page show the booking; without it the booking number alone', async () => {
+    const record = { ...details, id: 42, booking_type: 'OFFLINE', payment_status: 'PENDING', location_name: 'East Branch', location_address: 'Kandivali East' };
+    const { calls } = mockFetch({ 'GET /api/get-razorpay-details/0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42': { body: { data: record } } });
+    bookingMade(42, 'T'.repeat(43));
+    const view = await resolveStatus('?razorpay_payment_link_id=0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42&razorpay_payment_link_status=pending&booking_id=42', 'T'.repeat(43));
+    expect(view).toMatchObject({ kind: 'in-person', booking: { id: 42, location_name: 'East Branch' } });
+    expect(calls[0]!.headers['x-booking-token']).toBe('T'.repeat(43));
+    // The server answers a caller without the token the payment status alone: no details to show.
+    mockFetch({ 'GET /api/get-razorpay-details/0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42': { body: { data: { payment_status: 'PENDING' } } } });
+    const bare = await resolveStatus('?razorpay_payment_link_id=0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42&razorpay_payment_link_status=pending&booking_id=42', null);
+    expect(bare).toEqual({ kind: 'in-person', bookingId: '42', booking: null });
   });
 
   it('offline pending is the in-person confirmation, not a failure; Book Another Appointment resets and goes home', async () => {

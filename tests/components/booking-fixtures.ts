@@ -54,12 +54,12 @@ export type Routes = Record<string, Reply>;
 
 /** A fetch double: 'GET /path' or 'POST /path' → reply; query strings are ignored for matching. */
 export function mockFetch(routes: Routes) {
-  const calls: { method: string; url: string; body: unknown }[] = [];
+  const calls: { method: string; url: string; body: unknown; headers: Record<string, string> }[] = [];
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = (init?.method ?? 'GET').toUpperCase();
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    calls.push({ method, url, body });
+    calls.push({ method, url, body, headers: Object.fromEntries(new Headers(init?.headers).entries()) });
     const key = `${method} ${url.split('?')[0]}`;
     const found = routes[key];
     if (!found) return new Response(JSON.stringify({ detail: 'Not found.' }), { status: 404 });

@@ -3,7 +3,7 @@
  * server also serves this site. For any non-OK answer it throws an ApiError whose message
  * contains the HTTP status; POST calls use the server's detail or message instead.
  */
-import type { BookingCreate, BookingCreateResponse } from '../../../shared/contract/booking.ts';
+import { BOOKING_TOKEN_HEADER, type BookingCreate, type BookingCreateResponse } from '../../../shared/contract/booking.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
 
 export class ApiError extends Error {
@@ -27,16 +27,16 @@ async function readJson(res: Response): Promise<unknown> {
   }
 }
 
-async function get<T>(path: string): Promise<T> {
-  const res = await fetch(path, { headers: { Accept: 'application/json' } });
+async function get<T>(path: string, headers: Record<string, string> = {}): Promise<T> {
+  const res = await fetch(path, { headers: { Accept: 'application/json', ...headers } });
   if (!res.ok) throw new ApiError(`HTTP error! status: ${res.status}`, res.status);
   return (await res.json()) as T;
 }
 
-async function post<T>(path: string, body: unknown): Promise<T> {
+async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(path, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
     body: JSON.stringify(body),
   });
   const data = (await readJson(res)) as (T & ErrorLike) | undefined;
@@ -66,11 +66,16 @@ export type PaymentLinkRequest = {
 };
 export type PaymentLinkResponse = { short_url: string; payment_link_id: string };
 
-export const generatePaymentLink = (req: PaymentLinkRequest) => post<Partial<PaymentLinkResponse>>('/api/payment/generate-link', req);
+/** The booking's token proves the caller is the client who made it; nobody else gets its link or details. */
+const tokenHeader = (bookingToken: string | null | undefined): Record<string, string> =>
+  bookingToken ? { [BOOKING_TOKEN_HEADER]: bookingToken } : {};
 
-/** No auth header: the server only confirms the link it already stored for this booking. */
-export const updatePaymentLink = (bookingId: number, paymentLinkUrl: string) =>
-  post<unknown>(`/api/admin/bookings/${encodeURIComponent(bookingId)}/update-payment-link`, { payment_link_url: paymentLinkUrl });
+export const generatePaymentLink = (req: PaymentLinkRequest, bookingToken: string | null) =>
+  post<Partial<PaymentLinkResponse>>('/api/payment/generate-link', req, tokenHeader(bookingToken));
+
+/** No auth header: with the booking's token the server only confirms the link it already stored. */
+export const updatePaymentLink = (bookingId: number, paymentLinkUrl: string, bookingToken: string | null) =>
+  post<unknown>(`/api/admin/bookings/${encodeURIComponent(bookingId)}/update-payment-link`, { payment_link_url: paymentLinkUrl }, tokenHeader(bookingToken));
 
 export type BookingDetails = {
   id: number;
@@ -87,9 +92,16 @@ export type BookingDetails = {
   [key: string]: unknown;
 };
 
-/** The confirmation lookup; `params` carries payment_status and the provider's callback params. */
-export const getBookingDetails = (bookingId: string, params: Record<string, string>) =>
-  get<{ data: BookingDetails }>(`/api/get-razorpay-details/${encodeURIComponent(bookingId)}?${new URLSearchParams(params).toString()}`);
+/**
+ * The confirmation lookup; `params` carries payment_status and the provider's callback params, whose
+ * signature (or the booking's token) lets the server answer the booking record; without either it
+ * answers the payment status alone.
+ */
+export const getBookingDetails = (bookingId: string, params: Record<string, string>, bookingToken?: string | null) =>
+  get<{ data: BookingDetails | { payment_status: string } }>(
+    `/api/get-razorpay-details/${encodeURIComponent(bookingId)}?${new URLSearchParams(params).toString()}`,
+    tokenHeader(bookingToken),
+  );
 
 export const locationImage = (id: number) => `/get_location_image/${id}.png`;
 export const therapistImage = (imageUrl: string) => `/get_specific_image/${encodeURIComponent(imageUrl)}`;

@@ -36,7 +36,15 @@ export type BookingState = {
   paymentComplete: boolean;
   /** A message for the slot step, e.g. after the chosen slot was taken meanwhile. */
   slotNotice: string | null;
+  /**
+   * The booking being paid for: the idempotency key its request carries (so a request whose answer was
+   * lost is sent again with the same key and finds the same booking), and, once the server answered, the
+   * booking's id and the token that proves it is this client's. Any change of choice forgets all three.
+   */
+  pending: PendingBooking | null;
 };
+
+export type PendingBooking = { transactionId: string; bookingId: number | null; bookingToken: string | null };
 
 export const STORAGE_KEY = 'booking-state';
 
@@ -64,6 +72,7 @@ export function defaultBookingState(): BookingState {
     termsAccepted: true,
     paymentComplete: false,
     slotNotice: null,
+    pending: null,
   };
 }
 
@@ -102,6 +111,11 @@ function patch(changes: Partial<BookingState>): void {
   $booking.set({ ...$booking.get(), ...changes });
 }
 
+/** A change of what is booked: the booking asked for before (if any) is not this one. */
+function rechoose(changes: Partial<BookingState>): void {
+  patch({ ...changes, pending: null });
+}
+
 /** Re-reads sessionStorage (tests and other tabs of the same session). */
 export function reloadBooking(): void {
   $booking.set(load());
@@ -119,31 +133,56 @@ export function setStep(step: number): void {
 export function setBookingType(bookingType: BookingType): void {
   const s = $booking.get();
   if (s.bookingType === bookingType) return;
-  patch({ bookingType, selectedLocation: null, selectedTherapist: null, selectedService: null, selectedTimeSlot: null });
+  rechoose({ bookingType, selectedLocation: null, selectedTherapist: null, selectedService: null, selectedTimeSlot: null });
 }
 
 /** Another location means other therapists and other slots. */
 export function setLocation(location: LocationDto): void {
   const s = $booking.get();
   if (s.selectedLocation?.id === location.id) return patch({ selectedLocation: location });
-  patch({ selectedLocation: location, selectedTherapist: null, selectedTimeSlot: null });
+  rechoose({ selectedLocation: location, selectedTherapist: null, selectedTimeSlot: null });
 }
 
 export function setTherapist(therapist: TherapistDto, service: ServiceDto | null): void {
   const s = $booking.get();
   const same = s.selectedTherapist?.id === therapist.id;
-  patch({ selectedTherapist: therapist, selectedService: service, selectedTimeSlot: same ? s.selectedTimeSlot : null });
+  if (same && s.selectedService?.id === service?.id) return patch({ selectedTherapist: therapist });
+  rechoose({ selectedTherapist: therapist, selectedService: service, selectedTimeSlot: same ? s.selectedTimeSlot : null });
 }
 
 export function setTimeSlot(slot: SelectedSlot | null): void {
-  patch({ selectedTimeSlot: slot });
+  const s = $booking.get();
+  if (s.selectedTimeSlot && slot && s.selectedTimeSlot.date === slot.date && s.selectedTimeSlot.start_time === slot.start_time) return;
+  rechoose({ selectedTimeSlot: slot });
 }
 
 /** clientInfo updates merge into the existing value (spec section 3). */
 export function updateClientInfo(changes: Partial<ClientInfo>): void {
   const s = $booking.get();
   const clientInfo = { ...s.clientInfo, ...changes };
-  patch({ clientInfo, termsAccepted: clientInfo.termsAccepted });
+  const same = (Object.keys(changes) as (keyof ClientInfo)[]).every((k) => s.clientInfo[k] === clientInfo[k]);
+  (same ? patch : rechoose)({ clientInfo, termsAccepted: clientInfo.termsAccepted });
+}
+
+/** The booking's idempotency key, made once for what is chosen now and kept until a choice changes. */
+export function pendingBooking(newKey: () => string): PendingBooking {
+  const s = $booking.get();
+  if (s.pending) return s.pending;
+  const pending = { transactionId: newKey(), bookingId: null, bookingToken: null };
+  patch({ pending });
+  return pending;
+}
+
+/** The booking asked for can no longer be paid: the next attempt asks for a new one, with a new key. */
+export function forgetPendingBooking(): void {
+  patch({ pending: null });
+}
+
+/** The server's answer: the booking's id and the token that proves it is this client's. */
+export function bookingMade(bookingId: number, bookingToken: string | null): void {
+  const s = $booking.get();
+  if (!s.pending) return;
+  patch({ pending: { ...s.pending, bookingId, bookingToken } });
 }
 
 export function setSlotNotice(slotNotice: string | null): void {

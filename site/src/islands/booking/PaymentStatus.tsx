@@ -3,7 +3,7 @@ import { formatPrice } from '../../../../shared/domain/money.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { formatLongDate, formatTime12h, isHhMm } from '../../../../shared/domain/time.ts';
 import { getBookingDetails, type BookingDetails } from '../../lib/api.ts';
-import { resetBooking } from '../../stores/booking.ts';
+import { $booking, resetBooking } from '../../stores/booking.ts';
 
 /** The provider's callback parameters that are forwarded to the server's lookup. */
 const FORWARDED = [
@@ -31,7 +31,16 @@ type View =
   | { kind: 'confirmed'; booking: BookingDetails }
   | { kind: 'in-person'; bookingId: string; booking: BookingDetails | null };
 
-export async function resolveStatus(search: string): Promise<View> {
+/** The server answers the record only to the booking's client; otherwise the payment status alone. */
+function record(data: BookingDetails | { payment_status: string } | undefined): BookingDetails | null {
+  return data && 'id' in data ? data : null;
+}
+
+/**
+ * `bookingToken`: the token the wizard kept for this booking (same tab), which lets the server answer
+ * the booking's details; an online payment's signed callback does the same without it.
+ */
+export async function resolveStatus(search: string, bookingToken: string | null = $booking.get().pending?.bookingToken ?? null): Promise<View> {
   const q = new URLSearchParams(search);
   const linkId = q.get('razorpay_payment_link_id') ?? '';
   const status = (q.get('razorpay_payment_link_status') ?? '').toLowerCase();
@@ -50,7 +59,7 @@ export async function resolveStatus(search: string): Promise<View> {
     const id = bookingId || linkId;
     let booking: BookingDetails | null = null;
     try {
-      booking = (await getBookingDetails(linkId, params)).data ?? null;
+      booking = record((await getBookingDetails(linkId, params, bookingToken)).data);
     } catch {
       booking = null; // the booking exists; the page still confirms it without the extra details
     }
@@ -59,9 +68,10 @@ export async function resolveStatus(search: string): Promise<View> {
   if (status !== 'paid') return { kind: 'failed', text: STATUS_TEXT.failedText };
   if (!bookingId) return { kind: 'lookup-failed', message: STATUS_TEXT.lookupFailed, paymentId: paymentId || 'N/A' };
   try {
-    const res = await getBookingDetails(bookingId, params);
-    if (!res?.data) throw new Error(STATUS_TEXT.lookupFailed);
-    return { kind: 'confirmed', booking: res.data };
+    const res = await getBookingDetails(bookingId, params, bookingToken);
+    const booking = record(res?.data);
+    if (!booking) throw new Error(STATUS_TEXT.lookupFailed);
+    return { kind: 'confirmed', booking };
   } catch (e) {
     return { kind: 'lookup-failed', message: (e instanceof Error && e.message) || STATUS_TEXT.lookupFailed, paymentId: paymentId || 'N/A' };
   }

@@ -5,7 +5,7 @@ import { formatPrice } from '../../../../shared/domain/money.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { formatLongDate, formatTime12h } from '../../../../shared/domain/time.ts';
 import { ApiError, confirmBooking, generatePaymentLink, updatePaymentLink } from '../../lib/api.ts';
-import { $booking, setPaymentComplete, setSlotNotice, setTimeSlot, type BookingState } from '../../stores/booking.ts';
+import { $booking, bookingMade, forgetPendingBooking, pendingBooking, setPaymentComplete, setSlotNotice, setTimeSlot, type BookingState } from '../../stores/booking.ts';
 import { StateView, StepHeading } from './common.tsx';
 import { checkBooking } from './payload.ts';
 
@@ -38,19 +38,27 @@ function transactionId(): string {
   return typeof c?.randomUUID === 'function' ? c.randomUUID() : `txn-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** Creates the booking, then pays online through the provider or goes to the pending page offline. */
+/**
+ * Creates the booking, then pays online through the provider or goes to the pending page offline. The
+ * request carries the booking's idempotency key, kept in the wizard's state until a choice changes: if
+ * its answer is lost, pressing Pay again finds the same booking instead of colliding with its own hold.
+ */
 export async function payForBooking(s: BookingState, nav: PaymentNav): Promise<string | undefined> {
   const go = nav.navigate ?? ((url: string) => window.location.assign(url));
-  const checked = checkBooking(s, transactionId());
+  const key = pendingBooking(transactionId).transactionId;
+  const checked = checkBooking(s, key);
   if (!checked.ok) {
     const first = Object.values(checked.form)[0] ?? Object.values(checked.other)[0];
     return first ?? WIZARD_MESSAGES.unexpected;
   }
   let bookingId: number;
+  let bookingToken: string | null;
   try {
     const created = await confirmBooking(checked.data);
     if (typeof created.booking_id !== 'number') return created.message || WIZARD_MESSAGES.createBookingFailed;
     bookingId = created.booking_id;
+    bookingToken = created.booking_token ?? null;
+    bookingMade(bookingId, bookingToken);
   } catch (e) {
     if (e instanceof ApiError && e.status === 409) {
       // Taken meanwhile: fresh slots, a clear message, and the client's details kept.
@@ -65,7 +73,7 @@ export async function payForBooking(s: BookingState, nav: PaymentNav): Promise<s
   if (s.bookingType === 'offline') {
     setPaymentComplete(true);
     nav.onRedirecting();
-    go(offlineStatusUrl(bookingId, checked.data.payment_transaction_id!));
+    go(offlineStatusUrl(bookingId, key));
     return undefined;
   }
 
@@ -80,14 +88,19 @@ export async function payForBooking(s: BookingState, nav: PaymentNav): Promise<s
       customer_email: c.email.trim(),
       customer_phone: c.mobile.trim(),
       booking_id: bookingId,
-    });
+    }, bookingToken);
     if (!link.short_url) return WIZARD_MESSAGES.paymentLinkFailed;
     shortUrl = link.short_url;
-  } catch {
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) {
+      // This booking can no longer be paid (its hold ended): the next Pay asks for a new one.
+      forgetPendingBooking();
+      return e.message;
+    }
     return WIZARD_MESSAGES.paymentLinkFailed;
   }
   try {
-    await updatePaymentLink(bookingId, shortUrl);
+    await updatePaymentLink(bookingId, shortUrl, bookingToken);
   } catch (e) {
     // The server stored the link when it generated it; this call only confirms it, so the
     // client can still pay.
