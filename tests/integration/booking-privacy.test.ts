@@ -210,7 +210,9 @@ describe('a booking is private to the client who made it', () => {
     const id = mine.body.booking_id as number;
     const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', mine.body.booking_token).send({ booking_id: id }).expect(200);
     const path = `/api/admin/bookings/${id}/update-payment-link`;
-    await request(app).post(path).send({ payment_link_url: link.body.short_url }).expect(403);
+    // Without any token it is an admin call: 401.
+    await request(app).post(path).send({ payment_link_url: link.body.short_url }).expect(401);
+    await request(app).post(path).set('X-Booking-Token', 'A'.repeat(43)).send({ payment_link_url: link.body.short_url }).expect(403);
     await request(app).post(path).set('X-Booking-Token', mine.body.booking_token).send({ payment_link_url: link.body.short_url }).expect(200);
     await request(app).post(path).set('X-Booking-Token', mine.body.booking_token).send({ payment_link_url: 'https://evil.example/pay' }).expect(403);
     expect((await row(id)).paymentLinkUrl).toBe(link.body.short_url);

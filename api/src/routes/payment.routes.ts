@@ -77,10 +77,11 @@ export function paymentRoutes(deps: AppDeps): Router {
     res.json({ short_url: link.short_url, payment_link_id: link.payment_link_id });
   });
 
-  // The wizard's call, without an admin token: with the booking's token it may only confirm the link the
-  // server already stored, never point a booking elsewhere. With an admin token the admin route (audited) takes it.
+  // The wizard's call carries the booking's token instead of an admin's: it may only confirm the link the
+  // server already stored, never point a booking elsewhere. Anything else is the admin route's (audited),
+  // which answers 401 without an admin token.
   r.post('/api/admin/bookings/:id/update-payment-link', noStore, async (req, res, next) => {
-    if (req.headers.authorization) return next();
+    if (req.headers.authorization || headerToken(req) === undefined) return next();
     const { id } = parseOr400(idParam, req.params);
     const input = parseOr400(updateLinkSchema, req.body);
     res.json(await confirmStoredLink(deps.db, id, input, { token: headerToken(req) }));
