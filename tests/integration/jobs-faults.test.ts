@@ -11,6 +11,7 @@ import type { Config } from '../../shared/core/config.ts';
 import { outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { jobIds } from '../../shared/core/jobs/jobs.ts';
+import { enqueueInTx, intent } from '../../shared/core/jobs/outbox.ts';
 import { createOutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
 import { closeQueues, createJobsClient, createQueues, type JobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
@@ -18,7 +19,7 @@ import { sandboxProvider } from '../../shared/core/providers/payments/sandbox.pr
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
-import { configFor, dropQueues, REDIS_URL, startSmtpServer, startTestWorker, testPrefix, waitFor } from '../support/jobs.ts';
+import { configFor, deletePrefixKeys, dropQueues, REDIS_URL, startSmtpServer, startTestWorker, testPrefix, waitFor } from '../support/jobs.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEAD_REDIS = 'redis://127.0.0.1:6399';
@@ -80,14 +81,15 @@ describe('never lose work', () => {
     cleanups.push(() => rm(outboxDir, { recursive: true, force: true }));
     const config = configFor({ QUEUE_PREFIX: testPrefix(), MAIL_OUTBOX_DIR: outboxDir });
     const app = testApp(database, { config, now: clock.now });
-    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-24' })).expect(200);
+    // Far enough ahead that its reminder is still in the future by the real clock too, which BullMQ's delays follow.
+    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-27' })).expect(200);
     const id = res.body.booking_id as number;
     expect((await pendingIntents()).map((r) => r.jobId).sort()).toEqual(
       [jobIds.confirmationMail(id, 'client'), jobIds.confirmationMail(id, 'therapist'), jobIds.reminderMail(id)].sort(),
     );
 
     const deadQueues = createQueues(DEAD_REDIS, config.queuePrefix);
-    const deadRelay = createOutboxRelay({ db: database.db, queues: deadQueues, logger, now: clock.now, enqueueTimeoutMs: 300 });
+    const deadRelay = createOutboxRelay({ db: database.db, queues: deadQueues, logger, enqueueTimeoutMs: 300 });
     expect(await deadRelay.drainOnce()).toBe(0);
     await closeQueues(deadQueues);
     const stuck = await pendingIntents();
@@ -108,6 +110,24 @@ describe('never lose work', () => {
     expect(await (await worker.jobs.queues.mail.getJob(jobIds.reminderMail(id)))!.getState()).toBe('delayed');
   });
 
+  it('a job due now is handed to BullMQ with no delay, whatever the clock of the relay process', async () => {
+    const own = await ownDatabase();
+    const prefix = testPrefix();
+    const queues = createQueues(REDIS_URL, prefix);
+    cleanups.push(async () => {
+      await deletePrefixKeys(REDIS_URL, prefix);
+      await closeQueues(queues);
+    });
+    await enqueueInTx(own.db, [intent('mail.booking-confirmation', 'mail-confirmation.clock.client', { bookingId: 1, recipient: 'client' })]);
+    // A process clock an hour behind the database's (a test's fixed clock, or a host's skew). Not an
+    // object literal: the relay no longer takes a clock, and the check is that none is used.
+    const relayDeps = { db: own.db, queues, logger, now: () => new Date(Date.now() - 3600_000) };
+    expect(await createOutboxRelay(relayDeps).drainOnce()).toBe(1);
+    const job = (await queues.mail.getJob('mail-confirmation.clock.client'))!;
+    expect(await job.getState()).toBe('waiting');
+    expect(job.opts.delay ?? 0).toBe(0);
+  });
+
   it('a job whose worker is killed mid-run completes once after a restart (stalled-job recovery)', async () => {
     const own = await ownDatabase();
     const smtp = await startSmtpServer();
@@ -118,7 +138,7 @@ describe('never lose work', () => {
     const child = spawnWorker(own, config, { SMTP_URL: smtp.url, WORKER_LOCK_DURATION_MS: '1000', WORKER_STALLED_INTERVAL_MS: '1000' });
     const res = await request(app)
       .post('/confirm-booking')
-      .send(offlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '11:00', client_email: 'killed.midjob@example.com' }))
+      .send(offlineBooking({ booking_date: '2026-11-27', booking_time_slot_start: '11:00', client_email: 'killed.midjob@example.com' }))
       .expect(200);
     const id = res.body.booking_id as number;
     await waitFor(() => smtp.dataStarted >= 2, 'both mails stuck mid-send in the first worker');
@@ -154,7 +174,7 @@ describe('never lose work', () => {
     const child = spawnWorker(own, config, { SMTP_URL: smtp.url });
     const res = await request(app)
       .post('/confirm-booking')
-      .send(offlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '12:00', client_email: 'graceful@example.com' }))
+      .send(offlineBooking({ booking_date: '2026-11-27', booking_time_slot_start: '12:00', client_email: 'graceful@example.com' }))
       .expect(200);
     const id = res.body.booking_id as number;
     await waitFor(() => smtp.held.length >= 2, 'both mails mid-send');

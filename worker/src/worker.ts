@@ -82,7 +82,7 @@ export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promis
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   await registerSchedulers(deps.queues, opts);
   const relay = opts.relay
-    ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, now: deps.now, ...opts.relay })
+    ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, ...opts.relay })
     : undefined;
   relay?.start();
   const armHolds = () =>
