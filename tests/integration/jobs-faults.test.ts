@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isNull } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import type { Config } from '../../shared/core/config.ts';
 import { outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
@@ -19,6 +20,8 @@ import { sandboxProvider } from '../../shared/core/providers/payments/sandbox.pr
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
+import { nextHoldEnd } from '../../shared/core/services/payment.service.ts';
+import { redisMarkerKey } from '../../worker/src/redis-recovery.ts';
 import { configFor, deletePrefixKeys, dropQueues, REDIS_URL, startSmtpServer, startTestWorker, testPrefix, waitFor } from '../support/jobs.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,7 +41,8 @@ afterAll(async () => {
   await database.drop();
 });
 
-const pendingIntents = () => database.db.select().from(outbox).where(isNull(outbox.dispatchedAt));
+const pendingIntentsOf = (db: TestDatabase) => db.db.select().from(outbox).where(isNull(outbox.dispatchedAt));
+const pendingIntents = () => pendingIntentsOf(database);
 const sandboxFor = (config: Config, db: TestDatabase = database) =>
   sandboxProvider({ db: db.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
 
@@ -188,6 +192,70 @@ describe('never lose work', () => {
       expect(job.returnvalue).toEqual({ result: 'sent' });
     }
     expect(smtp.messages.filter((m) => m.to.includes('graceful@example.com'))).toHaveLength(1);
+  });
+});
+
+describe('Redis restarted empty', () => {
+  it('the workers put back the schedulers, the delayed reminder and the hold expiry, and run no finished job again', async () => {
+    const own = await ownDatabase();
+    const outboxDir = await mkdtemp(path.join(tmpdir(), 'mail-outbox-'));
+    cleanups.push(() => rm(outboxDir, { recursive: true, force: true }));
+    const config = configFor({ QUEUE_PREFIX: testPrefix(), MAIL_OUTBOX_DIR: outboxDir });
+    cleanups.push(() => deletePrefixKeys(REDIS_URL, config.queuePrefix));
+    const app = testApp(own, { config, now: clock.now });
+    const payments = sandboxFor(config, own);
+    // An unpaid online booking: its hold needs an expiry job.
+    await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '15:00' })).expect(200);
+    const holdEnd = (await nextHoldEnd(own.db, clock.now()))!;
+    // Two workers on the same queues: both notice the loss, and the recovery must still make one of each job.
+    const workers = [
+      await startTestWorker({ database: own, config, now: clock.now, payments, redisCheckMs: 200 }),
+      await startTestWorker({ database: own, config, now: clock.now, payments, redisCheckMs: 200 }),
+    ];
+    cleanups.push(async () => {
+      for (const w of workers) await w.stop();
+    });
+    const { queues } = workers[0]!.jobs;
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '10:00', client_email: 'redis.lost@example.com' }))
+      .expect(200);
+    const id = res.body.booking_id as number;
+    const reminderId = jobIds.reminderMail(id);
+    const confirmations = [jobIds.confirmationMail(id, 'client'), jobIds.confirmationMail(id, 'therapist')];
+    const emls = async () => (await readdir(outboxDir)).filter((f) => f.endsWith('.eml'));
+    const rowOf = async (jobId: string) => (await own.db.select().from(outbox).where(eq(outbox.jobId, jobId)))[0]!;
+
+    await waitFor(async () => (await Promise.all(confirmations.map((c) => queues.mail.getJobState(c)))).every((s) => s === 'completed'), 'both confirmations sent');
+    expect(await emls()).toHaveLength(2);
+    expect(await queues.mail.getJobState(reminderId)).toBe('delayed');
+    expect(await queues.payments.getJobState(jobIds.holdExpiry(holdEnd))).toBe('delayed');
+    // What PostgreSQL knows: the confirmations are done, the reminder was handed to Redis and is not.
+    for (const c of confirmations) expect((await rowOf(c)).completedAt).not.toBeNull();
+    expect(await rowOf(reminderId)).toMatchObject({ completedAt: null, dispatchedAt: expect.any(Date) });
+
+    expect(await deletePrefixKeys(REDIS_URL, config.queuePrefix)).toBeGreaterThan(0);
+    expect(await queues.mail.getJobState(reminderId)).toBe('unknown');
+    expect(await queues.payments.getJobScheduler('payments.reconcile')).toBeUndefined();
+
+    await waitFor(
+      async () =>
+        (await queues.payments.getJobScheduler('payments.reconcile')) &&
+        (await queues.reports.getJobScheduler('reports.nightly')) &&
+        (await queues.mail.getJobState(reminderId)) === 'delayed' &&
+        (await queues.payments.getJobState(jobIds.holdExpiry(holdEnd))) === 'delayed',
+      'the schedulers, the reminder and the hold expiry back in Redis',
+    );
+    const reminder = (await queues.mail.getJob(reminderId))!;
+    expect(reminder).toMatchObject({ name: 'mail.booking-reminder', data: { bookingId: id } });
+    const redis = new Redis(REDIS_URL);
+    cleanups.push(async () => redis.disconnect());
+    await waitFor(async () => (await redis.get(redisMarkerKey(config.queuePrefix))) === 'ok', 'the recovery to finish');
+    await waitFor(async () => (await pendingIntentsOf(own)).length === 0, 'the relays to hand everything over');
+    // The finished confirmations were not handed over again: no second e-mail, now or later.
+    for (const c of confirmations) expect(await queues.mail.getJobState(c)).toBe('unknown');
+    expect(await queues.mail.getJobCounts('wait', 'active', 'delayed')).toEqual({ wait: 0, active: 0, delayed: 1 });
+    expect(await emls()).toHaveLength(2);
   });
 });
 

@@ -45,6 +45,8 @@ export async function startTestWorker(opts: {
   mailer?: Mailer;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** How often the worker checks that Redis still holds its data. */
+  redisCheckMs?: number;
 }): Promise<TestWorker> {
   const logger = createLogger({ level: 'silent' });
   const jobs = createJobsClient(opts.config.redisUrl, opts.config.queuePrefix);
@@ -59,6 +61,7 @@ export async function startTestWorker(opts: {
       stalledIntervalMs: opts.stalledIntervalMs ?? 30_000,
       reconcileEveryMinutes: 60,
       relay: { databaseUrl: opts.database.url, pollMs: 100 },
+      ...(opts.redisCheckMs ? { redisCheckMs: opts.redisCheckMs } : {}),
     },
   );
   return {
