@@ -6,11 +6,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isNull } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import type { Config } from '../../shared/core/config.ts';
 import { outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { jobIds } from '../../shared/core/jobs/jobs.ts';
+import { enqueueInTx, intent } from '../../shared/core/jobs/outbox.ts';
 import { createOutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
 import { closeQueues, createJobsClient, createQueues, type JobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
@@ -18,7 +20,9 @@ import { sandboxProvider } from '../../shared/core/providers/payments/sandbox.pr
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
-import { configFor, dropQueues, REDIS_URL, startSmtpServer, startTestWorker, testPrefix, waitFor } from '../support/jobs.ts';
+import { nextHoldEnd } from '../../shared/core/services/payment.service.ts';
+import { redisMarkerKey } from '../../worker/src/redis-recovery.ts';
+import { configFor, deletePrefixKeys, dropQueues, REDIS_URL, startSmtpServer, startTestWorker, testPrefix, waitFor } from '../support/jobs.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEAD_REDIS = 'redis://127.0.0.1:6399';
@@ -37,7 +41,8 @@ afterAll(async () => {
   await database.drop();
 });
 
-const pendingIntents = () => database.db.select().from(outbox).where(isNull(outbox.dispatchedAt));
+const pendingIntentsOf = (db: TestDatabase) => db.db.select().from(outbox).where(isNull(outbox.dispatchedAt));
+const pendingIntents = () => pendingIntentsOf(database);
 const sandboxFor = (config: Config, db: TestDatabase = database) =>
   sandboxProvider({ db: db.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
 
@@ -84,14 +89,15 @@ describe('never lose work', () => {
     cleanups.push(() => rm(outboxDir, { recursive: true, force: true }));
     const config = configFor({ QUEUE_PREFIX: testPrefix(), MAIL_OUTBOX_DIR: outboxDir });
     const app = testApp(database, { config, now: clock.now });
-    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-24' })).expect(200);
+    // Far enough ahead that its reminder is still in the future by the real clock too, which BullMQ's delays follow.
+    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-27' })).expect(200);
     const id = res.body.booking_id as number;
     expect((await pendingIntents()).map((r) => r.jobId).sort()).toEqual(
       [jobIds.confirmationMail(id, 'client'), jobIds.confirmationMail(id, 'therapist'), jobIds.reminderMail(id)].sort(),
     );
 
     const deadQueues = createQueues(DEAD_REDIS, config.queuePrefix);
-    const deadRelay = createOutboxRelay({ db: database.db, queues: deadQueues, logger, now: clock.now, enqueueTimeoutMs: 300 });
+    const deadRelay = createOutboxRelay({ db: database.db, queues: deadQueues, logger, enqueueTimeoutMs: 300 });
     expect(await deadRelay.drainOnce()).toBe(0);
     await closeQueues(deadQueues);
     const stuck = await pendingIntents();
@@ -112,6 +118,24 @@ describe('never lose work', () => {
     expect(await (await worker.jobs.queues.mail.getJob(jobIds.reminderMail(id)))!.getState()).toBe('delayed');
   });
 
+  it('a job due now is handed to BullMQ with no delay, whatever the clock of the relay process', async () => {
+    const own = await ownDatabase();
+    const prefix = testPrefix();
+    const queues = createQueues(REDIS_URL, prefix);
+    cleanups.push(async () => {
+      await deletePrefixKeys(REDIS_URL, prefix);
+      await closeQueues(queues);
+    });
+    await enqueueInTx(own.db, [intent('mail.booking-confirmation', 'mail-confirmation.clock.client', { bookingId: 1, recipient: 'client' })]);
+    // A process clock an hour behind the database's (a test's fixed clock, or a host's skew). Not an
+    // object literal: the relay no longer takes a clock, and the check is that none is used.
+    const relayDeps = { db: own.db, queues, logger, now: () => new Date(Date.now() - 3600_000) };
+    expect(await createOutboxRelay(relayDeps).drainOnce()).toBe(1);
+    const job = (await queues.mail.getJob('mail-confirmation.clock.client'))!;
+    expect(await job.getState()).toBe('waiting');
+    expect(job.opts.delay ?? 0).toBe(0);
+  });
+
   it('a job whose worker is killed mid-run completes once after a restart (stalled-job recovery)', async () => {
     const own = await ownDatabase();
     const smtp = await startSmtpServer();
@@ -122,7 +146,7 @@ describe('never lose work', () => {
     const child = spawnWorker(own, config, { SMTP_URL: smtp.url, WORKER_LOCK_DURATION_MS: '1000', WORKER_STALLED_INTERVAL_MS: '1000' });
     const res = await request(app)
       .post('/confirm-booking')
-      .send(offlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '11:00', client_email: 'killed.midjob@example.com' }))
+      .send(offlineBooking({ booking_date: '2026-11-27', booking_time_slot_start: '11:00', client_email: 'killed.midjob@example.com' }))
       .expect(200);
     const id = res.body.booking_id as number;
     await waitFor(() => smtp.dataStarted >= 2, 'both mails stuck mid-send in the first worker');
@@ -159,7 +183,7 @@ describe('never lose work', () => {
     const child = spawnWorker(own, config, { SMTP_URL: smtp.url });
     const res = await request(app)
       .post('/confirm-booking')
-      .send(offlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '12:00', client_email: 'graceful@example.com' }))
+      .send(offlineBooking({ booking_date: '2026-11-27', booking_time_slot_start: '12:00', client_email: 'graceful@example.com' }))
       .expect(200);
     const id = res.body.booking_id as number;
     await waitFor(() => smtp.held.length >= 2, 'both mails mid-send');
@@ -173,6 +197,70 @@ describe('never lose work', () => {
       expect(job.returnvalue).toEqual({ result: 'sent' });
     }
     expect(confirmationsTo(smtp, 'graceful@example.com')).toHaveLength(1);
+  });
+});
+
+describe('Redis restarted empty', () => {
+  it('the workers put back the schedulers, the delayed reminder and the hold expiry, and run no finished job again', async () => {
+    const own = await ownDatabase();
+    const outboxDir = await mkdtemp(path.join(tmpdir(), 'mail-outbox-'));
+    cleanups.push(() => rm(outboxDir, { recursive: true, force: true }));
+    const config = configFor({ QUEUE_PREFIX: testPrefix(), MAIL_OUTBOX_DIR: outboxDir });
+    cleanups.push(() => deletePrefixKeys(REDIS_URL, config.queuePrefix));
+    const app = testApp(own, { config, now: clock.now });
+    const payments = sandboxFor(config, own);
+    // An unpaid online booking: its hold needs an expiry job.
+    await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '15:00' })).expect(200);
+    const holdEnd = (await nextHoldEnd(own.db, clock.now()))!;
+    // Two workers on the same queues: both notice the loss, and the recovery must still make one of each job.
+    const workers = [
+      await startTestWorker({ database: own, config, now: clock.now, payments, redisCheckMs: 200 }),
+      await startTestWorker({ database: own, config, now: clock.now, payments, redisCheckMs: 200 }),
+    ];
+    cleanups.push(async () => {
+      for (const w of workers) await w.stop();
+    });
+    const { queues } = workers[0]!.jobs;
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '10:00', client_email: 'redis.lost@example.com' }))
+      .expect(200);
+    const id = res.body.booking_id as number;
+    const reminderId = jobIds.reminderMail(id);
+    const confirmations = [jobIds.confirmationMail(id, 'client'), jobIds.confirmationMail(id, 'therapist')];
+    const emls = async () => (await readdir(outboxDir)).filter((f) => f.endsWith('.eml'));
+    const rowOf = async (jobId: string) => (await own.db.select().from(outbox).where(eq(outbox.jobId, jobId)))[0]!;
+
+    await waitFor(async () => (await Promise.all(confirmations.map((c) => queues.mail.getJobState(c)))).every((s) => s === 'completed'), 'both confirmations sent');
+    expect(await emls()).toHaveLength(2);
+    expect(await queues.mail.getJobState(reminderId)).toBe('delayed');
+    expect(await queues.payments.getJobState(jobIds.holdExpiry(holdEnd))).toBe('delayed');
+    // What PostgreSQL knows: the confirmations are done, the reminder was handed to Redis and is not.
+    for (const c of confirmations) expect((await rowOf(c)).completedAt).not.toBeNull();
+    expect(await rowOf(reminderId)).toMatchObject({ completedAt: null, dispatchedAt: expect.any(Date) });
+
+    expect(await deletePrefixKeys(REDIS_URL, config.queuePrefix)).toBeGreaterThan(0);
+    expect(await queues.mail.getJobState(reminderId)).toBe('unknown');
+    expect(await queues.payments.getJobScheduler('payments.reconcile')).toBeUndefined();
+
+    await waitFor(
+      async () =>
+        (await queues.payments.getJobScheduler('payments.reconcile')) &&
+        (await queues.reports.getJobScheduler('reports.nightly')) &&
+        (await queues.mail.getJobState(reminderId)) === 'delayed' &&
+        (await queues.payments.getJobState(jobIds.holdExpiry(holdEnd))) === 'delayed',
+      'the schedulers, the reminder and the hold expiry back in Redis',
+    );
+    const reminder = (await queues.mail.getJob(reminderId))!;
+    expect(reminder).toMatchObject({ name: 'mail.booking-reminder', data: { bookingId: id } });
+    const redis = new Redis(REDIS_URL);
+    cleanups.push(async () => redis.disconnect());
+    await waitFor(async () => (await redis.get(redisMarkerKey(config.queuePrefix))) === 'ok', 'the recovery to finish');
+    await waitFor(async () => (await pendingIntentsOf(own)).length === 0, 'the relays to hand everything over');
+    // The finished confirmations were not handed over again: no second e-mail, now or later.
+    for (const c of confirmations) expect(await queues.mail.getJobState(c)).toBe('unknown');
+    expect(await queues.mail.getJobCounts('wait', 'active', 'delayed')).toEqual({ wait: 0, active: 0, delayed: 1 });
+    expect(await emls()).toHaveLength(2);
   });
 });
 

@@ -44,3 +44,22 @@ export async function openPage(browser: Browser, options: Parameters<Browser['ne
   page.once('close', () => void context.close().catch(() => {}));
   return page;
 }
+
+/**
+ * Records every Content-Security-Policy violation on the page from now on: the document's
+ * securitypolicyviolation events (reported through the console by a script the browser injects,
+ * which no policy blocks) and Chromium's own "Refused to …" console messages. Read the array at the end.
+ */
+export async function recordCspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || location.href}:${e.lineNumber}`);
+    });
+  });
+  page.on('console', (msg) => {
+    const text = msg.text();
+    if (text.startsWith('CSP violation:') || text.includes('Refused to')) violations.push(`${page.url()}: ${text}`);
+  });
+  return violations;
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { parseConfig, type Config } from '../../shared/core/config.ts';
 import { createJobsClient, type JobsClient } from '../../shared/core/jobs/queues.ts';
@@ -44,6 +45,8 @@ export async function startTestWorker(opts: {
   mailer?: Mailer;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** How often the worker checks that Redis still holds its data. */
+  redisCheckMs?: number;
 }): Promise<TestWorker> {
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const jobs = createJobsClient(opts.config.redisUrl, opts.config.queuePrefix);
@@ -58,6 +61,7 @@ export async function startTestWorker(opts: {
       stalledIntervalMs: opts.stalledIntervalMs ?? 30_000,
       reconcileEveryMinutes: 60,
       relay: { databaseUrl: opts.database.url, pollMs: 100 },
+      ...(opts.redisCheckMs ? { redisCheckMs: opts.redisCheckMs } : {}),
     },
   );
   return {
@@ -74,6 +78,26 @@ export async function startTestWorker(opts: {
 /** Removes every key under a test prefix. */
 export async function dropQueues(jobs: JobsClient): Promise<void> {
   await Promise.allSettled(Object.values(jobs.queues).map((q) => q.obliterate({ force: true })));
+}
+
+/**
+ * "Redis restarted empty", for this prefix only: deletes every key under it (the queues, the
+ * schedulers, the worker's marker). Redis is shared with other test runs: never FLUSHALL.
+ */
+export async function deletePrefixKeys(redisUrl: string, prefix: string): Promise<number> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let deleted = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export type ReceivedMail = { from: string; to: string[]; raw: string };

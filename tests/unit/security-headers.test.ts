@@ -1,8 +1,13 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import express from 'express';
 import helmet from 'helmet';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { SECURITY_POLICY, securityHeaders } from '../../api/src/middleware/security-headers.ts';
+import { inlineScriptHashes, pageSecurityPolicy, SECURITY_POLICY, securityHeaders } from '../../api/src/middleware/security-headers.ts';
+import { htmlNotFound, staticSite } from '../../api/src/middleware/static-site.ts';
 
 const appWith = (middleware: express.RequestHandler) => {
   const app = express();
@@ -21,7 +26,9 @@ describe('security headers', () => {
   it('are exactly the headers helmet sets for the same policy, on every answer', async () => {
     const ours = await headersOf(appWith(securityHeaders(SECURITY_POLICY)));
     expect(ours).toEqual(await headersOf(appWith(helmet(SECURITY_POLICY))));
-    expect(ours['content-security-policy']).toContain("script-src 'self' 'unsafe-inline'");
+    expect(ours['content-security-policy']).toContain("script-src 'self';");
+    expect(ours['content-security-policy']).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(ours['content-security-policy']).toMatch(/script-src-attr 'none'/);
     expect(ours['content-security-policy']).toContain("img-src 'self' data:");
     expect(ours['x-content-type-options']).toBe('nosniff');
     expect(ours['strict-transport-security']).toMatch(/^max-age=\d+/);
@@ -33,5 +40,41 @@ describe('security headers', () => {
   it('refuses a policy whose headers would depend on the request', () => {
     const nonce = () => "'nonce-abc'";
     expect(() => securityHeaders({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", nonce] } } })).toThrow(/per request/);
+  });
+});
+
+const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const LOADER = '(()=>{var e=async t=>{await(await t())()};(self.Astro||(self.Astro={})).only=e;})();';
+
+describe('a built page allows its own inline scripts by hash, and nothing inline else', () => {
+  it('hashes the text of each inline script exactly, skips scripts with a src', () => {
+    const html = `<html><head><script type="module" src="/_astro/x.js"></script><script>${LOADER}</script></head><body><script>\n  window.location.replace('/admin/login');\n</script><script>${LOADER}</script></body></html>`;
+    expect(inlineScriptHashes(html)).toEqual([sha(LOADER), sha("\n  window.location.replace('/admin/login');\n")].sort());
+    const csp = pageSecurityPolicy(html);
+    expect(csp).toContain(`script-src 'self' ${inlineScriptHashes(html).join(' ')};`);
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  });
+
+  it('staticSite and the 404 page send that policy with each page, and a rebuilt page gets its new hashes', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'site-csp-'));
+    try {
+      await writeFile(path.join(dir, 'index.html'), `<!doctype html><script>${LOADER}</script>`);
+      await writeFile(path.join(dir, '404.html'), `<!doctype html><script>let missing = 1;</script>`);
+      const app = express();
+      app.use(securityHeaders(SECURITY_POLICY));
+      app.use(staticSite(dir));
+      app.use(htmlNotFound(dir));
+      const home = await request(app).get('/').expect(200);
+      expect(home.headers['content-security-policy']).toContain(`script-src 'self' ${sha(LOADER)};`);
+      const missing = await request(app).get('/nowhere').set('Accept', 'text/html').expect(404);
+      expect(missing.headers['content-security-policy']).toContain(`script-src 'self' ${sha('let missing = 1;')};`);
+
+      await writeFile(path.join(dir, 'index.html'), `<!doctype html><script>let rebuilt = 2;</script>`);
+      await utimes(path.join(dir, 'index.html'), new Date(), new Date(Date.now() + 5_000));
+      const again = await request(app).get('/').expect(200);
+      expect(again.headers['content-security-policy']).toContain(`script-src 'self' ${sha('let rebuilt = 2;')};`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,8 +2,9 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { CENTRE_TIME_ZONE } from '../../shared/domain/time.ts';
 import { AppError } from '../../shared/core/errors.ts';
 import { isJobName, JOBS, QUEUE_NAMES, type JobName } from '../../shared/core/jobs/jobs.ts';
+import { markOutboxCompleted } from '../../shared/core/jobs/outbox.ts';
 import { createOutboxRelay, type OutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
-import { workerConnection, type Queues } from '../../shared/core/jobs/queues.ts';
+import { quietRedis, workerConnection, type Queues } from '../../shared/core/jobs/queues.ts';
 import { confirmationMailJob } from './handlers/confirmation-mail.job.ts';
 import { expireHoldsJob } from './handlers/expire-holds.job.ts';
 import type { JobHandler, WorkerDeps } from './handlers/handler.ts';
@@ -14,6 +15,7 @@ import { reconcilePaymentsJob } from './handlers/reconcile-payments.job.ts';
 import { reminderMailJob } from './handlers/reminder-mail.job.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
+import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
 
 const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'payments.create-link': paymentLinkJob,
@@ -35,20 +37,42 @@ export type WorkerOptions = {
   reconcileEveryMinutes: number;
   /** Run the outbox relay in this process (LISTEN on databaseUrl when given). */
   relay: { databaseUrl?: string; pollMs?: number } | false;
+  /** How often to check that Redis still holds its data (REDIS_CHECK_MS when absent). */
+  redisCheckMs?: number;
 };
 
-export type RunningWorker = { workers: Worker[]; relay: OutboxRelay | undefined; close(): Promise<void> };
+export type RunningWorker = { workers: Worker[]; relay: OutboxRelay | undefined; recovery: RedisRecovery; close(): Promise<void> };
 
 async function dispatch(job: Job, deps: WorkerDeps): Promise<unknown> {
   if (!isJobName(job.name)) throw new UnrecoverableError(`unknown job ${job.name}`);
   const parsed = JOBS[job.name].payload.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}: ${parsed.error.message}`);
+  let result: unknown;
   try {
-    return await (HANDLERS[job.name] as JobHandler<JobName>)(parsed.data as never, deps, job);
+    result = await (HANDLERS[job.name] as JobHandler<JobName>)(parsed.data as never, deps, job);
   } catch (err) {
     // A client-side error (missing booking, wrong state) will not get better by retrying.
     if (err instanceof AppError && err.status < 500) throw new UnrecoverableError(err.message);
     throw err;
+  }
+  await markCompleted(job, deps);
+  return result;
+}
+
+/**
+ * Records in the outbox that the job is done, before BullMQ hears of it: a Redis that loses its data
+ * afterwards never gets the job back (no second e-mail). Scheduled jobs come from no outbox row.
+ * Failing to record it must not fail the job, whose work is done: a retry would do it twice.
+ */
+async function markCompleted(job: Job, deps: WorkerDeps): Promise<void> {
+  if (job.repeatJobKey || !job.id) return;
+  try {
+    await markOutboxCompleted(deps.db, job.queueName, job.id);
+  } catch (err) {
+    deps.logger.error(
+      { queue: job.queueName, job: job.name, jobId: job.id, err: (err as Error).message },
+      'job done but not recorded in the outbox: should Redis lose its data, it would run again',
+    );
   }
 }
 
@@ -58,7 +82,10 @@ export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOption
   await queues.reports.upsertJobScheduler('reports.nightly', { pattern: '30 0 * * *', tz: CENTRE_TIME_ZONE }, { name: 'reports.nightly', data: {} });
 }
 
-/** One BullMQ Worker per queue, the outbox relay, the schedulers and the hold check. close() lets running jobs finish. */
+/**
+ * One BullMQ Worker per queue, the outbox relay, the schedulers, the hold check and the watch for
+ * Redis losing its data. close() lets running jobs finish.
+ */
 export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promise<RunningWorker> {
   const workers = QUEUE_NAMES.map((queue) => {
     const w = new Worker(queue, (job) => dispatch(job, deps), {
@@ -82,18 +109,40 @@ export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promis
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   await registerSchedulers(deps.queues, opts);
   const relay = opts.relay
-    ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, now: deps.now, ...opts.relay })
+    ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, ...opts.relay })
     : undefined;
   relay?.start();
   const armHolds = () =>
     armHoldExpiry(deps).catch((err: Error) => deps.logger.warn({ err: err.message }, 'hold expiry: could not arm; trying again at the next check'));
   void armHolds();
   const holdCheck = setInterval(armHolds, HOLD_CHECK_MS);
+  const markerConnection = quietRedis(opts.redisUrl, false);
+  const recovery = watchRedisData({
+    db: deps.db,
+    logger: deps.logger,
+    now: deps.now,
+    redis: markerConnection,
+    prefix: opts.prefix,
+    ...(opts.redisCheckMs ? { checkMs: opts.redisCheckMs } : {}),
+    async recover() {
+      await registerSchedulers(deps.queues, opts);
+      await redispatchFromOutbox(deps);
+      await armHoldExpiry(deps);
+      // The rows' notification wakes listening relays; this one need not wait for it.
+      void relay?.drainOnce();
+    },
+  });
+  // Redis may have come back empty while no worker ran: the first check is now.
+  await recovery.checkOnce();
+  recovery.start();
   return {
     workers,
     relay,
+    recovery,
     async close() {
       clearInterval(holdCheck);
+      await recovery.stop();
+      markerConnection.disconnect();
       await relay?.stop();
       // Worker.close() waits for the jobs in progress to finish before it resolves.
       await Promise.all(workers.map((w) => w.close()));

@@ -1,16 +1,42 @@
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
-/** The site's security headers: helmet's defaults, with the scripts and images the pages need. */
+const SCRIPT_SRC = ["'self'"];
+const DIRECTIVES = { 'img-src': ["'self'", 'data:'] };
+
+/**
+ * The security headers of every answer: helmet's defaults, with the images the pages need. Scripts
+ * only from this origin, never inline: a site page's own inline scripts (Astro's island loader) are
+ * allowed by their hashes, in the header staticSite sets on that page (pageSecurityPolicy).
+ */
 export const SECURITY_POLICY: HelmetOptions = {
-  contentSecurityPolicy: {
-    directives: {
-      // Astro's island loader is an inline script; everything else comes from this origin.
-      'script-src': ["'self'", "'unsafe-inline'"],
-      'img-src': ["'self'", 'data:'],
-    },
-  },
+  contentSecurityPolicy: { directives: { 'script-src': SCRIPT_SRC, ...DIRECTIVES } },
 };
+
+/**
+ * The CSP source of each inline script of an HTML page: 'sha256-…' of its text exactly as written,
+ * which is what the browser hashes. A script element ends at the first </script, as in the browser.
+ * Scripts with a src are this origin's files; data blocks (JSON) are hashed too, harmlessly.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, attrs, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script/gi)) {
+    if (/\ssrc\s*=/i.test(` ${attrs}`)) continue;
+    hashes.add(`'sha256-${createHash('sha256').update(body ?? '', 'utf8').digest('base64')}'`);
+  }
+  return [...hashes].sort();
+}
+
+/** The Content-Security-Policy of a built page: SECURITY_POLICY's, with that page's inline scripts allowed by hash. */
+export function pageSecurityPolicy(html: string): string {
+  const { headers } = securityHeaderList({
+    contentSecurityPolicy: { directives: { 'script-src': [...SCRIPT_SRC, ...inlineScriptHashes(html)], ...DIRECTIVES } },
+  });
+  const csp = headers.find(([name]) => name.toLowerCase() === 'content-security-policy');
+  if (!csp) throw new Error('helmet set no Content-Security-Policy');
+  return csp[1];
+}
 
 /**
  * helmet's headers for these options, worked out once, in the order helmet sets them, with the headers

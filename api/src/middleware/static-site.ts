@@ -1,6 +1,22 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
+import { pageSecurityPolicy } from './security-headers.ts';
+
+/**
+ * Each page's Content-Security-Policy, by file and modification time: read once, and again when a
+ * new build replaced the page (`npm start` builds the site after the API started).
+ */
+const pagePolicies = new Map<string, { mtimeMs: number; csp: string }>();
+
+function setPagePolicy(res: Response, file: string, stat: Pick<Stats, 'mtimeMs'>): void {
+  let cached = pagePolicies.get(file);
+  if (!cached || cached.mtimeMs !== stat.mtimeMs) {
+    cached = { mtimeMs: stat.mtimeMs, csp: pageSecurityPolicy(readFileSync(file, 'utf8')) };
+    pagePolicies.set(file, cached);
+  }
+  res.setHeader('Content-Security-Policy', cached.csp);
+}
 
 /**
  * Serves Astro's static build. Astro writes /about as about/index.html; requests arrive without the
@@ -11,7 +27,9 @@ export function staticSite(dir: string): RequestHandler {
     index: 'index.html',
     redirect: false,
     dotfiles: 'ignore',
-    setHeaders: (res, file) => {
+    setHeaders: (res, file, stat) => {
+      // Its inline scripts (Astro's island loader) are allowed by hash, for this page only.
+      if (file.endsWith('.html')) setPagePolicy(res, file, stat);
       const immutable = file.includes(`${path.sep}_astro${path.sep}`);
       res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
@@ -35,6 +53,7 @@ export function htmlNotFound(dir: string): RequestHandler {
   const page = path.join(dir, '404.html');
   return (req, res, next) => {
     if ((req.method === 'GET' || req.method === 'HEAD') && req.accepts(['json', 'html']) === 'html' && existsSync(page)) {
+      setPagePolicy(res, page, statSync(page));
       res.status(404).setHeader('Cache-Control', 'no-cache').sendFile(page);
       return;
     }

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { QueryConfig } from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
@@ -41,6 +41,47 @@ export async function enqueueInTx(tx: DbOrTx, intents: readonly JobIntent[], now
     .onConflictDoNothing({ target: [outbox.queue, outbox.jobId] });
   // Wakes a listening relay at commit; polling covers a relay that is not listening.
   await tx.execute(sql`select pg_notify('outbox', '')`);
+}
+
+/**
+ * The worker finished the job `jobId` of `queue`: if an outbox row made it, that row is done for
+ * good, so a Redis that loses its data never gets it back. A job no row made (the API's payment
+ * link, hold expiry, the schedulers) matches nothing. Answers whether a row was marked.
+ */
+export async function markOutboxCompleted(db: DbOrTx, queue: string, jobId: string): Promise<boolean> {
+  const marked = await db
+    .update(outbox)
+    .set({ completedAt: sql`now()` })
+    .where(and(eq(outbox.queue, queue), eq(outbox.jobId, jobId), isNull(outbox.completedAt)))
+    .returning({ id: outbox.id });
+  return marked.length > 0;
+}
+
+/**
+ * How far back a job that was handed to Redis and never finished is handed over again after Redis
+ * lost its data. Jobs due in the future (reminders) always are; a job due this long ago and not done
+ * has failed for good or belongs to a row older than completed_at (migration 0007 left those null).
+ * Kept below the 14 days BullMQ keeps completed jobs (DEFAULT_JOB_OPTIONS), so on the first start
+ * after that migration a finished job inside the window is still in Redis and re-adding it is a no-op.
+ */
+export const REDISPATCH_WINDOW_MS = 7 * 24 * 3600_000;
+
+/**
+ * Redis lost its data: every intent handed to it and not finished is pending again, and the relays
+ * are woken. They re-add each under its own job id, so running this twice (two workers noticing the
+ * loss together) still makes one job each, and a job still in Redis is not added again. Answers how
+ * many rows were handed back.
+ */
+export async function redispatchUnfinished(db: Db, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(outbox)
+      .set({ dispatchedAt: null })
+      .where(and(isNotNull(outbox.dispatchedAt), isNull(outbox.completedAt), gt(outbox.availableAt, new Date(now.getTime() - REDISPATCH_WINDOW_MS))))
+      .returning({ id: outbox.id });
+    if (rows.length > 0) await tx.execute(sql`select pg_notify('outbox', '')`);
+    return rows.length;
+  });
 }
 
 export type ConfirmedBooking = {

@@ -13,7 +13,7 @@ export type Queues = Record<QueueName, Queue>;
 /** Connections this module opened itself, so they can be dropped even while Redis is away. */
 const ownedConnections = new WeakMap<object, Redis[]>();
 
-function quietRedis(url: string, blocking: boolean): Redis {
+export function quietRedis(url: string, blocking: boolean): Redis {
   // Producers fail fast while Redis is away (no offline queue); blocking readers wait for it.
   const redis = blocking
     ? new Redis(url, { maxRetriesPerRequest: null })

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { MailConfig } from '../../config.ts';
@@ -35,6 +35,28 @@ function toNodemailer(from: string, m: MailMessage): SendMailOptions {
 }
 
 /**
+ * Writes `data` to `file` whole or not at all: into `temp` (a dot-file in the same folder, not named
+ * .eml, so nothing takes it for a message) then renamed, which replaces atomically within a folder.
+ * A worker killed mid-write leaves at most the temp file, never a partial .eml; its retry writes anew.
+ * Synced before the rename, so a power cut after it cannot leave the .eml empty either.
+ */
+async function writeAtomically(file: string, temp: string, data: Buffer): Promise<void> {
+  try {
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (err) {
+    await unlink(temp).catch(() => {});
+    throw err;
+  }
+}
+
+/**
  * SMTP when configured; otherwise each message is written as an .eml file into the outbox folder,
  * so nothing is lost on a machine without a mail server.
  */
@@ -66,8 +88,9 @@ export function createMailer(config: MailConfig, logger: Logger): Mailer {
     async send(message, tag) {
       const info = await transport.sendMail(toNodemailer(config.from, message));
       await mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${tag.replace(/[^A-Za-z0-9.-]/g, '_')}-${randomBytes(3).toString('hex')}.eml`);
-      await writeFile(file, info.message as Buffer);
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${tag.replace(/[^A-Za-z0-9.-]/g, '_')}-${randomBytes(3).toString('hex')}.eml`;
+      const file = path.join(dir, name);
+      await writeAtomically(file, path.join(dir, `.${name}.tmp`), info.message as Buffer);
       logger.info({ mail: tag, file: path.basename(file) }, 'no SMTP configured: mail written to the outbox folder');
       return { messageId: info.messageId };
     },
