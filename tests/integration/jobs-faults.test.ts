@@ -12,7 +12,6 @@ import type { Config } from '../../shared/core/config.ts';
 import { outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { jobIds } from '../../shared/core/jobs/jobs.ts';
-import { enqueueInTx, intent } from '../../shared/core/jobs/outbox.ts';
 import { createOutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
 import { closeQueues, createJobsClient, createQueues, type JobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
@@ -97,7 +96,7 @@ describe('never lose work', () => {
     );
 
     const deadQueues = createQueues(DEAD_REDIS, config.queuePrefix);
-    const deadRelay = createOutboxRelay({ db: database.db, queues: deadQueues, logger, enqueueTimeoutMs: 300 });
+    const deadRelay = createOutboxRelay({ db: database.db, queues: deadQueues, logger, now: clock.now, enqueueTimeoutMs: 300 });
     expect(await deadRelay.drainOnce()).toBe(0);
     await closeQueues(deadQueues);
     const stuck = await pendingIntents();
@@ -116,24 +115,6 @@ describe('never lose work', () => {
     expect(files.some((f) => f.includes(`confirmation-${id}-client`))).toBe(true);
     expect(files.some((f) => f.includes(`confirmation-${id}-therapist`))).toBe(true);
     expect(await (await worker.jobs.queues.mail.getJob(jobIds.reminderMail(id)))!.getState()).toBe('delayed');
-  });
-
-  it('a job due now is handed to BullMQ with no delay, whatever the clock of the relay process', async () => {
-    const own = await ownDatabase();
-    const prefix = testPrefix();
-    const queues = createQueues(REDIS_URL, prefix);
-    cleanups.push(async () => {
-      await deletePrefixKeys(REDIS_URL, prefix);
-      await closeQueues(queues);
-    });
-    await enqueueInTx(own.db, [intent('mail.booking-confirmation', 'mail-confirmation.clock.client', { bookingId: 1, recipient: 'client' })]);
-    // A process clock an hour behind the database's (a test's fixed clock, or a host's skew). Not an
-    // object literal: the relay no longer takes a clock, and the check is that none is used.
-    const relayDeps = { db: own.db, queues, logger, now: () => new Date(Date.now() - 3600_000) };
-    expect(await createOutboxRelay(relayDeps).drainOnce()).toBe(1);
-    const job = (await queues.mail.getJob('mail-confirmation.clock.client'))!;
-    expect(await job.getState()).toBe('waiting');
-    expect(job.opts.delay ?? 0).toBe(0);
   });
 
   it('a job whose worker is killed mid-run completes once after a restart (stalled-job recovery)', async () => {

@@ -109,7 +109,7 @@ export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promis
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   await registerSchedulers(deps.queues, opts);
   const relay = opts.relay
-    ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, ...opts.relay })
+    ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, now: deps.now, ...opts.relay })
     : undefined;
   relay?.start();
   const armHolds = () =>

@@ -1,4 +1,4 @@
-import { asc, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { asc, inArray, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
@@ -17,6 +17,7 @@ type RelayDeps = {
   db: Db;
   queues: Queues;
   logger: Logger;
+  now: () => Date;
   /** When given, LISTEN on it for 'outbox' notifications so dispatch does not wait for the next poll. */
   databaseUrl?: string;
   pollMs?: number;
@@ -47,9 +48,7 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
   async function dispatchBatch(): Promise<{ dispatched: number; more: boolean }> {
     return deps.db.transaction(async (tx) => {
       const rows = await tx
-        // The delay is worked out by the clock that stamped available_at (the database's now() for a job
-        // due at once), so a job due now is never held back by the skew between hosts, nor by a test's clock.
-        .select({ ...getTableColumns(outbox), delayMs: sql<number>`greatest(0, extract(epoch from ${outbox.availableAt} - now()) * 1000)::float8` })
+        .select()
         .from(outbox)
         .where(isNull(outbox.dispatchedAt))
         .orderBy(asc(outbox.id))
@@ -69,12 +68,13 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
         const queue = row.queue as keyof Queues;
         byQueue.set(queue, [...(byQueue.get(queue) ?? []), row]);
       }
+      const now = deps.now().getTime();
       const outcomes = await Promise.all(
         [...byQueue].map(async ([queue, batch]) => {
           const jobs = batch.map((row) => ({
             name: row.jobName,
             data: row.payload,
-            opts: { jobId: row.jobId, delay: Math.round(row.delayMs) },
+            opts: { jobId: row.jobId, delay: Math.max(0, row.availableAt.getTime() - now) },
           }));
           try {
             await withTimeout(deps.queues[queue].addBulk(jobs), deps.enqueueTimeoutMs ?? 5_000, `enqueue ${batch.length} ${queue} job(s)`);
