@@ -27,11 +27,35 @@ function bodyParserError(err: { type?: string; status?: number }): AppError | un
   }
 }
 
+/**
+ * Any other error that carries a 4xx status the http-errors way (`status` or `statusCode`): body-parser's
+ * inflate failures on a corrupt gzip or deflate body have no `type`, and the router's undecodable path
+ * parameter (`%FF`) is a URIError it gives status 400. Their messages quote what the client sent, so the
+ * answer says it in our words instead.
+ */
+function clientError(err: { status?: unknown; statusCode?: unknown }): { status: number; detail: string } | undefined {
+  const status = typeof err.status === 'number' ? err.status : err.statusCode;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499) return undefined;
+  if (err instanceof URIError) return { status: 400, detail: 'The request address is not valid.' };
+  const detail: Record<number, string> = {
+    400: 'The request could not be read.',
+    404: API_MESSAGES.notFound,
+    413: API_MESSAGES.payloadTooLarge,
+    415: 'Unsupported request encoding.',
+  };
+  return { status, detail: detail[status] ?? 'The request was refused.' };
+}
+
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const known = err instanceof AppError ? err : bodyParserError(err ?? {});
   if (known) {
     if (known.status >= 500) req.log?.warn({ err }, known.message);
     res.status(known.status).json(known.fields ? { detail: known.message, errors: known.fields } : { detail: known.message });
+    return;
+  }
+  const refused = clientError(err ?? {});
+  if (refused) {
+    if (!res.headersSent) res.status(refused.status).json({ detail: refused.detail });
     return;
   }
   const requestId = String(req.id ?? randomUUID());
