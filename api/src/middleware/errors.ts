@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
-import { AppError } from '../../../shared/core/errors.ts';
+import { AppError, isConnectionFailure } from '../../../shared/core/errors.ts';
 
 /** Unknown routes answer 404 in the same shape as every other error. */
 export const notFound: RequestHandler = (_req, res) => {
   res.status(404).json({ detail: API_MESSAGES.notFound });
 };
+
+export const UNAVAILABLE_MESSAGE = 'The service is briefly unavailable. Please try again in a minute.';
+/** Seconds, matching the message's "a minute"; clients and proxies that honour Retry-After wait that long. */
+export const RETRY_AFTER_SECONDS = 60;
 
 /** Body-parser's own failures, mapped to clear 4xx answers. */
 function bodyParserError(err: { type?: string; status?: number }): AppError | undefined {
@@ -59,6 +63,13 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     return;
   }
   const requestId = String(req.id ?? randomUUID());
+  // PostgreSQL (or another dependency) out of reach: the request may succeed in a moment, so say so.
+  if (isConnectionFailure(err)) {
+    req.log?.warn({ err }, 'dependency unavailable');
+    if (res.headersSent) return;
+    res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ detail: UNAVAILABLE_MESSAGE, request_id: requestId });
+    return;
+  }
   req.log?.error({ err }, 'unhandled error');
   if (res.headersSent) return;
   res.status(500).json({ detail: API_MESSAGES.internal, request_id: requestId });
