@@ -53,7 +53,8 @@ function clientError(err: { status?: unknown; statusCode?: unknown }): { status:
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const known = err instanceof AppError ? err : bodyParserError(err ?? {});
   if (known) {
-    if (known.status >= 500) req.log?.warn({ err }, known.message);
+    // Not the message as the line's msg: a provider's message may quote what it was sent (the err serializer scrubs it).
+    if (known.status >= 500) req.log?.warn({ err }, 'request failed');
     res.status(known.status).json(known.fields ? { detail: known.message, errors: known.fields } : { detail: known.message });
     return;
   }
