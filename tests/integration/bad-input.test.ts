@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
+import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorHandler } from '../../api/src/middleware/errors.ts';
 import { bookings } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { bearer, createAdmins, insertBooking, PASSWORD, tokenFor } from '../support/admin.ts';
@@ -282,5 +284,19 @@ describe('a NUL character is refused at the boundary, on every route', () => {
 
   it('in the payment-link request', async () => {
     await expectRefused(request(app).post('/api/payment/generate-link').send({ booking_id: bookingId, customer_name: 'Meera\u0000' }), 400);
+  });
+});
+
+describe('which errors with a status are the request\'s fault', () => {
+  const throwing = (err: unknown) => express().get('/x', () => { throw err; }).use(errorHandler);
+
+  it('an http-errors 4xx (expose) is answered with its status, in our words', async () => {
+    const res = await request(throwing(Object.assign(new Error('unexpected end of file "secret"'), { status: 400, expose: true }))).get('/x').expect(400);
+    expect(res.body).toEqual({ detail: 'The request could not be read.' });
+  });
+
+  it('an error that only carries a status (a provider SDK refusing our own key) stays a 500', async () => {
+    const res = await request(throwing(Object.assign(new Error('Authentication failed'), { statusCode: 401 }))).get('/x').expect(500);
+    expect(res.body.detail).toBe('Something went wrong on our side. Please try again.');
   });
 });

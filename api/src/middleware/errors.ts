@@ -32,15 +32,18 @@ function bodyParserError(err: { type?: string; status?: number }): AppError | un
 }
 
 /**
- * Any other error that carries a 4xx status the http-errors way (`status` or `statusCode`): body-parser's
- * inflate failures on a corrupt gzip or deflate body have no `type`, and the router's undecodable path
- * parameter (`%FF`) is a URIError it gives status 400. Their messages quote what the client sent, so the
- * answer says it in our words instead.
+ * Any other error that says the request was at fault the http-errors way: a 4xx `status` (or
+ * `statusCode`) with `expose` set, as body-parser's inflate failures on a corrupt gzip or deflate body
+ * are (they have no `type`), or the router's URIError for an undecodable path parameter (`%FF`), which
+ * it gives status 400. `expose` keeps out errors that merely carry a status, such as a payment SDK's
+ * 401 for our own key: those stay 500s. Their messages quote what the client sent, so the answer says
+ * it in our words instead.
  */
-function clientError(err: { status?: unknown; statusCode?: unknown }): { status: number; detail: string } | undefined {
+function clientError(err: { status?: unknown; statusCode?: unknown; expose?: unknown }): { status: number; detail: string } | undefined {
   const status = typeof err.status === 'number' ? err.status : err.statusCode;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499) return undefined;
   if (err instanceof URIError) return { status: 400, detail: 'The request address is not valid.' };
+  if (err.expose !== true) return undefined;
   const detail: Record<number, string> = {
     400: 'The request could not be read.',
     404: API_MESSAGES.notFound,
