@@ -12,6 +12,7 @@ import type { SandboxPayments } from '../../shared/core/providers/payments/sandb
 import { mountBullBoard } from './bull-board.ts';
 import { bearerAdminActor, queuesGuard } from './middleware/auth.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
+import { rejectNul } from './middleware/reject-nul.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { SECURITY_POLICY, securityHeaders } from './middleware/security-headers.ts';
 import { htmlNotFound, staticSite } from './middleware/static-site.ts';
@@ -65,6 +66,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.use('/api/payment/webhook', express.raw({ type: 'application/json', limit: '256kb' }));
   app.use(express.json({ limit: '32kb', strict: true }));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
+  app.use(rejectNul);
 
   // First: the busiest calls. Every router a request passes through costs it allocations (Express's
   // router builds its state per router entered), and a manual booking is passed on to adminRoutes.

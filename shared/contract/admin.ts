@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
-import { PAYMENT_STATUSES, type PaymentStatus } from './booking.ts';
+import { INT4_MAX, PAYMENT_STATUSES, type PaymentStatus } from './booking.ts';
 import { MANUAL_BOOKING_MESSAGES as MB } from './messages.ts';
 
 /** Admin request schemas and response shapes (spec sections 3 and 7). Money here is rupees. */
@@ -44,7 +44,7 @@ export const ADMIN_MESSAGES = {
 const text = (max: number) => z.string({ error: 'Must be text' }).trim().max(max, { error: `Must be at most ${max} characters` });
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const positiveInt = (required: string) =>
-  z.number({ error: required }).int({ error: required }).positive({ error: required }).max(2_147_483_647, { error: required });
+  z.number({ error: required }).int({ error: required }).positive({ error: required }).max(INT4_MAX, { error: required });
 
 /** A path or query parameter holding a positive whole number (e.g. a booking id). */
 export const idParam = (label: string) =>
@@ -105,7 +105,7 @@ export const manualBookingSchema = z
     client_mobile: z.string({ error: MB.clientMobileRequired }).trim().regex(/^\d{10}$/, { error: MB.clientMobileRequired }),
     client_note: text(2000).optional(),
     booking_type: z.enum(['ONLINE', 'OFFLINE'], { error: MB.bookingTypeRequired }),
-    location_id: z.number({ error: MB.locationRequired }).int({ error: MB.locationRequired }).min(0).nullable().optional(),
+    location_id: z.number({ error: MB.locationRequired }).int({ error: MB.locationRequired }).min(0).max(INT4_MAX, { error: MB.locationRequired }).nullable().optional(),
     amount: z
       .number({ error: MB.amountRequired })
       .positive({ error: MB.amountRequired })
@@ -116,7 +116,7 @@ export const manualBookingSchema = z
       .optional(),
     therapist_email: text(254).optional(),
     terms_accepted: z.boolean().optional(),
-    service_id: z.number().int().positive().optional(),
+    service_id: z.number().int().positive().max(INT4_MAX, { error: 'The selected service does not exist.' }).optional(),
     // The server decides both: offline PENDING, online COMPLETED, always admin-confirmed.
     admin_confirmed: z.boolean({ error: 'admin_confirmed must be true or false' }).optional(),
     payment_status: z.enum(PAYMENT_STATUSES, { error: 'Unknown payment status' }).optional(),

@@ -44,8 +44,15 @@ export const timeField = z
   .string({ error: 'Time slot is required' })
   .refine(isHhMm, { error: 'Time must be written HH:MM (24-hour)' })
   .transform((t) => t.slice(0, 5));
+/** PostgreSQL's integer (int4) ceiling: every id column is one, and a larger number failed its query as a 500. */
+export const INT4_MAX = 2_147_483_647;
+
 export const idField = (label: string) =>
-  z.number({ error: `${label} is required` }).int({ error: `${label} must be a whole number` }).positive({ error: `${label} is required` });
+  z
+    .number({ error: `${label} is required` })
+    .int({ error: `${label} must be a whole number` })
+    .positive({ error: `${label} is required` })
+    .max(INT4_MAX, { error: `${label} does not exist` });
 
 /** State and city: required for online sessions only, and the city must belong to the state. */
 function refineStateCity(
@@ -83,8 +90,8 @@ export const bookingCreateSchema = z
     session_type: sessionTypeField,
     terms_accepted: termsField,
     booking_type: z.enum(BOOKING_TYPES, { error: 'Booking type must be ONLINE or OFFLINE' }),
-    location_id: z.number({ error: 'Location must be a number' }).int().min(0).default(0),
-    service_id: z.number().int().positive().optional(),
+    location_id: z.number({ error: 'Location must be a number' }).int().min(0).max(INT4_MAX, { error: 'The selected location does not exist' }).default(0),
+    service_id: z.number().int().positive().max(INT4_MAX, { error: 'The selected service does not exist' }).optional(),
     payment_transaction_id: optionalText(64)
       .regex(/^[A-Za-z0-9_-]*$/, { error: 'Transaction id may hold letters, digits, - and _ only' })
       .optional(),

@@ -55,3 +55,27 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 export function isForeignKeyViolation(err: unknown, constraint?: string): boolean {
   return isPgError(err, '23503', constraint);
 }
+
+/** Node's codes for a connection that could not be made or was lost. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/**
+ * PostgreSQL's SQLSTATEs for "not now" rather than "not this": admin_shutdown, crash_shutdown,
+ * cannot_connect_now and too_many_connections; the whole class 08 (connection exception) is matched apart.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** node-postgres and its pool say these in words only, without a code. */
+const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * A dependency (PostgreSQL above all) that cannot be reached right now: the request was fine and may
+ * succeed in a moment. Follows Drizzle's and the pool's cause chains and AggregateError's errors (a
+ * host name that resolves to two addresses fails with one error per address).
+ */
+export function isConnectionFailure(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 8) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (CONNECTION_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true;
+  if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isConnectionFailure(inner, depth + 1))) return true;
+  return e.cause !== undefined && e.cause !== err ? isConnectionFailure(e.cause, depth + 1) : false;
+}

@@ -18,12 +18,97 @@ export const REDACT_PATHS = [
   ...['email', 'mobile', 'phone', 'name', 'to'].flatMap((k) => [`*.${k}`, `*.*.${k}`]),
 ];
 
+const REDACTED = '[redacted]';
+
+/**
+ * An error's text with the values it quotes taken out. Errors quote what they were given: Drizzle's
+ * "Failed query: … params: <every bound value>", PostgreSQL's `invalid input syntax for type integer:
+ * "…"` and `Key (client_email)=(…) already exists`, JSON.parse's `Unexpected token … "…"`, the
+ * router's `Failed to decode param '…'`. So: the params tail goes, a Key detail keeps its columns, and
+ * anything in double or single quotes goes (an unclosed quote to the end). The SQL of a Drizzle query
+ * is kept readable: it holds placeholders, not values.
+ */
+export function scrubErrorText(text: string): string {
+  const params = text.search(/(^|\s)params:/);
+  const head = params === -1 ? text : `${text.slice(0, params)} params: ${REDACTED}`;
+  if (head.startsWith('Failed query: ')) return head;
+  return head
+    .replace(/\)=\(.*$/gm, `)=(${REDACTED})`)
+    .replace(/"[^"]*("|$)/gm, `"${REDACTED}"`)
+    .replace(/(^|[^A-Za-z])'[^']*('|$)/gm, `$1'${REDACTED}'`);
+}
+
+/** Only the frames of a stack: its first lines repeat the message, values and all. */
+function framesOf(stack: unknown): string | undefined {
+  if (typeof stack !== 'string') return undefined;
+  const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
+  return frames.length ? frames.join('\n') : undefined;
+}
+
+/** Fields that name things (a SQLSTATE, a constraint, a table), never a value, copied when they are short words. */
+const NAMING_FIELDS = ['code', 'constraint', 'table', 'column', 'schema', 'dataType', 'routine', 'severity', 'syscall'] as const;
+const NAME_LIKE = /^[\w.$-]{1,128}$/;
+
+type SafeError = Record<string, unknown>;
+
+/**
+ * pino's `err` serializer. pino's own copied every enumerable field of an error, Drizzle's `params`
+ * (name, e-mail, mobile) and PostgreSQL's `detail` and `where` among them. This keeps the type, the
+ * naming fields, Drizzle's SQL without its params, a scrubbed message (none for a PL/pgSQL RAISE,
+ * whose text is whatever its author put in) and the stack's frames, and follows `cause` and an
+ * AggregateError's `errors`. A string under `err` (many call sites log `err: e.message`) is scrubbed.
+ */
+export function serializeError(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubErrorText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 4) return { type: 'Error', message: '[cause chain cut]' };
+  const e = value as Record<string, unknown> & { constructor?: { name?: unknown } };
+  const out: SafeError = {};
+  const ctor = typeof e.constructor === 'function' ? e.constructor.name : undefined;
+  out.type = ctor && ctor !== 'Object' ? ctor : typeof e.name === 'string' ? e.name : 'Error';
+  for (const field of NAMING_FIELDS) {
+    const v = e[field];
+    if (typeof v === 'string' && NAME_LIKE.test(v)) out[field] = v;
+    else if (typeof v === 'number') out[field] = v;
+  }
+  for (const field of ['status', 'statusCode', 'errno', 'port'] as const) if (typeof e[field] === 'number') out[field] = e[field];
+  if (typeof e.query === 'string') out.query = scrubErrorText(`Failed query: ${e.query}`).slice('Failed query: '.length);
+  const sqlstate = typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined;
+  const raised = sqlstate?.startsWith('P0') && typeof e.severity === 'string';
+  if (typeof e.message === 'string' && !raised) {
+    // Drizzle's message is its query and params again; the query is above.
+    out.message = typeof e.query === 'string' ? 'Failed query' : scrubErrorText(e.message);
+  }
+  const stack = framesOf(e.stack);
+  if (stack) out.stack = stack;
+  if (Array.isArray(e.errors)) out.errors = e.errors.slice(0, 10).map((inner) => serializeError(inner, depth + 1));
+  if (e.cause !== undefined && e.cause !== value) out.cause = serializeError(e.cause, depth + 1);
+  return out;
+}
+
+/**
+ * pino makes an error's own message the line's `msg` when a call gives none (`log.error(err)`,
+ * `log.error({ err })`), past the serializer: such a call gets the scrubbed message instead.
+ */
+function logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void): void {
+  const first = args[0];
+  if (args.length === 1 && first !== null && typeof first === 'object') {
+    const err = first instanceof Error ? first : (first as { err?: unknown; msg?: unknown }).msg === undefined ? (first as { err?: unknown }).err : undefined;
+    const message = (err as { message?: unknown } | undefined)?.message;
+    if (typeof message === 'string') return method.apply(this, [first, scrubErrorText(message)]);
+  }
+  return method.apply(this, args);
+}
+
 /** A process logger; `destination` defaults to stdout (tests pass a stream to read the lines). */
 export function createLogger(options: { level?: string; name?: string } = {}, destination?: pino.DestinationStream): Logger {
   const opts = {
     name: options.name ?? 'booking',
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    // `error` too: the same values under the other name an error is often logged by.
+    serializers: { err: serializeError, error: serializeError },
+    hooks: { logMethod },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
   };

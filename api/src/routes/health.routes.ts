@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { pingDatabase } from '../../../shared/core/repositories/catalog.repository.ts';
 import type { AppDeps } from '../app.ts';
+import { RETRY_AFTER_SECONDS } from '../middleware/errors.ts';
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -32,6 +33,8 @@ export function healthRoutes(deps: AppDeps): Router {
       ),
     ]);
     const ok = Object.values(checks).every((v) => v === 'ok');
+    // The same hint as every other 503: a load balancer or monitor may look again in a minute.
+    if (!ok) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', checks });
   });
   return r;

@@ -1,0 +1,19 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../shared/core/db/client.ts';
+
+/** Every table a request can write to. */
+const TABLES = ['bookings', 'outbox', 'audit_log', 'admin_users', 'admin_token_revocations', 'webhook_events', 'sandbox_payment_links'];
+
+/**
+ * What requests can have written: the row count of every table a request writes to, and a digest of
+ * the bookings' and admins' contents (a cancel, a payment link or a sign-in changes a row without
+ * adding one). Equal before and after means nothing was written. One statement: the fuzz test asks
+ * after every request.
+ */
+export async function writtenRows(db: Db): Promise<Record<string, number | string>> {
+  const counts = TABLES.map((t) => `(select count(*)::int from ${t}) as ${t}`).join(', ');
+  const digests = `(select md5(coalesce(string_agg(b::text, '|' order by b.id), '')) from bookings b) as bookings_digest,
+    (select md5(coalesce(string_agg(a::text, '|' order by a.id), '')) from admin_users a) as admin_users_digest`;
+  const result = await db.execute<Record<string, number | string>>(sql.raw(`select ${counts}, ${digests}`));
+  return { ...result.rows[0]! };
+}
