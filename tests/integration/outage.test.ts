@@ -54,7 +54,7 @@ describe('PostgreSQL out of reach: 503, Retry-After, "briefly unavailable"', () 
   });
 
   it('admin calls, signing in included', async () => {
-    const token = signAdminToken(1, testConfig.jwtSecret, testConfig.jwtTtlSeconds, clock.now());
+    const token = signAdminToken({ id: 1, sessionVersion: 1 }, testConfig.jwtSecret, testConfig.jwtTtlSeconds, clock.now());
     await expectUnavailable(request(app).get('/api/admin/bookings').set(bearer(token)));
     await expectUnavailable(request(app).post('/api/admin/bookings/1/cancel').set(bearer(token)));
     await expectUnavailable(request(app).post('/api/admin/login').send({ username: 'super', password: 'anything at all' }));
