@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
 import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';

@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
-import { ADMIN_MESSAGES as AM, eodQuerySchema, monthlyQuerySchema } from '../../../shared/contract/admin.ts';
+import { eodQuerySchema, monthlyQuerySchema } from '../../../shared/contract/admin.ts';
 import { centreNow } from '../../../shared/domain/time.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
