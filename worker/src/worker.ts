@@ -132,7 +132,16 @@ export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promis
       void relay?.drainOnce();
     },
   });
-  // Redis may have come back empty while no worker ran: the first check is now.
+  // Redis may have come back empty while no worker ran: the first check is now, once the connection is
+  // up (it queues nothing while connecting, so an early check would only fail and log).
+  await new Promise<void>((resolve) => {
+    if (markerConnection.status === 'ready') return resolve();
+    const timer = setTimeout(resolve, 5_000);
+    markerConnection.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   await recovery.checkOnce();
   recovery.start();
   return {
