@@ -112,9 +112,6 @@ export type BookingCreate = z.output<typeof bookingCreateSchema>;
  */
 export type BookingCreateResponse = { booking_id: number; message: string; booking_token?: string };
 
-/** The header that carries a booking's token. */
-export const BOOKING_TOKEN_HEADER = 'X-Booking-Token';
-
 /** Field errors keyed by payload field, the first message per field. */
 export type FieldErrors = Partial<Record<string, string>>;
 

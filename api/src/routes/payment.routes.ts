@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
+import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { jobIds } from '../../../shared/core/jobs/jobs.ts';
 import {
@@ -50,7 +51,7 @@ function paymentDeps(deps: AppDeps): PaymentDeps {
 
 /** The booking token a request carries, in the X-Booking-Token header. */
 function headerToken(req: Request): string | undefined {
-  return req.get('x-booking-token') ?? undefined;
+  return req.get(BOOKING_TOKEN_HEADER) ?? undefined;
 }
 
 export function paymentRoutes(deps: AppDeps): Router {

@@ -3,7 +3,8 @@
  * server also serves this site. For any non-OK answer it throws an ApiError whose message
  * contains the HTTP status; POST calls use the server's detail or message instead.
  */
-import { BOOKING_TOKEN_HEADER, type BookingCreate, type BookingCreateResponse } from '../../../shared/contract/booking.ts';
+import type { BookingCreate, BookingCreateResponse } from '../../../shared/contract/booking.ts';
+import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
 
 export class ApiError extends Error {
