@@ -44,6 +44,7 @@ export const API_MESSAGES = {
   slotPassed: 'This time slot has already passed. Please choose a later time.',
   bookingCreated: 'Booking created successfully.',
   transactionReused: 'This payment_transaction_id was already used for a different booking. Please start a new booking.',
+  transactionSpent: 'This booking was already made with this payment_transaction_id. Please start a new booking.',
   bookingTokenRequired: "This booking's token is missing or does not match. Only the client who made the booking can do this.",
   notAwaitingPayment: 'This booking is not awaiting an online payment (it is already paid, cancelled or expired).',
 } as const;
@@ -51,7 +52,7 @@ export const API_MESSAGES = {
 /** 429 answers of the hold limits (HOLDS_PER_CLIENT, HOLDS_PER_IP), with when to try again. */
 export const HOLD_LIMIT_MESSAGES = {
   perClient: (limit: number, minutes: number) =>
-    `You already have ${limit} ${limit === 1 ? 'booking' : 'bookings'} waiting for payment. Please complete that payment, or try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} when a hold ends.`,
+    `You already have ${limit} ${limit === 1 ? 'booking' : 'bookings'} waiting for payment. Please complete that payment, or try again within ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, when a hold has ended.`,
   perAddress: (minutes: number) =>
     `Too many unpaid bookings were started from your network in the last few minutes. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
 } as const;

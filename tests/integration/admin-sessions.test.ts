@@ -86,6 +86,12 @@ describe('token claims', () => {
     await expectRefusedEverywhere(forever);
   });
 
+  it('a token claiming a lifetime longer than any we issue is refused, and logout of a real one is no 500', async () => {
+    for (const exp of [1e13, now() + 8 * 24 * 3600]) await request(app).get('/api/admin/therapists').set(bearer(sign({ ...claims(), exp }))).expect(401);
+    await request(app).post('/api/admin/logout').set(bearer(sign({ ...claims(), exp: 1e13 }))).expect(401);
+    await expectAcceptedEverywhere(sign({ ...claims(), exp: now() + 7 * 24 * 3600 - 60 }));
+  });
+
   it('a token without a jti or a session version is refused; the same token with them is accepted', async () => {
     const { jti: _jti, ...noJti } = claims();
     const { sv: _sv, ...noSv } = claims();

@@ -245,10 +245,25 @@ describe('integers beyond PostgreSQL int4 are refused by the schema', () => {
 });
 
 describe('a NUL character is refused at the boundary, on every route', () => {
-  const NUL_DETAIL = 'The request contains a character that is not allowed (NUL).';
+  const NUL_DETAIL = 'The request contains a character that is not allowed (NUL or a broken UTF-16 surrogate).';
   it.each(['client_full_name', 'client_note', 'client_state', 'client_city', 'therapist_email', 'payment_transaction_id'])('JSON body: %s', async (field) => {
     const res = await expectRefused(request(app).post('/confirm-booking').send(onlineBooking({ [field]: 'Meera\u0000Pillai' })), 400);
     expect(res.body.detail).toBe(NUL_DETAIL);
+  });
+
+  it.each([
+    ['a lone high surrogate', String.raw`Zyxwv \ud800 Qwerty`],
+    ['a lone low surrogate', String.raw`\udc00`],
+  ])('%s, which PostgreSQL cannot store either, written as a JSON escape', async (_label, escaped) => {
+    for (const field of ['client_full_name', 'client_note']) {
+      const body = JSON.stringify(offlineBooking({ [field]: 'PLACEHOLDER' })).replace('PLACEHOLDER', escaped);
+      const res = await expectRefused(request(app).post('/confirm-booking').set('content-type', 'application/json').send(body), 400);
+      expect(res.body.detail).toBe(NUL_DETAIL);
+    }
+  });
+
+  it('a well-formed surrogate pair (an emoji) is text like any other', async () => {
+    await request(app).post('/confirm-booking').send(offlineBooking({ client_note: 'Thank you 🙏', booking_time_slot_start: '17:00' })).expect(200);
   });
 
   it('in a key of the JSON body, and deep inside it', async () => {

@@ -9,6 +9,7 @@ import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { AppError } from '../../shared/core/errors.ts';
 import { insertBookingWithIntents, type NewBooking } from '../../shared/core/repositories/booking.repository.ts';
 import { createBooking } from '../../shared/core/services/booking.service.ts';
+import { testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking, type Overrides } from '../support/factories.ts';
 
@@ -37,7 +38,8 @@ function watchStatements(hold?: Promise<void>): number[] {
   return sizes;
 }
 
-const book = (o: Overrides) => createBooking(database.db, bookingCreateSchema.parse(o), { kind: 'public' }, now);
+const OPTIONS = { paymentHoldMinutes: 20, tokenSecret: testConfig.jwtSecret };
+const book = (o: Overrides) => createBooking(database.db, bookingCreateSchema.parse(o), { kind: 'public' }, now, OPTIONS);
 const refusal = (result: PromiseSettledResult<unknown>) => {
   if (result.status !== 'rejected' || !(result.reason instanceof AppError)) return result;
   return { code: result.reason.code, message: result.reason.message, fields: result.reason.fields };
@@ -136,8 +138,8 @@ describe('bookings asked for together', () => {
     const db = { $client: { query } } as unknown as Db;
     const input = bookingCreateSchema.parse(onlineBooking({ booking_date: '2026-11-27' }));
     const results = await Promise.allSettled([
-      createBooking(db, input, { kind: 'public' }, now),
-      createBooking(db, { ...input, booking_time_slot_start: '11:00' }, { kind: 'public' }, now),
+      createBooking(db, input, { kind: 'public' }, now, OPTIONS),
+      createBooking(db, { ...input, booking_time_slot_start: '11:00' }, { kind: 'public' }, now, OPTIONS),
     ]);
     expect(query).toHaveBeenCalledTimes(1);
     expect(results).toEqual([

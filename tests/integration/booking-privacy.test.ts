@@ -158,7 +158,7 @@ describe('a booking is private to the client who made it', () => {
     const params = {
       razorpay_payment_link_id: link.body.payment_link_id as string,
       razorpay_payment_link_reference_id: String(id),
-      razorpay_payment_link_status: 'created',
+      razorpay_payment_link_status: 'paid',
       razorpay_payment_id: 'pay_Forged00000001',
     };
     const forged = await request(app).get(`/api/get-razorpay-details/${id}`).query({ ...params, razorpay_signature: 'f'.repeat(64) });
@@ -169,6 +169,12 @@ describe('a booking is private to the client who made it', () => {
       .query({ ...params, razorpay_signature: callbackSignature(secret, params) })
       .expect(200);
     expect(signed.body.data).toMatchObject({ id, client_full_name: 'Ishaan Verma' });
+    // A signed callback of a failed attempt proves nothing: whoever holds the link can make one.
+    const failedParams = { ...params, razorpay_payment_link_status: 'failed' };
+    await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ ...failedParams, razorpay_signature: callbackSignature(secret, failedParams) })
+      .expect(404);
     // A signature for another booking proves nothing about this one.
     const other = await book().expect(200);
     const otherParams = { ...params, razorpay_payment_link_reference_id: String(other.body.booking_id) };
@@ -220,16 +226,36 @@ describe('a booking is private to the client who made it', () => {
 });
 
 describe('payment_transaction_id is an idempotency key', () => {
-  it('a retry with the same key and payload answers the same booking, with a fresh token in place of the lost one', async () => {
+  it('a retry with the same key and payload answers the same booking and the same token', async () => {
     const payload = onlineBooking({ ...nextSlot(), ...client(), payment_transaction_id: 'retry-key-0001' });
     const first = await request(app).post('/confirm-booking').send(payload).expect(200);
     const retry = await request(app).post('/confirm-booking').send(payload).expect(200);
-    expect(retry.body.booking_id).toBe(first.body.booking_id);
-    expect(retry.body.booking_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(retry.body).toEqual(first.body);
     expect(await database.db.$count(bookings, eq(bookings.paymentTransactionId, 'retry-key-0001'))).toBe(1);
-    // The token of the answer that got through works; the lost one no longer does.
-    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', retry.body.booking_token).send({ booking_id: retry.body.booking_id }).expect(200);
-    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', first.body.booking_token).send({ booking_id: first.body.booking_id }).expect(403);
+    // Whichever answer got through, its token works: a retry cannot lock the client out of their booking.
+    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', first.body.booking_token).send({ booking_id: first.body.booking_id }).expect(200);
+  });
+
+  it('a key is no way to a booking once it was paid, cancelled or is older than a hold', async () => {
+    for (const change of [{ paymentStatus: 'COMPLETED' as const }, { cancelled: true }, { createdAt: new Date(Date.now() - 21 * 60_000) }]) {
+      const payload = onlineBooking({ ...nextSlot(), ...client() });
+      const made = await request(app).post('/confirm-booking').send(payload).expect(200);
+      const key = (await row(made.body.booking_id)).paymentTransactionId!;
+      await database.db.update(bookings).set(change).where(eq(bookings.id, made.body.booking_id));
+      const again = await request(app).post('/confirm-booking').send({ ...payload, payment_transaction_id: key }).expect(409);
+      expect(again.body.detail).toMatch(/already made/);
+      expect(again.body.booking_token).toBeUndefined();
+    }
+  });
+
+  it('a retry of a client at the hold limit still finds its own booking', async () => {
+    const limited = appWith({ HOLDS_PER_CLIENT: '2', HOLDS_PER_IP: '0' });
+    const who = client();
+    await book(limited, who).expect(200);
+    const payload = onlineBooking({ ...nextSlot(), ...who, payment_transaction_id: 'retry-key-limit' });
+    const first = await request(limited).post('/confirm-booking').send(payload).expect(200);
+    const retry = await request(limited).post('/confirm-booking').send(payload).expect(200);
+    expect(retry.body).toEqual(first.body);
   });
 
   it('the same key with a different payload is 409 and writes nothing', async () => {
@@ -248,6 +274,7 @@ describe('payment_transaction_id is an idempotency key', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => request(app).post('/confirm-booking').send(payload)));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body.booking_id)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.body.booking_token)).size).toBe(1);
     expect(await database.db.$count(bookings, eq(bookings.paymentTransactionId, 'retry-key-0003'))).toBe(1);
   });
 
@@ -269,8 +296,9 @@ describe('hold limits', () => {
     const before = await database.db.$count(bookings);
     const third = await book(limited, who).expect(429);
     expect(third.body.detail).toMatch(/You already have 2 bookings waiting for payment/);
-    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    expect(Number(third.headers['retry-after'])).toBeLessThanOrEqual(20 * 60);
+    // A hold's whole length, whenever the client's holds end: the answer must not tell a stranger
+    // probing with someone's e-mail or mobile when that person booked.
+    expect(third.headers['retry-after']).toBe(String(20 * 60));
     // The same mobile under another e-mail is the same client.
     await book(limited, { ...client(), client_mobile: who.client_mobile }).expect(429);
     await book(limited, { ...client(), client_email: who.client_email }).expect(429);

@@ -1,23 +1,26 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../../../shared/core/errors.ts';
 
-export const NUL_MESSAGE = 'The request contains a character that is not allowed (NUL).';
+export const NUL_MESSAGE = 'The request contains a character that is not allowed (NUL or a broken UTF-16 surrogate).';
+
+/** U+0000, or half of a surrogate pair (JSON's "\ud800"): PostgreSQL's text and jsonb take neither. */
+const unstorable = (s: string) => s.includes('\u0000') || !s.isWellFormed();
 
 /**
- * Whether any string in `value` (keys included) holds U+0000. Iterative: a 32 kB JSON body can nest
- * thousands of levels deep, more than the call stack would take.
+ * Whether any string in `value` (keys included) holds a character PostgreSQL cannot store. Iterative:
+ * a 32 kB JSON body can nest thousands of levels deep, more than the call stack would take.
  */
 export function holdsNul(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length) {
     const v = pending.pop();
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return true;
+      if (unstorable(v)) return true;
     } else if (Array.isArray(v)) {
       pending.push(...v);
     } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
       for (const [key, inner] of Object.entries(v)) {
-        if (key.includes('\u0000')) return true;
+        if (unstorable(key)) return true;
         pending.push(inner);
       }
     }

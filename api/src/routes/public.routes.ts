@@ -4,6 +4,7 @@ import { Router, type NextFunction, type Response } from 'express';
 import { bookingCreateSchema } from '../../../shared/contract/booking.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { createBooking } from '../../../shared/core/services/booking.service.ts';
+import { addressKey } from '../../../shared/core/services/auth.service.ts';
 import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
 import type { AppDeps } from '../app.ts';
 import { parseOr400 } from '../middleware/validate.ts';
@@ -36,10 +37,12 @@ export function publicRoutes(deps: AppDeps): Router {
     const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
     const created = await createBooking(db, input, actor, deps.now(), {
       paymentHoldMinutes: deps.config.paymentHoldMinutes,
+      tokenSecret: deps.config.jwtSecret,
       logger: deps.logger,
       holds: deps.config.holds,
-      // req.ip is the socket's address unless TRUST_PROXY names the proxy in front.
-      clientAddressHash: addressHash(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
+      // req.ip is the socket's address unless TRUST_PROXY names the proxy in front; IPv6 by its /64,
+      // which one client can rotate through.
+      clientAddressHash: addressHash(addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown')),
     });
     // Read-your-writes here; other processes drop it when the announcement reaches them.
     deps.readCache?.changed(`therapist:${input.therapist_id}`);

@@ -1,6 +1,6 @@
 import { toAdminBookingDto } from './admin-booking.repository.ts';
 import { createHash } from 'node:crypto';
-import { eq, getTableColumns, or } from 'drizzle-orm';
+import { eq, getTableColumns, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import pg from '../db/pg-types.ts';
 import { queueOf } from '../jobs/jobs.ts';
@@ -72,7 +72,23 @@ export async function findBookingByTransactionId(db: DbOrTx, transactionId: stri
   return row;
 }
 
-/** Replaces a booking's token hash (a retried request gets a fresh token; the one it lost stops working). */
+/**
+ * The same, and whether it was made in the last `minutes` by PostgreSQL's clock (the one that stamped
+ * created_at, so a test's pinned app clock cannot skew it).
+ */
+export async function findRecentBookingByTransactionId(
+  db: DbOrTx,
+  transactionId: string,
+  minutes: number,
+): Promise<{ booking: BookingRow; recent: boolean } | undefined> {
+  const [row] = await db
+    .select({ booking: bookings, recent: sql<boolean>`${bookings.createdAt} > now() - make_interval(mins => ${minutes})` })
+    .from(bookings)
+    .where(eq(bookings.paymentTransactionId, transactionId));
+  return row;
+}
+
+/** Sets a booking's token hash (a replay after the server's secret changed). */
 export async function setBookingTokenHash(db: DbOrTx, id: number, hash: string, now: Date): Promise<void> {
   await db.update(bookings).set({ bookingTokenHash: hash, updatedAt: now }).where(eq(bookings.id, id));
 }
@@ -152,7 +168,7 @@ const BOOKING_INSERT = `with input as (
   ),
   -- The client's live holds and the address's recent unpaid holds, with those asked earlier in this
   -- batch; only for rows with limits (a batch with limits runs after advisory locks on its clients and
-  -- addresses, so the counts cannot race). retry_after: seconds until the limit lets one more through.
+  -- addresses, so the counts cannot race). address_retry: seconds until the address may hold one more.
   holds as (
     select i.n,
       case when i.hold_limit_client > 0 then greatest(
@@ -163,11 +179,6 @@ const BOOKING_INSERT = `with input as (
            and x.created_by_admin_id is null and x.payment_hold_expires_at > i.asked_at and x.client_mobile = i.client_mobile)
           + count(*) filter (where i.hold_limit_client > 0) over (partition by i.client_mobile order by i.n))
       end as client_holds,
-      case when i.hold_limit_client > 0 then
-        (select ceil(extract(epoch from min(x.payment_hold_expires_at) - i.asked_at))::int from bookings x
-          where x.payment_status = 'INITIATED' and not x.cancelled and x.booking_type = 'ONLINE' and x.created_by_admin_id is null
-            and x.payment_hold_expires_at > i.asked_at and (x.client_email = i.client_email or x.client_mobile = i.client_mobile))
-      end as client_retry,
       case when i.hold_limit_address > 0 then
         (select count(*) from bookings x where x.client_address_hash = i.client_address_hash
            and x.created_at > now() - interval '${HOLD_ADDRESS_WINDOW_MINUTES} minutes' and x.payment_status <> 'COMPLETED')
@@ -191,10 +202,9 @@ const BOOKING_INSERT = `with input as (
         when h.client_holds > i.hold_limit_client then 'holds_client'
         when h.address_holds > i.hold_limit_address then 'holds_address'
       end as refusal,
-      case
-        when h.client_holds > i.hold_limit_client then h.client_retry
-        when h.address_holds > i.hold_limit_address then h.address_retry
-      end as retry_after
+      -- Only the address's wait: when a client's own hold ends would tell a stranger probing with
+      -- someone's e-mail or mobile when that person booked.
+      case when h.address_holds > i.hold_limit_address then h.address_retry end as retry_after
     from input i
     join holds h on h.n = i.n
     left join therapists t on t.id = i.therapist_id and t.is_active

@@ -42,6 +42,8 @@ export function signAdminToken(admin: Pick<AdminUser, 'id' | 'sessionVersion'>, 
 }
 
 const JTI = /^[A-Za-z0-9_-]{16,64}$/;
+/** The longest lifetime config.ts allows JWT_TTL_SECONDS. */
+const MAX_TOKEN_LIFETIME_MS = 7 * 24 * 3600_000;
 
 /** The claims of a token signed by us with HS256 and still fresh, or undefined for anything else. */
 export function verifyAdminToken(token: string, secret: string, now: Date): AdminTokenClaims | undefined {
@@ -53,8 +55,9 @@ export function verifyAdminToken(token: string, secret: string, now: Date): Admi
       clockTimestamp: Math.floor(now.getTime() / 1000),
     });
     if (typeof p !== 'object' || typeof p.sub !== 'string' || !/^\d{1,9}$/.test(p.sub)) return undefined;
-    // jsonwebtoken checks exp only when there is one: a token without it would never expire.
-    if (typeof p.exp !== 'number' || !Number.isFinite(p.exp)) return undefined;
+    // jsonwebtoken checks exp only when there is one: a token without it would never expire. Nor may
+    // one claim longer than the longest lifetime we ever issue (JWT_TTL_SECONDS is at most 7 days).
+    if (typeof p.exp !== 'number' || !Number.isFinite(p.exp) || p.exp * 1000 > now.getTime() + MAX_TOKEN_LIFETIME_MS) return undefined;
     if (typeof p.jti !== 'string' || !JTI.test(p.jti)) return undefined;
     if (!Number.isSafeInteger(p.sv) || (p.sv as number) < 1) return undefined;
     return { adminId: Number(p.sub), sessionVersion: p.sv as number, jti: p.jti, expiresAt: new Date(p.exp * 1000) };
@@ -186,7 +189,7 @@ export class LoginThrottle {
     const w = this.options.windowSeconds;
     const [pair = 0, , addr = 0] = await this.run((m) => m.incr(pairKey).expire(pairKey, w, 'NX').incr(addrKey).expire(addrKey, w, 'NX'));
     if (pair > this.options.maxFailuresPerAccountAddress || addr > this.options.maxFailuresPerAddress) {
-      throw new AppError('rate_limited', AM.loginThrottled);
+      throw new AppError('rate_limited', AM.loginThrottled, undefined, { retryAfterSeconds: w });
     }
   }
 

@@ -1,12 +1,16 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The booking token: the one secret that proves a caller is the client who made a booking. 256 random
- * bits, handed to that client once (the answer of POST /confirm-booking); the database keeps only its
- * SHA-256, so neither a leaked backup nor an admin screen can reveal it.
+ * The booking token: the one secret that proves a caller is the client who made a booking, handed to
+ * that client in the answer of POST /confirm-booking; the database keeps only its SHA-256, so neither
+ * a leaked backup nor an admin screen can reveal it. 256 bits keyed on the server's secret and the
+ * booking's idempotency key (unique per booking), so a retried request that finds its booking answers
+ * the very token the lost answer carried: duplicates all hold a working token, and nobody can swap the
+ * client's token for another.
  */
-export function newBookingToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
+export function bookingTokenFor(secret: string, transactionId: string): { token: string; hash: string } {
+  const key = createHmac('sha256', secret).update('booking-token').digest();
+  const token = createHmac('sha256', key).update(transactionId, 'utf8').digest('base64url');
   return { token, hash: hashBookingToken(token) };
 }
 

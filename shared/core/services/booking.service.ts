@@ -8,14 +8,14 @@ import type { Logger } from '../logger.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import { announceBooking, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
 import {
-  findBookingByTransactionId,
+  findRecentBookingByTransactionId,
   insertBookingWithIntents,
   setBookingTokenHash,
   type BookingRefusal,
   type BookingRow,
   type NewBooking,
 } from '../repositories/booking.repository.ts';
-import { newBookingToken } from './booking-token.ts';
+import { bookingTokenFor } from './booking-token.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
 
@@ -51,6 +51,8 @@ function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
 
 export type CreateBookingOptions = {
   paymentHoldMinutes: number;
+  /** The server's secret, from which each public booking's token is derived (config.jwtSecret). */
+  tokenSecret: string;
   logger?: Logger | undefined;
   /** Live unpaid holds per client and new unpaid holds per address (10 minutes); 0 or absent: no limit. */
   holds?: { perClient: number; perAddress: number } | undefined;
@@ -69,18 +71,25 @@ function sameRequest(row: BookingRow, values: NewBooking): boolean {
 
 /**
  * payment_transaction_id is the client's idempotency key: a request whose answer was lost and is sent
- * again finds the booking it made (the same booking_id, and a fresh token in place of the lost one);
- * the same key for another booking is refused. Undefined when no booking has the key.
+ * again finds the booking it made and gets the same answer, token included; the same key for another
+ * booking is refused. Only while the booking is as it was made and at most the hold's length old (by
+ * the database's clock): a key seen later (the in-person status page's address carries it) buys
+ * nothing. Undefined when no booking has the key.
  */
-async function replay(db: Db, values: NewBooking, actor: Actor, now: Date): Promise<BookingCreateResponse | undefined> {
-  const existing = values.paymentTransactionId ? await findBookingByTransactionId(db, values.paymentTransactionId) : undefined;
-  if (!existing) return undefined;
-  const byAdmin = existing.createdByAdminId !== null;
-  if (!sameRequest(existing, values) || byAdmin !== (actor.kind === 'admin')) throw new AppError('conflict', M.transactionReused);
-  if (actor.kind === 'admin') return { booking_id: existing.id, message: M.bookingCreated };
-  const token = newBookingToken();
-  await setBookingTokenHash(db, existing.id, token.hash, now);
-  return { booking_id: existing.id, message: M.bookingCreated, booking_token: token.token };
+async function replay(db: Db, values: NewBooking, actor: Actor, options: CreateBookingOptions): Promise<BookingCreateResponse | undefined> {
+  const found = values.paymentTransactionId
+    ? await findRecentBookingByTransactionId(db, values.paymentTransactionId, options.paymentHoldMinutes)
+    : undefined;
+  if (!found) return undefined;
+  const { booking, recent } = found;
+  const byAdmin = booking.createdByAdminId !== null;
+  if (!sameRequest(booking, values) || byAdmin !== (actor.kind === 'admin')) throw new AppError('conflict', M.transactionReused);
+  if (!recent || booking.cancelled || booking.paymentStatus !== values.paymentStatus) throw new AppError('conflict', M.transactionSpent);
+  if (actor.kind === 'admin') return { booking_id: booking.id, message: M.bookingCreated };
+  const token = bookingTokenFor(options.tokenSecret, values.paymentTransactionId!);
+  // The secret changed since the booking was made: the token the client gets now is the one that works.
+  if (token.hash !== booking.bookingTokenHash) await setBookingTokenHash(db, booking.id, token.hash, new Date());
+  return { booking_id: booking.id, message: M.bookingCreated, booking_token: token.token };
 }
 
 /**
@@ -94,7 +103,7 @@ export async function createBooking(
   input: BookingCreate,
   actor: Actor,
   now: Date,
-  options: CreateBookingOptions = { paymentHoldMinutes: 20 },
+  options: CreateBookingOptions,
 ): Promise<BookingCreateResponse> {
   const wantsAdminFields = input.admin_confirmed !== undefined || input.payment_status !== undefined;
   if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
@@ -105,7 +114,8 @@ export async function createBooking(
   const online = input.booking_type === 'ONLINE';
   const status = initialStatus(input, actor);
   const holdEnd = status === 'INITIATED' ? new Date(now.getTime() + options.paymentHoldMinutes * 60_000) : null;
-  const token = actor.kind === 'public' ? newBookingToken() : undefined;
+  const transactionId = input.payment_transaction_id || randomUUID();
+  const token = actor.kind === 'public' ? bookingTokenFor(options.tokenSecret, transactionId) : undefined;
   // Only a public online booking is an unpaid hold; admins' bookings and in-person ones are exempt.
   const limited = actor.kind === 'public' && holdEnd !== null;
   const values = {
@@ -126,7 +136,7 @@ export async function createBooking(
     termsAccepted: input.terms_accepted,
     paymentStatus: status,
     paymentHoldExpiresAt: holdEnd,
-    paymentTransactionId: input.payment_transaction_id || randomUUID(),
+    paymentTransactionId: transactionId,
     adminConfirmed: actor.kind === 'admin',
     createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
     bookingTokenHash: token?.hash ?? null,
@@ -158,26 +168,29 @@ export async function createBooking(
   } catch (err) {
     // The key was used by a booking committed meanwhile (or earlier, for another slot).
     if (isUniqueViolation(err, 'bookings_payment_txn_uq')) {
-      const again = await replay(db, values, actor, now);
+      const again = await replay(db, values, actor, options);
       if (again) return again;
     }
     throw err;
   }
   if ('refusal' in created) {
-    // The client's own earlier request took the slot: answer as it was answered then.
-    if (created.refusal === 'taken') {
-      const again = await replay(db, values, actor, now);
+    // The client's own earlier request took the slot, or counts against its limit: answer as it was
+    // answered then.
+    if (created.refusal === 'taken' || created.refusal === 'holds_client' || created.refusal === 'holds_address') {
+      const again = await replay(db, values, actor, options);
       if (again) return again;
-      // The partial unique index bookings_live_slot_uq decided it: the slot is live for someone else.
-      throw new AppError('conflict', M.slotTaken);
     }
-    const wait = created.retryAfterSeconds ?? 60;
-    const minutes = Math.max(1, Math.ceil(wait / 60));
+    // The partial unique index bookings_live_slot_uq decided it: the slot is live for someone else.
+    if (created.refusal === 'taken') throw new AppError('conflict', M.slotTaken);
     if (created.refusal === 'holds_client') {
-      throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perClient(options.holds!.perClient, minutes), undefined, { retryAfterSeconds: wait });
+      // A whole hold's length, not when the client's earliest hold ends: a stranger probing with
+      // someone's e-mail or mobile would learn when that person booked.
+      const wait = options.paymentHoldMinutes * 60;
+      throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perClient(options.holds!.perClient, options.paymentHoldMinutes), undefined, { retryAfterSeconds: wait });
     }
     if (created.refusal === 'holds_address') {
-      throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perAddress(minutes), undefined, { retryAfterSeconds: wait });
+      const wait = created.retryAfterSeconds ?? 60;
+      throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perAddress(Math.max(1, Math.ceil(wait / 60))), undefined, { retryAfterSeconds: wait });
     }
     throw fieldError(...REFUSALS[created.refusal]);
   }

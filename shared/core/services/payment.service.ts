@@ -328,11 +328,16 @@ export async function confirmStoredLink(
   return { message: 'Payment link saved.', booking_id: booking.id, payment_link_url: link.payment_link_url };
 }
 
-/** Whether the query is the provider's signed callback for this very booking (and its current link, if any). */
+/**
+ * Whether the query is the provider's signed callback of a payment for this very booking (and its
+ * current link, if any). Only a paid one: whoever holds a link can make a failed attempt, and the
+ * sandbox signs that redirect too.
+ */
 function signedCallbackFor(payments: PaymentsProvider, booking: BookingView, query: Record<string, unknown>): boolean {
   const callback = callbackSchema.safeParse(query);
   return (
     callback.success &&
+    callback.data.razorpay_payment_link_status === 'paid' &&
     callback.data.razorpay_payment_link_reference_id === String(booking.id) &&
     (!booking.razorpayPaymentLinkId || callback.data.razorpay_payment_link_id === booking.razorpayPaymentLinkId) &&
     payments.verifyCallback(callback.data as CallbackParams)
