@@ -95,6 +95,7 @@ describe('sign-in throttle', () => {
     for (let i = 0; i < 5; i++) await login(app, 'desk', `wrong-${i}`, '10.1.0.66').expect(401);
     const locked = await login(app, 'desk', PASSWORD, '10.1.0.66').expect(429);
     expect(locked.body.detail).toMatch(/Too many failed sign-in attempts/);
+    expect(locked.headers['retry-after']).toBe(String(15 * 60));
     await login(app, 'desk', PASSWORD, '10.1.0.7').expect(200);
     // The guessing address stays refused for that account after the owner signs in elsewhere.
     await login(app, 'desk', PASSWORD, '10.1.0.66').expect(429);
