@@ -270,6 +270,55 @@ export const webhookEvents = pgTable('webhook_events', {
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The payments ledger: every rupee captured or returned, one row each, written once (the unique indexes
+ * on the provider's ids decide every race between callback, webhook and reconciliation). Captures are
+ * positive, refunds negative; a booking's money is the sum of its rows.
+ */
+export const paymentsLedger = pgTable(
+  'payments_ledger',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    kind: text('kind').$type<'capture' | 'refund'>().notNull(),
+    /** razorpay, sandbox, or counter (money taken at the centre). */
+    provider: text('provider').$type<'razorpay' | 'sandbox' | 'counter'>().notNull(),
+    /** The provider's payment id (a refund: the payment it returns); a counter payment gets one of ours. */
+    paymentId: text('payment_id').notNull(),
+    refundId: text('refund_id'),
+    linkId: text('link_id'),
+    amountPaise: integer('amount_paise').notNull(),
+    method: text('method').$type<'UPI' | 'CARD' | 'NETBANKING' | 'WALLET' | 'CASH' | 'OTHER'>().notNull(),
+    reason: text('reason'),
+    recordedByAdminId: integer('recorded_by_admin_id').references(() => adminUsers.id),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('payments_ledger_kind_check', sql`${t.kind} in ('capture', 'refund')`),
+    check('payments_ledger_sign_check', sql`(${t.kind} = 'capture' and ${t.amountPaise} > 0) or (${t.kind} = 'refund' and ${t.amountPaise} < 0)`),
+    check('payments_ledger_method_check', sql`${t.method} in ('UPI', 'CARD', 'NETBANKING', 'WALLET', 'CASH', 'OTHER')`),
+    check('payments_ledger_refund_id_check', sql`(${t.kind} = 'refund') = (${t.refundId} is not null)`),
+    uniqueIndex('payments_ledger_capture_uq').on(t.provider, t.paymentId).where(sql`${t.kind} = 'capture'`),
+    uniqueIndex('payments_ledger_refund_uq').on(t.provider, t.refundId).where(sql`${t.kind} = 'refund'`),
+    index('payments_ledger_booking_idx').on(t.bookingId),
+    index('payments_ledger_occurred_idx').on(t.occurredAt),
+  ],
+);
+
+/** The local sandbox provider's refunds (what Razorpay keeps on its side), one per idempotency key. */
+export const sandboxRefunds = pgTable('sandbox_refunds', {
+  id: text('id').primaryKey(),
+  paymentId: text('payment_id').notNull(),
+  amountPaise: integer('amount_paise').notNull(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  notes: jsonb('notes').$type<Record<string, string>>().notNull().default({}),
+  status: text('status').$type<'processed' | 'failed'>().notNull().default('processed'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** The local sandbox payments provider's own records (what Razorpay would keep on its side). */
 export const sandboxPaymentLinks = pgTable('sandbox_payment_links', {
   id: text('id').primaryKey(),
