@@ -282,3 +282,19 @@ export type AuditEntryDto = {
   after: unknown;
 };
 export type AuditPage = { page: number; page_size: number; total: number; items: AuditEntryDto[] };
+
+/**
+ * POST /api/admin/bookings/{id}/record-payment: a fee taken at the centre for an in-person booking.
+ * `amount` in rupees, the booking's price when left out.
+ */
+export const recordPaymentSchema = z.strictObject({
+  method: z.enum(['CASH', 'CARD', 'UPI'], { error: 'Method must be CASH, CARD or UPI' }),
+  amount: z
+    .number({ error: 'Amount must be a number' })
+    .positive({ error: 'Amount must be more than zero' })
+    .max(10_000_000, { error: 'Amount is too large' })
+    .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' })
+    .optional(),
+});
+export type RecordPaymentInput = z.output<typeof recordPaymentSchema>;
+export type RecordPaymentResponse = { booking_id: number; payment_status: 'COMPLETED'; message: string };

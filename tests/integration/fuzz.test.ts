@@ -150,6 +150,10 @@ const FIELDS = {
     booking_id: BAD_INTS,
     merchant_transaction_id: ['x'.repeat(65), ...badText(64)],
   },
+  recordPayment: {
+    method: ['CHEQUE', 'cash', '', ...NUL_STRINGS, ...WRONG_TYPES],
+    amount: [0, -1, 10.005, 1e20, 10_000_001, '1800', ...WRONG_TYPES],
+  },
   block: {
     therapist_id: BAD_INTS,
     start_time: ['25:00', '', '1000', 1000, ...WRONG_TYPES, ...NUL_STRINGS],
@@ -238,6 +242,15 @@ const SPECS = (): Spec[] => [
   admin('GET /api/admin/therapists', 'GET', '/api/admin/therapists'),
   admin('GET /api/admin/bookings', 'GET', '/api/admin/bookings'),
   { name: 'POST /api/admin/bookings/:id/cancel', method: 'POST', path: (p) => `/api/admin/bookings/${p}/cancel`, param: () => String(ids.pending), auth: 'super' },
+  {
+    name: 'POST /api/admin/bookings/:id/record-payment',
+    method: 'POST',
+    path: (p) => `/api/admin/bookings/${p}/record-payment`,
+    param: () => String(ids.pending),
+    body: () => ({ method: 'CASH', amount: 1800 }),
+    fields: FIELDS.recordPayment,
+    auth: 'super',
+  },
   {
     name: 'POST update-payment-link (admin)',
     method: 'POST',

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../shared/core/db/client.ts';
 
 /** Every table a request can write to. */
-const TABLES = ['bookings', 'outbox', 'audit_log', 'admin_users', 'admin_token_revocations', 'webhook_events', 'sandbox_payment_links'];
+const TABLES = ['bookings', 'outbox', 'audit_log', 'admin_users', 'admin_token_revocations', 'webhook_events', 'sandbox_payment_links', 'payments_ledger', 'sandbox_refunds'];
 
 /**
  * What requests can have written: the row count of every table a request writes to, and a digest of

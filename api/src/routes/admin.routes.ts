@@ -5,6 +5,7 @@ import {
   idParam,
   manualBookingSchema,
   nameQuerySchema,
+  recordPaymentSchema,
   shareableLinkSchema,
   updatePaymentLinkSchema,
 } from '../../../shared/contract/admin.ts';
@@ -21,6 +22,7 @@ import {
   toggleBlock,
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
+import { recordCounterPayment } from '../../../shared/core/services/counter-payment.service.ts';
 import type { AppDeps } from '../app.ts';
 import {
   adminOf,
@@ -81,6 +83,12 @@ export function adminRoutes(deps: AppDeps): Router {
   r.post('/api/admin/bookings/:id/cancel', async (req, res) => {
     const { id } = parseOr400(bookingIdParams, req.params);
     res.json(await cancelBooking(db, id, actor(res), deps.now()));
+  });
+
+  r.post('/api/admin/bookings/:id/record-payment', async (req, res) => {
+    const { id } = parseOr400(bookingIdParams, req.params);
+    const input = parseOr400(recordPaymentSchema, req.body ?? {});
+    res.json(await recordCounterPayment(db, id, input, actor(res), deps.now()));
   });
 
   r.post('/api/admin/bookings/:id/update-payment-link', async (req, res) => {

@@ -26,6 +26,7 @@ import {
   findLiveSlotForUpdate,
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
+import { recordCapture } from '../repositories/ledger.repository.ts';
 import { getTherapist, listTherapistRows } from '../repositories/catalog.repository.ts';
 import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 
@@ -182,6 +183,14 @@ export async function createManualBooking(db: Db, input: ManualBooking, by: Admi
         })
         .returning();
       await insertAudit(tx, { ...who(by), action: 'booking.manual_create', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
+      // An online session the centre marks paid was paid to it some other way: the ledger holds it as
+      // taken at the counter, by this admin.
+      if (online && row!.amountPaise > 0) {
+        await recordCapture(tx, {
+          bookingId: row!.id, provider: 'counter', paymentId: `counter_${randomUUID()}`, amountPaise: row!.amountPaise,
+          method: 'OTHER', recordedByAdminId: by.adminId, occurredAt: now,
+        });
+      }
       // Meeting link (online) and confirmation mails, committed with the booking.
       await enqueueInTx(tx, intentsForConfirmedBooking(row!, now), now);
       return { booking_id: row!.id, message: AM.manualCreated(row!.id) };

@@ -11,6 +11,7 @@ import type { Logger } from '../logger.ts';
 import { MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { findBookingByPublicRef, getBooking, getBookingView, toBookingRecord, type BookingView } from '../repositories/booking.repository.ts';
+import { recordCapture, type LedgerMethod } from '../repositories/ledger.repository.ts';
 import { bookingTokenMatches } from './booking-token.ts';
 
 export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
@@ -20,41 +21,69 @@ export const PAYMENT_LINK_FAILED = 'Failed to generate payment link. Please cont
 /** A missing price books ₹0, but a payment link cannot be for nothing: it is made for ₹1 (spec section 9). */
 export const MIN_LINK_PAISE = 100;
 
+/** A payment the provider reports captured, with what it says of it. */
+export type CapturedPayment = {
+  provider: 'razorpay' | 'sandbox';
+  linkId: string;
+  paymentId: string;
+  /** What was captured; the booking's link amount when the report does not say (a callback). */
+  amountPaise?: number | undefined;
+  method?: LedgerMethod | undefined;
+};
+
+const METHODS: Record<string, LedgerMethod> = { upi: 'UPI', card: 'CARD', netbanking: 'NETBANKING', wallet: 'WALLET' };
+/** The ledger's method for a provider's method name. */
+export function ledgerMethod(method: string | undefined): LedgerMethod {
+  return (method && METHODS[method.toLowerCase()]) || 'OTHER';
+}
+
 /**
- * INITIATED (or FAILED, when a late payment still finds its slot free) → COMPLETED, at most once;
- * the follow-up jobs are written in the same transaction. Answers whether this call made the change.
+ * A captured payment for a booking: first recorded in the ledger (once, whatever order the callback,
+ * webhook and reconciliation bring it in, and whatever state the booking is in), then the booking
+ * follows. Online INITIATED (or FAILED, when a late payment still finds its slot free) → COMPLETED
+ * with its follow-up jobs; in person PENDING (a shareable link) → COMPLETED. A payment for a booking
+ * that is cancelled, or lost its slot, stays in the ledger and is logged as needing a refund. Answers
+ * whether this call completed the booking.
  */
-export async function markPaid(
-  tx: DbOrTx,
-  bookingId: number,
-  payment: { linkId: string; paymentId: string },
-  now: Date,
-  logger: Logger,
-): Promise<boolean> {
-  const set = { paymentStatus: 'COMPLETED' as const, razorpayPaymentId: payment.paymentId, paidAt: now, paymentHoldExpiresAt: null, updatedAt: now };
-  const sameLink = or(isNull(bookings.razorpayPaymentLinkId), eq(bookings.razorpayPaymentLinkId, payment.linkId));
-  let [row] = await tx
-    .update(bookings)
-    .set({ ...set, razorpayPaymentLinkId: payment.linkId })
-    .where(and(eq(bookings.id, bookingId), eq(bookings.paymentStatus, 'INITIATED'), eq(bookings.bookingType, 'ONLINE'), sameLink))
-    .returning();
-  if (!row) {
+export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedPayment, now: Date, logger: Logger): Promise<boolean> {
+  // The booking's row lock orders every report of a payment for it.
+  const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update');
+  if (!booking) {
+    logger.error({ bookingId, paymentId: payment.paymentId }, 'payment for an unknown booking: refund needed');
+    return false;
+  }
+  const recorded = await recordCapture(tx, {
+    bookingId,
+    provider: payment.provider,
+    paymentId: payment.paymentId,
+    linkId: payment.linkId,
+    amountPaise: payment.amountPaise ?? (booking.amountPaise > 0 ? booking.amountPaise : MIN_LINK_PAISE),
+    method: payment.method ?? 'OTHER',
+    occurredAt: now,
+  });
+  const set = { paymentStatus: 'COMPLETED' as const, razorpayPaymentId: payment.paymentId, razorpayPaymentLinkId: payment.linkId, paidAt: now, paymentHoldExpiresAt: null, updatedAt: now };
+  let row: typeof booking | undefined;
+  if (!booking.cancelled && booking.bookingType === 'ONLINE' && booking.paymentStatus === 'INITIATED') {
+    [row] = await tx.update(bookings).set(set).where(eq(bookings.id, bookingId)).returning();
+  } else if (!booking.cancelled && booking.bookingType === 'ONLINE' && booking.paymentStatus === 'FAILED') {
     try {
       // A savepoint: losing the slot to a newer booking must not abort the caller's transaction.
-      [row] = await tx.transaction(async (sp) =>
-        sp
-          .update(bookings)
-          .set({ ...set, razorpayPaymentLinkId: payment.linkId })
-          .where(and(eq(bookings.id, bookingId), eq(bookings.paymentStatus, 'FAILED'), eq(bookings.cancelled, false), eq(bookings.bookingType, 'ONLINE'), sameLink))
-          .returning(),
-      );
+      [row] = await tx.transaction(async (sp) => sp.update(bookings).set(set).where(eq(bookings.id, bookingId)).returning());
     } catch (err) {
       if (!isUniqueViolation(err, 'bookings_live_slot_uq')) throw err;
-      logger.error({ bookingId, paymentId: payment.paymentId }, 'payment captured after the hold ended and the slot was re-booked: refund needed');
-      return false;
     }
+  } else if (!booking.cancelled && booking.bookingType === 'OFFLINE' && booking.paymentStatus === 'PENDING') {
+    // An in-person fee paid through a shareable link: nothing to send, the session was confirmed at booking.
+    await tx.update(bookings).set(set).where(eq(bookings.id, bookingId));
+    logger.info({ bookingId }, 'in-person booking paid by link: COMPLETED');
+    return true;
   }
-  if (!row) return false;
+  if (!row) {
+    if (recorded && booking.razorpayPaymentId !== payment.paymentId) {
+      logger.error({ bookingId, paymentId: payment.paymentId }, 'payment captured for a booking that cannot take it (cancelled, already paid or its slot re-booked): refund needed');
+    }
+    return false;
+  }
   await enqueueInTx(tx, intentsForConfirmedBooking(row, now), now);
   logger.info({ bookingId }, 'booking paid: COMPLETED');
   return true;
@@ -113,9 +142,10 @@ export async function reconcileBooking(deps: PaymentDeps, bookingId: number): Pr
   const booking = await getBooking(deps.db, bookingId);
   if (!booking || booking.paymentStatus !== 'INITIATED' || booking.bookingType !== 'ONLINE') return 'noop';
   const now = deps.now();
-  const settle = async (link: { status: string; id: string; paymentId?: string }): Promise<ReconcileOutcome | undefined> => {
+  const settle = async (link: { status: string; id: string; paymentId?: string; amountPaise?: number }): Promise<ReconcileOutcome | undefined> => {
     if (link.status === 'paid' && link.paymentId) {
-      await deps.db.transaction((tx) => markPaid(tx, booking.id, { linkId: link.id, paymentId: link.paymentId! }, now, deps.logger));
+      const paid = { provider: deps.payments.name, linkId: link.id, paymentId: link.paymentId, amountPaise: link.amountPaise };
+      await deps.db.transaction((tx) => markPaid(tx, booking.id, paid, now, deps.logger));
       return 'completed';
     }
     if (link.status === 'expired' || link.status === 'cancelled') {
@@ -187,7 +217,9 @@ const webhookSchema = z.object({
   payload: z
     .object({
       payment_link: z.object({ entity: z.object({ id: z.string(), reference_id: z.string().optional(), status: z.string().optional() }) }).optional(),
-      payment: z.object({ entity: z.object({ id: z.string() }) }).optional(),
+      payment: z
+        .object({ entity: z.object({ id: z.string(), amount: z.number().int().positive().optional(), method: z.string().optional() }) })
+        .optional(),
     })
     .optional(),
 });
@@ -225,9 +257,10 @@ export async function handlePaymentWebhook(
     if (!link || bookingId === undefined) return 'ignored';
     switch (parsed.event) {
       case 'payment_link.paid': {
-        const paymentId = parsed.payload?.payment?.entity.id;
-        if (!paymentId) return 'ignored';
-        await markPaid(tx, bookingId, { linkId: link.id, paymentId }, now, deps.logger);
+        const entity = parsed.payload?.payment?.entity;
+        if (!entity) return 'ignored';
+        const paid = { provider: deps.payments.name, linkId: link.id, paymentId: entity.id, amountPaise: entity.amount, method: ledgerMethod(entity.method) };
+        await markPaid(tx, bookingId, paid, now, deps.logger);
         return 'processed';
       }
       case 'payment_link.expired':
@@ -256,10 +289,14 @@ const callbackSchema = z.object({
  * the provider; marks the booking paid at most once and answers it as it now stands.
  */
 export async function confirmPayment(deps: PaymentDeps, booking: BookingView, query: Record<string, unknown>): Promise<BookingView> {
-  if (booking.bookingType !== 'ONLINE' || (booking.paymentStatus !== 'INITIATED' && booking.paymentStatus !== 'FAILED')) return booking;
+  const awaiting =
+    (booking.bookingType === 'ONLINE' && (booking.paymentStatus === 'INITIATED' || booking.paymentStatus === 'FAILED')) ||
+    // An in-person booking the centre sent a shareable link for.
+    (booking.bookingType === 'OFFLINE' && booking.paymentStatus === 'PENDING' && booking.razorpayPaymentLinkId !== null);
+  if (!awaiting || booking.cancelled) return booking;
   const now = deps.now();
   const callback = callbackSchema.safeParse(query);
-  let paid: { linkId: string; paymentId: string } | undefined;
+  let paid: CapturedPayment | undefined;
   if (
     callback.success &&
     callback.data.razorpay_payment_link_status === 'paid' &&
@@ -267,10 +304,10 @@ export async function confirmPayment(deps: PaymentDeps, booking: BookingView, qu
     (!booking.razorpayPaymentLinkId || callback.data.razorpay_payment_link_id === booking.razorpayPaymentLinkId) &&
     deps.payments.verifyCallback(callback.data as CallbackParams)
   ) {
-    paid = { linkId: callback.data.razorpay_payment_link_id, paymentId: callback.data.razorpay_payment_id };
+    paid = { provider: deps.payments.name, linkId: callback.data.razorpay_payment_link_id, paymentId: callback.data.razorpay_payment_id };
   } else if (booking.razorpayPaymentLinkId) {
     const link = await deps.payments.fetchPaymentLink(booking.razorpayPaymentLinkId);
-    if (link.status === 'paid' && link.paymentId) paid = { linkId: link.id, paymentId: link.paymentId };
+    if (link.status === 'paid' && link.paymentId) paid = { provider: deps.payments.name, linkId: link.id, paymentId: link.paymentId, amountPaise: link.amountPaise };
   }
   if (paid) await deps.db.transaction((tx) => markPaid(tx, booking.id, paid, now, deps.logger));
   return (await getBookingView(deps.db, booking.id))!;
@@ -370,7 +407,7 @@ export async function bookingDetailsFor(
   if (!booking) throw notFound();
   const proven = Boolean(proof.admin) || signedCallbackFor(deps.payments, booking, query) || bookingTokenMatches(proof.token, booking.bookingTokenHash);
   if (byNumber && !proven) throw notFound();
-  if (booking.bookingType === 'ONLINE') booking = await confirmPayment(deps, booking, query);
+  if (booking.bookingType === 'ONLINE' || booking.razorpayPaymentLinkId) booking = await confirmPayment(deps, booking, query);
   const claimedPaid = query.payment_status === 'paid' || query.razorpay_payment_link_status === 'paid';
   if (booking.bookingType === 'ONLINE' && booking.paymentStatus !== 'COMPLETED' && claimedPaid) {
     throw new AppError('conflict', 'We could not confirm this payment yet. Please contact support.');

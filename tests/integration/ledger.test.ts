@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Express } from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../shared/core/config.ts';
+import { auditLog, bookings, paymentsLedger } from '../../shared/core/db/schema.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import type { JobsClient } from '../../shared/core/jobs/queues.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
+import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { createLinkForBooking, handlePaymentWebhook, reconcileBooking, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
+import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
+import { fixedClock, testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
+import { configFor } from '../support/jobs.ts';
+
+let database: TestDatabase;
+let config: Config;
+let payments: SandboxPayments;
+let admins: Admins;
+let app: Express;
+let deps: PaymentDeps;
+const clock = fixedClock(MONDAY_MORNING_IST);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  config = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
+  payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
+  deps = { db: database.db, payments, config, logger: createLogger({ level: 'silent' }), now: clock.now };
+  // The link job run in this process: these tests are about what the money does, not the queue.
+  const jobs = {
+    queues: {} as JobsClient['queues'],
+    runAndWait: (async (_name: string, payload: { bookingId: number }) => createLinkForBooking(deps, payload.bookingId)) as JobsClient['runAndWait'],
+    close: async () => {},
+  } satisfies JobsClient;
+  admins = await createAdmins(database.db);
+  app = testApp(database, { config, now: clock.now, payments, jobs });
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const row = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
+const ledgerOf = (id: number) => database.db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, id)).orderBy(paymentsLedger.id);
+const desk = () => bearer(tokenFor(admins.admin, clock.now()));
+
+let n = 0;
+/** An online booking of Dr. Asha Mehta with its payment link, for a client of its own. */
+async function bookedWithLink(): Promise<{ id: number; linkId: string }> {
+  n++;
+  const hours = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
+  const res = await request(app)
+    .post('/confirm-booking')
+    .send(onlineBooking({ booking_date: `2026-11-${25 + Math.floor(n / hours.length)}`, booking_time_slot_start: hours[n % hours.length], client_email: `ledger${n}@example.com` }))
+    .expect(200);
+  const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', res.body.booking_token).send({ booking_id: res.body.booking_id }).expect(200);
+  return { id: res.body.booking_id, linkId: link.body.payment_link_id };
+}
+
+/** The sandbox's webhook for a paid link, signed as the worker would deliver it. */
+async function paidWebhook(linkId: string, bookingId: number, paymentId: string, eventId: string) {
+  const body = Buffer.from(
+    JSON.stringify({
+      event: 'payment_link.paid',
+      payload: {
+        payment_link: { entity: { id: linkId, reference_id: String(bookingId), status: 'paid' } },
+        payment: { entity: { id: paymentId, amount: 150_000, method: 'upi' } },
+      },
+    }),
+  );
+  return handlePaymentWebhook(deps, body, webhookSignature((config.payments as { secret: string }).secret, body), eventId);
+}
+
+describe('the payments ledger', () => {
+  it('records a payment once, whatever order and however often the callback, webhooks and reconciliation report it', async () => {
+    const { id, linkId } = await bookedWithLink();
+    const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
+    const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
+    // The webhook twice (a redelivery with a new event id), then the reconciliation, then the client's return.
+    await paidWebhook(linkId, id, q.razorpay_payment_id!, `evt_${randomUUID()}`);
+    await paidWebhook(linkId, id, q.razorpay_payment_id!, `evt_${randomUUID()}`);
+    expect(await reconcileBooking(deps, id)).toBe('noop');
+    await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(200);
+
+    const ledger = await ledgerOf(id);
+    expect(ledger).toHaveLength(1);
+    expect(ledger[0]).toMatchObject({ kind: 'capture', provider: 'sandbox', paymentId: q.razorpay_payment_id, linkId, amountPaise: 150_000, method: 'UPI' });
+    expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', razorpayPaymentId: q.razorpay_payment_id });
+  });
+
+  it('a payment for a booking cancelled meanwhile is recorded, and the booking stays cancelled, never confirmed', async () => {
+    const { id, linkId } = await bookedWithLink();
+    await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).expect(200);
+    const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
+    const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
+    await paidWebhook(linkId, id, q.razorpay_payment_id!, `evt_${randomUUID()}`);
+    // The client's return page is not told "confirmed".
+    const status = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q });
+    expect(status.status).toBe(409);
+    expect(await row(id)).toMatchObject({ cancelled: true, paymentStatus: 'INITIATED' });
+    expect(await ledgerOf(id)).toEqual([expect.objectContaining({ kind: 'capture', paymentId: q.razorpay_payment_id, amountPaise: 150_000 })]);
+  });
+
+  it('a shareable link paid for an in-person booking completes it, with its payment id, in the ledger', async () => {
+    const res = await request(app).post('/confirm-booking').send(offlineBooking({ client_email: 'counter.link@example.com' })).expect(200);
+    const id = res.body.booking_id as number;
+    const txn = (await row(id)).paymentTransactionId!;
+    const made = await request(app).post('/api/create-shareable-payment-link').set(desk()).send({ amount: 1800, booking_id: id, merchant_transaction_id: txn }).expect(200);
+    const linkId = new URL(made.body.payment_link_url).pathname.split('/').pop()!;
+    const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
+    const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
+    const details = await request(app).get(`/api/get-razorpay-details/${linkId}`).query({ payment_status: 'paid', ...q }).expect(200);
+    expect(details.body.data).toMatchObject({ id, payment_status: 'COMPLETED', razorpay_payment_id: q.razorpay_payment_id });
+    expect(await ledgerOf(id)).toEqual([expect.objectContaining({ kind: 'capture', provider: 'sandbox', paymentId: q.razorpay_payment_id, amountPaise: 180_000 })]);
+  });
+});
+
+describe('POST /api/admin/bookings/{id}/record-payment', () => {
+  it('records a fee paid at the centre: the booking COMPLETED, one capture, an audit entry; a second recording is 409', async () => {
+    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_time_slot_start: '11:00', client_email: 'cash@example.com' })).expect(200);
+    const id = res.body.booking_id as number;
+    const done = await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(200);
+    expect(done.body).toEqual({ booking_id: id, payment_status: 'COMPLETED', message: `Payment of ₹1,800.00 recorded for booking ${id} successfully.` });
+    expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', paidAt: clock.now() });
+    const ledger = await ledgerOf(id);
+    expect(ledger).toEqual([expect.objectContaining({ kind: 'capture', provider: 'counter', method: 'CASH', amountPaise: 180_000, recordedByAdminId: admins.admin.id })]);
+    const [audit] = await database.db.select().from(auditLog).where(eq(auditLog.action, 'booking.record_payment'));
+    expect(audit).toMatchObject({ adminId: admins.admin.id, entityId: String(id), after: expect.objectContaining({ payment: { method: 'CASH', amount: 1800 } }) });
+
+    const again = await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'UPI', amount: 1800 }).expect(409);
+    expect(again.body.detail).toBe(`Booking ${id} is already paid.`);
+    // Two at once: one capture.
+    const other = await request(app).post('/confirm-booking').send(offlineBooking({ booking_time_slot_start: '12:00', client_email: 'card@example.com' })).expect(200);
+    const both = await Promise.all([1, 2].map(() => request(app).post(`/api/admin/bookings/${other.body.booking_id}/record-payment`).set(desk()).send({ method: 'CARD', amount: 1500.5 })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await ledgerOf(other.body.booking_id)).toEqual([expect.objectContaining({ method: 'CARD', amountPaise: 150_050 })]);
+  });
+
+  it('refuses online, cancelled and unknown bookings, bad input and callers who are not admins, writing nothing', async () => {
+    const { id } = await bookedWithLink();
+    const offline = await request(app).post('/confirm-booking').send(offlineBooking({ booking_time_slot_start: '14:00', client_email: 'cancelled@example.com' })).expect(200);
+    await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/cancel`).set(desk()).expect(200);
+    const before = await database.db.$count(paymentsLedger);
+    expect((await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(409)).body.detail).toMatch(/online/);
+    expect((await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(409)).body.detail).toMatch(/cancelled/);
+    await request(app).post('/api/admin/bookings/999999/record-payment').set(desk()).send({ method: 'CASH' }).expect(404);
+    for (const body of [{}, { method: 'CHEQUE' }, { method: 'CASH', amount: -5 }, { method: 'CASH', amount: 0 }, { method: 'CASH', amount: 10.005 }, { method: 'CASH', amount: '100' }, { method: 'CASH', extra: 1 }]) {
+      const bad = await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).set(desk()).send(body).expect(400);
+      expect(bad.body.detail).toBeTruthy();
+    }
+    await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).send({ method: 'CASH' }).expect(401);
+    expect(await database.db.$count(paymentsLedger)).toBe(before);
+  });
+
+  it('a manual online booking marked paid by an admin is in the ledger as taken at the counter', async () => {
+    const res = await request(app)
+      .post('/confirm-booking')
+      .set(desk())
+      .send({
+        therapist_id: 1, booking_date: '2026-12-01', booking_time_slot_start: '10:00', client_full_name: 'Walk In', client_email: 'walk.in@example.com',
+        client_mobile: '9123456780', booking_type: 'ONLINE', location_id: 0, amount: 1234.5, payment_transaction_id: randomUUID(), admin_confirmed: true, payment_status: 'COMPLETED',
+      })
+      .expect(200);
+    expect(await ledgerOf(res.body.booking_id)).toEqual([expect.objectContaining({ provider: 'counter', method: 'OTHER', amountPaise: 123_450, recordedByAdminId: admins.admin.id })]);
+  });
+});
