@@ -92,17 +92,52 @@ describe('the payments ledger', () => {
     expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', razorpayPaymentId: q.razorpay_payment_id });
   });
 
-  it('a payment for a booking cancelled meanwhile is recorded, and the booking stays cancelled, never confirmed', async () => {
+  it('cancelling an unpaid booking closes its link: nobody can pay for a session that will not happen', async () => {
     const { id, linkId } = await bookedWithLink();
     await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).expect(200);
+    expect((await payments.fetchPaymentLink(linkId)).status).toBe('cancelled');
+    await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(409);
+    expect(await ledgerOf(id)).toEqual([]);
+  });
+
+  it('a payment that slips in before the cancel reaches the provider is recorded, and the booking stays cancelled, never confirmed', async () => {
+    const { id, linkId } = await bookedWithLink();
+    // Paid at the provider; its webhook not delivered yet.
     const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
     const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
+    await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).expect(200);
+    // The late webhook changes nothing more.
     await paidWebhook(linkId, id, q.razorpay_payment_id!, `evt_${randomUUID()}`);
     // The client's return page is not told "confirmed".
     const status = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q });
     expect(status.status).toBe(409);
     expect(await row(id)).toMatchObject({ cancelled: true, paymentStatus: 'INITIATED' });
     expect(await ledgerOf(id)).toEqual([expect.objectContaining({ kind: 'capture', paymentId: q.razorpay_payment_id, amountPaise: 150_000 })]);
+  });
+
+  it('a new link closes the one before: the first can no longer be paid, the second completes the booking once', async () => {
+    const { id, linkId: first } = await bookedWithLink();
+    const txn = (await row(id)).paymentTransactionId!;
+    const made = await request(app).post('/api/create-shareable-payment-link').set(desk()).send({ amount: 1500, booking_id: id, merchant_transaction_id: txn }).expect(200);
+    const second = new URL(made.body.payment_link_url).pathname.split('/').pop()!;
+    expect(second).not.toBe(first);
+    expect((await payments.fetchPaymentLink(first)).status).toBe('cancelled');
+    await request(app).post(`/sandbox/checkout/${first}/pay`).expect(409);
+    const paid = await request(app).post(`/sandbox/checkout/${second}/pay`).expect(303);
+    const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
+    await request(app).get(`/api/get-razorpay-details/${second}`).query({ payment_status: 'paid', ...q }).expect(200);
+    expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', razorpayPaymentLinkId: second });
+    expect(await ledgerOf(id)).toEqual([expect.objectContaining({ linkId: second, amountPaise: 150_000 })]);
+  });
+
+  it('a first link paid before the second is asked for is the booking’s payment: no second link', async () => {
+    const { id, linkId: first } = await bookedWithLink();
+    const txn = (await row(id)).paymentTransactionId!;
+    await request(app).post(`/sandbox/checkout/${first}/pay`).expect(303);
+    const refused = await request(app).post('/api/create-shareable-payment-link').set(desk()).send({ amount: 1500, booking_id: id, merchant_transaction_id: txn }).expect(409);
+    expect(refused.body.detail).toMatch(/already paid/);
+    expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', razorpayPaymentLinkId: first });
+    expect(await ledgerOf(id)).toHaveLength(1);
   });
 
   it('a shareable link paid for an in-person booking completes it, with its payment id, in the ledger', async () => {

@@ -63,7 +63,7 @@ export function adminRoutes(deps: AppDeps): Router {
 
   r.post('/api/create-shareable-payment-link', auth, async (req, res) => {
     const input = parseOr400(shareableLinkSchema, req.body);
-    res.json(await createShareableLink(db, deps.payments, input, actor(res), deps.now(), deps.config.publicBaseUrl));
+    res.json(await createShareableLink(db, deps.payments, input, actor(res), deps.now(), deps.config.publicBaseUrl, deps.logger));
   });
 
   r.use('/api/admin', auth);
@@ -82,7 +82,7 @@ export function adminRoutes(deps: AppDeps): Router {
 
   r.post('/api/admin/bookings/:id/cancel', async (req, res) => {
     const { id } = parseOr400(bookingIdParams, req.params);
-    res.json(await cancelBooking(db, id, actor(res), deps.now()));
+    res.json(await cancelBooking(db, id, actor(res), deps.now(), deps.payments ? { payments: deps.payments, logger: deps.logger } : undefined));
   });
 
   r.post('/api/admin/bookings/:id/record-payment', async (req, res) => {

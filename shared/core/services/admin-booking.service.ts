@@ -27,6 +27,10 @@ import {
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { recordCapture } from '../repositories/ledger.repository.ts';
+import { createLogger, type Logger } from '../logger.ts';
+import { closeOpenLink } from './payment.service.ts';
+
+const silentLogger = createLogger({ level: 'silent' });
 import { getTherapist, listTherapistRows } from '../repositories/catalog.repository.ts';
 import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 
@@ -54,9 +58,15 @@ export async function listAdminTherapists(db: Db): Promise<AdminTherapistDto[]> 
  * Cancel (spec section 4): not cancelled, status not CANCELLED or BLOCKED, and today at the centre
  * not after the booking date. On an admin block the same call unblocks.
  */
-export async function cancelBooking(db: Db, id: number, by: AdminActor, now: Date): Promise<CancelResponse> {
+export async function cancelBooking(
+  db: Db,
+  id: number,
+  by: AdminActor,
+  now: Date,
+  links?: { payments: PaymentsProvider; logger: Logger },
+): Promise<CancelResponse> {
   const today = centreNow(now).date;
-  return db.transaction(async (tx) => {
+  const answer = await db.transaction(async (tx) => {
     const before = await findBookingForUpdate(tx, id);
     if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
     const isBlock = before.bookingType === 'ADMIN_BLOCK';
@@ -77,13 +87,21 @@ export async function cancelBooking(db: Db, id: number, by: AdminActor, now: Dat
       after: auditableBooking(after!),
     });
     const time = after!.bookingTimeSlotStart.slice(0, 5);
+    const openLink = before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null;
     return {
-      booking_id: id,
-      cancelled: true,
-      unblocked: isBlock,
-      message: isBlock ? AM.slotUnblocked(time, after!.bookingDate) : AM.cancelled(id),
+      openLink,
+      response: {
+        booking_id: id,
+        cancelled: true as const,
+        unblocked: isBlock,
+        message: isBlock ? AM.slotUnblocked(time, after!.bookingDate) : AM.cancelled(id),
+      },
     };
   });
+  // An unpaid booking's link must not take money for a session that will not happen. After the commit:
+  // a payment that slips in between is still recorded (markPaid), and the booking stays cancelled.
+  if (links && answer.openLink) await closeOpenLink({ db, ...links, now: () => now }, id, answer.openLink);
+  return answer.response;
 }
 
 async function templateSlot(db: Db, therapistId: number, start: string) {
@@ -233,6 +251,7 @@ export async function createShareableLink(
   by: AdminActor,
   now: Date,
   publicBaseUrl: string,
+  logger?: Logger,
 ): Promise<ShareableLinkResponse> {
   const id = input.booking_id;
   const [booking] = await db.select().from(bookings).where(eq(bookings.id, id));
@@ -246,6 +265,10 @@ export async function createShareableLink(
   if (input.merchant_transaction_id !== booking.paymentTransactionId) throw new AppError('validation', AM.linkTransactionMismatch(id));
   if (booking.paymentStatus === 'COMPLETED') throw new AppError('conflict', AM.linkAlreadyPaid(id));
   if (!payments) throw new AppError('unavailable', AM.linkUnavailable);
+  // One live link per booking: the one it had stops taking payment first. Paid meanwhile, it is the
+  // booking's payment (recorded), and no new link is needed.
+  const previous = await closeOpenLink({ db, payments, logger: logger ?? silentLogger, now: () => now }, id, booking.razorpayPaymentLinkId);
+  if (previous === 'paid') throw new AppError('conflict', AM.linkAlreadyPaid(id));
 
   let link;
   try {

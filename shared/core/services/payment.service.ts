@@ -313,6 +313,33 @@ export async function confirmPayment(deps: PaymentDeps, booking: BookingView, qu
   return (await getBookingView(deps.db, booking.id))!;
 }
 
+/**
+ * One live link per booking: closes a booking's open link at the provider (a new link replaces it, or
+ * the booking was cancelled). A link paid meanwhile cannot be closed; its payment is recorded (and the
+ * booking follows if it still can: markPaid). A provider that cannot be reached leaves the link open
+ * (logged; the hold's expiry and the reconciliation still end it). Answers what became of the link.
+ */
+export async function closeOpenLink(
+  deps: Pick<PaymentDeps, 'db' | 'payments' | 'logger' | 'now'>,
+  bookingId: number,
+  linkId: string | null,
+): Promise<'none' | 'closed' | 'paid' | 'unreachable'> {
+  if (!linkId) return 'none';
+  let link;
+  try {
+    link = await deps.payments.cancelPaymentLink(linkId);
+  } catch (err) {
+    deps.logger.warn({ bookingId, err }, 'payment link could not be cancelled at the provider; it stays open until it expires');
+    return 'unreachable';
+  }
+  if (link.status === 'paid' && link.paymentId) {
+    const paid = { provider: deps.payments.name, linkId: link.id, paymentId: link.paymentId, amountPaise: link.amountPaise };
+    await deps.db.transaction((tx) => markPaid(tx, bookingId, paid, deps.now(), deps.logger));
+    return 'paid';
+  }
+  return 'closed';
+}
+
 /** PostgreSQL's integer: a booking id past it names no booking (and must never reach a query). */
 const INT4_MAX = 2_147_483_647;
 
