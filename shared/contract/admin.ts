@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { AdminSlotStatesDay } from '../domain/slot-states.ts';
+import { ADMIN_WINDOW_DAYS } from '../domain/slots.ts';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
 import { INT4_MAX, PAYMENT_STATUSES, type PaymentStatus } from './booking.ts';
 import { MANUAL_BOOKING_MESSAGES as MB } from './messages.ts';
@@ -21,6 +23,10 @@ export const ADMIN_MESSAGES = {
   slotBlocked: (time: string, date: string) => `Slot ${time} on ${date} blocked successfully.`,
   slotUnblocked: (time: string, date: string) => `Slot ${time} on ${date} unblocked successfully.`,
   slotHeldByClient: 'This slot is already booked by a client and cannot be blocked.',
+  slotAlreadyBlocked: (time: string, date: string) => `Slot ${time} on ${date} is already blocked; nothing was changed.`,
+  slotNotBlocked: (time: string, date: string) => `Slot ${time} on ${date} is not blocked, so there is nothing to unblock; nothing was changed.`,
+  slotBookedNotBlocked: (time: string, date: string) => `Slot ${time} on ${date} is booked by a client, not blocked; nothing was changed.`,
+  slotStatesWindow: (first: string, last: string) => `from and days must stay within the admin window, ${first} to ${last}.`,
   slotPast: 'This time slot is in the past and cannot be changed.',
   slotNotOnSchedule: "This time slot is not on the therapist's schedule.",
   therapistNotFound: 'The selected therapist does not exist.',
@@ -75,9 +81,26 @@ export const blockSlotSchema = z.strictObject({
     .refine(isHhMm, { error: 'Time must be written HH:MM (24-hour)' })
     .transform((t) => t.slice(0, 5)),
   date: z.string({ error: 'Date is required' }).refine(isIsoDate, { error: 'Date must be a real date written YYYY-MM-DD' }),
+  // The spec's call toggles. The panel says what it means, so a slot that changed under it (or a
+  // grid that showed it wrongly) is refused with a 409 instead of silently flipped the other way.
+  action: z.enum(['block', 'unblock'], { error: 'action must be "block" or "unblock"' }).optional(),
 });
 export type BlockSlotInput = z.output<typeof blockSlotSchema>;
 export type BlockSlotResponse = { blocked: boolean; booking_id: number; message: string };
+
+/** GET /api/admin/therapists/{id}/slot-states: from defaults to today, days to the rest of the window. */
+export const slotStatesQuerySchema = z.strictObject({
+  from: z.string({ error: 'from must be a real date written YYYY-MM-DD' }).refine(isIsoDate, { error: 'from must be a real date written YYYY-MM-DD' }).optional(),
+  days: z
+    .string({ error: 'days must be a whole number from 1 to 15' })
+    .regex(/^\d{1,2}$/, { error: 'days must be a whole number from 1 to 15' })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= ADMIN_WINDOW_DAYS, { error: 'days must be a whole number from 1 to 15' })
+    .optional(),
+});
+export type SlotStatesQuery = z.output<typeof slotStatesQuerySchema>;
+export type { AdminSlotState, AdminSlotStateEntry, AdminSlotStatesDay } from '../domain/slot-states.ts';
+export type AdminSlotStatesResponse = { therapist_id: number; today: string; days: AdminSlotStatesDay[] };
 export type CancelResponse = { booking_id: number; cancelled: true; unblocked: boolean; message: string };
 
 /**

@@ -20,7 +20,20 @@ const therapists = [
   { id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] },
   { id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] },
 ];
-const slots = ['10:00', '11:00', '12:00'].map((t, i) => ({ id: i + 1, start_time: `${t}:00`, end_time: `${t.slice(0, 2)}:59:00`, is_available: true, admin_blocked: false, therapist_id: 1 }));
+/** The server's slot states: 15 days from today, 10:00–12:00 free unless listed as `date|HH:MM`. */
+function statesFor(therapistId: number, held: Record<string, { state: string; booking_id: number | null }> = {}) {
+  return {
+    therapist_id: therapistId,
+    today,
+    days: Array.from({ length: 15 }, (_, i) => {
+      const date = addDays(today, i);
+      return {
+        date,
+        slots: ['10:00', '11:00', '12:00'].map((start) => ({ start_time: start, end_time: `${start.slice(0, 2)}:59`, state: 'free', booking_id: null, ...held[`${date}|${start}`] })),
+      };
+    }),
+  };
+}
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -99,16 +112,18 @@ describe('Login', () => {
 function manualRoutes(extra: Record<string, unknown> = {}) {
   return mockFetch({
     'GET /api/admin/therapists': therapists,
-    'GET /api/admin/bookings': [
-      booking({ id: 9, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '10:00:00' }),
-      booking({ id: 10, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '11:00:00', booking_type: 'ADMIN_BLOCK', payment_status: 'BLOCKED' }),
-      booking({ id: 11, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '12:00:00', cancelled: true }),
-    ],
     'GET /locations': [
       { id: 1, name: 'West Branch', address: 'Borivali West' },
       { id: 2, name: 'East Branch', address: 'Kandivali East' },
     ],
-    'GET /availability-slots': slots,
+    // Each answer is one therapist's: tomorrow 10:00 is booked and 11:00 blocked for therapist 1,
+    // and only 10:00 is booked for therapist 5.
+    'GET /api/admin/therapists/1/slot-states': statesFor(1, {
+      [`${tomorrow}|10:00`]: { state: 'booked', booking_id: 9 },
+      [`${tomorrow}|11:00`]: { state: 'blocked', booking_id: 10 },
+      [`${today}|12:00`]: { state: 'past', booking_id: null },
+    }),
+    'GET /api/admin/therapists/5/slot-states': statesFor(5, { [`${tomorrow}|10:00`]: { state: 'booked', booking_id: 12 } }),
     ...extra,
   });
 }
@@ -144,9 +159,9 @@ describe('Manual Booking', () => {
     expect(screen.queryByText('Client name is required')).toBeNull();
   });
 
-  it('offers 15 days from today and hides booked and blocked slots', async () => {
+  it('offers 15 days from today and only the free slots of the server’s states', async () => {
     signIn();
-    manualRoutes();
+    const { calls } = manualRoutes();
     render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
     fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '1' } });
     const dateSelect = screen.getByLabelText('Booking Date') as HTMLSelectElement;
@@ -157,10 +172,21 @@ describe('Manual Booking', () => {
     fireEvent.change(dateSelect, { target: { value: tomorrow } });
     await waitFor(() => {
       const times = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options).map((o) => o.value).filter(Boolean);
-      // 10:00 booked, 11:00 blocked; 12:00 was cancelled, so it is free again.
+      // 10:00 booked, 11:00 blocked.
       expect(times).toEqual(['12:00']);
     });
+    fireEvent.change(dateSelect, { target: { value: today } });
+    const todays = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options).map((o) => o.value).filter(Boolean);
+    expect(todays).toEqual(['10:00', '11:00']);
     expect((screen.getByLabelText('Amount (₹)') as HTMLInputElement).value).toBe('1500');
+    expect(calls.map((c) => c.url.pathname)).toContain('/api/admin/therapists/1/slot-states');
+    // Therapist 5's booking at 10:00 tomorrow is theirs alone.
+    fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '5' } });
+    fireEvent.change(dateSelect, { target: { value: tomorrow } });
+    await waitFor(() => {
+      const times = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options).map((o) => o.value).filter(Boolean);
+      expect(times).toEqual(['11:00', '12:00']);
+    });
   });
 
   it('sends an admin-confirmed booking (online COMPLETED, a UUID per form) and reports success', async () => {
@@ -228,7 +254,7 @@ describe('Manual Booking', () => {
     render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
     expect(await screen.findByText('Failed to load form data.')).toBeTruthy();
     cleanup();
-    manualRoutes({ 'GET /availability-slots': [500, {}] });
+    manualRoutes({ 'GET /api/admin/therapists/1/slot-states': [500, {}] });
     render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
     fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '1' } });
     expect(await screen.findByText('Failed to fetch available time slots.')).toBeTruthy();
@@ -262,7 +288,11 @@ describe('Dashboard actions', () => {
         booking({ id: 43, booking_date: tomorrow, booking_type: 'ADMIN_BLOCK', payment_status: 'BLOCKED', booking_time_slot_start: '12:00:00' }),
         booking({ id: 44, booking_date: addDays(today, -1), booking_time_slot_start: '13:00:00' }),
       ],
-      'GET /availability-slots': slots,
+      'GET /api/admin/therapists/1/slot-states': statesFor(1, {
+        [`${tomorrow}|10:00`]: { state: 'booked', booking_id: 41 },
+        [`${tomorrow}|11:00`]: { state: 'booked', booking_id: 42 },
+        [`${tomorrow}|12:00`]: { state: 'blocked', booking_id: 43 },
+      }),
       ...extra,
     });
   }
@@ -317,7 +347,7 @@ describe('Dashboard actions', () => {
     signIn();
     const confirm = vi.fn(() => true);
     vi.stubGlobal('confirm', confirm);
-    const { calls } = dashRoutes({ 'POST /api/admin/availability/block': { blocked: true } });
+    const { calls } = dashRoutes({ 'POST /api/admin/availability/block': { blocked: false, booking_id: 43, message: 'unblocked' } });
     render(<Dashboard onLogout={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
     // 5 dates on wide screens.
@@ -335,7 +365,7 @@ describe('Dashboard actions', () => {
     expect(confirm).toHaveBeenCalledWith('Are you sure you want to unblock this time slot?');
     expect(await screen.findByText(/^Slot 12:00 PM on .+ unblocked successfully\.$/)).toBeTruthy();
     const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
-    expect(JSON.parse(String(post.init!.body))).toEqual({ therapist_id: 1, start_time: '12:00', date: tomorrow });
+    expect(JSON.parse(String(post.init!.body))).toEqual({ therapist_id: 1, start_time: '12:00', date: tomorrow, action: 'unblock' });
   });
 
   it('load failure offers Retry and Logout', async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
 import { formatTime12h, monthName } from '../../shared/domain/time.ts';
 import { launchBrowser, openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
-import { onlineBooking } from '../support/factories.ts';
+import { offlineBooking, onlineBooking } from '../support/factories.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 let stack: Stack;
@@ -222,6 +222,71 @@ describe('availability', () => {
     expect(await offered(1, day.date, start)).toBe(true);
     expect(asked).toEqual(['Are you sure you want to block this time slot?', 'Are you sure you want to unblock this time slot?']);
     await page.close();
+  });
+});
+
+describe('availability per therapist, and Record payment', () => {
+  it('a client of Asha at a time leaves Priya’s slot free; an unpaid in-person booking offers Record payment (screenshots)', async () => {
+    const [asha, priya] = await Promise.all([offer(1), offer(2)]);
+    // A date shown on the phone's 3-date strip where both work at the same hour.
+    const window3 = new Set(Array.from({ length: 3 }, (_, i) => {
+      const d = new Date(`${asha.today}T00:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + i);
+      return d.toISOString().slice(0, 10);
+    }));
+    let date = '';
+    let start = '';
+    for (const day of asha.days.filter((d) => window3.has(d.date))) {
+      const priyas = new Set(priya.days.find((d) => d.date === day.date)?.slots.map((s) => s.start_time));
+      const common = day.slots.map((s) => s.start_time).filter((t) => priyas.has(t));
+      if (common.length) {
+        date = day.date;
+        start = common[Math.floor(common.length / 2)]!;
+        break;
+      }
+    }
+    expect(date).not.toBe('');
+    const made = await fetch(`${stack.baseUrl}/confirm-booking`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(onlineBooking({ booking_date: date, booking_time_slot_start: start, client_full_name: 'Nandini Iyer', client_email: 'nandini.iyer@example.com', client_mobile: '9845000001' })),
+    });
+    expect(made.status).toBe(200);
+    const rohan = (await offer(5)).days.find((d) => d.slots.length > 0)!;
+    const inPerson = await fetch(`${stack.baseUrl}/confirm-booking`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(offlineBooking({ booking_date: rohan.date, booking_time_slot_start: rohan.slots[0]!.start_time, client_full_name: 'Arjun Pillai', client_email: 'arjun.pillai@example.com', client_mobile: '9845000002' })),
+    });
+    expect(inPerson.status).toBe(200);
+    const inPersonId = ((await inPerson.json()) as { booking_id: number }).booking_id;
+    const time = formatTime12h(start);
+
+    for (const viewport of Object.values(VIEWPORTS)) {
+      const page = await openPage(browser, { viewport });
+      await signIn(page, OWNER);
+      const chooseDate = () => page.getByRole('group', { name: 'Choose a date' }).getByRole('button', { name: new RegExp(`${stripLabel(date)}$`) }).click();
+      await page.getByRole('button', { name: 'View availability of Ms. Priya Nair' }).click();
+      await chooseDate();
+      const grid = page.locator('.adm-slots');
+      await grid.getByRole('button', { name: `Block ${time}` }).waitFor();
+      expect(await grid.locator('.adm-slot--booked').count()).toBe(0);
+      await expectNoAxeViolations(page);
+      await screenshot(page, 'admin-dashboard-availability');
+      await page.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }).click();
+      await chooseDate();
+      await grid.locator('.adm-slot--booked', { hasText: time }).waitFor();
+      expect(await grid.getByRole('button', { name: `Block ${time}` }).count()).toBe(0);
+
+      await page.getByRole('button', { name: `Record payment for booking ${inPersonId}` }).first().click();
+      const dialog = page.getByRole('dialog', { name: `Record payment for booking ${inPersonId}` });
+      expect(await dialog.getByLabel('Amount (₹)').inputValue()).toBe('1800');
+      await expectNoAxeViolations(page);
+      await screenshot(page, 'admin-record-payment');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.close();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import {
   nameQuerySchema,
   recordPaymentSchema,
   shareableLinkSchema,
+  slotStatesQuerySchema,
   updatePaymentLinkSchema,
 } from '../../../shared/contract/admin.ts';
 import { z } from 'zod';
@@ -19,6 +20,7 @@ import {
   createManualBooking,
   createShareableLink,
   listAdminTherapists,
+  therapistSlotStates,
   toggleBlock,
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
@@ -37,6 +39,7 @@ import {
 import { parseOr400 } from '../middleware/validate.ts';
 
 const bookingIdParams = z.object({ id: idParam('Booking ID') });
+const therapistIdParams = z.object({ id: idParam('Therapist ID') });
 const noQuery = z.strictObject({});
 
 /** A body that asks for the admin's manual-booking powers. */
@@ -97,10 +100,18 @@ export function adminRoutes(deps: AppDeps): Router {
     res.json(await updatePaymentLink(db, id, input, actor(res), deps.now()));
   });
 
+  // ---- Availability: the admin grid and block/unblock (issue "Money and bookings always agree", item 5)
   r.post('/api/admin/availability/block', async (req, res) => {
     const input = parseOr400(blockSlotSchema, req.body);
     res.json(await toggleBlock(db, input, actor(res), deps.now()));
   });
+
+  r.get('/api/admin/therapists/:id/slot-states', async (req, res) => {
+    const { id } = parseOr400(therapistIdParams, req.params);
+    const query = parseOr400(slotStatesQuerySchema, req.query);
+    res.json(await therapistSlotStates(db, id, query, deps.now()));
+  });
+  // ---- end of availability
 
   r.get('/api/admin/clients-with-therapists', async (req, res) => {
     const q = parseOr400(nameQuerySchema, req.query);

@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminBookingDto, ClientBookingDto, ClientSearchResult } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
+import type { SlotHolder } from '../../domain/slot-states.ts';
 import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { bookings, locations, therapists } from '../db/schema.ts';
+import { liveBooking } from './live-booking.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
 
@@ -121,12 +123,22 @@ export async function findLiveSlotForUpdate(tx: Pick<Db, 'select'>, therapistId:
         eq(bookings.therapistId, therapistId),
         eq(bookings.bookingDate, date),
         eq(bookings.bookingTimeSlotStart, start),
-        sql`not ${bookings.cancelled} and ${bookings.paymentStatus} not in ('FAILED', 'CANCELLED')`,
+        liveBooking,
       ),
     )
     .orderBy(asc(bookings.id))
     .for('update');
   return row;
+}
+
+/** The live bookings (client bookings and admin blocks) of a therapist on the dates from..to. */
+export async function listLiveSlotHolders(db: Db, therapistId: number, from: string, to: string): Promise<SlotHolder[]> {
+  const rows = await db
+    .select({ id: bookings.id, date: bookings.bookingDate, start: bookings.bookingTimeSlotStart, type: bookings.bookingType })
+    .from(bookings)
+    .where(and(eq(bookings.therapistId, therapistId), gte(bookings.bookingDate, from), lte(bookings.bookingDate, to), liveBooking))
+    .orderBy(asc(bookings.id));
+  return rows.map((r) => ({ id: r.id, booking_date: r.date, start_time: toHhMm(r.start), is_admin_block: r.type === 'ADMIN_BLOCK' }));
 }
 
 /** The audit view of a booking: the fields an admin action can change, plus what identifies it. */

@@ -1,14 +1,13 @@
-import { and, asc, eq, gte, inArray, not, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { AvailabilitySlotDto, BookedSlotDto, LocationDto, ServiceDto, TherapistDto } from '../../contract/public.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { availabilitySlots, bookings, locations, services, therapists, therapistServices } from '../db/schema.ts';
 
-export type TherapistRow = typeof therapists.$inferSelect;
+import { liveBooking } from './live-booking.ts';
 
-/** A booking that holds its slot: not cancelled and not failed. */
-export const liveBooking = and(not(bookings.cancelled), not(inArray(bookings.paymentStatus, ['FAILED', 'CANCELLED'])));
+export type TherapistRow = typeof therapists.$inferSelect;
 
 export async function listLocations(db: Db): Promise<LocationDto[]> {
   return db

@@ -8,11 +8,14 @@ import {
   type CancelResponse,
   type ManualBooking,
   type ShareableLinkResponse,
+  type AdminSlotStatesResponse,
+  type SlotStatesQuery,
 } from '../../contract/admin.ts';
 import type { BookingCreateResponse } from '../../contract/booking.ts';
 import { API_MESSAGES } from '../../contract/messages.ts';
 import { findBookingByTransactionId } from '../repositories/booking.repository.ts';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
+import { adminSlotStates } from '../../domain/slot-states.ts';
 import { adminWindowDates } from '../../domain/slots.ts';
 import { isOnlineType } from '../../domain/therapist.ts';
 import { addDays, centreNow, timeToMinutes } from '../../domain/time.ts';
@@ -24,15 +27,16 @@ import {
   auditableBooking,
   findBookingForUpdate,
   findLiveSlotForUpdate,
+  listLiveSlotHolders,
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { recordCapture } from '../repositories/ledger.repository.ts';
+import { getTherapist, listAvailability, listTherapistRows } from '../repositories/catalog.repository.ts';
+import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { closeOpenLink } from './payment.service.ts';
 
 const silentLogger = createLogger({ level: 'silent' });
-import { getTherapist, listTherapistRows } from '../repositories/catalog.repository.ts';
-import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 
 export type AdminActor = { adminId: number };
 const who = (a: AdminActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
@@ -112,35 +116,48 @@ async function templateSlot(db: Db, therapistId: number, start: string) {
   return slot;
 }
 
-/** The block toggle: blocks a free slot, unblocks an admin block, refuses a slot a client holds. */
+/**
+ * POST /api/admin/availability/block. Without `action` it is the spec's toggle: blocks a free slot,
+ * unblocks an admin block. With `action` it does only what was asked: "unblock" removes a block and
+ * "block" adds one, and anything else (no block to remove, a block already there, a client holding
+ * the slot) is a 409 that changes nothing, never the opposite of the request.
+ */
 export async function toggleBlock(db: Db, input: BlockSlotInput, by: AdminActor, now: Date): Promise<BlockSlotResponse> {
   const therapist = await getTherapist(db, input.therapist_id);
   if (!therapist) throw new AppError('not_found', AM.therapistNotFound);
-  if (!(await templateSlot(db, therapist.id, input.start_time))) throw fieldError('start_time', AM.slotNotOnSchedule);
+  const template = await templateSlot(db, therapist.id, input.start_time);
+  if (!template) throw fieldError('start_time', AM.slotNotOnSchedule);
   const today = centreNow(now);
   if (input.date < today.date || (input.date === today.date && timeToMinutes(input.start_time) <= today.minutes)) {
     throw fieldError('date', AM.slotPast);
   }
   if (input.date > addDays(today.date, 366)) throw fieldError('date', 'Please choose a date within the next year.');
+  const { action, start_time: time, date } = input;
   try {
     return await db.transaction(async (tx) => {
-      const held = await findLiveSlotForUpdate(tx, therapist.id, input.date, input.start_time);
-      if (held && held.bookingType !== 'ADMIN_BLOCK') throw new AppError('conflict', AM.slotHeldByClient);
+      const held = await findLiveSlotForUpdate(tx, therapist.id, date, time);
+      if (held && held.bookingType !== 'ADMIN_BLOCK') {
+        throw new AppError('conflict', action === 'unblock' ? AM.slotBookedNotBlocked(time, date) : AM.slotHeldByClient);
+      }
       if (held) {
+        if (action === 'block') throw new AppError('conflict', AM.slotAlreadyBlocked(time, date));
         const [after] = await tx
           .update(bookings)
           .set({ cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now })
           .where(eq(bookings.id, held.id))
           .returning();
         await insertAudit(tx, { ...who(by), action: 'slot.unblock', entityType: 'booking', entityId: held.id, before: auditableBooking(held), after: auditableBooking(after!) });
-        return { blocked: false, booking_id: held.id, message: AM.slotUnblocked(input.start_time, input.date) };
+        return { blocked: false, booking_id: held.id, message: AM.slotUnblocked(time, date) };
       }
+      if (action === 'unblock') throw new AppError('conflict', AM.slotNotBlocked(time, date));
+      // The schedule itself blocks this slot: a block row would add nothing, so say so.
+      if (action === 'block' && template.adminBlocked) throw new AppError('conflict', AM.slotAlreadyBlocked(time, date));
       const [row] = await tx
         .insert(bookings)
         .values({
           therapistId: therapist.id,
-          bookingDate: input.date,
-          bookingTimeSlotStart: input.start_time,
+          bookingDate: date,
+          bookingTimeSlotStart: time,
           bookingType: 'ADMIN_BLOCK',
           locationId: therapist.locationId,
           paymentStatus: 'BLOCKED',
@@ -150,13 +167,37 @@ export async function toggleBlock(db: Db, input: BlockSlotInput, by: AdminActor,
         })
         .returning();
       await insertAudit(tx, { ...who(by), action: 'slot.block', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
-      return { blocked: true, booking_id: row!.id, message: AM.slotBlocked(input.start_time, input.date) };
+      return { blocked: true, booking_id: row!.id, message: AM.slotBlocked(time, date) };
     });
   } catch (err) {
-    // Someone took the slot between our look and our write.
+    // Someone took the slot between our look and our write (only a block inserts).
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', AM.slotHeldByClient);
     throw err;
   }
+}
+
+/**
+ * GET /api/admin/therapists/{id}/slot-states: the admin's grid, computed here as /api/slots is for
+ * clients, over the admin window (15 days from today at the centre, today included).
+ */
+export async function therapistSlotStates(db: Db, therapistId: number, query: SlotStatesQuery, now: Date): Promise<AdminSlotStatesResponse> {
+  const therapist = await getTherapist(db, therapistId);
+  if (!therapist) throw new AppError('not_found', AM.therapistNotFound);
+  const today = centreNow(now);
+  const window = adminWindowDates(today.date);
+  const first = window.indexOf(query.from ?? today.date);
+  const days = query.days ?? window.length - Math.max(first, 0);
+  if (first < 0 || first + days > window.length) throw new AppError('validation', AM.slotStatesWindow(window[0]!, window.at(-1)!));
+  const dates = window.slice(first, first + days);
+  const [templates, holders] = await Promise.all([
+    listAvailability(db, therapist.id),
+    listLiveSlotHolders(db, therapist.id, dates[0]!, dates.at(-1)!),
+  ]);
+  return {
+    therapist_id: therapist.id,
+    today: today.date,
+    days: adminSlotStates({ today: today.date, nowMinutes: today.minutes, dates, templates, holders }),
+  };
 }
 
 /**

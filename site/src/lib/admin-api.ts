@@ -3,7 +3,15 @@
  * token. Non-OK answers raise AdminApiError carrying the HTTP status and the server's detail or
  * message; a 401 clears the session and sends the admin to the login screen.
  */
-import type { AuditPage, ClientSearchResult, EodReport, IncomeReport, TherapistMonthlyReport } from '../../../shared/contract/admin.ts';
+import type {
+  AdminSlotStatesResponse,
+  AuditPage,
+  BlockSlotResponse,
+  ClientSearchResult,
+  EodReport,
+  IncomeReport,
+  TherapistMonthlyReport,
+} from '../../../shared/contract/admin.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import { clearSession, storedToken, type AdminUser } from '../stores/admin-session.ts';
 import { ADMIN_ROUTES, adminNav } from './admin-nav.ts';
@@ -70,8 +78,12 @@ export type ClientBooking = AdminBooking & {
   };
 };
 
-// Report, income and audit answers are the server's own contract types.
+// Report, income, audit and slot-state answers are the server's own contract types.
 export type {
+  AdminSlotState,
+  AdminSlotStateEntry,
+  AdminSlotStatesDay,
+  AdminSlotStatesResponse,
   AuditEntryDto as AuditEntry,
   AuditPage,
   ClientSearchResult,
@@ -84,14 +96,6 @@ export type {
 } from '../../../shared/contract/admin.ts';
 
 export type Location = { id: number; name: string; description?: string; address: string };
-export type AvailabilitySlot = {
-  id: number;
-  start_time: string;
-  end_time: string;
-  is_available: boolean;
-  admin_blocked?: boolean;
-  therapist_id: number;
-};
 
 export type ManualBookingPayload = {
   therapist_id: number;
@@ -109,6 +113,9 @@ export type ManualBookingPayload = {
   payment_transaction_id: string;
   therapist_email?: string;
 };
+
+export type PaymentMethod = 'CASH' | 'CARD' | 'UPI';
+export type RecordPaymentResponse = { booking_id?: number; payment_status?: string; message?: string };
 
 type RequestOptions = {
   method?: 'GET' | 'POST';
@@ -203,8 +210,15 @@ export const adminApi = {
   therapists: () => request<AdminTherapist[]>('/api/admin/therapists'),
   bookings: () => request<AdminBooking[]>('/api/admin/bookings'),
   cancelBooking: (id: number) => request<unknown>(`/api/admin/bookings/${id}/cancel`, { method: 'POST' }),
-  toggleBlock: (therapistId: number, startTime: string, date: string) =>
-    request<unknown>('/api/admin/availability/block', { method: 'POST', json: { therapist_id: therapistId, start_time: startTime, date } }),
+  /** The spec's block call with the panel's intent: the server refuses rather than do the opposite. */
+  setBlock: (therapistId: number, startTime: string, date: string, action: 'block' | 'unblock') =>
+    request<BlockSlotResponse>('/api/admin/availability/block', { method: 'POST', json: { therapist_id: therapistId, start_time: startTime, date, action } }),
+  /** The admin grid's states for one therapist: today's 15-day window unless told otherwise. */
+  slotStates: (therapistId: number, from?: string, days?: number) =>
+    request<AdminSlotStatesResponse>(`/api/admin/therapists/${therapistId}/slot-states${q({ from, days })}`),
+  /** An in-person booking paid at the desk. */
+  recordPayment: (bookingId: number, method: PaymentMethod, amount: number) =>
+    request<RecordPaymentResponse>(`/api/admin/bookings/${bookingId}/record-payment`, { method: 'POST', json: { method, amount } }),
   income: () => request<IncomeReport>('/api/admin/income'),
   inventoryReport: () => request<IncomeReport>('/api/admin/reports/inventory'),
   eodReport: (reportDate: string) => request<EodReport>(`/api/admin/reports/eod${q({ report_date: reportDate })}`),
@@ -223,7 +237,6 @@ export const adminApi = {
   openQueues: () => request<{ url: string }>('/api/admin/queues-session', { method: 'POST' }),
   auditLog: (page: number, pageSize: number) => request<AuditPage>(`/api/admin/audit-log${q({ page, page_size: pageSize })}`),
   locations: () => request<Location[]>('/locations', { auth: false }),
-  availabilitySlots: (therapistId: number) => request<AvailabilitySlot[]>(`/availability-slots${q({ therapist_id: therapistId })}`, { auth: false }),
   createManualBooking: (payload: ManualBookingPayload) =>
     request<{ booking_id?: number; message?: string }>('/confirm-booking', { method: 'POST', json: payload }),
 

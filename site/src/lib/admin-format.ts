@@ -83,6 +83,11 @@ export function canUnblock(b: Pick<AdminBooking, 'cancelled' | 'payment_status' 
   return !b.cancelled && isBlockBooking(b);
 }
 
+/** An in-person booking still to be paid at the desk: Record payment (OFFLINE, PENDING, not cancelled). */
+export function canRecordPayment(b: Pick<AdminBooking, 'booking_type' | 'payment_status' | 'cancelled'>): boolean {
+  return b.booking_type === 'OFFLINE' && b.payment_status === 'PENDING' && !b.cancelled;
+}
+
 export function canGenerateLink(b: Pick<AdminBooking, 'amount' | 'id' | 'payment_transaction_id'>): boolean {
   return Boolean(b.amount && b.id && b.payment_transaction_id);
 }
@@ -98,6 +103,9 @@ export const MESSAGES = {
   slotToggled: (time: string, date: string, action: 'block' | 'unblock') => `Slot ${time} on ${date} ${action}ed successfully.`,
   slotToggleFailed: (action: 'block' | 'unblock', time: string, date: string, msg: string) =>
     `Failed to ${action} slot ${time} on ${date}: ${msg}`,
+  slotStatesMissing: 'No availability for this date yet. Please retry.',
+  paymentRecorded: (id: number) => `Payment for booking ${id} recorded successfully.`,
+  recordPaymentAmount: 'Amount is required and must be positive',
   linkCopied: (id: number) => `Success! Payment link for Booking ID ${id} has been copied to your clipboard.`,
   linkFailed: (id: number, msg: string) => `Failed to generate link for booking ${id}: ${msg}`,
   linkMissing: 'API response did not include a payment link.',

@@ -1,11 +1,20 @@
 /** Admin Dashboard (spec section 2): therapists, availability, bookings and the actions on them. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { adminApi, errorMessage, type AdminBooking, type AdminTherapist, type AvailabilitySlot } from '../../lib/admin-api.ts';
+import {
+  adminApi,
+  errorMessage,
+  type AdminBooking,
+  type AdminSlotStateEntry,
+  type AdminSlotStatesResponse,
+  type AdminTherapist,
+  type PaymentMethod,
+} from '../../lib/admin-api.ts';
 import {
   MESSAGES,
   canCancel,
   canGenerateLink,
+  canRecordPayment,
   canUnblock,
   formatAmount,
   formatShortDate,
@@ -16,24 +25,10 @@ import {
 } from '../../lib/admin-format.ts';
 import { $adminSession } from '../../stores/admin-session.ts';
 import { adminWindowDates } from '../../../../shared/domain/slots.ts';
-import { centreNow, timeToMinutes, toHhMm } from '../../../../shared/domain/time.ts';
 import { displayName, isOnlineType } from '../../../../shared/domain/therapist.ts';
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
-import { ErrorPanel, Loading, Notice, StatusBadge, useIsMobile } from './ui.tsx';
-
-type SlotState = 'booked' | 'blocked' | 'free';
-
-/** A slot is Booked when a live client booking holds it, Blocked when an admin block does. */
-export function slotState(slot: AvailabilitySlot, date: string, bookings: readonly AdminBooking[]): SlotState {
-  const start = toHhMm(slot.start_time);
-  const here = bookings.filter(
-    (b) => !b.cancelled && b.booking_date.slice(0, 10) === date && toHhMm(b.booking_time_slot_start) === start && b.payment_status !== 'CANCELLED',
-  );
-  if (here.some((b) => !isBlockBooking(b))) return 'booked';
-  if (slot.admin_blocked || here.some(isBlockBooking)) return 'blocked';
-  return 'free';
-}
+import { ErrorPanel, Loading, Modal, Notice, StatusBadge, useIsMobile } from './ui.tsx';
 
 function firstEmail(email: AdminTherapist['email']): string {
   if (Array.isArray(email)) return email[0] ?? '--';
@@ -68,7 +63,10 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [slots, setSlots] = useState<AvailabilitySlot[]>([]);
+  // The server's states for one therapist; drawn only under that therapist (see slotsFor).
+  const [slotStates, setSlotStates] = useState<AdminSlotStatesResponse | null>(null);
+  const slotsRequest = useRef(0);
+  const [paying, setPaying] = useState<AdminBooking | null>(null);
   const [slotsLoading, setSlotsLoading] = useState(false);
   const [slotsError, setSlotsError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -113,21 +111,26 @@ export default function Dashboard(props: { onLogout: () => void }) {
   }, []);
 
   const loadSlots = useCallback(async (therapistId: number) => {
+    // Only the latest request may draw: an answer for a therapist clicked away from must not land
+    // under the one now selected.
+    const ticket = ++slotsRequest.current;
     setSlotsLoading(true);
     setSlotsError(null);
     try {
-      const [s, b] = await Promise.all([adminApi.availabilitySlots(therapistId), adminApi.bookings()]);
-      setSlots(s.filter((x) => x.is_available).sort((a, c) => timeToMinutes(toHhMm(a.start_time)) - timeToMinutes(toHhMm(c.start_time))));
+      const [s, b] = await Promise.all([adminApi.slotStates(therapistId), adminApi.bookings()]);
+      if (ticket !== slotsRequest.current) return;
+      setSlotStates(s);
       setBookings(b);
     } catch (err) {
-      setSlotsError(errorMessage(err, MESSAGES.availabilityFailed));
+      if (ticket === slotsRequest.current) setSlotsError(errorMessage(err, MESSAGES.availabilityFailed));
     } finally {
-      setSlotsLoading(false);
+      if (ticket === slotsRequest.current) setSlotsLoading(false);
     }
   }, []);
 
   function selectTherapist(id: number) {
     setSelectedId(id);
+    setSlotStates(null);
     setSelectedDate(today);
     setStripStart(0);
     void loadSlots(id);
@@ -170,21 +173,37 @@ export default function Dashboard(props: { onLogout: () => void }) {
     }
   }
 
-  async function toggleSlot(slot: AvailabilitySlot, state: SlotState) {
-    if (!selected || state === 'booked') return;
-    const action = state === 'blocked' ? 'unblock' : 'block';
+  async function toggleSlot(slot: AdminSlotStateEntry, action: 'block' | 'unblock') {
+    if (!selected) return;
     if (!window.confirm(MESSAGES.blockConfirm(action))) return;
     const time = formatTime(slot.start_time);
     const date = formatShortDate(selectedDate);
-    setBusy(`slot-${slot.id}`);
+    setBusy(`slot-${slot.start_time}`);
     try {
-      await adminApi.toggleBlock(selected.id, toHhMm(slot.start_time), selectedDate);
-      setMessage(MESSAGES.slotToggled(time, date, action));
-      await loadSlots(selected.id);
+      // The server does what was asked or refuses; the notice reports what it did.
+      const res = await adminApi.setBlock(selected.id, slot.start_time, selectedDate, action);
+      setMessage(MESSAGES.slotToggled(time, date, res?.blocked ? 'block' : 'unblock'));
     } catch (err) {
       setMessage(MESSAGES.slotToggleFailed(action, time, date, errorMessage(err, 'Unknown error')));
     } finally {
       setBusy(null);
+      // Refused or not, the grid shows the slot as it now is.
+      await loadSlots(selected.id);
+    }
+  }
+
+  async function recordPayment(b: AdminBooking, method: PaymentMethod, amount: number) {
+    setPaying(null);
+    setBusy(`pay-${b.id}`);
+    try {
+      const res = await adminApi.recordPayment(b.id, method, amount);
+      setMessage(res?.message || MESSAGES.paymentRecorded(b.id));
+    } catch (err) {
+      setMessage(errorMessage(err, 'Unknown error'));
+    } finally {
+      setBusy(null);
+      if (selectedId) await loadSlots(selectedId);
+      else await refreshBookings();
     }
   }
 
@@ -216,9 +235,21 @@ export default function Dashboard(props: { onLogout: () => void }) {
     const unblock = canUnblock(b);
     const cancel = !unblock && canCancel(b, today);
     const link = !b.cancelled && !isBlockBooking(b) && b.payment_status !== 'COMPLETED' && b.payment_status !== 'CANCELLED';
-    if (!unblock && !cancel && !link) return <span className="muted">--</span>;
+    const pay = canRecordPayment(b);
+    if (!unblock && !cancel && !link && !pay) return <span className="muted">--</span>;
     return (
       <div className="adm-btns">
+        {pay ? (
+          <button
+            type="button"
+            className="btn btn-sm btn-primary"
+            disabled={busy !== null}
+            aria-label={`Record payment for booking ${b.id}`}
+            onClick={() => setPaying(b)}
+          >
+            {busy === `pay-${b.id}` ? 'Recording...' : 'Record payment'}
+          </button>
+        ) : null}
         {unblock ? (
           <button type="button" className="btn btn-sm btn-warn" disabled={busy !== null} onClick={() => void cancelBooking(b)}>
             Unblock
@@ -276,7 +307,9 @@ export default function Dashboard(props: { onLogout: () => void }) {
   if (error) return <ErrorPanel title="Something went wrong" message={error} onRetry={() => void load()} onLogout={onLogout} />;
 
   const stripDates = windowDates.slice(stripStart, stripStart + visible);
-  const nowAtCentre = centreNow();
+  // Never another therapist's answer (e.g. one still arriving after a switch).
+  const shownStates = selected && slotStates?.therapist_id === selected.id ? slotStates : null;
+  const daySlots = shownStates?.days.find((d) => d.date === selectedDate)?.slots;
 
   return (
     <div className="adm-page">
@@ -373,39 +406,44 @@ export default function Dashboard(props: { onLogout: () => void }) {
             <Loading label="Loading availability..." />
           ) : slotsError ? (
             <ErrorPanel title="Could not load availability" message={slotsError} onRetry={() => void loadSlots(selected.id)} onLogout={onLogout} />
-          ) : slots.length === 0 ? (
+          ) : !shownStates ? null : !daySlots ? (
+            <p className="adm-empty">{MESSAGES.slotStatesMissing}</p>
+          ) : daySlots.length === 0 ? (
             <p className="adm-empty">No time slots configured for this therapist.</p>
           ) : (
             <ul className="adm-slots">
-              {slots.map((slot) => {
-                const state = slotState(slot, selectedDate, bookings);
-                const past = selectedDate === nowAtCentre.date && timeToMinutes(toHhMm(slot.start_time)) <= nowAtCentre.minutes;
+              {daySlots.map((slot) => {
                 const time = formatTime(slot.start_time);
                 return (
-                  <li key={slot.id} className={`adm-slot adm-slot--${state}`}>
+                  <li key={slot.start_time} className={`adm-slot adm-slot--${slot.state}`}>
                     <span className="adm-slot__time">{time}</span>
-                    {state === 'booked' ? (
+                    {slot.state === 'booked' ? (
                       <span className="adm-slot__state">Booked</span>
-                    ) : state === 'blocked' ? (
+                    ) : slot.state === 'past' ? (
+                      <span className="adm-slot__state muted">Past</span>
+                    ) : slot.state === 'blocked' ? (
                       <>
                         <span className="adm-slot__state">Blocked</span>
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-warn"
-                          disabled={busy !== null || past}
-                          aria-label={`Unblock ${time}`}
-                          onClick={() => void toggleSlot(slot, state)}
-                        >
-                          Unblock
-                        </button>
+                        {/* A block on the therapist's schedule (no booking id) is not the grid's to lift. */}
+                        {slot.booking_id !== null ? (
+                          <button
+                            type="button"
+                            className="btn btn-sm btn-warn"
+                            disabled={busy !== null}
+                            aria-label={`Unblock ${time}`}
+                            onClick={() => void toggleSlot(slot, 'unblock')}
+                          >
+                            Unblock
+                          </button>
+                        ) : null}
                       </>
                     ) : (
                       <button
                         type="button"
                         className="btn btn-sm btn-secondary"
-                        disabled={busy !== null || past}
+                        disabled={busy !== null}
                         aria-label={`Block ${time}`}
-                        onClick={() => void toggleSlot(slot, state)}
+                        onClick={() => void toggleSlot(slot, 'block')}
                       >
                         Block
                       </button>
@@ -441,6 +479,8 @@ export default function Dashboard(props: { onLogout: () => void }) {
         actions={bookingActions}
       />
 
+      {paying ? <RecordPaymentDialog booking={paying} onCancel={() => setPaying(null)} onConfirm={(m, amount) => void recordPayment(paying, m, amount)} /> : null}
+
       {manualOpen ? (
         <ManualBooking
           onClose={() => setManualOpen(false)}
@@ -453,5 +493,85 @@ export default function Dashboard(props: { onLogout: () => void }) {
         />
       ) : null}
     </div>
+  );
+}
+
+const PAYMENT_METHODS: { value: PaymentMethod; label: string }[] = [
+  { value: 'CASH', label: 'Cash' },
+  { value: 'CARD', label: 'Card' },
+  { value: 'UPI', label: 'UPI' },
+];
+
+/** Record payment for an in-person booking paid at the desk: method and amount (the booking's by default). */
+export function RecordPaymentDialog(props: { booking: AdminBooking; onCancel: () => void; onConfirm: (method: PaymentMethod, amount: number) => void }) {
+  const { booking, onCancel, onConfirm } = props;
+  const [method, setMethod] = useState<PaymentMethod>('CASH');
+  const [amount, setAmount] = useState(booking.amount != null ? String(booking.amount) : '');
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const id = useId();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const value = Number(amount);
+    if (amount.trim() === '' || !Number.isFinite(value) || value <= 0) {
+      setAmountError(MESSAGES.recordPaymentAmount);
+      document.getElementById(`${id}-amount`)?.focus();
+      return;
+    }
+    onConfirm(method, Math.round(value * 100) / 100);
+  }
+
+  return (
+    <Modal title={`Record payment for booking ${booking.id}`} onClose={onCancel}>
+      <form className="adm-form" onSubmit={submit} noValidate>
+        <p className="muted">
+          {booking.client_full_name || '--'}, {formatShortDate(booking.booking_date)} at {formatTime(booking.booking_time_slot_start)}
+        </p>
+        <div className="field">
+          <label className="label" htmlFor={`${id}-method`}>
+            Payment method
+          </label>
+          <select id={`${id}-method`} className="select" value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
+            {PAYMENT_METHODS.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label className="label" htmlFor={`${id}-amount`}>
+            Amount (₹)
+          </label>
+          <input
+            id={`${id}-amount`}
+            className="input"
+            type="number"
+            min={0}
+            step={0.01}
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => {
+              setAmount(e.target.value);
+              setAmountError(null);
+            }}
+            {...(amountError ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-amount-error` } : {})}
+          />
+          {amountError ? (
+            <p id={`${id}-amount-error`} className="error-text">
+              {amountError}
+            </p>
+          ) : null}
+        </div>
+        <div className="btn-row adm-form__actions">
+          <button type="button" className="btn btn-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary">
+            Confirm payment
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 }

@@ -1,15 +1,14 @@
 /** The Manual Booking modal (spec section 5): an admin-confirmed booking for a client. */
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { MANUAL_BOOKING_MESSAGES as MB } from '../../../../shared/contract/messages.ts';
-import { adminSlotOffer, adminWindowDates } from '../../../../shared/domain/slots.ts';
+import { adminWindowDates } from '../../../../shared/domain/slots.ts';
 import { centreNow } from '../../../../shared/domain/time.ts';
 import { isOnlineType } from '../../../../shared/domain/therapist.ts';
 import {
   adminApi,
   errorMessage,
-  type AdminBooking,
+  type AdminSlotStatesResponse,
   type AdminTherapist,
-  type AvailabilitySlot,
   type Location,
   type ManualBookingPayload,
 } from '../../lib/admin-api.ts';
@@ -66,9 +65,8 @@ function firstEmail(email: AdminTherapist['email']): string | undefined {
 export default function ManualBooking(props: { onClose: () => void; onCreated: (message: string) => void }) {
   const { onClose, onCreated } = props;
   const [therapists, setTherapists] = useState<AdminTherapist[]>([]);
-  const [bookings, setBookings] = useState<AdminBooking[]>([]);
   const [locations, setLocations] = useState<Location[]>([]);
-  const [templates, setTemplates] = useState<AvailabilitySlot[]>([]);
+  const [slotStates, setSlotStates] = useState<AdminSlotStatesResponse | null>(null);
   const [loading, setLoading] = useState(true);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [slotsError, setSlotsError] = useState<string | null>(null);
@@ -84,10 +82,9 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
     let live = true;
     (async () => {
       try {
-        const [t, b, l] = await Promise.all([adminApi.therapists(), adminApi.bookings(), adminApi.locations()]);
+        const [t, l] = await Promise.all([adminApi.therapists(), adminApi.locations()]);
         if (!live) return;
         setTherapists(t);
-        setBookings(b);
         setLocations(l);
       } catch {
         if (live) setLoadError(MESSAGES.formDataFailed);
@@ -103,15 +100,14 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
   const therapist = therapists.find((t) => String(t.id) === form.therapistId) ?? null;
 
   useEffect(() => {
-    if (!therapist) {
-      setTemplates([]);
-      return;
-    }
+    setSlotStates(null);
+    if (!therapist) return;
     let live = true;
     setSlotsError(null);
+    // The server's states: the same rule for a live booking as the database's, per therapist.
     adminApi
-      .availabilitySlots(therapist.id)
-      .then((s) => live && setTemplates(s))
+      .slotStates(therapist.id)
+      .then((s) => live && setSlotStates(s))
       .catch(() => live && setSlotsError(MESSAGES.slotsFailed));
     return () => {
       live = false;
@@ -119,15 +115,14 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
   }, [therapist]);
 
   const now = centreNow();
-  const offer = useMemo(() => {
-    if (!therapist) return [];
-    const booked = bookings
-      .filter((b) => b.therapist_id === therapist.id && !b.cancelled && b.payment_status !== 'CANCELLED')
-      .map((b) => ({ booking_date: b.booking_date.slice(0, 10), booking_time_slot_start: b.booking_time_slot_start }));
-    return adminSlotOffer({ today: now.date, nowMinutes: now.minutes, templates, booked });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [therapist, templates, bookings, now.date, now.minutes]);
-  const daySlots = offer.find((d) => d.date === form.bookingDate)?.slots ?? [];
+  // Only free slots are offered: past, booked and blocked ones are not (spec: manual booking slot window).
+  const daySlots = useMemo(
+    () =>
+      slotStates && therapist && slotStates.therapist_id === therapist.id
+        ? (slotStates.days.find((d) => d.date === form.bookingDate)?.slots.filter((s) => s.state === 'free') ?? [])
+        : [],
+    [slotStates, therapist, form.bookingDate],
+  );
   const dates = adminWindowDates(now.date);
 
   function set<K extends keyof Form>(key: K, value: Form[K]) {

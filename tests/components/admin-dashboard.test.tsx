@@ -1,0 +1,251 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
+import { adminNav } from '../../site/src/lib/admin-nav.ts';
+import { booking, mockFetch, signIn } from './admin-helpers.tsx';
+
+/**
+ * The dashboard's availability grid draws the server's per-therapist slot states, and its
+ * block/unblock and record-payment actions say what actually happened.
+ */
+
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
+const addDays = (d: string, n: number) => {
+  const x = new Date(`${d}T00:00:00Z`);
+  x.setUTCDate(x.getUTCDate() + n);
+  return x.toISOString().slice(0, 10);
+};
+const tomorrow = addDays(today, 1);
+
+const therapists = [
+  { id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] },
+  { id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] },
+  { id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] },
+];
+const templates = (therapistId: number) =>
+  ['10:00', '11:00', '12:00'].map((t, i) => ({ id: therapistId * 10 + i, start_time: `${t}:00`, end_time: `${t.slice(0, 2)}:59:00`, is_available: true, admin_blocked: false, therapist_id: therapistId }));
+
+type Held = { state: 'booked' | 'blocked'; booking_id: number | null };
+/** The server's answer: 15 days, three slots each, free unless listed as `date|HH:MM`. */
+function statesFor(therapistId: number, held: Record<string, Held> = {}) {
+  return {
+    therapist_id: therapistId,
+    today,
+    days: Array.from({ length: 15 }, (_, i) => {
+      const date = addDays(today, i);
+      return {
+        date,
+        slots: ['10:00', '11:00', '12:00'].map((start) => ({
+          start_time: start,
+          end_time: `${start.slice(0, 2)}:59`,
+          state: 'free',
+          booking_id: null,
+          ...held[`${date}|${start}`],
+        })),
+      };
+    }),
+  };
+}
+
+beforeEach(() => {
+  sessionStorage.clear();
+  vi.spyOn(adminNav, 'replace').mockImplementation(() => {});
+  vi.spyOn(adminNav, 'go').mockImplementation(() => {});
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+async function openTherapist(name: string, dateIndex = 1) {
+  fireEvent.click(await screen.findByRole('button', { name: `View availability of ${name}` }));
+  const strip = await screen.findByRole('group', { name: 'Choose a date' });
+  fireEvent.click(within(strip).getAllByRole('button')[dateIndex + 1]!); // the first button is "Previous dates"
+  await waitFor(() => expect(document.querySelector('.adm-slots')).toBeTruthy());
+  return document.querySelector('.adm-slots') as HTMLElement;
+}
+
+describe('availability grid per therapist', () => {
+  it('a booking of therapist A at 10:00 does not make B’s 10:00 Booked; B may block it', async () => {
+    signIn();
+    vi.stubGlobal('confirm', () => true);
+    const { calls } = mockFetch({
+      'GET /api/admin/therapists': therapists,
+      // Asha (1) has a client at 10:00 tomorrow and an expired, FAILED hold at 11:00.
+      'GET /api/admin/bookings': [
+        booking({ id: 7, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '10:00:00' }),
+        booking({ id: 8, therapist_id: 2, booking_date: tomorrow, booking_time_slot_start: '11:00:00', payment_status: 'FAILED' }),
+      ],
+      'GET /availability-slots': (url: URL) => templates(Number(url.searchParams.get('therapist_id'))),
+      'GET /api/admin/therapists/1/slot-states': statesFor(1, { [`${tomorrow}|10:00`]: { state: 'booked', booking_id: 7 } }),
+      'GET /api/admin/therapists/2/slot-states': statesFor(2),
+      'POST /api/admin/availability/block': { blocked: true, booking_id: 99, message: 'Slot 10:00 blocked successfully.' },
+    });
+    render(<Dashboard onLogout={() => {}} />);
+
+    let grid = await openTherapist('Dr. Asha Mehta');
+    expect(within(grid).getAllByText('Booked')).toHaveLength(1);
+    expect(within(grid).queryByRole('button', { name: 'Block 10:00 AM' })).toBeNull();
+
+    grid = await openTherapist('Ms. Priya Nair');
+    await waitFor(() => expect(within(grid).queryByText('Booked')).toBeNull());
+    // Priya's 11:00 is held only by a FAILED hold: free, so Block is offered.
+    expect(within(grid).getAllByRole('button', { name: /^Block / }).map((b) => b.textContent)).toEqual(['Block', 'Block', 'Block']);
+    expect(within(grid).queryByRole('button', { name: /^Unblock/ })).toBeNull();
+    expect(calls.some((c) => c.url.pathname === '/api/admin/therapists/2/slot-states')).toBe(true);
+
+    fireEvent.click(within(grid).getByRole('button', { name: 'Block 10:00 AM' }));
+    const msg = await screen.findByText(/^Slot 10:00 AM on .+ blocked successfully\.$/);
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
+    expect(JSON.parse(String(post.init!.body))).toEqual({ therapist_id: 2, start_time: '10:00', date: tomorrow, action: 'block' });
+  });
+
+  it('Unblock asks to unblock; a refusal is shown in red, and the grid is reloaded', async () => {
+    signIn();
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    let blocked = true;
+    const { calls } = mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': [],
+      'GET /api/admin/therapists/1/slot-states': () => statesFor(1, blocked ? { [`${tomorrow}|12:00`]: { state: 'blocked', booking_id: 43 } } : {}),
+      'POST /api/admin/availability/block': () => {
+        // Someone else lifted the block meanwhile: the server refuses rather than block it again.
+        blocked = false;
+        return [409, { detail: `Slot 12:00 on ${tomorrow} is not blocked, so there is nothing to unblock; nothing was changed.` }];
+      },
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    const grid = await openTherapist('Dr. Asha Mehta');
+    expect(within(grid).getByText('Blocked')).toBeTruthy();
+    fireEvent.click(within(grid).getByRole('button', { name: 'Unblock 12:00 PM' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to unblock this time slot?');
+    const msg = await screen.findByText(/^Failed to unblock slot 12:00 PM on .+: Slot 12:00 on .+ is not blocked/);
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
+    const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
+    expect(JSON.parse(String(post.init!.body))).toMatchObject({ action: 'unblock' });
+    await waitFor(() => expect(within(document.querySelector('.adm-slots') as HTMLElement).queryByText('Blocked')).toBeNull());
+    expect(calls.filter((c) => c.url.pathname === '/api/admin/therapists/1/slot-states')).toHaveLength(2);
+  });
+
+  it('past and schedule-blocked slots offer no button; a late answer for another therapist is not drawn', async () => {
+    signIn();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': [],
+      'GET /api/admin/therapists/1/slot-states': statesFor(1, { [`${tomorrow}|10:00`]: { state: 'booked', booking_id: 7 } }),
+      'GET /api/admin/therapists/2/slot-states': {
+        ...statesFor(2),
+        days: statesFor(2).days.map((d, i) =>
+          i === 1 ? { ...d, slots: [{ ...d.slots[0]!, state: 'past' }, { ...d.slots[1]!, state: 'blocked', booking_id: null }, d.slots[2]!] } : d,
+        ),
+      },
+    });
+    const realFetch = globalThis.fetch;
+    // Asha's answer is held back until Priya's has been drawn.
+    vi.stubGlobal('fetch', async (...args: Parameters<typeof fetch>) => {
+      if (String(args[0]).includes('/therapists/1/slot-states')) await gate;
+      return realFetch(...args);
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
+    const grid = await openTherapist('Ms. Priya Nair');
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByRole('heading', { name: 'Booked Sessions: Priya Nair' })).toBeTruthy();
+    expect(within(document.querySelector('.adm-slots') as HTMLElement).queryByText('Booked')).toBeNull();
+    expect(within(grid).getByText('Past')).toBeTruthy();
+    expect(within(grid).getByText('Blocked')).toBeTruthy();
+    expect(within(grid).queryByRole('button', { name: /10:00 AM|11:00 AM/ })).toBeNull();
+    expect(within(grid).getByRole('button', { name: 'Block 12:00 PM' })).toBeTruthy();
+  });
+});
+
+describe('Record payment', () => {
+  const offline = (over: Record<string, unknown> = {}) =>
+    booking({ id: 51, therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor', booking_type: 'OFFLINE', payment_status: 'PENDING', amount: 1800, booking_date: tomorrow, location_id: 1, ...over });
+
+  function routes(answer: () => unknown) {
+    let paid = false;
+    return mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': () => [
+        offline(paid ? { payment_status: 'COMPLETED' } : {}),
+        offline({ id: 52, payment_status: 'COMPLETED', booking_time_slot_start: '11:00:00' }),
+        offline({ id: 53, cancelled: true, booking_time_slot_start: '12:00:00' }),
+        booking({ id: 54, payment_status: 'PENDING', booking_date: tomorrow }),
+      ],
+      'POST /api/admin/bookings/51/record-payment': () => {
+        const out = answer();
+        if (!Array.isArray(out)) paid = true;
+        return out;
+      },
+    });
+  }
+
+  it('is offered only on unpaid in-person bookings, in the table and in the mobile cards', async () => {
+    signIn();
+    routes(() => ({}));
+    render(<Dashboard onLogout={() => {}} />);
+    expect(await screen.findByRole('button', { name: 'Record payment for booking 51' })).toBeTruthy();
+    for (const id of [52, 53, 54]) expect(screen.queryByRole('button', { name: `Record payment for booking ${id}` })).toBeNull();
+    cleanup();
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
+    render(<Dashboard onLogout={() => {}} />);
+    const button = await screen.findByRole('button', { name: 'Record payment for booking 51' });
+    expect(button.closest('.adm-card__actions')).toBeTruthy();
+  });
+
+  it('asks method and amount (the booking’s by default), sends them and shows the message in green', async () => {
+    signIn();
+    const { calls } = routes(() => ({ booking_id: 51, payment_status: 'COMPLETED', message: 'Payment of ₹1,750.50 recorded for booking 51 successfully.' }));
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Record payment for booking 51' }));
+    const dialog = screen.getByRole('dialog', { name: 'Record payment for booking 51' });
+    const method = within(dialog).getByLabelText('Payment method') as HTMLSelectElement;
+    expect(Array.from(method.options).map((o) => o.value)).toEqual(['CASH', 'CARD', 'UPI']);
+    // Focus moves into the dialog.
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    const amount = within(dialog).getByLabelText('Amount (₹)') as HTMLInputElement;
+    expect(amount.value).toBe('1800');
+    // A bad amount is caught before anything is sent.
+    fireEvent.change(amount, { target: { value: '0' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm payment' }));
+    expect(within(dialog).getByText('Amount is required and must be positive')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.change(method, { target: { value: 'UPI' } });
+    fireEvent.change(amount, { target: { value: '1750.5' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm payment' }));
+    const msg = await screen.findByText('Payment of ₹1,750.50 recorded for booking 51 successfully.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.url.pathname).toBe('/api/admin/bookings/51/record-payment');
+    expect(JSON.parse(String(post.init!.body))).toEqual({ method: 'UPI', amount: 1750.5 });
+    expect((post.init!.headers as Record<string, string>).Authorization).toBe('Bearer test-token');
+    // The lists are refreshed: booking 51 is now paid, so the button is gone.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Record payment for booking 51' })).toBeNull());
+  });
+
+  it('shows the server’s detail in red when it refuses; Cancel sends nothing', async () => {
+    signIn();
+    const { calls } = routes(() => [409, { detail: 'Booking 51 is already paid.' }]);
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Record payment for booking 51' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Record payment for booking 51' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm payment' }));
+    const msg = await screen.findByText('Booking 51 is already paid.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
+    expect(JSON.parse(String(calls.find((c) => c.method === 'POST')!.init!.body))).toEqual({ method: 'CASH', amount: 1800 });
+    expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings').length).toBeGreaterThanOrEqual(2);
+  });
+});
