@@ -292,6 +292,7 @@ describe('role matrix', () => {
     { method: 'post', path: '/api/admin/availability/block', body: {}, admin: 400, superadmin: 400 },
     { method: 'post', path: '/api/admin/bookings/999999/update-payment-link', body: { payment_link_url: 'https://pay.example.test/x' }, admin: 404, superadmin: 404 },
     { method: 'post', path: '/api/admin/bookings/999999/record-payment', body: { method: 'CASH' }, admin: 404, superadmin: 404 },
+    { method: 'get', path: '/api/admin/therapists/1/slot-states', admin: 200, superadmin: 200 },
     { method: 'post', path: '/api/create-shareable-payment-link', body: { amount: 1, booking_id: 999999, merchant_transaction_id: 'x' }, admin: 404, superadmin: 404 },
     { method: 'post', path: '/confirm-booking', body: { admin_confirmed: true, payment_status: 'COMPLETED' }, admin: 400, superadmin: 400 },
     { method: 'get', path: '/api/admin/clients-with-therapists?name=test', admin: 200, superadmin: 200 },
