@@ -159,7 +159,8 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
         const [cancelled] = await tx
           .update(sandboxPaymentLinks)
           .set({ status: 'cancelled', updatedAt: sql`now()` })
-          .where(and(eq(sandboxPaymentLinks.id, id), eq(sandboxPaymentLinks.status, 'created')))
+          // Only a live link: one paid or expired meanwhile is answered as it stands, as Razorpay's cancel does.
+          .where(and(eq(sandboxPaymentLinks.id, id), eq(sandboxPaymentLinks.status, 'created'), gt(sandboxPaymentLinks.expireBy, deps.now())))
           .returning();
         if (!cancelled) return toLink(await mustGet(id));
         await queueWebhook(tx, 'payment_link.cancelled', cancelled);
