@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import { bookings, outbox, therapists } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { AppError } from '../../shared/core/errors.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { googleMeetProvider } from '../../shared/core/providers/meetings/google.provider.ts';
 import { razorpayProvider } from '../../shared/core/providers/payments/razorpay.provider.ts';
@@ -275,6 +276,175 @@ describe('reconciliation with Razorpay', () => {
     expect(await reconcileBooking(deps, id)).toBe('failed');
     expect((await row(id)).paymentStatus).toBe('FAILED');
     clock.set(MONDAY_MORNING_IST);
+  });
+});
+
+describe('Razorpay refunds and payments through the official SDK', () => {
+  const BASIC = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`;
+  const refundEntity = (extra: Record<string, unknown> = {}) => ({
+    id: 'rfnd_FP8QHiV938haTz',
+    entity: 'refund',
+    amount: 50000,
+    currency: 'INR',
+    payment_id: 'pay_29QQoUBi66xm2f',
+    notes: { booking_id: '42', reason: 'cancelled by the centre' },
+    receipt: null,
+    acquirer_data: { arn: null },
+    created_at: 1795400000,
+    batch_id: null,
+    status: 'processed',
+    speed_processed: 'normal',
+    speed_requested: 'normal',
+    ...extra,
+  });
+  const input = { paymentId: 'pay_29QQoUBi66xm2f', amountPaise: 50000, idempotencyKey: 'refund-42-550e8400-e29b', notes: { booking_id: '42', reason: 'cancelled by the centre' } };
+  const refused = async (p: Promise<unknown>) => {
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AppError);
+    return err as AppError;
+  };
+
+  it('POSTs /v1/payments/:id/refund with basic auth, the X-Refund-Idempotency header and exactly amount, speed and notes', async () => {
+    // The interceptor matches only this exact JSON body (nock compares an object body by deep equality)
+    // and these exact headers; anything else finds no interceptor and fails the request.
+    // Razorpay answers a retry under the same key with the same refund: the retry must be the same request.
+    nock(API)
+      .post('/v1/payments/pay_29QQoUBi66xm2f/refund', { amount: 50000, speed: 'normal', notes: { booking_id: '42', reason: 'cancelled by the centre' } })
+      .times(2)
+      .matchHeader('authorization', BASIC)
+      .matchHeader('content-type', /^application\/json/)
+      .matchHeader('x-refund-idempotency', 'refund-42-550e8400-e29b')
+      .matchHeader('user-agent', /^razorpay-node@/)
+      .reply(200, refundEntity());
+    const first = await deps.payments.refundPayment(input);
+    const retry = await deps.payments.refundPayment(input);
+    expect(first).toEqual({ id: 'rfnd_FP8QHiV938haTz', paymentId: 'pay_29QQoUBi66xm2f', amountPaise: 50000, status: 'processed' });
+    expect(retry).toEqual(first);
+  });
+
+  it('a refund without its key or with another body is not what the interceptor accepts (the matchers above bite)', async () => {
+    nock(API)
+      .post('/v1/payments/pay_29QQoUBi66xm2f/refund', { amount: 50000, speed: 'normal', notes: { booking_id: '42', reason: 'cancelled by the centre' } })
+      .matchHeader('x-refund-idempotency', 'refund-42-550e8400-e29b')
+      .reply(200, refundEntity());
+    // Another key, then another amount: nock finds no interceptor, the SDK's client fails, and it is bad_gateway.
+    expect((await refused(deps.payments.refundPayment({ ...input, idempotencyKey: 'refund-42-something-else' }))).code).toBe('bad_gateway');
+    expect((await refused(deps.payments.refundPayment({ ...input, amountPaise: 50001 }))).code).toBe('bad_gateway');
+    await deps.payments.refundPayment(input);
+  });
+
+  it('sends empty notes when none are given, and reads a pending refund as pending', async () => {
+    let body: Record<string, unknown> = {};
+    nock(API)
+      .post('/v1/payments/pay_29QQoUBi66xm2f/refund', (b) => ((body = b), true))
+      .matchHeader('x-refund-idempotency', 'refund-43-0000000000')
+      .reply(200, refundEntity({ id: 'rfnd_Pending0000001', amount: 150000, status: 'pending', notes: [] }));
+    const refund = await deps.payments.refundPayment({ paymentId: 'pay_29QQoUBi66xm2f', amountPaise: 150000, idempotencyKey: 'refund-43-0000000000' });
+    expect(body).toEqual({ amount: 150000, speed: 'normal', notes: {} });
+    expect(refund).toEqual({ id: 'rfnd_Pending0000001', paymentId: 'pay_29QQoUBi66xm2f', amountPaise: 150000, status: 'pending' });
+  });
+
+  it('a 400 (more than is left of the payment) is a conflict; 409, 5xx and a lost connection are bad_gateway', async () => {
+    // Razorpay's wording varies; the mapping keys on the status, and the message keeps Razorpay's words.
+    nock(API)
+      .post('/v1/payments/pay_29QQoUBi66xm2f/refund')
+      .reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The refund amount provided is greater than amount captured', source: 'business', step: 'payment_initiation', reason: 'input_validation_failed', metadata: {} } });
+    const excessive = await refused(deps.payments.refundPayment({ ...input, amountPaise: 150001 }));
+    expect(excessive.code).toBe('conflict');
+    expect(excessive.status).toBe(409);
+    expect(excessive.message).toContain('150001 paise of pay_29QQoUBi66xm2f');
+    expect(excessive.message).toContain('greater than amount captured');
+
+    nock(API)
+      .post('/v1/payments/pay_29QQoUBi66xm2f/refund')
+      .reply(409, { error: { code: 'BAD_REQUEST_ERROR', description: 'Request is still being processed', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+    expect((await refused(deps.payments.refundPayment(input))).code).toBe('bad_gateway');
+
+    nock(API)
+      .post('/v1/payments/pay_29QQoUBi66xm2f/refund')
+      .reply(502, { error: { code: 'SERVER_ERROR', description: 'The server encountered an error. The incident has been reported to admins.' } });
+    const down = await refused(deps.payments.refundPayment(input));
+    expect(down.code).toBe('bad_gateway');
+    expect(down.message).toBe('Razorpay: The server encountered an error. The incident has been reported to admins. (502)');
+
+    nock(API).post('/v1/payments/pay_29QQoUBi66xm2f/refund').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    const lost = await refused(deps.payments.refundPayment(input));
+    expect(lost.code).toBe('bad_gateway');
+    expect(lost.message).toBe('Razorpay: socket hang up (no status)');
+  });
+
+  it('refuses a bad amount or key before asking Razorpay', async () => {
+    // No interceptor: a request would fail with nock's NetConnectNotAllowedError (bad_gateway), not validation.
+    for (const bad of [{ amountPaise: 0 }, { amountPaise: -100 }, { amountPaise: 100.5 }, { idempotencyKey: 'short' }, { idempotencyKey: 'has spaces in it' }]) {
+      expect((await refused(deps.payments.refundPayment({ ...input, ...bad }))).code).toBe('validation');
+    }
+  });
+
+  it('GET /v1/payments/:id: amount, status, method mapped for the ledger, amount refunded, capture time', async () => {
+    const payment = (id: string, extra: Record<string, unknown>) => ({
+      id,
+      entity: 'payment',
+      amount: 150000,
+      currency: 'INR',
+      status: 'captured',
+      method: 'upi',
+      amount_refunded: 50000,
+      refund_status: 'partial',
+      captured: true,
+      vpa: 'meera@okaxis',
+      created_at: 1795400000,
+      ...extra,
+    });
+    nock(API).get('/v1/payments/pay_Upi00000000001').basicAuth({ user: KEY_ID, pass: KEY_SECRET }).reply(200, payment('pay_Upi00000000001', {}));
+    expect(await deps.payments.fetchPayment('pay_Upi00000000001')).toEqual({
+      id: 'pay_Upi00000000001',
+      amountPaise: 150000,
+      status: 'captured',
+      method: 'UPI',
+      amountRefundedPaise: 50000,
+      capturedAt: new Date(1795400000 * 1000),
+    });
+    const methods = { card: 'CARD', netbanking: 'NETBANKING', wallet: 'WALLET', emi: 'OTHER', paylater: 'OTHER' } as const;
+    for (const [method, expected] of Object.entries(methods)) {
+      nock(API).get(`/v1/payments/pay_Method${method}`).reply(200, payment(`pay_Method${method}`, { method }));
+      expect((await deps.payments.fetchPayment(`pay_Method${method}`)).method).toBe(expected);
+    }
+    nock(API).get('/v1/payments/pay_Failed00000001').reply(200, payment('pay_Failed00000001', { status: 'failed', captured: false, amount_refunded: 0 }));
+    expect(await deps.payments.fetchPayment('pay_Failed00000001')).toMatchObject({ status: 'failed', amountRefundedPaise: 0, capturedAt: undefined });
+    nock(API).get('/v1/payments/pay_Gone0000000001').reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
+    expect((await refused(deps.payments.fetchPayment('pay_Gone0000000001'))).code).toBe('bad_gateway');
+  });
+
+  it('cancels a link with POST /v1/payment_links/:id/cancel, and answers the paid link when it was paid meanwhile', async () => {
+    let body: unknown = 'not sent';
+    nock(API)
+      .post('/v1/payment_links/plink_Cancel00000001/cancel', (b) => ((body = b), true))
+      .matchHeader('authorization', BASIC)
+      .reply(200, linkEntity('plink_Cancel00000001', 7, 'cancelled'));
+    expect(await deps.payments.cancelPaymentLink('plink_Cancel00000001')).toEqual({
+      id: 'plink_Cancel00000001',
+      shortUrl: 'https://rzp.io/i/Cancel',
+      status: 'cancelled',
+      amountPaise: 150000,
+      referenceId: '7',
+    });
+    // The SDK sends no fields with a cancel.
+    expect(body === '' || body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0)).toBe(true);
+
+    nock(API)
+      .post('/v1/payment_links/plink_Paid0000000001/cancel')
+      .reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'Payment Link cannot be cancelled as it is already paid' } });
+    nock(API)
+      .get('/v1/payment_links/plink_Paid0000000001')
+      .reply(200, linkEntity('plink_Paid0000000001', 8, 'paid', { payments: [{ payment_id: 'pay_Paid0000000001', status: 'captured', amount: 150000 }] }));
+    expect(await deps.payments.cancelPaymentLink('plink_Paid0000000001')).toMatchObject({ status: 'paid', paymentId: 'pay_Paid0000000001' });
+
+    nock(API).post('/v1/payment_links/plink_Down0000000001/cancel').reply(503, { error: { code: 'SERVER_ERROR', description: 'Service unavailable' } });
+    nock(API).get('/v1/payment_links/plink_Down0000000001').reply(200, linkEntity('plink_Down0000000001', 9, 'created'));
+    expect((await refused(deps.payments.cancelPaymentLink('plink_Down0000000001'))).code).toBe('bad_gateway');
   });
 });
 

@@ -5,7 +5,7 @@ import type { Db } from '../../shared/core/db/client.ts';
 import type { AdminUser } from '../../shared/core/repositories/admin.repository.ts';
 import { createAdminUser, setAdminActive } from '../../shared/core/services/admin-user.service.ts';
 import { signAdminToken } from '../../shared/core/services/auth.service.ts';
-import type { CreatePaymentLinkInput, PaymentLink, PaymentsProvider } from '../../shared/core/providers/payments/payments.provider.ts';
+import type { CreatePaymentLinkInput, PaymentLink, PaymentsProvider, ProviderPayment, ProviderRefund, RefundInput } from '../../shared/core/providers/payments/payments.provider.ts';
 import { testConfig } from './app.ts';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -58,6 +58,12 @@ export class RecordingPayments implements PaymentsProvider {
   }
   async cancelPaymentLink(id: string): Promise<PaymentLink> {
     throw new Error(`not used: ${id}`);
+  }
+  async refundPayment(input: RefundInput): Promise<ProviderRefund> {
+    throw new Error(`not used: ${input.paymentId}`);
+  }
+  async fetchPayment(paymentId: string): Promise<ProviderPayment> {
+    throw new Error(`not used: ${paymentId}`);
   }
   verifyCallback(): boolean {
     return false;

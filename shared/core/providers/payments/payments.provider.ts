@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../../errors.ts';
 
 /** What the product needs from a card-payment provider (Razorpay Payment Links, or the local sandbox). */
 export type PaymentLinkStatus = 'created' | 'partially_paid' | 'paid' | 'expired' | 'cancelled';
@@ -33,6 +34,66 @@ export type CallbackParams = {
   razorpay_signature: string;
 };
 
+export type RefundInput = {
+  /** The captured payment to return money from (pay_...). */
+  paymentId: string;
+  /** Integer paise, more than zero, at most what is left of the payment after earlier refunds. */
+  amountPaise: number;
+  /**
+   * The same key answers the same refund instead of making a second one (Razorpay's X-Refund-Idempotency:
+   * at least 10 characters, only letters, digits, hyphens and underscores). A retry must send the same payment,
+   * amount and notes; a different request under a used key is refused.
+   */
+  idempotencyKey: string;
+  notes?: Record<string, string>;
+};
+
+export type ProviderRefund = { id: string; paymentId: string; amountPaise: number; status: 'pending' | 'processed' | 'failed' };
+
+/** How the client paid, as the ledger records it. */
+export type PaymentMethod = 'UPI' | 'CARD' | 'NETBANKING' | 'WALLET' | 'OTHER';
+
+export type ProviderPayment = {
+  id: string;
+  amountPaise: number;
+  /** The provider's word: created, authorized, captured, refunded (fully) or failed. */
+  status: string;
+  method: PaymentMethod;
+  amountRefundedPaise: number;
+  /** When the money was captured; undefined while it is not. */
+  capturedAt: Date | undefined;
+};
+
+/** Razorpay's payment methods mapped to the ledger's; emi, cardless_emi, paylater and the like are OTHER. */
+export function paymentMethod(method: string | null | undefined): PaymentMethod {
+  switch (method) {
+    case 'upi':
+      return 'UPI';
+    case 'card':
+      return 'CARD';
+    case 'netbanking':
+      return 'NETBANKING';
+    case 'wallet':
+      return 'WALLET';
+    default:
+      return 'OTHER';
+  }
+}
+
+/**
+ * Refuses what Razorpay would refuse before sending anything, so the sandbox refuses it too:
+ * a non-integer or non-positive amount, and a key outside Razorpay's rules for X-Refund-Idempotency.
+ */
+export function assertRefundInput(input: RefundInput): void {
+  if (!Number.isSafeInteger(input.amountPaise) || input.amountPaise <= 0) {
+    throw new AppError('validation', 'A refund is a whole number of paise, more than zero.', { amountPaise: 'A refund is a whole number of paise, more than zero.' });
+  }
+  if (!/^[A-Za-z0-9_-]{10,}$/.test(input.idempotencyKey)) {
+    const message = 'The refund idempotency key is at least 10 letters, digits, hyphens or underscores.';
+    throw new AppError('validation', message, { idempotencyKey: message });
+  }
+}
+
 export interface PaymentsProvider {
   readonly name: 'razorpay' | 'sandbox';
   createPaymentLink(input: CreatePaymentLinkInput): Promise<PaymentLink>;
@@ -41,6 +102,13 @@ export interface PaymentsProvider {
   findPaymentLinkByReference(referenceId: string): Promise<PaymentLink | undefined>;
   /** Stops an unpaid link from accepting payment; answers the link as it now stands (it may have been paid meanwhile). */
   cancelPaymentLink(id: string): Promise<PaymentLink>;
+  /**
+   * Returns money from a captured payment. The same idempotency key answers the same refund; a refund
+   * larger than what is left of the payment is refused with AppError('conflict').
+   */
+  refundPayment(input: RefundInput): Promise<ProviderRefund>;
+  /** The payment as the provider has it now: amount, method, how much was refunded, when it was captured. */
+  fetchPayment(paymentId: string): Promise<ProviderPayment>;
   /** HMAC-SHA256 over payment_link_id|reference_id|status|payment_id with the key secret. */
   verifyCallback(params: CallbackParams): boolean;
   /** HMAC-SHA256 over the raw body with the webhook secret. */

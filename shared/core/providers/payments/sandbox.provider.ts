@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { sandboxPaymentLinks } from '../../db/schema.ts';
+import { sandboxPaymentLinks, sandboxRefunds } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { jobIds } from '../../jobs/jobs.ts';
 import { enqueueInTx, intent, type DbOrTx } from '../../jobs/outbox.ts';
 import {
+  assertRefundInput,
   callbackSignature,
   sameSignature,
   webhookSignature,
   type CallbackParams,
   type PaymentLink,
   type PaymentsProvider,
+  type ProviderRefund,
+  type RefundInput,
 } from './payments.provider.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -23,6 +26,24 @@ export function providerId(prefix: string): string {
 }
 
 export type SandboxLink = typeof sandboxPaymentLinks.$inferSelect;
+type SandboxRefund = typeof sandboxRefunds.$inferSelect;
+
+const toRefund = (r: SandboxRefund): ProviderRefund => ({ id: r.id, paymentId: r.paymentId, amountPaise: r.amountPaise, status: r.status });
+
+/** Notes compared whatever order their keys come back in (jsonb sorts them its own way). */
+const sameNotes = (a: Record<string, string>, b: Record<string, string>): boolean => {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
+};
+
+/** A used key answers its refund only for the same request, as Razorpay's X-Refund-Idempotency does. */
+function sameRequest(r: SandboxRefund, input: RefundInput): ProviderRefund {
+  if (r.paymentId !== input.paymentId || r.amountPaise !== input.amountPaise || !sameNotes(r.notes, input.notes ?? {})) {
+    throw new AppError('conflict', 'A different refund was already made with this idempotency key.');
+  }
+  return toRefund(r);
+}
 
 export type SandboxPayments = PaymentsProvider & {
   readonly name: 'sandbox';
@@ -138,19 +159,69 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
         const [cancelled] = await tx
           .update(sandboxPaymentLinks)
           .set({ status: 'cancelled', updatedAt: sql`now()` })
-          .where(and(eq(sandboxPaymentLinks.id, id), eq(sandboxPaymentLinks.status, 'created')))
+          // Only a live link: one paid or expired meanwhile is answered as it stands, as Razorpay's cancel does.
+          .where(and(eq(sandboxPaymentLinks.id, id), eq(sandboxPaymentLinks.status, 'created'), gt(sandboxPaymentLinks.expireBy, deps.now())))
           .returning();
         if (!cancelled) return toLink(await mustGet(id));
         await queueWebhook(tx, 'payment_link.cancelled', cancelled);
         return toLink(cancelled);
       });
     },
+    async refundPayment(input) {
+      assertRefundInput(input);
+      return db.transaction(async (tx) => {
+        // The paid link holds the payment; locking it makes refunds of one payment take turns, so two at
+        // once cannot both fit in what is left.
+        const [link] = await tx.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.paymentId, input.paymentId)).for('update');
+        // Read after the lock: a retry that waited for the first attempt sees its refund and answers it.
+        const byKey = async () => (await tx.select().from(sandboxRefunds).where(eq(sandboxRefunds.idempotencyKey, input.idempotencyKey)))[0];
+        const earlier = await byKey();
+        if (earlier) return sameRequest(earlier, input);
+        // Razorpay answers 400 to a payment it did not capture; the Razorpay provider makes that a conflict.
+        if (!link || link.status !== 'paid') throw new AppError('conflict', `Payment ${input.paymentId} was not captured, so there is nothing to refund.`);
+        const [sum] = await tx
+          .select({ refunded: sql<number>`coalesce(sum(${sandboxRefunds.amountPaise}), 0)::int` })
+          .from(sandboxRefunds)
+          .where(and(eq(sandboxRefunds.paymentId, input.paymentId), eq(sandboxRefunds.status, 'processed')));
+        const left = link.amountPaise - (sum?.refunded ?? 0);
+        if (input.amountPaise > left) {
+          throw new AppError('conflict', `A refund of ${input.amountPaise} paise is more than the ${left} paise left of payment ${input.paymentId}.`);
+        }
+        await tx
+          .insert(sandboxRefunds)
+          .values({ id: providerId('rfnd'), paymentId: input.paymentId, amountPaise: input.amountPaise, idempotencyKey: input.idempotencyKey, notes: input.notes ?? {}, status: 'processed', createdAt: deps.now() })
+          .onConflictDoNothing({ target: sandboxRefunds.idempotencyKey });
+        // Another payment's refund may have taken the key meanwhile: the row read back decides.
+        return sameRequest((await byKey())!, input);
+      });
+    },
+    async fetchPayment(paymentId) {
+      const [link] = await db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.paymentId, paymentId));
+      if (!link || link.status !== 'paid') throw new AppError('not_found', 'Payment not found.');
+      const [sum] = await db
+        .select({ refunded: sql<number>`coalesce(sum(${sandboxRefunds.amountPaise}), 0)::int` })
+        .from(sandboxRefunds)
+        .where(and(eq(sandboxRefunds.paymentId, paymentId), eq(sandboxRefunds.status, 'processed')));
+      const refunded = sum?.refunded ?? 0;
+      return {
+        id: paymentId,
+        amountPaise: link.amountPaise,
+        // Razorpay's words: a payment stays captured through partial refunds and is refunded once all of it is.
+        status: refunded >= link.amountPaise ? 'refunded' : 'captured',
+        // The sandbox checkout's Pay button stands for a card payment (its webhook says method card).
+        method: 'CARD',
+        amountRefundedPaise: refunded,
+        // pay() stamps updated_at when it captures, and a paid link is never updated again.
+        capturedAt: link.updatedAt,
+      };
+    },
     getLink: async (id) => (await db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.id, id)))[0],
     async pay(id) {
       return db.transaction(async (tx) => {
         const [paid] = await tx
           .update(sandboxPaymentLinks)
-          .set({ status: 'paid', paymentId: providerId('pay'), updatedAt: sql`now()` })
+          // On the provider's clock, like expire_by: updated_at is the capture time fetchPayment answers.
+          .set({ status: 'paid', paymentId: providerId('pay'), updatedAt: deps.now() })
           .where(and(eq(sandboxPaymentLinks.id, id), eq(sandboxPaymentLinks.status, 'created'), gt(sandboxPaymentLinks.expireBy, deps.now())))
           .returning();
         if (paid) {
