@@ -17,6 +17,8 @@ export const ADMIN_MESSAGES = {
   noDataToExport: 'No data to export.',
   bookingNotFound: (id: number) => `Booking ${id} was not found.`,
   alreadyCancelled: (id: number) => `Booking ${id} is already cancelled.`,
+  cancelNeedsRefundChoice: (id: number) => `Booking ${id} is paid: choose a full, partial or no refund to cancel it.`,
+  refundSuperadminOnly: 'Only super admins may refund payments.',
   cannotCancelBlocked: (id: number) => `Booking ${id} is blocked and cannot be cancelled.`,
   cancelPast: (id: number) => `Booking ${id} is in the past and can no longer be cancelled.`,
   cancelled: (id: number) => `Booking ${id} cancelled successfully.`,
@@ -101,7 +103,36 @@ export const slotStatesQuerySchema = z.strictObject({
 export type SlotStatesQuery = z.output<typeof slotStatesQuerySchema>;
 export type { AdminSlotState, AdminSlotStateEntry, AdminSlotStatesDay } from '../domain/slot-states.ts';
 export type AdminSlotStatesResponse = { therapist_id: number; today: string; days: AdminSlotStatesDay[] };
-export type CancelResponse = { booking_id: number; cancelled: true; unblocked: boolean; message: string };
+/**
+ * POST /api/admin/bookings/{id}/cancel's optional body: what becomes of a paid booking's money. A
+ * paid booking needs it; FULL and PARTIAL (amount in rupees) go back through the provider; NONE
+ * keeps it, for the reason given (the policy).
+ */
+export const cancelRefundSchema = z.discriminatedUnion(
+  'refund',
+  [
+    z.strictObject({ refund: z.literal('FULL'), reason: text(300).optional() }),
+    z.strictObject({
+      refund: z.literal('PARTIAL'),
+      amount: z
+        .number({ error: 'Amount must be a number' })
+        .positive({ error: 'Amount must be more than zero' })
+        .max(10_000_000, { error: 'Amount is too large' })
+        .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' }),
+      reason: text(300).optional(),
+    }),
+    z.strictObject({ refund: z.literal('NONE'), reason: text(300).pipe(z.string().min(1, { error: 'Please give the reason for keeping the payment' })) }),
+  ],
+  { error: 'refund must be FULL, PARTIAL or NONE' },
+);
+export type CancelRefund = z.output<typeof cancelRefundSchema>;
+export type CancelResponse = {
+  booking_id: number;
+  cancelled: true;
+  unblocked: boolean;
+  message: string;
+  refund?: { status: 'processed' | 'pending' | 'none'; amount: number };
+};
 
 /**
  * The manual booking form (spec section 5). It collects no age, session type, state or city, so it
@@ -243,6 +274,11 @@ export type AdminBookingDto = {
   service_id: number | null;
   session_type: 'individual' | 'couple' | null;
   admin_confirmed: boolean;
+  /** Rupees captured for the booking (the ledger), and returned (positive). */
+  amount_paid: number;
+  amount_refunded: number;
+  /** What the panel shows beside the payment status when money and booking tell more than the status. */
+  payment_note: string | null;
 };
 
 export type ClientBookingDto = AdminBookingDto & {

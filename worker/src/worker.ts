@@ -13,6 +13,8 @@ import { nightlyReportsJob } from './handlers/nightly-reports.job.ts';
 import { paymentLinkJob } from './handlers/payment-link.job.ts';
 import { reconcilePaymentsJob } from './handlers/reconcile-payments.job.ts';
 import { reminderMailJob } from './handlers/reminder-mail.job.ts';
+import { moneyMailJob } from './handlers/money-mail.job.ts';
+import { refundStrayJob } from './handlers/refund-stray.job.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
@@ -25,6 +27,8 @@ const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'meetings.create': meetingLinkJob,
   'mail.booking-confirmation': confirmationMailJob,
   'mail.booking-reminder': reminderMailJob,
+  'mail.booking-money': moneyMailJob,
+  'payments.refund-stray': refundStrayJob,
   'reports.nightly': nightlyReportsJob,
 };
 

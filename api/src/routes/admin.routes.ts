@@ -2,6 +2,7 @@ import { Router } from 'express';
 import {
   auditQuerySchema,
   blockSlotSchema,
+  cancelRefundSchema,
   idParam,
   manualBookingSchema,
   nameQuerySchema,
@@ -85,7 +86,11 @@ export function adminRoutes(deps: AppDeps): Router {
 
   r.post('/api/admin/bookings/:id/cancel', async (req, res) => {
     const { id } = parseOr400(bookingIdParams, req.params);
-    res.json(await cancelBooking(db, id, actor(res), deps.now(), deps.payments ? { payments: deps.payments, logger: deps.logger } : undefined));
+    // The spec's panel sends no body; a paid booking's cancel says what becomes of the money.
+    const body = req.body && typeof req.body === 'object' && Object.keys(req.body as object).length > 0 ? req.body : undefined;
+    const refund = body === undefined ? undefined : parseOr400(cancelRefundSchema, body);
+    const admin = currentAdmin(res);
+    res.json(await cancelBooking(db, id, { adminId: admin.id, isSuperadmin: admin.isSuperadmin }, deps.now(), { payments: deps.payments, logger: deps.logger, refund }));
   });
 
   r.post('/api/admin/bookings/:id/record-payment', async (req, res) => {

@@ -21,6 +21,10 @@ export const JOBS = {
     payload: z.strictObject({ bookingId: z.number().int().positive(), recipient: z.enum(['client', 'therapist']) }),
   },
   'mail.booking-reminder': { queue: 'mail', payload: bookingRef },
+  /** What became of a booking's money after it was cancelled or did not go ahead (refunded, due, or kept and why). */
+  'mail.booking-money': { queue: 'mail', payload: z.strictObject({ bookingId: z.number().int().positive(), reason: z.string().max(300).optional() }) },
+  /** A payment that arrived for a booking that cannot take it: returned in full (AUTO_REFUND_STRAY_PAYMENTS). */
+  'payments.refund-stray': { queue: 'payments', payload: z.strictObject({ bookingId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }) },
   'reports.nightly': { queue: 'reports', payload: z.strictObject({}) },
 } as const;
 
@@ -54,5 +58,8 @@ export const jobIds = {
   meeting: (bookingId: number) => `meeting.${bookingId}`,
   confirmationMail: (bookingId: number, recipient: 'client' | 'therapist') => `mail-confirmation.${bookingId}.${recipient}`,
   reminderMail: (bookingId: number) => `mail-reminder.${bookingId}`,
+  cancellationMail: (bookingId: number) => `mail-cancelled.${bookingId}`,
+  strayRefund: (paymentId: string) => `refund-stray.${paymentId}`,
+  strayRefundMail: (paymentId: string) => `mail-refund.${paymentId}`,
   sandboxWebhook: (eventId: string) => `sandbox-webhook.${eventId}`,
 };

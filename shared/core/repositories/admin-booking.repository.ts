@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminBookingDto, ClientBookingDto, ClientSearchResult } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
+import { paymentNote } from '../../domain/payment-note.ts';
 import type { SlotHolder } from '../../domain/slot-states.ts';
 import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
@@ -14,9 +15,20 @@ const recordColumns = {
   therapistName: therapists.name,
   locationName: locations.name,
   locationAddress: locations.address,
+  // The booking's money from the ledger (payments_ledger_booking_idx).
+  paidPaise: sql<number>`(select coalesce(sum(l.amount_paise), 0)::int from payments_ledger l where l.booking_id = ${bookings.id} and l.kind = 'capture')`,
+  refundedPaise: sql<number>`(select coalesce(-sum(l.amount_paise), 0)::int from payments_ledger l where l.booking_id = ${bookings.id} and l.kind = 'refund')`,
 };
 
-type RecordRow = { b: BookingRow; therapistName: string; locationName: string | null; locationAddress: string | null };
+type RecordRow = {
+  b: BookingRow;
+  therapistName: string;
+  locationName: string | null;
+  locationAddress: string | null;
+  /** Absent where the ledger was not read (the client's confirmation record). */
+  paidPaise?: number;
+  refundedPaise?: number;
+};
 
 export function toAdminBookingDto(r: RecordRow): AdminBookingDto {
   const b = r.b;
@@ -43,6 +55,9 @@ export function toAdminBookingDto(r: RecordRow): AdminBookingDto {
     service_id: b.serviceId,
     session_type: b.sessionType,
     admin_confirmed: b.adminConfirmed,
+    amount_paid: paiseToRupees(r.paidPaise ?? 0),
+    amount_refunded: paiseToRupees(r.refundedPaise ?? 0),
+    payment_note: paymentNote({ paymentStatus: b.paymentStatus, cancelled: b.cancelled, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0 }),
   };
 }
 

@@ -55,3 +55,55 @@ export async function hasCapture(db: DbOrTx, bookingId: number): Promise<boolean
     .limit(1);
   return Boolean(row);
 }
+
+export type Refund = {
+  bookingId: number;
+  provider: LedgerProvider;
+  /** The payment the money goes back from. */
+  paymentId: string;
+  refundId: string;
+  /** Positive: what goes back (stored negative). */
+  amountPaise: number;
+  reason: string | null;
+  recordedByAdminId?: number | null;
+  occurredAt: Date;
+};
+
+/** Records a refund once (the provider's refund id is unique); answers whether this call wrote it. */
+export async function recordRefund(db: DbOrTx, r: Refund): Promise<boolean> {
+  const rows = await db
+    .insert(paymentsLedger)
+    .values({
+      bookingId: r.bookingId,
+      kind: 'refund',
+      provider: r.provider,
+      paymentId: r.paymentId,
+      refundId: r.refundId,
+      amountPaise: -r.amountPaise,
+      method: 'OTHER',
+      reason: r.reason,
+      recordedByAdminId: r.recordedByAdminId ?? null,
+      occurredAt: r.occurredAt,
+    })
+    .onConflictDoNothing({ target: [paymentsLedger.provider, paymentsLedger.refundId], where: sql`${paymentsLedger.kind} = 'refund'` })
+    .returning({ id: paymentsLedger.id });
+  return rows.length > 0;
+}
+
+/** A booking's money: captured and refunded (both positive), and per captured payment what is left of it. */
+export async function moneyOf(
+  db: DbOrTx,
+  bookingId: number,
+): Promise<{ capturedPaise: number; refundedPaise: number; payments: { provider: LedgerProvider; paymentId: string; leftPaise: number }[] }> {
+  const rows = await ledgerForBooking(db, bookingId);
+  const payments = rows
+    .filter((r) => r.kind === 'capture')
+    .map((c) => ({
+      provider: c.provider,
+      paymentId: c.paymentId,
+      leftPaise: c.amountPaise + rows.filter((r) => r.kind === 'refund' && r.paymentId === c.paymentId && r.provider === c.provider).reduce((n, r) => n + r.amountPaise, 0),
+    }));
+  const capturedPaise = rows.filter((r) => r.kind === 'capture').reduce((n, r) => n + r.amountPaise, 0);
+  const refundedPaise = -rows.filter((r) => r.kind === 'refund').reduce((n, r) => n + r.amountPaise, 0);
+  return { capturedPaise, refundedPaise, payments };
+}

@@ -5,6 +5,7 @@ import {
   type AdminTherapistDto,
   type BlockSlotInput,
   type BlockSlotResponse,
+  type CancelRefund,
   type CancelResponse,
   type ManualBooking,
   type ShareableLinkResponse,
@@ -14,7 +15,7 @@ import {
 import type { BookingCreateResponse } from '../../contract/booking.ts';
 import { API_MESSAGES } from '../../contract/messages.ts';
 import { findBookingByTransactionId } from '../repositories/booking.repository.ts';
-import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
+import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { adminSlotStates } from '../../domain/slot-states.ts';
 import { adminWindowDates } from '../../domain/slots.ts';
 import { isOnlineType } from '../../domain/therapist.ts';
@@ -30,7 +31,10 @@ import {
   listLiveSlotHolders,
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
-import { recordCapture } from '../repositories/ledger.repository.ts';
+import { moneyOf, recordCapture } from '../repositories/ledger.repository.ts';
+import { refundBookingMoney } from './refund.service.ts';
+import { intent } from '../jobs/outbox.ts';
+import { jobIds } from '../jobs/jobs.ts';
 import { getTherapist, listAvailability, listTherapistRows } from '../repositories/catalog.repository.ts';
 import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 import { createLogger, type Logger } from '../logger.ts';
@@ -61,15 +65,21 @@ export async function listAdminTherapists(db: Db): Promise<AdminTherapistDto[]> 
 /**
  * Cancel (spec section 4): not cancelled, status not CANCELLED or BLOCKED, and today at the centre
  * not after the booking date. On an admin block the same call unblocks.
+ *
+ * A booking with money in the ledger needs a decision about it: a full or partial refund (super
+ * admins; through the provider, inside the cancel's transaction, so a refused refund cancels
+ * nothing and a retried one is the same refund) or none, for the policy reason given. The client is
+ * told by e-mail what became of the booking and the money.
  */
 export async function cancelBooking(
   db: Db,
   id: number,
-  by: AdminActor,
+  by: AdminActor & { isSuperadmin?: boolean },
   now: Date,
-  links?: { payments: PaymentsProvider; logger: Logger },
+  opts: { payments?: PaymentsProvider | undefined; logger?: Logger; refund?: CancelRefund | undefined } = {},
 ): Promise<CancelResponse> {
   const today = centreNow(now).date;
+  const logger = opts.logger ?? silentLogger;
   const answer = await db.transaction(async (tx) => {
     const before = await findBookingForUpdate(tx, id);
     if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
@@ -77,34 +87,63 @@ export async function cancelBooking(
     if (before.cancelled || before.paymentStatus === 'CANCELLED') throw new AppError('conflict', AM.alreadyCancelled(id));
     if (before.paymentStatus === 'BLOCKED' && !isBlock) throw new AppError('conflict', AM.cannotCancelBlocked(id));
     if (today > before.bookingDate) throw new AppError('conflict', AM.cancelPast(id));
+    const money = await moneyOf(tx, id);
+    const heldPaise = money.capturedPaise - money.refundedPaise;
+    const choice = opts.refund;
+    if (!isBlock && heldPaise > 0 && !choice) throw new AppError('conflict', AM.cancelNeedsRefundChoice(id));
+    if (choice && choice.refund !== 'NONE' && !by.isSuperadmin) throw new AppError('forbidden', AM.refundSuperadminOnly);
+    if (choice && choice.refund !== 'NONE' && heldPaise <= 0) throw new AppError('conflict', `Booking ${id} has no payment to refund.`);
+    const refundPaise = !choice || choice.refund === 'NONE' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
+    if (refundPaise > heldPaise) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(heldPaise))}, what was paid.`);
     const [after] = await tx
       .update(bookings)
       .set(isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now })
       .where(eq(bookings.id, id))
       .returning();
+    let refund: CancelResponse['refund'];
+    if (refundPaise > 0) {
+      const done = await refundBookingMoney(tx, { db, payments: opts.payments, logger, now: () => now }, id, refundPaise, {
+        key: `cancel-${id}`,
+        reason: choice?.reason ?? 'Cancelled by the centre',
+        byAdminId: by.adminId,
+      });
+      refund = { status: done.status, amount: paiseToRupees(refundPaise) };
+    } else if (choice) {
+      refund = { status: 'none', amount: 0 };
+    }
     await insertAudit(tx, {
       ...who(by),
       action: isBlock ? 'slot.unblock' : 'booking.cancel',
       entityType: 'booking',
       entityId: id,
       before: auditableBooking(before),
-      after: auditableBooking(after!),
+      after: { ...auditableBooking(after!), ...(choice ? { refund: { choice: choice.refund, amount: paiseToRupees(refundPaise), reason: choice.reason ?? null } } : {}) },
     });
+    // The client hears what became of the booking and the money (a block has no client).
+    if (!isBlock) {
+      await enqueueInTx(tx, [intent('mail.booking-money', jobIds.cancellationMail(id), choice?.refund === 'NONE' ? { bookingId: id, reason: choice.reason } : { bookingId: id })], now);
+    }
     const time = after!.bookingTimeSlotStart.slice(0, 5);
     const openLink = before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null;
+    const refundNote = !refund
+      ? ''
+      : refund.status === 'none'
+        ? ' No refund.'
+        : ` ${formatRupees(refund.amount)} ${refund.status === 'processed' ? 'refunded' : 'refund pending'}.`;
     return {
       openLink,
       response: {
         booking_id: id,
         cancelled: true as const,
         unblocked: isBlock,
-        message: isBlock ? AM.slotUnblocked(time, after!.bookingDate) : AM.cancelled(id),
+        message: isBlock ? AM.slotUnblocked(time, after!.bookingDate) : `${AM.cancelled(id)}${refundNote}`,
+        ...(refund ? { refund } : {}),
       },
     };
   });
   // An unpaid booking's link must not take money for a session that will not happen. After the commit:
   // a payment that slips in between is still recorded (markPaid), and the booking stays cancelled.
-  if (links && answer.openLink) await closeOpenLink({ db, ...links, now: () => now }, id, answer.openLink);
+  if (opts.payments && answer.openLink) await closeOpenLink({ db, payments: opts.payments, logger, now: () => now }, id, answer.openLink);
   return answer.response;
 }
 

@@ -11,6 +11,7 @@ import { buildIcs } from '../providers/mail/ics.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
 import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
+import { moneyOf } from '../repositories/ledger.repository.ts';
 
 export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
 
@@ -168,5 +169,44 @@ export async function sendReminder(deps: NotificationDeps, bookingId: number): P
   if (!b) throw new AppError('not_found', 'Booking not found.');
   if (!isConfirmed(b) || sessionStart(b).getTime() <= deps.now().getTime()) return 'skipped';
   await deps.mailer.send(reminderMail(b, deps.config), `reminder-${bookingId}`);
+  return 'sent';
+}
+
+/**
+ * The mail.booking-money job: tells the client what became of their booking and its money, from the
+ * ledger (cancelled by the centre, or a payment that came after the booking ended; refunded, refund
+ * due, or kept for the reason given).
+ */
+export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number, reason: string | undefined): Promise<'sent' | 'skipped'> {
+  const b = await getBookingView(deps.db, bookingId);
+  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (b.bookingType === 'ADMIN_BLOCK' || !b.clientEmail) return 'skipped';
+  const money = await moneyOf(deps.db, bookingId);
+  const rupees = (paise: number) => formatPrice(paiseToRupees(paise));
+  const what = b.cancelled
+    ? `Your session with ${b.therapistName} on ${when(b)} has been cancelled.`
+    : isConfirmed(b)
+      ? `Your session with ${b.therapistName} on ${when(b)} is still booked; this message is about a payment for it.`
+      : `Your session with ${b.therapistName} on ${when(b)} did not go ahead: the time held for it ended before your payment reached us.`;
+  const lines: string[] = [];
+  if (money.capturedPaise > 0) {
+    lines.push(`We received ${rupees(money.capturedPaise)}.`);
+    const due = money.capturedPaise - money.refundedPaise;
+    if (money.refundedPaise > 0) lines.push(`${rupees(money.refundedPaise)} has been refunded to your original payment method; it usually reaches you within 5–7 working days.`);
+    if (due > 0) {
+      lines.push(reason && money.refundedPaise === 0 && b.cancelled && b.paymentStatus === 'COMPLETED'
+        ? `${rupees(due)} is not refunded: ${reason}`
+        : `${rupees(due)} is being refunded to you; we will write again when it has gone through.`);
+    }
+  }
+  const paragraphs = [
+    `Dear ${b.clientFullName},`,
+    what,
+    ...(lines.length ? [lines.join(' ')] : []),
+    `Booking reference: ${b.id}. If you have any question, call ${deps.config.supportPhone} or write to ${deps.config.supportEmail}.`,
+    `Warm regards,\n${deps.config.centreName}`,
+  ];
+  const subject = b.cancelled ? `Booking cancelled: your session on ${when(b)}` : `About your payment for the session on ${when(b)}`;
+  await deps.mailer.send({ to: b.clientEmail, subject, text: paragraphs.join('\n\n'), html: renderHtml(b.cancelled ? 'Your booking is cancelled' : 'About your payment', paragraphs) }, `money-${bookingId}`);
   return 'sent';
 }

@@ -6,12 +6,14 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bookings, webhookEvents } from '../db/schema.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
-import { enqueueInTx, intentsForConfirmedBooking, type DbOrTx } from '../jobs/outbox.ts';
+import { jobIds } from '../jobs/jobs.ts';
+import { enqueueInTx, intent, intentsForConfirmedBooking, type DbOrTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { findBookingByPublicRef, getBooking, getBookingView, toBookingRecord, type BookingView } from '../repositories/booking.repository.ts';
-import { recordCapture, type LedgerMethod } from '../repositories/ledger.repository.ts';
+import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledger.repository.ts';
+import { refundBookingMoney } from './refund.service.ts';
 import { bookingTokenMatches } from './booking-token.ts';
 
 export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
@@ -80,7 +82,9 @@ export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedP
   }
   if (!row) {
     if (recorded && booking.razorpayPaymentId !== payment.paymentId) {
-      logger.error({ bookingId, paymentId: payment.paymentId }, 'payment captured for a booking that cannot take it (cancelled, already paid or its slot re-booked): refund needed');
+      // Money for a session that will not take place: the worker returns it (or shows it as due).
+      logger.warn({ bookingId, paymentId: payment.paymentId }, 'payment captured for a booking that cannot take it (cancelled, already paid or its slot re-booked): refund');
+      await enqueueInTx(tx, [intent('payments.refund-stray', jobIds.strayRefund(payment.paymentId), { bookingId, paymentId: payment.paymentId })], now);
     }
     return false;
   }
@@ -313,6 +317,30 @@ export async function confirmPayment(deps: PaymentDeps, booking: BookingView, qu
   return (await getBookingView(deps.db, booking.id))!;
 }
 
+export type StrayOutcome = 'refunded' | 'refund-due' | 'noop';
+
+/**
+ * The payments.refund-stray job: a payment captured for a booking that cannot take it (cancelled,
+ * paid already, or its hold over and its slot gone) goes back in full through the provider, recorded
+ * in the ledger, and the client is told. With AUTO_REFUND_STRAY_PAYMENTS off it stays a refund due,
+ * which the panel shows. Safe to run again: the booking's row lock, what the ledger already returned
+ * and the provider's idempotency key (one per payment) make one refund.
+ */
+export async function refundStrayPayment(deps: PaymentDeps, bookingId: number, paymentId: string): Promise<StrayOutcome> {
+  if (!deps.config.autoRefundStrayPayments) return 'refund-due';
+  return deps.db.transaction(async (tx) => {
+    const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update');
+    if (!booking) return 'noop';
+    // The payment did become the booking's (a later report found its slot free after all).
+    if (booking.paymentStatus === 'COMPLETED' && !booking.cancelled && booking.razorpayPaymentId === paymentId) return 'noop';
+    const left = (await moneyOf(tx, bookingId)).payments.find((p) => p.paymentId === paymentId)?.leftPaise ?? 0;
+    if (left <= 0) return 'noop';
+    await refundBookingMoney(tx, deps, bookingId, left, { key: 'stray', reason: 'Paid for a booking that could not take place', onlyPaymentId: paymentId });
+    await enqueueInTx(tx, [intent('mail.booking-money', jobIds.strayRefundMail(paymentId), { bookingId })], deps.now());
+    return 'refunded';
+  });
+}
+
 /**
  * One live link per booking: closes a booking's open link at the provider (a new link replaces it, or
  * the booking was cancelled). A link paid meanwhile cannot be closed; its payment is recorded (and the
@@ -437,6 +465,13 @@ export async function bookingDetailsFor(
   if (booking.bookingType === 'ONLINE' || booking.razorpayPaymentLinkId) booking = await confirmPayment(deps, booking, query);
   const claimedPaid = query.payment_status === 'paid' || query.razorpay_payment_link_status === 'paid';
   if (booking.bookingType === 'ONLINE' && booking.paymentStatus !== 'COMPLETED' && claimedPaid) {
+    // Paid for a session that will not take place: say so, and that the money goes back.
+    if ((await moneyOf(deps.db, booking.id)).capturedPaise > 0) {
+      throw new AppError(
+        'conflict',
+        `${booking.cancelled ? 'This booking was cancelled' : 'The time held for this booking ended'} before your payment reached us, so the session will not take place. Your payment is being refunded in full to your original payment method; we have sent you an e-mail.`,
+      );
+    }
     throw new AppError('conflict', 'We could not confirm this payment yet. Please contact support.');
   }
   return proven ? { data: toBookingRecord(booking) } : { data: { payment_status: booking.paymentStatus } };
