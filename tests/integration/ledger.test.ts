@@ -4,18 +4,21 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
-import { auditLog, bookings, paymentsLedger } from '../../shared/core/db/schema.ts';
+import { auditLog, bookings, outbox, paymentsLedger } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import type { JobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
 import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
-import { createLinkForBooking, handlePaymentWebhook, reconcileBooking, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
+import { createLinkForBooking, handlePaymentWebhook, reconcileBooking, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
 import { configFor } from '../support/jobs.ts';
+import type { Mailer, MailMessage } from '../../shared/core/providers/mail/mail.provider.ts';
+import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
+import { sendMoneyUpdate } from '../../shared/core/services/notification.service.ts';
 
 let database: TestDatabase;
 let config: Config;
@@ -201,5 +204,111 @@ describe('POST /api/admin/bookings/{id}/record-payment', () => {
       })
       .expect(200);
     expect(await ledgerOf(res.body.booking_id)).toEqual([expect.objectContaining({ provider: 'counter', method: 'OTHER', amountPaise: 123_450, recordedByAdminId: admins.admin.id })]);
+  });
+});
+
+describe('refunds', () => {
+  const superDesk = () => bearer(tokenFor(admins.superadmin, clock.now()));
+  /** A paid online booking: its link paid in the sandbox and the return page's signed callback read. */
+  async function paidBooking(): Promise<{ id: number; paymentId: string }> {
+    const { id, linkId } = await bookedWithLink();
+    const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
+    const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
+    await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(200);
+    expect((await row(id)).paymentStatus).toBe('COMPLETED');
+    return { id, paymentId: q.razorpay_payment_id! };
+  }
+  const mailIntents = async (id: number) =>
+    (await database.db.select().from(outbox).where(eq(outbox.jobName, 'mail.booking-money'))).filter((o) => (o.payload as { bookingId: number }).bookingId === id);
+
+  it('a paid booking cannot be cancelled without a decision about its money; refunds are for super admins', async () => {
+    const { id } = await paidBooking();
+    const bare = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).expect(409);
+    expect(bare.body.detail).toBe(`Booking ${id} is paid: choose a full, partial or no refund to cancel it.`);
+    const plain = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).send({ refund: 'FULL' }).expect(403);
+    expect(plain.body.detail).toBe('Only super admins may refund payments.');
+    for (const body of [{ refund: 'ALL' }, { refund: 'PARTIAL' }, { refund: 'PARTIAL', amount: -1 }, { refund: 'NONE' }, { refund: 'NONE', reason: '' }, { refund: 'FULL', extra: 1 }]) {
+      expect((await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send(body).expect(400)).body.detail).toBeTruthy();
+    }
+    const tooMuch = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'PARTIAL', amount: 1500.01 }).expect(400);
+    expect(tooMuch.body.detail).toMatch(/at most ₹1,500.00/);
+    expect(await row(id)).toMatchObject({ cancelled: false, paymentStatus: 'COMPLETED' });
+    expect(await ledgerOf(id)).toHaveLength(1);
+  });
+
+  it('a full refund goes back through the provider, into the ledger, and the client is told', async () => {
+    const { id, paymentId } = await paidBooking();
+    const res = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'FULL' }).expect(200);
+    expect(res.body).toEqual({ booking_id: id, cancelled: true, unblocked: false, message: `Booking ${id} cancelled successfully. ₹1,500.00 refunded.`, refund: { status: 'processed', amount: 1500 } });
+    const ledger = await ledgerOf(id);
+    expect(ledger).toEqual([
+      expect.objectContaining({ kind: 'capture', amountPaise: 150_000 }),
+      expect.objectContaining({ kind: 'refund', provider: 'sandbox', paymentId, amountPaise: -150_000, refundId: expect.stringMatching(/^rfnd_/), recordedByAdminId: admins.superadmin.id }),
+    ]);
+    expect((await payments.fetchPayment(paymentId)).amountRefundedPaise).toBe(150_000);
+    expect(await mailIntents(id)).toHaveLength(1);
+    const listed = (await request(app).get('/api/admin/bookings').set(desk()).expect(200)).body.find((b: { id: number }) => b.id === id);
+    expect(listed).toMatchObject({ cancelled: true, amount_paid: 1500, amount_refunded: 1500, payment_note: 'Refunded ₹1,500.00' });
+
+    // The e-mail the job sends says what happened to the booking and the money.
+    const sent: MailMessage[] = [];
+    const mailer: Mailer = { kind: 'outbox', send: async (m) => (sent.push(m), { messageId: 'x' }), close: () => {} };
+    expect(await sendMoneyUpdate({ ...deps, mailer, meetings: jitsiProvider({ domain: 'meet.jit.si' }) }, id, undefined)).toBe('sent');
+    expect(sent[0]!.subject).toMatch(/^Booking cancelled: your session on/);
+    expect(sent[0]!.text).toContain('has been cancelled');
+    expect(sent[0]!.text).toContain('We received ₹1,500. ₹1,500 has been refunded to your original payment method');
+  });
+
+  it('a partial refund, and no refund for the reason given', async () => {
+    const partly = await paidBooking();
+    await request(app).post(`/api/admin/bookings/${partly.id}/cancel`).set(superDesk()).send({ refund: 'PARTIAL', amount: 500, reason: 'Late cancellation: half the fee' }).expect(200);
+    expect((await ledgerOf(partly.id)).map((r) => r.amountPaise)).toEqual([150_000, -50_000]);
+    const kept = await paidBooking();
+    const res = await request(app).post(`/api/admin/bookings/${kept.id}/cancel`).set(desk()).send({ refund: 'NONE', reason: 'Cancelled with less than 24 hours notice' }).expect(200);
+    expect(res.body.message).toBe(`Booking ${kept.id} cancelled successfully. No refund.`);
+    expect(await ledgerOf(kept.id)).toHaveLength(1);
+    expect((await mailIntents(kept.id))[0]!.payload).toEqual({ bookingId: kept.id, reason: 'Cancelled with less than 24 hours notice' });
+  });
+
+  it('a fee paid at the centre goes back at the counter', async () => {
+    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '15:00', client_email: 'counter.refund@example.com' })).expect(200);
+    const id = res.body.booking_id as number;
+    await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(200);
+    await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'FULL' }).expect(200);
+    expect(await ledgerOf(id)).toEqual([
+      expect.objectContaining({ kind: 'capture', provider: 'counter', amountPaise: 180_000 }),
+      expect.objectContaining({ kind: 'refund', provider: 'counter', amountPaise: -180_000 }),
+    ]);
+  });
+
+  it('a payment that arrived for a cancelled booking goes back in full, once, and the panel says so', async () => {
+    const { id, linkId } = await bookedWithLink();
+    const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
+    const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
+    await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).expect(200);
+    const [job] = await database.db.select().from(outbox).where(eq(outbox.jobId, `refund-stray.${q.razorpay_payment_id}`));
+    expect(job).toMatchObject({ jobName: 'payments.refund-stray', payload: { bookingId: id, paymentId: q.razorpay_payment_id } });
+    const listedBefore = (await request(app).get('/api/admin/bookings').set(desk()).expect(200)).body.find((b: { id: number }) => b.id === id);
+    expect(listedBefore.payment_note).toBe('Paid after cancellation — refund due');
+    // The client's return page says what happened.
+    const page = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(409);
+    expect(page.body.detail).toMatch(/cancelled before your payment reached us.*refunded in full/);
+
+    expect(await refundStrayPayment(deps, id, q.razorpay_payment_id!)).toBe('refunded');
+    expect(await refundStrayPayment(deps, id, q.razorpay_payment_id!)).toBe('noop');
+    expect((await ledgerOf(id)).map((r) => [r.kind, r.amountPaise])).toEqual([['capture', 150_000], ['refund', -150_000]]);
+    const listed = (await request(app).get('/api/admin/bookings').set(desk()).expect(200)).body.find((b: { id: number }) => b.id === id);
+    expect(listed.payment_note).toBe('Paid after cancellation — refunded');
+    expect(await mailIntents(id)).toHaveLength(2);
+  });
+
+  it('with automatic refunds off, a stray payment stays a refund due', async () => {
+    const off = { ...deps, config: configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9', AUTO_REFUND_STRAY_PAYMENTS: 'false' }) };
+    const { id, linkId } = await bookedWithLink();
+    const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
+    const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
+    await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).expect(200);
+    expect(await refundStrayPayment(off, id, q.razorpay_payment_id!)).toBe('refund-due');
+    expect(await ledgerOf(id)).toHaveLength(1);
   });
 });
