@@ -1,0 +1,232 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Express } from 'express';
+import fc from 'fast-check';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../shared/core/config.ts';
+import { bookings, outbox, paymentsLedger, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import type { JobsClient } from '../../shared/core/jobs/queues.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
+import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import {
+  createLinkForBooking,
+  handlePaymentWebhook,
+  reconcileBooking,
+  refundStrayPayment,
+  type PaymentDeps,
+} from '../../shared/core/services/payment.service.ts';
+import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
+import { fixedClock, testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
+import { configFor } from '../support/jobs.ts';
+
+/**
+ * Money and bookings agree whatever order things happen in. For one online booking at a time, a
+ * random sequence of what the world can do (the client's link, a link the centre shares, a payment
+ * at the provider, its callback, its webhooks delivered late, twice or never, the reconciliation, the
+ * hold running out, an admin's cancel with a full refund, the worker's stray refunds), then the
+ * invariants:
+ * - every payment the provider captured is in the ledger exactly once (none unrecorded);
+ * - the ledger's refunds are the provider's refunds, and never more than was captured;
+ * - a booking shown confirmed (COMPLETED, not cancelled) holds its slot and is paid;
+ * - a booking that will not take place keeps no money once the worker's stray refunds have run.
+ */
+
+let database: TestDatabase;
+let config: Config;
+let payments: SandboxPayments;
+let admins: Admins;
+let app: Express;
+let deps: PaymentDeps;
+const clock = fixedClock(MONDAY_MORNING_IST);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  config = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
+  payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
+  deps = { db: database.db, payments, config, logger: createLogger({ level: 'silent' }), now: clock.now };
+  const jobs = {
+    queues: {} as JobsClient['queues'],
+    runAndWait: (async (_name: string, payload: { bookingId: number }) => createLinkForBooking(deps, payload.bookingId)) as JobsClient['runAndWait'],
+    close: async () => {},
+  } satisfies JobsClient;
+  admins = await createAdmins(database.db);
+  app = testApp(database, { config, now: clock.now, payments, jobs });
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+type Step =
+  | { kind: 'client-link' }
+  | { kind: 'shared-link' }
+  | { kind: 'pay'; which: 'first' | 'last' }
+  | { kind: 'callback'; which: 'first' | 'last' }
+  | { kind: 'webhook'; which: 'first' | 'last' }
+  | { kind: 'reconcile' }
+  | { kind: 'hold-over' }
+  | { kind: 'cancel' }
+  | { kind: 'stray-refunds' };
+
+const which = fc.constantFrom('first' as const, 'last' as const);
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.constant({ kind: 'client-link' as const }),
+  fc.constant({ kind: 'shared-link' as const }),
+  which.map((w) => ({ kind: 'pay' as const, which: w })),
+  which.map((w) => ({ kind: 'callback' as const, which: w })),
+  which.map((w) => ({ kind: 'webhook' as const, which: w })),
+  fc.constant({ kind: 'reconcile' as const }),
+  fc.constant({ kind: 'hold-over' as const }),
+  fc.constant({ kind: 'cancel' as const }),
+  fc.constant({ kind: 'stray-refunds' as const }),
+);
+
+const HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
+const DAYS = ['2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-30', '2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05', '2026-12-07', '2026-12-08'];
+let run = 0;
+
+/** The booking's sandbox links, oldest first. */
+const linksOf = (id: number) => database.db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.referenceId, String(id))).orderBy(sandboxPaymentLinks.createdAt, sandboxPaymentLinks.id);
+const pick = <T>(list: T[], w: 'first' | 'last'): T | undefined => (w === 'first' ? list[0] : list[list.length - 1]);
+const superDesk = () => bearer(tokenFor(admins.superadmin, clock.now()));
+
+async function perform(id: number, token: string, txn: string, s: Step, callbacks: Map<string, Record<string, string>>): Promise<void> {
+  switch (s.kind) {
+    case 'client-link':
+      await request(app).post('/api/payment/generate-link').set('X-Booking-Token', token).send({ booking_id: id });
+      return;
+    case 'shared-link':
+      await request(app).post('/api/create-shareable-payment-link').set(superDesk()).send({ amount: 1500, booking_id: id, merchant_transaction_id: txn });
+      return;
+    case 'pay': {
+      const link = pick(await linksOf(id), s.which);
+      if (!link) return;
+      const res = await request(app).post(`/sandbox/checkout/${link.id}/pay`);
+      if (res.status === 303) callbacks.set(link.id, Object.fromEntries(new URL(res.headers.location!).searchParams));
+      return;
+    }
+    case 'callback': {
+      const link = pick(await linksOf(id), s.which);
+      const q = link && callbacks.get(link.id);
+      if (q) await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q });
+      return;
+    }
+    case 'webhook': {
+      // The sandbox's signed webhooks, as the worker would deliver them (a redelivery is the same event).
+      const hooks = await database.db.select().from(outbox).where(eq(outbox.jobName, 'payments.sandbox-webhook'));
+      const mine = hooks.filter((h) => (h.payload as { body: string }).body.includes(`"reference_id":"${id}"`));
+      const hook = pick(mine, s.which);
+      if (!hook) return;
+      const { body, eventId } = hook.payload as { body: string; eventId: string };
+      await deliver(body, eventId);
+      return;
+    }
+    case 'reconcile':
+      await reconcileBooking(deps, id);
+      return;
+    case 'hold-over':
+      await database.db.update(bookings).set({ paymentHoldExpiresAt: new Date(clock.now().getTime() - 1000) }).where(and(eq(bookings.id, id), eq(bookings.paymentStatus, 'INITIATED')));
+      await reconcileBooking(deps, id);
+      return;
+    case 'cancel': {
+      const b = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
+      const body = b.paymentStatus === 'COMPLETED' ? { refund: 'FULL' } : {};
+      await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send(body);
+      return;
+    }
+    case 'stray-refunds':
+      await runStrayRefunds(id);
+      return;
+  }
+}
+
+/** A sandbox webhook, signed, as the worker delivers it. */
+const deliver = (body: string, eventId: string) =>
+  handlePaymentWebhook(deps, Buffer.from(body), webhookSignature((config.payments as { secret: string }).secret, body), eventId);
+
+/** Every webhook the sandbox queued for this booking, in the end: the worker delivers them all, late or not. */
+async function deliverAllWebhooks(id: number): Promise<void> {
+  const hooks = await database.db.select().from(outbox).where(eq(outbox.jobName, 'payments.sandbox-webhook'));
+  for (const h of hooks) {
+    const { body, eventId } = h.payload as { body: string; eventId: string };
+    if (body.includes(`"reference_id":"${id}"`)) await deliver(body, eventId);
+  }
+}
+
+/** The worker's payments.refund-stray jobs for this booking. */
+async function runStrayRefunds(id: number): Promise<void> {
+  const jobs = await database.db.select().from(outbox).where(eq(outbox.jobName, 'payments.refund-stray'));
+  for (const j of jobs) {
+    const p = j.payload as { bookingId: number; paymentId: string };
+    if (p.bookingId === id) await refundStrayPayment(deps, p.bookingId, p.paymentId);
+  }
+}
+
+async function checkInvariants(id: number): Promise<void> {
+  const b = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
+  const ledger = await database.db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, id));
+  const captures = ledger.filter((r) => r.kind === 'capture');
+  const refunds = ledger.filter((r) => r.kind === 'refund');
+  const paidLinks = (await linksOf(id)).filter((l) => l.status === 'paid');
+
+  // Every payment the provider took is recorded, once.
+  for (const l of paidLinks) expect(captures.filter((c) => c.paymentId === l.paymentId)).toHaveLength(1);
+  expect(captures).toHaveLength(paidLinks.length);
+  // The ledger's refunds are the provider's, and never more than was taken.
+  const providerRefunds = await database.db
+    .select({ total: sql<number>`coalesce(sum(${sandboxRefunds.amountPaise}), 0)::int` })
+    .from(sandboxRefunds)
+    .where(sql`${sandboxRefunds.paymentId} in (select payment_id from sandbox_payment_links where reference_id = ${String(id)})`);
+  const refunded = refunds.reduce((n, r) => n - r.amountPaise, 0);
+  const captured = captures.reduce((n, r) => n + r.amountPaise, 0);
+  expect(refunded).toBe(providerRefunds[0]!.total);
+  expect(refunded).toBeLessThanOrEqual(captured);
+  for (const c of captures) {
+    expect(refunds.filter((r) => r.paymentId === c.paymentId).reduce((n, r) => n - r.amountPaise, 0)).toBeLessThanOrEqual(c.amountPaise);
+  }
+  if (b.paymentStatus === 'COMPLETED' && !b.cancelled) {
+    // Shown confirmed: it holds its slot, and its payment is in the ledger, not returned.
+    const holders = await database.db.$count(
+      bookings,
+      and(eq(bookings.therapistId, b.therapistId), eq(bookings.bookingDate, b.bookingDate), eq(bookings.bookingTimeSlotStart, b.bookingTimeSlotStart), sql`not cancelled and payment_status not in ('FAILED', 'CANCELLED')`),
+    );
+    expect(holders).toBe(1);
+    expect(captures.some((c) => c.paymentId === b.razorpayPaymentId)).toBe(true);
+    expect(captured - refunded).toBeGreaterThanOrEqual(b.amountPaise);
+  } else {
+    // Not taking place: once the worker's stray refunds have run, no money is kept.
+    await runStrayRefunds(id);
+    const after = await database.db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, id));
+    expect(after.reduce((n, r) => n + r.amountPaise, 0)).toBe(0);
+  }
+}
+
+describe('payments in any order', () => {
+  it('keep money and bookings in agreement', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 12 }), async (steps) => {
+        const n = run++;
+        const payload = onlineBooking({
+          booking_date: DAYS[Math.floor(n / HOURS.length) % DAYS.length],
+          booking_time_slot_start: HOURS[n % HOURS.length],
+          client_email: `interleave${n}@example.com`,
+        });
+        // A slot used by an earlier run that left it live: start from a free one.
+        await database.db.update(bookings).set({ cancelled: true }).where(and(eq(bookings.bookingDate, payload.booking_date), eq(bookings.bookingTimeSlotStart, payload.booking_time_slot_start)));
+        const made = await request(app).post('/confirm-booking').send(payload).expect(200);
+        const id = made.body.booking_id as number;
+        const txn = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!.paymentTransactionId!;
+        const callbacks = new Map<string, Record<string, string>>();
+        for (const s of steps) await perform(id, made.body.booking_token, txn, s, callbacks);
+        // The webhooks that were never delivered arrive in the end.
+        await deliverAllWebhooks(id);
+        await checkInvariants(id);
+      }),
+      { numRuns: 60, seed: 20261123 },
+    );
+  });
+});
