@@ -249,3 +249,39 @@ describe('Record payment', () => {
     expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings').length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('payment note', () => {
+  const rows = [
+    booking({ id: 71, booking_date: tomorrow, cancelled: true, payment_status: 'COMPLETED', amount_paid: 1500, payment_note: 'Paid after cancellation — refund due' }),
+    booking({ id: 72, booking_date: tomorrow, payment_status: 'COMPLETED', amount_paid: 1500, amount_refunded: 500, payment_note: 'Partly refunded ₹500.00', booking_time_slot_start: '11:00:00' }),
+    booking({ id: 73, booking_date: tomorrow, payment_status: 'PENDING', amount_paid: 0, payment_note: null, booking_time_slot_start: '12:00:00' }),
+  ];
+
+  it('renders as sent beside the status badge, in the therapist’s and all bookings tables and in the mobile cards', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': rows,
+      'GET /api/admin/therapists/1/slot-states': statesFor(1),
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    const all = await screen.findByRole('region', { name: 'All Booked Slots table' });
+    const cell = (region: HTMLElement, id: number) => within(region).getByText(String(id), { selector: 'td' }).closest('tr')!;
+    const due = within(cell(all, 71)).getByText('Paid after cancellation — refund due');
+    // Beside the badge, in the same status cell.
+    expect(due.closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('CANCELLED');
+    expect(within(cell(all, 72)).getByText('Partly refunded ₹500.00').closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('COMPLETED');
+    expect(cell(all, 73).querySelector('.adm-pay-note')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
+    const mine = await screen.findByRole('region', { name: 'Booked Sessions: Asha Mehta table' });
+    expect(within(cell(mine, 71)).getByText('Paid after cancellation — refund due')).toBeTruthy();
+
+    cleanup();
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
+    render(<Dashboard onLogout={() => {}} />);
+    const cards = await screen.findByRole('list', { name: 'All Booked Slots' });
+    expect(within(cards).getByText('Paid after cancellation — refund due').closest('.adm-card')).toBeTruthy();
+    expect(within(cards).getByText('Partly refunded ₹500.00')).toBeTruthy();
+  });
+});

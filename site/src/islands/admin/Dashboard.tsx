@@ -28,7 +28,7 @@ import { adminWindowDates } from '../../../../shared/domain/slots.ts';
 import { displayName, isOnlineType } from '../../../../shared/domain/therapist.ts';
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
-import { ErrorPanel, Loading, Modal, Notice, StatusBadge, useIsMobile } from './ui.tsx';
+import { ErrorPanel, Loading, Modal, Notice, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
 
 function firstEmail(email: AdminTherapist['email']): string {
   if (Array.isArray(email)) return email[0] ?? '--';
@@ -281,7 +281,12 @@ export default function Dashboard(props: { onLogout: () => void }) {
     );
   };
 
-  const statusCell = (b: AdminBooking) => (b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />);
+  const statusCell = (b: AdminBooking) => (
+    <PaymentCell
+      badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
+      note={b.payment_note}
+    />
+  );
 
   const bookingColumns: Column<AdminBooking>[] = [
     { key: 'id', header: 'ID', cell: (b) => b.id, primary: true },
