@@ -87,6 +87,15 @@ describe('badges and event fields', () => {
     expect(screen.queryByText('Location')).toBeNull();
   });
 
+  it('shows the server’s payment note beside the badge, and nothing when there is none', () => {
+    render(<EventCard b={b({ id: 3, amount_paid: 1500, amount_refunded: 500, payment_note: 'Partly refunded ₹500.00' })} />);
+    const note = screen.getByText('Partly refunded ₹500.00');
+    expect(note.closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('Completed');
+    cleanup();
+    render(<EventCard b={b({ id: 4, payment_note: null })} />);
+    expect(document.querySelector('.adm-pay-note')).toBeNull();
+  });
+
   it('offline event shows the location instead of a meeting code', () => {
     render(
       <EventCard

@@ -249,3 +249,237 @@ describe('Record payment', () => {
     expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings').length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('Cancel and the client’s payment', () => {
+  // 61 is paid (₹1,500 captured); 62 is unpaid; 63 was paid but has no money captured on record
+  // (COMPLETED with amount_paid 0: nothing to refund, so the plain confirm).
+  const paid = (over: Record<string, unknown> = {}) =>
+    booking({ id: 61, booking_date: tomorrow, payment_status: 'COMPLETED', amount_paid: 1500, amount_refunded: 0, payment_note: null, ...over });
+
+  function routes(answer: (init: RequestInit | undefined) => unknown) {
+    let cancelled = false;
+    return mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': () => [
+        paid(cancelled ? { cancelled: true, payment_note: 'Refunded ₹1,500.00' } : {}),
+        booking({ id: 62, booking_date: tomorrow, payment_status: 'PENDING', amount_paid: 0, booking_time_slot_start: '11:00:00' }),
+        booking({ id: 63, booking_date: tomorrow, payment_status: 'COMPLETED', amount_paid: 0, booking_time_slot_start: '12:00:00' }),
+      ],
+      'POST /api/admin/bookings/61/cancel': (_url: URL, init: RequestInit | undefined) => {
+        const out = answer(init);
+        if (!Array.isArray(out)) cancelled = true;
+        return out;
+      },
+      'POST /api/admin/bookings/62/cancel': { booking_id: 62, cancelled: true, unblocked: false, message: 'Booking 62 cancelled successfully.', refund: { status: 'none', amount: 0 } },
+      'POST /api/admin/bookings/63/cancel': { booking_id: 63, cancelled: true, unblocked: false, message: 'Booking 63 cancelled successfully.' },
+    });
+  }
+  const cancelPosts = (calls: ReturnType<typeof mockFetch>['calls']) => calls.filter((c) => c.method === 'POST' && c.url.pathname.endsWith('/cancel'));
+  const bodyOf = (c: { init: RequestInit | undefined }) => (c.init?.body === undefined ? undefined : JSON.parse(String(c.init.body)));
+  const question = 'Are you sure you want to cancel booking 61? This cannot be undone.';
+
+  async function openRefundDialog() {
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 61' }));
+    return screen.getByRole('dialog', { name: question });
+  }
+
+  it('an unpaid booking (and a COMPLETED one with nothing captured) keeps the spec’s confirm and sends no body', async () => {
+    signIn();
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    const { calls } = routes(() => ({}));
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 62' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to cancel booking 62? This cannot be undone.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const msg = await screen.findByText('Booking 62 cancelled successfully.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel booking 63' }));
+    await screen.findByText('Booking 63 cancelled successfully.');
+    const posts = cancelPosts(calls);
+    expect(posts.map((c) => c.url.pathname)).toEqual(['/api/admin/bookings/62/cancel', '/api/admin/bookings/63/cancel']);
+    for (const p of posts) {
+      expect(p.init!.body).toBeUndefined();
+      expect((p.init!.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+    }
+  });
+
+  it('a paid booking opens the refund dialog instead of the confirm; FULL sends {"refund":"FULL"} and shows the server’s message in green', async () => {
+    signIn(true);
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    const { calls } = routes(() => ({
+      booking_id: 61,
+      cancelled: true,
+      unblocked: false,
+      message: 'Booking 61 cancelled successfully. ₹1,500.00 refunded.',
+      refund: { status: 'processed', amount: 1500 },
+    }));
+    render(<Dashboard onLogout={() => {}} />);
+    const dialog = await openRefundDialog();
+    expect(confirm).not.toHaveBeenCalled();
+    expect(within(dialog).getByRole('heading', { name: question })).toBeTruthy();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    expect(within(dialog).getByText('₹1,500.00', { selector: 'strong' })).toBeTruthy();
+    const full = within(dialog).getByRole('radio', { name: 'Full refund (₹1,500.00)' }) as HTMLInputElement;
+    const partial = within(dialog).getByRole('radio', { name: 'Partial refund' }) as HTMLInputElement;
+    const none = within(dialog).getByRole('radio', { name: 'No refund' }) as HTMLInputElement;
+    // A super admin chooses on purpose: nothing is preselected, and Confirm without a choice sends nothing.
+    expect([full.checked, partial.checked, none.checked]).toEqual([false, false, false]);
+    expect(full.disabled || partial.disabled).toBe(false);
+    expect(within(dialog).queryByText('Only super admins may refund payments.')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm cancellation' }));
+    expect(within(dialog).getByText('Choose a full, partial or no refund.')).toBeTruthy();
+    expect(cancelPosts(calls)).toHaveLength(0);
+
+    fireEvent.click(full);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' }));
+    const msg = await screen.findByText('Booking 61 cancelled successfully. ₹1,500.00 refunded.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const [post] = cancelPosts(calls);
+    expect(bodyOf(post!)).toEqual({ refund: 'FULL' });
+    expect((post!.init!.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+    // The lists are refreshed: 61 is now cancelled, with the server's note beside its badge.
+    expect((await screen.findAllByText('Refunded ₹1,500.00')).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: 'Cancel booking 61' })).toBeNull();
+  });
+
+  it('PARTIAL: the amount must be more than 0, at most what was paid and in paise; the valid amount is sent', async () => {
+    signIn(true);
+    const { calls } = routes(() => ({ booking_id: 61, cancelled: true, unblocked: false, message: 'Booking 61 cancelled successfully. ₹500.50 refund pending.', refund: { status: 'pending', amount: 500.5 } }));
+    render(<Dashboard onLogout={() => {}} />);
+    const dialog = await openRefundDialog();
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Partial refund' }));
+    const amount = within(dialog).getByLabelText('Refund amount (₹)') as HTMLInputElement;
+    expect(amount.value).toBe('');
+    // Until the amount is a valid one, the button does not name a sum.
+    expect(within(dialog).getByRole('button', { name: 'Cancel and refund' })).toBeTruthy();
+    for (const bad of ['', '0', '-5', '1500.01', '2000', '12.345', 'abc', '1e3']) {
+      fireEvent.change(amount, { target: { value: bad } });
+      fireEvent.click(within(dialog).getByRole('button', { name: /^Cancel and refund/ }));
+      expect(within(dialog).getByText('Enter an amount more than ₹0 and at most ₹1,500.00, with at most two decimals.')).toBeTruthy();
+      expect(amount.getAttribute('aria-invalid')).toBe('true');
+      expect(document.activeElement).toBe(amount);
+    }
+    expect(cancelPosts(calls)).toHaveLength(0);
+    // Exactly what was paid is allowed.
+    fireEvent.change(amount, { target: { value: '1500.00' } });
+    expect(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' })).toBeTruthy();
+    fireEvent.change(amount, { target: { value: '500.5' } });
+    expect(amount.getAttribute('aria-invalid')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹500.50' }));
+    const msg = await screen.findByText('Booking 61 cancelled successfully. ₹500.50 refund pending.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'PARTIAL', amount: 500.5 });
+  });
+
+  it('NONE: the reason is prefilled, required, and sent trimmed', async () => {
+    signIn(true);
+    const { calls } = routes(() => ({ booking_id: 61, cancelled: true, unblocked: false, message: 'Booking 61 cancelled successfully. No refund.', refund: { status: 'none', amount: 0 } }));
+    render(<Dashboard onLogout={() => {}} />);
+    const dialog = await openRefundDialog();
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'No refund' }));
+    const reason = within(dialog).getByLabelText('Reason') as HTMLInputElement;
+    expect(reason.value).toBe("Cancelled with less than 24 hours' notice (Terms)");
+    expect(reason.maxLength).toBe(300);
+    fireEvent.change(reason, { target: { value: '   ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
+    expect(within(dialog).getByText('A reason is required when no refund is given.')).toBeTruthy();
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(cancelPosts(calls)).toHaveLength(0);
+    fireEvent.change(reason, { target: { value: '  Client did not attend (no-show)  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
+    await screen.findByText('Booking 61 cancelled successfully. No refund.');
+    expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'NONE', reason: 'Client did not attend (no-show)' });
+  });
+
+  it('a plain admin cannot pick a refund, may cancel without one; the dialog’s Cancel sends nothing', async () => {
+    signIn(false);
+    const { calls } = routes(() => ({ booking_id: 61, cancelled: true, unblocked: false, message: 'Booking 61 cancelled successfully. No refund.', refund: { status: 'none', amount: 0 } }));
+    render(<Dashboard onLogout={() => {}} />);
+    let dialog = await openRefundDialog();
+    const note = within(dialog).getByText('Only super admins may refund payments.');
+    const full = within(dialog).getByRole('radio', { name: 'Full refund (₹1,500.00)' }) as HTMLInputElement;
+    const partial = within(dialog).getByRole('radio', { name: 'Partial refund' }) as HTMLInputElement;
+    const none = within(dialog).getByRole('radio', { name: 'No refund' }) as HTMLInputElement;
+    expect(full.disabled).toBe(true);
+    expect(partial.disabled).toBe(true);
+    expect(full.getAttribute('aria-describedby')).toBe(note.id);
+    // Its only choice starts chosen.
+    expect(none.disabled).toBe(false);
+    expect(none.checked).toBe(true);
+    // (jsdom, unlike a browser, lets a disabled radio be clicked: the choice must not follow it.)
+    fireEvent.click(full);
+    expect(within(dialog).queryByLabelText('Refund amount (₹)')).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: /Cancel and refund/ })).toBeNull();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(cancelPosts(calls)).toHaveLength(0);
+
+    dialog = await openRefundDialog();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
+    await screen.findByText('Booking 61 cancelled successfully. No refund.');
+    expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'NONE', reason: "Cancelled with less than 24 hours' notice (Terms)" });
+  });
+
+  it('the server’s 403 and 409 details show in red after the spec’s prefix, and the lists are reloaded', async () => {
+    signIn(true);
+    let answer: unknown = [403, { detail: 'Only super admins may refund payments.' }];
+    const { calls } = routes(() => answer);
+    render(<Dashboard onLogout={() => {}} />);
+    let dialog = await openRefundDialog();
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Full refund (₹1,500.00)' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' }));
+    let msg = await screen.findByText('Failed to cancel booking 61: Only super admins may refund payments.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
+    await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings')).toHaveLength(2));
+
+    answer = [409, { detail: 'Booking 61 is paid: choose a full, partial or no refund to cancel it.' }];
+    dialog = await openRefundDialog();
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'No refund' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
+    msg = await screen.findByText('Failed to cancel booking 61: Booking 61 is paid: choose a full, partial or no refund to cancel it.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
+    // Nothing was cancelled: the booking still offers Cancel.
+    await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings')).toHaveLength(3));
+    expect(screen.getByRole('button', { name: 'Cancel booking 61' })).toBeTruthy();
+  });
+});
+
+describe('payment note', () => {
+  const rows = [
+    booking({ id: 71, booking_date: tomorrow, cancelled: true, payment_status: 'COMPLETED', amount_paid: 1500, payment_note: 'Paid after cancellation — refund due' }),
+    booking({ id: 72, booking_date: tomorrow, payment_status: 'COMPLETED', amount_paid: 1500, amount_refunded: 500, payment_note: 'Partly refunded ₹500.00', booking_time_slot_start: '11:00:00' }),
+    booking({ id: 73, booking_date: tomorrow, payment_status: 'PENDING', amount_paid: 0, payment_note: null, booking_time_slot_start: '12:00:00' }),
+  ];
+
+  it('renders as sent beside the status badge, in the therapist’s and all bookings tables and in the mobile cards', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': rows,
+      'GET /api/admin/therapists/1/slot-states': statesFor(1),
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    const all = await screen.findByRole('region', { name: 'All Booked Slots table' });
+    const cell = (region: HTMLElement, id: number) => within(region).getByText(String(id), { selector: 'td' }).closest('tr')!;
+    const due = within(cell(all, 71)).getByText('Paid after cancellation — refund due');
+    // Beside the badge, in the same status cell.
+    expect(due.closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('CANCELLED');
+    expect(within(cell(all, 72)).getByText('Partly refunded ₹500.00').closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('COMPLETED');
+    expect(cell(all, 73).querySelector('.adm-pay-note')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
+    const mine = await screen.findByRole('region', { name: 'Booked Sessions: Asha Mehta table' });
+    expect(within(cell(mine, 71)).getByText('Paid after cancellation — refund due')).toBeTruthy();
+
+    cleanup();
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
+    render(<Dashboard onLogout={() => {}} />);
+    const cards = await screen.findByRole('list', { name: 'All Booked Slots' });
+    expect(within(cards).getByText('Paid after cancellation — refund due').closest('.adm-card')).toBeTruthy();
+    expect(within(cards).getByText('Partly refunded ₹500.00')).toBeTruthy();
+  });
+});

@@ -157,6 +157,22 @@ describe('Clients & Bookings', () => {
     window.history.replaceState(null, '', '/');
   });
 
+  it('shows the server’s payment note beside the payment status', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/admin/clients-with-therapists': [
+        booking({ id: 9, cancelled: true, amount_paid: 1500, amount_refunded: 1500, payment_note: 'Refunded ₹1,500.00' }),
+        booking({ id: 10, payment_note: null }),
+      ],
+    });
+    render(<Clients onLogout={() => {}} />);
+    const note = await screen.findByText('Refunded ₹1,500.00');
+    expect(note.closest('tr')!.firstElementChild!.textContent).toBe('9');
+    expect(note.closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('COMPLETED');
+    expect(screen.getAllByText('COMPLETED')).toHaveLength(2);
+    expect(document.querySelectorAll('.adm-pay-note')).toHaveLength(1);
+  });
+
   it('error title', async () => {
     signIn();
     mockFetch({ 'GET /api/admin/clients-with-therapists': [500, { detail: 'Database unavailable.' }] });

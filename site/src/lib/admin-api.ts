@@ -65,6 +65,14 @@ export type AdminBooking = {
   location_address: string | null;
   client_note: string | null;
   session_type?: string | null;
+  /**
+   * Rupees captured and returned, and the server's one-line account of them ("Refunded ₹1,500.00",
+   * "Paid after cancellation — refund due"), shown as is. Optional only because a server from before
+   * the refund contract leaves them out: then a booking reads as unpaid and cancels as it always did.
+   */
+  amount_paid?: number;
+  amount_refunded?: number;
+  payment_note?: string | null;
 };
 
 export type ClientBooking = AdminBooking & {
@@ -115,6 +123,19 @@ export type ManualBookingPayload = {
 };
 
 export type PaymentMethod = 'CASH' | 'CARD' | 'UPI';
+
+/**
+ * What to do with a paid booking's money when it is cancelled. FULL and PARTIAL are for super
+ * admins only; NONE needs the policy reason. Unpaid bookings and blocks cancel with no choice at all.
+ */
+export type CancelRefund = { refund: 'FULL' } | { refund: 'PARTIAL'; amount: number } | { refund: 'NONE'; reason: string };
+export type CancelBookingResponse = {
+  booking_id?: number;
+  cancelled?: boolean;
+  unblocked?: boolean;
+  message?: string;
+  refund?: { status: 'processed' | 'pending' | 'none'; amount: number };
+};
 export type RecordPaymentResponse = { booking_id?: number; payment_status?: string; message?: string };
 
 type RequestOptions = {
@@ -209,7 +230,9 @@ export const adminApi = {
   },
   therapists: () => request<AdminTherapist[]>('/api/admin/therapists'),
   bookings: () => request<AdminBooking[]>('/api/admin/bookings'),
-  cancelBooking: (id: number) => request<unknown>(`/api/admin/bookings/${id}/cancel`, { method: 'POST' }),
+  /** No body for unpaid bookings and blocks (the server answers 409 if it turns out to be paid). */
+  cancelBooking: (id: number, refund?: CancelRefund) =>
+    request<CancelBookingResponse | undefined>(`/api/admin/bookings/${id}/cancel`, refund ? { method: 'POST', json: refund } : { method: 'POST' }),
   /** The spec's block call with the panel's intent: the server refuses rather than do the opposite. */
   setBlock: (therapistId: number, startTime: string, date: string, action: 'block' | 'unblock') =>
     request<BlockSlotResponse>('/api/admin/availability/block', { method: 'POST', json: { therapist_id: therapistId, start_time: startTime, date, action } }),

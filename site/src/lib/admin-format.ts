@@ -88,6 +88,29 @@ export function canRecordPayment(b: Pick<AdminBooking, 'booking_type' | 'payment
   return b.booking_type === 'OFFLINE' && b.payment_status === 'PENDING' && !b.cancelled;
 }
 
+/**
+ * A booking whose cancel must say what happens to the money: the server refuses a plain cancel of
+ * one (409), so the panel asks for a full, partial or no refund instead of a yes/no confirm.
+ */
+export function isPaidBooking(b: Pick<AdminBooking, 'payment_status' | 'amount_paid'>): boolean {
+  return b.payment_status === 'COMPLETED' && Number(b.amount_paid ?? 0) > 0;
+}
+
+/**
+ * A partial refund typed by the receptionist, in rupees: digits with at most two decimals, more than
+ * zero and at most what was paid. Null when it is not one (the dialog then says so and sends nothing).
+ */
+export function parseRefundAmount(text: string, paid: number): number | null {
+  const t = text.trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
+  const value = Number(t);
+  // Compare in paise so 1500.00 against a paid 1500 is not lost to floating point.
+  if (!(value > 0) || Math.round(value * 100) > Math.round(paid * 100)) return null;
+  return Math.round(value * 100) / 100;
+}
+
+export const REFUND_REASON_MAX = 300;
+
 export function canGenerateLink(b: Pick<AdminBooking, 'amount' | 'id' | 'payment_transaction_id'>): boolean {
   return Boolean(b.amount && b.id && b.payment_transaction_id);
 }
@@ -100,6 +123,13 @@ export const MESSAGES = {
   blockConfirm: (action: 'block' | 'unblock') => `Are you sure you want to ${action} this time slot?`,
   cancelled: (id: number) => `Booking ${id} cancelled successfully.`,
   cancelFailed: (id: number, msg: string) => `Failed to cancel booking ${id}: ${msg}`,
+  refundSuperadminOnly: 'Only super admins may refund payments.',
+  noRefundReasonDefault: "Cancelled with less than 24 hours' notice (Terms)",
+  noRefundReasonRequired: 'A reason is required when no refund is given.',
+  refundChoiceRequired: 'Choose a full, partial or no refund.',
+  refundAmountInvalid: (paid: number) => `Enter an amount more than ₹0 and at most ${formatRupees(paid)}, with at most two decimals.`,
+  cancelAndRefund: (amount: number | null) => (amount === null ? 'Cancel and refund' : `Cancel and refund ${formatRupees(amount)}`),
+  cancelWithoutRefund: 'Cancel without refund',
   slotToggled: (time: string, date: string, action: 'block' | 'unblock') => `Slot ${time} on ${date} ${action}ed successfully.`,
   slotToggleFailed: (action: 'block' | 'unblock', time: string, date: string, msg: string) =>
     `Failed to ${action} slot ${time} on ${date}: ${msg}`,

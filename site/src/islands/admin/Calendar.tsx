@@ -19,7 +19,7 @@ import {
 } from '../../lib/admin-format.ts';
 import { monthName } from '../../../../shared/domain/time.ts';
 import { $adminSession } from '../../stores/admin-session.ts';
-import { Badge, ErrorPanel, Loading, Modal } from './ui.tsx';
+import { Badge, ErrorPanel, Loading, Modal, PaymentCell } from './ui.tsx';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const WEEKDAYS_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -97,7 +97,7 @@ export function EventCard({ b }: { b: AdminBooking }) {
         <h3>
           {sessionLabel(b.booking_type)} session: {b.client_full_name}
         </h3>
-        <Badge tone={badge.tone}>{badge.label}</Badge>
+        <PaymentCell badge={<Badge tone={badge.tone}>{badge.label}</Badge>} note={b.payment_note} />
       </header>
       <dl className="adm-event__fields">
         <div>

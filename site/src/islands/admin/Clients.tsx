@@ -4,7 +4,7 @@ import { adminApi, errorMessage, isUnauthorized, type ClientBooking } from '../.
 import { CLIENT_LIST_PAGE_SIZE, MESSAGES, formatShortDate, formatTime, paginate, sessionLabel } from '../../lib/admin-format.ts';
 import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
-import { Empty, ErrorPanel, Loading, Pager, StatusBadge } from './ui.tsx';
+import { Empty, ErrorPanel, Loading, Pager, PaymentCell, StatusBadge } from './ui.tsx';
 
 function searchParam(): string {
   if (typeof window === 'undefined') return '';
@@ -138,7 +138,7 @@ export default function Clients(props: { onLogout: () => void }) {
                         <td>{formatTime(time)}</td>
                         <td>{sessionLabel(type)}</td>
                         <td>
-                          <StatusBadge status={b.payment_status} />
+                          <PaymentCell badge={<StatusBadge status={b.payment_status} />} note={b.payment_note} />
                         </td>
                         <td>
                           {b.cancelled ? (

@@ -8,6 +8,7 @@ import {
   type AdminSlotStateEntry,
   type AdminSlotStatesResponse,
   type AdminTherapist,
+  type CancelRefund,
   type PaymentMethod,
 } from '../../lib/admin-api.ts';
 import {
@@ -20,6 +21,9 @@ import {
   formatShortDate,
   formatTime,
   isBlockBooking,
+  isPaidBooking,
+  parseRefundAmount,
+  REFUND_REASON_MAX,
   sessionLabel,
   todayAtCentre,
 } from '../../lib/admin-format.ts';
@@ -28,7 +32,7 @@ import { adminWindowDates } from '../../../../shared/domain/slots.ts';
 import { displayName, isOnlineType } from '../../../../shared/domain/therapist.ts';
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
-import { ErrorPanel, Loading, Modal, Notice, StatusBadge, useIsMobile } from './ui.tsx';
+import { ErrorPanel, Loading, Modal, Notice, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
 
 function firstEmail(email: AdminTherapist['email']): string {
   if (Array.isArray(email)) return email[0] ?? '--';
@@ -67,6 +71,8 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const [slotStates, setSlotStates] = useState<AdminSlotStatesResponse | null>(null);
   const slotsRequest = useRef(0);
   const [paying, setPaying] = useState<AdminBooking | null>(null);
+  // A paid booking being cancelled: its refund is chosen in a dialog, not a yes/no confirm.
+  const [refunding, setRefunding] = useState<AdminBooking | null>(null);
   const [slotsLoading, setSlotsLoading] = useState(false);
   const [slotsError, setSlotsError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -147,20 +153,28 @@ export default function Dashboard(props: { onLogout: () => void }) {
     [bookings],
   );
 
-  async function cancelBooking(b: AdminBooking) {
+  /** Cancel or Unblock: a paid booking asks what happens to the money; anything else is a yes/no. */
+  function startCancel(b: AdminBooking) {
+    if (!canUnblock(b) && isPaidBooking(b)) {
+      setRefunding(b);
+      return;
+    }
+    if (!window.confirm(canUnblock(b) ? MESSAGES.blockConfirm('unblock') : MESSAGES.cancelConfirm(b.id))) return;
+    void cancelBooking(b);
+  }
+
+  async function cancelBooking(b: AdminBooking, refund?: CancelRefund) {
     const unblock = canUnblock(b);
-    const confirmText = unblock ? MESSAGES.blockConfirm('unblock') : MESSAGES.cancelConfirm(b.id);
-    if (!window.confirm(confirmText)) return;
+    setRefunding(null);
     setBusy(`cancel-${b.id}`);
     try {
-      await adminApi.cancelBooking(b.id);
+      const res = await adminApi.cancelBooking(b.id, refund);
       setMessage(
         unblock
           ? MESSAGES.slotToggled(formatTime(b.booking_time_slot_start), formatShortDate(b.booking_date), 'unblock')
-          : MESSAGES.cancelled(b.id),
+          : // The server's message says what became of the money (" ₹500.00 refunded.", " No refund.").
+            res?.message || MESSAGES.cancelled(b.id),
       );
-      if (selectedId) await loadSlots(selectedId);
-      else await refreshBookings();
     } catch (err) {
       const msg = errorMessage(err, 'Unknown error');
       setMessage(
@@ -170,6 +184,10 @@ export default function Dashboard(props: { onLogout: () => void }) {
       );
     } finally {
       setBusy(null);
+      // Refused or not, the lists show the booking as it now is: a 409 "is paid" means it was paid
+      // since the list was loaded, and the next Cancel then asks about the refund.
+      if (selectedId) await loadSlots(selectedId);
+      else await refreshBookings();
     }
   }
 
@@ -251,7 +269,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
           </button>
         ) : null}
         {unblock ? (
-          <button type="button" className="btn btn-sm btn-warn" disabled={busy !== null} onClick={() => void cancelBooking(b)}>
+          <button type="button" className="btn btn-sm btn-warn" disabled={busy !== null} onClick={() => startCancel(b)}>
             Unblock
           </button>
         ) : null}
@@ -261,7 +279,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
             className="btn btn-sm btn-danger"
             disabled={busy !== null}
             aria-label={`Cancel booking ${b.id}`}
-            onClick={() => void cancelBooking(b)}
+            onClick={() => startCancel(b)}
           >
             Cancel
           </button>
@@ -281,7 +299,12 @@ export default function Dashboard(props: { onLogout: () => void }) {
     );
   };
 
-  const statusCell = (b: AdminBooking) => (b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />);
+  const statusCell = (b: AdminBooking) => (
+    <PaymentCell
+      badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
+      note={b.payment_note}
+    />
+  );
 
   const bookingColumns: Column<AdminBooking>[] = [
     { key: 'id', header: 'ID', cell: (b) => b.id, primary: true },
@@ -479,6 +502,15 @@ export default function Dashboard(props: { onLogout: () => void }) {
         actions={bookingActions}
       />
 
+      {refunding ? (
+        <CancelRefundDialog
+          booking={refunding}
+          superadmin={session?.user.is_superadmin === true}
+          onCancel={() => setRefunding(null)}
+          onConfirm={(refund) => void cancelBooking(refunding, refund)}
+        />
+      ) : null}
+
       {paying ? <RecordPaymentDialog booking={paying} onCancel={() => setPaying(null)} onConfirm={(m, amount) => void recordPayment(paying, m, amount)} /> : null}
 
       {manualOpen ? (
@@ -569,6 +601,174 @@ export function RecordPaymentDialog(props: { booking: AdminBooking; onCancel: ()
           </button>
           <button type="submit" className="btn btn-primary">
             Confirm payment
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+type RefundChoice = CancelRefund['refund'];
+
+/**
+ * Cancelling a paid booking: the spec's question, what was paid, and what to do with it: a full or
+ * partial refund (super admins only; the server answers 403 to anyone else) or none, with the policy
+ * reason. The Confirm button says what will happen to the money before it is pressed.
+ */
+export function CancelRefundDialog(props: {
+  booking: AdminBooking;
+  superadmin: boolean;
+  onCancel: () => void;
+  onConfirm: (refund: CancelRefund) => void;
+}) {
+  const { booking, superadmin, onCancel, onConfirm } = props;
+  const paid = Number(booking.amount_paid ?? 0);
+  const refunded = Number(booking.amount_refunded ?? 0);
+  // No default for super admins: a refund, or none, is a decision about money and is made on purpose.
+  // A plain admin has one choice, so it starts chosen.
+  const [choice, setChoice] = useState<RefundChoice | null>(superadmin ? null : 'NONE');
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState<string>(MESSAGES.noRefundReasonDefault);
+  const [error, setError] = useState<{ field: 'choice' | 'amount' | 'reason'; text: string } | null>(null);
+  const id = useId();
+  const partial = parseRefundAmount(amount, paid);
+
+  const confirmLabel =
+    choice === 'FULL'
+      ? MESSAGES.cancelAndRefund(paid)
+      : choice === 'PARTIAL'
+        ? MESSAGES.cancelAndRefund(partial)
+        : choice === 'NONE'
+          ? MESSAGES.cancelWithoutRefund
+          : 'Confirm cancellation';
+
+  function fail(field: 'choice' | 'amount' | 'reason', text: string, focusId: string) {
+    setError({ field, text });
+    document.getElementById(focusId)?.focus();
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (choice === null) return fail('choice', MESSAGES.refundChoiceRequired, `${id}-FULL`);
+    if ((choice === 'FULL' || choice === 'PARTIAL') && !superadmin) return fail('choice', MESSAGES.refundSuperadminOnly, `${id}-NONE`);
+    if (choice === 'FULL') return onConfirm({ refund: 'FULL' });
+    if (choice === 'PARTIAL') {
+      if (partial === null) return fail('amount', MESSAGES.refundAmountInvalid(paid), `${id}-amount`);
+      return onConfirm({ refund: 'PARTIAL', amount: partial });
+    }
+    const why = reason.trim();
+    if (!why) return fail('reason', MESSAGES.noRefundReasonRequired, `${id}-reason`);
+    onConfirm({ refund: 'NONE', reason: why });
+  }
+
+  const invalid = (field: 'choice' | 'amount' | 'reason', describedBy?: string) => {
+    const ids = [describedBy, error?.field === field ? `${id}-${field}-error` : undefined].filter(Boolean).join(' ');
+    return { ...(error?.field === field ? { 'aria-invalid': true as const } : {}), ...(ids ? { 'aria-describedby': ids } : {}) };
+  };
+  const errorText = (field: 'choice' | 'amount' | 'reason') =>
+    error?.field === field ? (
+      <p id={`${id}-${field}-error`} className="error-text">
+        {error.text}
+      </p>
+    ) : null;
+
+  const option = (value: RefundChoice, label: string) => {
+    const locked = value !== 'NONE' && !superadmin;
+    return (
+      <label className={`adm-choice${locked ? ' is-disabled' : ''}`} htmlFor={`${id}-${value}`}>
+        <input
+          id={`${id}-${value}`}
+          type="radio"
+          name={`${id}-refund`}
+          value={value}
+          checked={choice === value}
+          disabled={locked}
+          onChange={() => {
+            // Disabled already; this also holds where a disabled radio still reports a click.
+            if (locked) return;
+            setChoice(value);
+            setError(null);
+          }}
+          {...(locked ? { 'aria-describedby': `${id}-locked` } : {})}
+        />
+        <span>{label}</span>
+      </label>
+    );
+  };
+
+  return (
+    <Modal title={MESSAGES.cancelConfirm(booking.id)} onClose={onCancel}>
+      <form className="adm-form" onSubmit={submit} noValidate>
+        <p className="muted">
+          {booking.client_full_name || '--'}, {formatShortDate(booking.booking_date)} at {formatTime(booking.booking_time_slot_start)}
+        </p>
+        <p className="adm-refund__paid">
+          Amount paid: <strong>{formatAmount(paid)}</strong>
+          {refunded > 0 ? <span className="muted"> (already refunded {formatAmount(refunded)})</span> : null}
+        </p>
+        {/* aria-invalid is not allowed on a group; the error is tied to it by description instead. */}
+        <fieldset className="adm-choices" {...(error?.field === 'choice' ? { 'aria-describedby': `${id}-choice-error` } : {})}>
+          <legend className="label">Refund</legend>
+          {!superadmin ? (
+            <p id={`${id}-locked`} className="hint">
+              {MESSAGES.refundSuperadminOnly}
+            </p>
+          ) : null}
+          {option('FULL', `Full refund (${formatAmount(paid)})`)}
+          {option('PARTIAL', 'Partial refund')}
+          {choice === 'PARTIAL' ? (
+            <div className="field adm-choice__more">
+              <label className="label" htmlFor={`${id}-amount`}>
+                Refund amount (₹)
+              </label>
+              <input
+                id={`${id}-amount`}
+                className="input"
+                type="text"
+                inputMode="decimal"
+                autoComplete="off"
+                value={amount}
+                onChange={(e) => {
+                  setAmount(e.target.value);
+                  setError(null);
+                }}
+                {...invalid('amount', `${id}-amount-hint`)}
+              />
+              <p id={`${id}-amount-hint`} className="hint">
+                More than ₹0 and at most {formatAmount(paid)}.
+              </p>
+              {errorText('amount')}
+            </div>
+          ) : null}
+          {option('NONE', 'No refund')}
+          {choice === 'NONE' ? (
+            <div className="field adm-choice__more">
+              <label className="label" htmlFor={`${id}-reason`}>
+                Reason
+              </label>
+              <input
+                id={`${id}-reason`}
+                className="input"
+                type="text"
+                maxLength={REFUND_REASON_MAX}
+                value={reason}
+                onChange={(e) => {
+                  setReason(e.target.value);
+                  setError(null);
+                }}
+                {...invalid('reason')}
+              />
+              {errorText('reason')}
+            </div>
+          ) : null}
+          {errorText('choice')}
+        </fieldset>
+        <div className="btn-row adm-form__actions">
+          <button type="button" className="btn btn-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-danger">
+            {confirmLabel}
           </button>
         </div>
       </form>

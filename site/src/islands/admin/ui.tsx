@@ -128,6 +128,26 @@ export function StatusBadge(props: { status: string | null | undefined }) {
   return <span className={`adm-badge adm-badge--${statusTone(s)}`}>{s}</span>;
 }
 
+/**
+ * The server's note on a booking's money ("Refunded ₹1,500.00", "Paid after cancellation — refund
+ * due"), shown as it comes beside the payment badge: a status alone cannot say a refund is owed.
+ */
+export function PaymentNote(props: { note: string | null | undefined }) {
+  if (!props.note) return null;
+  return <span className="adm-pay-note">{props.note}</span>;
+}
+
+/** A payment badge with the note, if any, beside it (wrapping under it when narrow). */
+export function PaymentCell(props: { badge: ReactNode; note: string | null | undefined }) {
+  if (!props.note) return <>{props.badge}</>;
+  return (
+    <span className="adm-pay">
+      {props.badge}
+      <PaymentNote note={props.note} />
+    </span>
+  );
+}
+
 export function Badge(props: { tone: string; children: ReactNode }) {
   return <span className={`adm-badge adm-badge--${props.tone}`}>{props.children}</span>;
 }
