@@ -2,6 +2,8 @@
  * The admin panel end to end: the built site and the real API (admin routes from the admin API work),
  * driven in Debian Chromium. Admins are created directly in the test database.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
@@ -291,8 +293,8 @@ describe('availability per therapist, and Record payment', () => {
 });
 
 describe('cancelling a paid booking', () => {
-  it('asks for a full, partial or no refund, refunds locked for a plain admin; the payment note sits by the badge (screenshots)', async () => {
-    // An in-person booking paid at the desk: really COMPLETED on the server.
+  it('a cash payment recorded at the desk is on the end-of-day report; cancelled with a full refund, the note and the client’s e-mail say so', async () => {
+    // An in-person booking paid at the desk.
     const rohan = (await offer(5)).days.filter((d) => d.slots.length > 0).at(-1)!;
     const made = await fetch(`${stack.baseUrl}/confirm-booking`, {
       method: 'POST',
@@ -301,66 +303,73 @@ describe('cancelling a paid booking', () => {
     });
     expect(made.status).toBe(200);
     const paidId = ((await made.json()) as { booking_id: number }).booking_id;
+    const owner = { Authorization: `Bearer ${await apiToken(OWNER)}` };
     const paid = await fetch(`${stack.baseUrl}/api/admin/bookings/${paidId}/record-payment`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await apiToken(OWNER)}` },
-      body: JSON.stringify({ method: 'UPI', amount: 1800 }),
+      headers: { 'Content-Type': 'application/json', ...owner },
+      body: JSON.stringify({ method: 'CASH' }),
     });
     expect(paid.status).toBe(200);
+    const eod = (await (await fetch(`${stack.baseUrl}/api/admin/reports/eod?report_date=${rohan.date}`, { headers: owner })).json()) as {
+      total_income_today: number;
+      details: { booking_id: number; payment_status: string }[];
+    };
+    expect(eod.details.find((d) => d.booking_id === paidId)?.payment_status).toBe('COMPLETED');
+    expect(eod.total_income_today).toBeGreaterThanOrEqual(1800);
 
-    /**
-     * Until the server's side of the refund contract lands, its bookings list has no amount_paid or
-     * payment_note: fill in only what is missing (a COMPLETED booking's amount as paid, and a sample
-     * note on this booking) so the dialog and the note can be seen. Nothing is confirmed here: today's
-     * server would ignore the refund choice.
-     */
-    const withRefundFields = async (page: Page) =>
-      page.route('**/api/admin/bookings', async (route) => {
-        const res = await route.fetch();
-        const list = (await res.json()) as Record<string, unknown>[];
-        const filled = list.map((r) => ({
-          ...r,
-          amount_paid: r.amount_paid ?? (r.payment_status === 'COMPLETED' ? r.amount : 0),
-          payment_note: r.payment_note !== undefined ? r.payment_note : r.id === paidId ? 'Partly refunded ₹500.00' : null,
-        }));
-        await route.fulfill({ response: res, json: filled });
-      });
+    // A plain admin may cancel it only without a refund.
+    const staffPage = await openPage(browser, { viewport: VIEWPORTS.desktop });
+    await signIn(staffPage, STAFF);
+    await staffPage.getByRole('button', { name: `Cancel booking ${paidId}` }).first().click();
+    const staffDialog = staffPage.getByRole('dialog');
+    expect(await staffDialog.getByRole('radio', { name: 'Full refund (₹1,800.00)' }).isDisabled()).toBe(true);
+    expect(await staffDialog.getByRole('radio', { name: 'Partial refund' }).isDisabled()).toBe(true);
+    expect(await staffDialog.getByRole('radio', { name: 'No refund' }).isChecked()).toBe(true);
+    await staffDialog.getByText('Only super admins may refund payments.').waitFor();
+    await expectNoAxeViolations(staffPage);
+    await screenshot(staffPage, 'admin-cancel-no-refund-staff');
+    await staffPage.keyboard.press('Escape');
+    await staffDialog.waitFor({ state: 'detached' });
+    await staffPage.close();
 
-    for (const viewport of Object.values(VIEWPORTS)) {
-      const page = await openPage(browser, { viewport });
-      await withRefundFields(page);
-      await signIn(page, OWNER);
-      const all = page.getByRole(viewport.width < 768 ? 'list' : 'region', { name: viewport.width < 768 ? 'All Booked Slots' : 'All Booked Slots table', exact: true });
-      await all.getByText('Partly refunded ₹500.00').first().waitFor();
-      await screenshot(page, 'admin-dashboard-payment-note');
-      await page.getByRole('button', { name: `Cancel booking ${paidId}` }).first().click();
-      const dialog = page.getByRole('dialog', { name: `Are you sure you want to cancel booking ${paidId}? This cannot be undone.` });
-      await dialog.getByText('₹1,800.00').first().waitFor();
-      await dialog.getByRole('radio', { name: 'Partial refund' }).check();
-      await dialog.getByLabel('Refund amount (₹)').fill('500');
-      await dialog.getByRole('button', { name: 'Cancel and refund ₹500.00' }).waitFor();
-      await expectNoAxeViolations(page);
-      await screenshot(page, 'admin-cancel-refund');
-      await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
-      await dialog.waitFor({ state: 'detached' });
-      await page.close();
-    }
+    // The super admin on a phone sees the choice; on a desktop refunds in full.
+    const phone = await openPage(browser, { viewport: VIEWPORTS.phone });
+    await signIn(phone, OWNER);
+    await phone.getByRole('button', { name: `Cancel booking ${paidId}` }).first().click();
+    const phoneDialog = phone.getByRole('dialog', { name: `Are you sure you want to cancel booking ${paidId}? This cannot be undone.` });
+    await phoneDialog.getByRole('radio', { name: 'Partial refund' }).check();
+    await phoneDialog.getByLabel('Refund amount (₹)').fill('500');
+    await phoneDialog.getByRole('button', { name: 'Cancel and refund ₹500.00' }).waitFor();
+    await expectNoAxeViolations(phone);
+    await screenshot(phone, 'admin-cancel-refund');
+    await phoneDialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await phoneDialog.waitFor({ state: 'detached' });
+    await phone.close();
 
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
-    await withRefundFields(page);
-    await signIn(page, STAFF);
+    await signIn(page, OWNER);
     await page.getByRole('button', { name: `Cancel booking ${paidId}` }).first().click();
-    const dialog = page.getByRole('dialog');
-    expect(await dialog.getByRole('radio', { name: 'Full refund (₹1,800.00)' }).isDisabled()).toBe(true);
-    expect(await dialog.getByRole('radio', { name: 'Partial refund' }).isDisabled()).toBe(true);
-    expect(await dialog.getByRole('radio', { name: 'No refund' }).isChecked()).toBe(true);
-    await dialog.getByText('Only super admins may refund payments.').waitFor();
-    await dialog.getByRole('button', { name: 'Cancel without refund' }).waitFor();
-    await expectNoAxeViolations(page);
-    await screenshot(page, 'admin-cancel-no-refund-staff');
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
+    const dialog = page.getByRole('dialog', { name: `Are you sure you want to cancel booking ${paidId}? This cannot be undone.` });
+    await dialog.getByRole('radio', { name: 'Full refund (₹1,800.00)' }).check();
+    await dialog.getByRole('button', { name: 'Cancel and refund ₹1,800.00' }).click();
+    await page.getByText(`Booking ${paidId} cancelled successfully. ₹1,800.00 refunded.`).waitFor();
+    const all = page.getByRole('region', { name: 'All Booked Slots table', exact: true });
+    await all.getByText('Refunded ₹1,800.00').first().waitFor();
+    await screenshot(page, 'admin-dashboard-payment-note');
     await page.close();
+
+    // The worker tells the client.
+    const dir = stack.env.MAIL_OUTBOX_DIR!;
+    const deadline = Date.now() + 30_000;
+    let mail: string | undefined;
+    while (!mail && Date.now() < deadline) {
+      for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.eml')) : []) {
+        const text = readFileSync(path.join(dir, f), 'utf8').replace(/=\r?\n/g, '');
+        if (text.includes('kavya.raman@example.com') && text.includes('Booking cancelled')) mail = text;
+      }
+      if (!mail) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(mail).toContain('has been refunded to your original payment method');
   });
 });
 
