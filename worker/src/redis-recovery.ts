@@ -47,15 +47,20 @@ export function watchRedisData(deps: RecoveryDeps): RedisRecovery {
   let running: Promise<boolean> | undefined;
   let stopped = true;
 
+  let first = true;
   async function check(): Promise<boolean> {
     try {
       // While Redis is away this fails at once (no offline queue): nothing to recover then.
       const redis = deps.redis;
       const marker = await withTimeout(redis.get(key), 5_000, 'redis data check');
+      const wasFirst = first;
+      first = false;
       if (marker === 'ok') return false;
       // NX: a worker that finds the key missing claims it; 'pending' already there means another is at it, or died at it.
       if (marker === null) await withTimeout(redis.set(key, 'pending', 'NX'), 5_000, 'redis data marker');
-      deps.logger.warn({ marker }, 'redis: its data is gone; putting back schedulers, unfinished jobs and the hold expiry');
+      // At start a missing marker is most often a Redis this worker has not used before: no alarm then.
+      if (wasFirst) deps.logger.info({ marker }, 'redis: no data marker yet; putting back schedulers, unfinished jobs and the hold expiry');
+      else deps.logger.warn({ marker }, 'redis: its data is gone; putting back schedulers, unfinished jobs and the hold expiry');
       await deps.recover();
       const done = await withTimeout(redis.set(key, 'ok', 'XX'), 5_000, 'redis data marker');
       if (done === null) deps.logger.warn('redis: lost its data again during the recovery; recovering again at the next check');
