@@ -44,8 +44,8 @@ export function ledgerMethod(method: string | undefined): LedgerMethod {
  * webhook and reconciliation bring it in, and whatever state the booking is in), then the booking
  * follows. Online INITIATED (or FAILED, when a late payment still finds its slot free) → COMPLETED
  * with its follow-up jobs; in person PENDING (a shareable link) → COMPLETED. A payment for a booking
- * that is cancelled, or lost its slot, stays in the ledger and is logged as needing a refund. Answers
- * whether this call completed the booking.
+ * that cannot take it (cancelled, paid already, or its slot gone) stays in the ledger and a
+ * payments.refund-stray job returns it. Answers whether this call completed the booking.
  */
 export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedPayment, now: Date, logger: Logger): Promise<boolean> {
   // The booking's row lock orders every report of a payment for it.
