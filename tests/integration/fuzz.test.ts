@@ -150,6 +150,11 @@ const FIELDS = {
     booking_id: BAD_INTS,
     merchant_transaction_id: ['x'.repeat(65), ...badText(64)],
   },
+  cancelRefund: {
+    refund: ['ALL', 'full', '', ...NUL_STRINGS, ...WRONG_TYPES],
+    amount: [0, -1, 10.005, 1e20, 10_000_001, '100', ...WRONG_TYPES],
+    reason: ['x'.repeat(301), ...NUL_STRINGS, 12],
+  },
   recordPayment: {
     method: ['CHEQUE', 'cash', '', ...NUL_STRINGS, ...WRONG_TYPES],
     amount: [0, -1, 10.005, 1e20, 10_000_001, '1800', ...WRONG_TYPES],
@@ -242,6 +247,15 @@ const SPECS = (): Spec[] => [
   admin('GET /api/admin/therapists', 'GET', '/api/admin/therapists'),
   admin('GET /api/admin/bookings', 'GET', '/api/admin/bookings'),
   { name: 'POST /api/admin/bookings/:id/cancel', method: 'POST', path: (p) => `/api/admin/bookings/${p}/cancel`, param: () => String(ids.pending), auth: 'super' },
+  {
+    name: 'POST /api/admin/bookings/:id/cancel (a refund choice)',
+    method: 'POST',
+    path: (p) => `/api/admin/bookings/${p}/cancel`,
+    param: () => String(ids.completed),
+    body: () => ({ refund: 'PARTIAL', amount: 100, reason: 'Late cancellation' }),
+    fields: FIELDS.cancelRefund,
+    auth: 'super',
+  },
   {
     name: 'POST /api/admin/bookings/:id/record-payment',
     method: 'POST',
