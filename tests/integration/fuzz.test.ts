@@ -549,7 +549,15 @@ function send(w: Wire): Promise<Answer> {
       res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // Node's parser refuses raw bytes above 0x7F in the request line with a 400 and closes at once;
+      // with a large body still being written, the close can reach us before that answer does.
+      if ((err.code === 'ECONNRESET' || err.code === 'EPIPE') && /[^\x21-\x7e]/.test(w.path)) {
+        resolve({ status: 400, contentType: '', body: '' });
+        return;
+      }
+      reject(err);
+    });
     req.end(w.body);
   });
 }
