@@ -8,45 +8,31 @@ import { bookings } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import type { JobsClient } from '../../shared/core/jobs/queues.ts';
 import { callbackSignature } from '../../shared/core/providers/payments/payments.provider.ts';
-import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
-import { createLinkForBooking } from '../../shared/core/services/payment.service.ts';
-import { createLogger } from '../../shared/core/logger.ts';
+import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
-import { configFor } from '../support/jobs.ts';
+import { configFor, inProcessPayments } from '../support/jobs.ts';
 
 let database: TestDatabase;
 let config: Config;
 let payments: SandboxPayments;
+let jobs: JobsClient;
 let admins: Admins;
 let app: Express;
 const clock = fixedClock(MONDAY_MORNING_IST);
 
-/**
- * The payments.create-link job run in this process instead of through Redis: these tests are about who
- * may ask for a link, not about the queue (payments-flow.test.ts runs the real worker).
- */
-function inProcessJobs(): JobsClient {
-  return {
-    queues: {} as JobsClient['queues'],
-    runAndWait: (async (_name: string, payload: { bookingId: number }) =>
-      createLinkForBooking({ db: database.db, payments, config, logger: createLogger({ level: 'silent' }), now: clock.now }, payload.bookingId)) as JobsClient['runAndWait'],
-    close: async () => {},
-  };
-}
-
 function appWith(env: Record<string, string> = {}): Express {
   const cfg = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9', ...env });
-  return testApp(database, { config: cfg, now: clock.now, payments, jobs: inProcessJobs() });
+  return testApp(database, { config: cfg, now: clock.now, payments, jobs });
 }
 
 beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemoData(database.db);
   config = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
-  payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
+  ({ payments, jobs } = inProcessPayments(database, config, clock.now));
   admins = await createAdmins(database.db);
   app = appWith();
 });

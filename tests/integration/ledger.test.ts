@@ -7,15 +7,14 @@ import type { Config } from '../../shared/core/config.ts';
 import { auditLog, bookings, outbox, paymentsLedger } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import type { JobsClient } from '../../shared/core/jobs/queues.ts';
-import { createLogger } from '../../shared/core/logger.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
-import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
-import { createLinkForBooking, handlePaymentWebhook, reconcileBooking, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
+import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { handlePaymentWebhook, reconcileBooking, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
-import { configFor } from '../support/jobs.ts';
+import { configFor, inProcessPayments } from '../support/jobs.ts';
 import type { Mailer, MailMessage } from '../../shared/core/providers/mail/mail.provider.ts';
 import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import { sendMoneyUpdate } from '../../shared/core/services/notification.service.ts';
@@ -32,14 +31,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemoData(database.db);
   config = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
-  payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
-  deps = { db: database.db, payments, config, logger: createLogger({ level: 'silent' }), now: clock.now };
-  // The link job run in this process: these tests are about what the money does, not the queue.
-  const jobs = {
-    queues: {} as JobsClient['queues'],
-    runAndWait: (async (_name: string, payload: { bookingId: number }) => createLinkForBooking(deps, payload.bookingId)) as JobsClient['runAndWait'],
-    close: async () => {},
-  } satisfies JobsClient;
+  let jobs: JobsClient;
+  ({ payments, deps, jobs } = inProcessPayments(database, config, clock.now));
   admins = await createAdmins(database.db);
   app = testApp(database, { config, now: clock.now, payments, jobs });
 });

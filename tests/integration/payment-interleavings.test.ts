@@ -7,11 +7,9 @@ import type { Config } from '../../shared/core/config.ts';
 import { bookings, outbox, paymentsLedger, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import type { JobsClient } from '../../shared/core/jobs/queues.ts';
-import { createLogger } from '../../shared/core/logger.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
-import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import {
-  createLinkForBooking,
   handlePaymentWebhook,
   reconcileBooking,
   refundStrayPayment,
@@ -21,7 +19,7 @@ import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
-import { configFor } from '../support/jobs.ts';
+import { configFor, inProcessPayments } from '../support/jobs.ts';
 
 /**
  * Money and bookings agree whatever order things happen in. For one online booking at a time, a
@@ -47,13 +45,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemoData(database.db);
   config = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
-  payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
-  deps = { db: database.db, payments, config, logger: createLogger({ level: 'silent' }), now: clock.now };
-  const jobs = {
-    queues: {} as JobsClient['queues'],
-    runAndWait: (async (_name: string, payload: { bookingId: number }) => createLinkForBooking(deps, payload.bookingId)) as JobsClient['runAndWait'],
-    close: async () => {},
-  } satisfies JobsClient;
+  let jobs: JobsClient;
+  ({ payments, deps, jobs } = inProcessPayments(database, config, clock.now));
   admins = await createAdmins(database.db);
   app = testApp(database, { config, now: clock.now, payments, jobs });
 });

@@ -10,6 +10,8 @@ import { createLogger } from '../../shared/core/logger.ts';
 import { createMailer, type Mailer } from '../../shared/core/providers/mail/mail.provider.ts';
 import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import type { PaymentsProvider } from '../../shared/core/providers/payments/payments.provider.ts';
+import { sandboxProvider, type SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { createLinkForBooking, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
 import { startWorker, type RunningWorker } from '../../worker/src/worker.ts';
 import type { TestDatabase } from './db.ts';
 
@@ -169,4 +171,20 @@ export async function startHttp(): Promise<{ url: string; server: Server; use(ap
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The sandbox provider with the payment deps of a test app, and a JobsClient that runs the
+ * payments.create-link job in this process instead of through Redis: for tests about who may have a
+ * link and what the money does, not about the queue (payments-flow.test.ts runs the real worker).
+ */
+export function inProcessPayments(database: TestDatabase, config: Config, now: () => Date): { payments: SandboxPayments; deps: PaymentDeps; jobs: JobsClient } {
+  const payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now });
+  const deps: PaymentDeps = { db: database.db, payments, config, logger: createLogger({ level: 'silent' }), now };
+  const jobs = {
+    queues: {} as JobsClient['queues'],
+    runAndWait: (async (_name: string, payload: { bookingId: number }) => createLinkForBooking(deps, payload.bookingId)) as JobsClient['runAndWait'],
+    close: async () => {},
+  } satisfies JobsClient;
+  return { payments, deps, jobs };
 }
