@@ -8,7 +8,7 @@ import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { bearer, createAdmins, insertBooking, PASSWORD, tokenFor } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
+import { manualOfflineBooking, MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
 import { writtenRows } from '../support/rows.ts';
 
 let database: TestDatabase;
@@ -205,18 +205,7 @@ describe('integers beyond PostgreSQL int4 are refused by the schema', () => {
     await expectRefused(request(app).post('/confirm-booking').send(offlineBooking({ location_id: INT4_OVER })), 400);
   });
 
-  const manual = {
-    therapist_id: 5,
-    booking_date: '2026-11-24',
-    booking_time_slot_start: '12:00',
-    client_full_name: 'Walk In',
-    client_email: 'walk.in@example.com',
-    client_mobile: '9876500000',
-    booking_type: 'OFFLINE',
-    location_id: 1,
-    amount: 1800,
-    admin_confirmed: true,
-  };
+  const manual = manualOfflineBooking();
   it.each([
     ['therapist_id', { therapist_id: INT4_OVER }],
     ['location_id', { location_id: INT4_OVER }],

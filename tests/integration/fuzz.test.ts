@@ -8,7 +8,7 @@ import { sandboxProvider } from '../../shared/core/providers/payments/sandbox.pr
 import { bearer, createAdmins, insertBooking, PASSWORD, tokenFor } from '../support/admin.ts';
 import { fixedClock, testApp, testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
+import { manualOfflineBooking, MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
 import { writtenRows } from '../support/rows.ts';
 
 /**
@@ -202,18 +202,7 @@ type Spec = {
 
 const admin = (name: string, method: 'GET' | 'POST', path: string, extra: Partial<Spec> = {}): Spec => ({ name, method, path: () => path, auth: 'super', ...extra });
 
-const validManual = () => ({
-  therapist_id: 5,
-  booking_date: '2026-11-24',
-  booking_time_slot_start: '12:00',
-  client_full_name: 'Walk In',
-  client_email: 'walk.in@example.com',
-  client_mobile: '9876500000',
-  booking_type: 'OFFLINE',
-  location_id: 1,
-  amount: 1800,
-  admin_confirmed: true,
-});
+const validManual = () => manualOfflineBooking();
 
 const SPECS = (): Spec[] => [
   ...['/locations', '/services', '/therapists'].map((p): Spec => ({ name: `GET ${p}`, method: 'GET', path: () => p, auth: 'none' })),

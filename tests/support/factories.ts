@@ -41,3 +41,20 @@ export function offlineBooking(overrides: Overrides = {}): BookingCreateInput {
 
 /** Monday 23 November 2026, 09:30 at the centre. */
 export const MONDAY_MORNING_IST = '2026-11-23T09:30:00+05:30';
+
+/** A valid manual in-person booking (the admin panel's payload) for Dr. Rohan Kapoor. */
+export function manualOfflineBooking(overrides: Overrides = {}): Record<string, unknown> {
+  return {
+    therapist_id: 5,
+    booking_date: '2026-11-24',
+    booking_time_slot_start: '12:00',
+    client_full_name: 'Walk In',
+    client_email: 'walk.in@example.com',
+    client_mobile: '9876500000',
+    booking_type: 'OFFLINE',
+    location_id: 1,
+    amount: 1800,
+    admin_confirmed: true,
+    ...overrides,
+  };
+}
