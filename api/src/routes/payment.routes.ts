@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
+import { INT4_MAX } from '../../../shared/contract/booking.ts';
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { jobIds } from '../../../shared/core/jobs/jobs.ts';
@@ -19,7 +20,7 @@ import { parseOr400 } from '../middleware/validate.ts';
 
 /** A booking number: PostgreSQL's integer, so a larger one is a 400 and never reaches a query. */
 const bookingIdField = z.union(
-  [z.number().int().positive().max(2_147_483_647), z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(2_147_483_647))],
+  [z.number().int().positive().max(INT4_MAX), z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(INT4_MAX))],
   { error: 'booking_id must be a booking number' },
 );
 

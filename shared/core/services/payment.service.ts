@@ -10,6 +10,7 @@ import { jobIds } from '../jobs/jobs.ts';
 import { enqueueInTx, intent, intentsForConfirmedBooking, type DbOrTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import { INT4_MAX } from '../../contract/booking.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { findBookingByPublicRef, getBooking, getBookingView, toBookingRecord, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledger.repository.ts';
@@ -368,8 +369,6 @@ export async function closeOpenLink(
   return 'closed';
 }
 
-/** PostgreSQL's integer: a booking id past it names no booking (and must never reach a query). */
-const INT4_MAX = 2_147_483_647;
 
 /** What a caller offers as proof that a booking is theirs. */
 export type BookingProof = {
@@ -391,7 +390,7 @@ export async function requestPaymentLink(
   proof: BookingProof,
   runLinkJob: (bookingId: number) => Promise<PaymentLinkResult>,
 ): Promise<PaymentLinkResult> {
-  const booking = bookingId <= INT4_MAX ? await getBooking(db, bookingId) : undefined;
+  const booking = await getBooking(db, bookingId);
   if (!booking || (!proof.admin && !bookingTokenMatches(proof.token, booking.bookingTokenHash))) {
     throw new AppError('forbidden', M.bookingTokenRequired);
   }
@@ -411,7 +410,7 @@ export async function confirmStoredLink(
   link: { payment_link_url: string; razorpay_payment_link_id?: string | undefined },
   proof: BookingProof,
 ): Promise<{ message: string; booking_id: number; payment_link_url: string }> {
-  const booking = bookingId <= INT4_MAX ? await getBooking(db, bookingId) : undefined;
+  const booking = await getBooking(db, bookingId);
   if (!booking || !bookingTokenMatches(proof.token, booking.bookingTokenHash)) throw new AppError('forbidden', M.bookingTokenRequired);
   const same =
     booking.paymentLinkUrl === link.payment_link_url &&
