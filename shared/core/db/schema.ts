@@ -333,3 +333,53 @@ export const sandboxPaymentLinks = pgTable('sandbox_payment_links', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Every payment link a booking has ever had (a trigger on bookings writes it whenever the booking's
+ * link changes), so a payment on a link that was replaced or cancelled can still be found and recorded.
+ */
+export const paymentLinks = pgTable(
+  'payment_links',
+  {
+    linkId: text('link_id').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payment_links_booking_idx').on(t.bookingId), index('payment_links_first_seen_idx').on(t.firstSeenAt)],
+);
+
+export type DiscrepancyKind = 'MISSING_CAPTURE' | 'MISSING_REFUND' | 'AMOUNT_MISMATCH' | 'NOT_AT_PROVIDER';
+
+/**
+ * What the reconciliation found where the ledger and the provider disagree: one open row per
+ * (kind, payment, refund) however often it is seen, closed when they agree again or a super admin
+ * marks it reviewed. The super admin's "Payments needing attention" list.
+ */
+export const paymentDiscrepancies = pgTable(
+  'payment_discrepancies',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').$type<DiscrepancyKind>().notNull(),
+    provider: text('provider').$type<'razorpay' | 'sandbox'>().notNull(),
+    bookingId: integer('booking_id').references(() => bookings.id),
+    paymentId: text('payment_id').notNull(),
+    /** The refund concerned; '' when the discrepancy is about the payment itself. */
+    refundId: text('refund_id').notNull().default(''),
+    ledgerPaise: integer('ledger_paise'),
+    providerPaise: integer('provider_paise'),
+    detail: text('detail').notNull(),
+    detectedAt: timestamp('detected_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolution: text('resolution'),
+    resolvedByAdminId: integer('resolved_by_admin_id').references(() => adminUsers.id),
+  },
+  (t) => [
+    check('payment_discrepancies_kind_check', sql`${t.kind} in ('MISSING_CAPTURE', 'MISSING_REFUND', 'AMOUNT_MISMATCH', 'NOT_AT_PROVIDER')`),
+    check('payment_discrepancies_resolved_check', sql`(${t.resolvedAt} is null) = (${t.resolution} is null)`),
+    uniqueIndex('payment_discrepancies_open_uq').on(t.kind, t.provider, t.paymentId, t.refundId).where(sql`${t.resolvedAt} is null`),
+    index('payment_discrepancies_detected_idx').on(t.detectedAt),
+  ],
+);
