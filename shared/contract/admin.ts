@@ -296,8 +296,32 @@ export type ClientBookingDto = AdminBookingDto & {
 
 export type ClientSearchResult = { name: string; email: string; phone: string };
 
-export type PaymentDto = { amount: number; payment_transaction_id: string | null; client_name: string; client_phone: string; booking_date: string };
-export type IncomeReport = { total_amount: number; payments: PaymentDto[] };
+/** How money was taken, as the payments ledger records it. */
+export type LedgerMethodDto = 'UPI' | 'CARD' | 'NETBANKING' | 'WALLET' | 'CASH' | 'OTHER';
+
+/**
+ * One row of the payments ledger (spec's Payment: amount, payment_transaction_id, client_name,
+ * client_phone, booking_date), with what the ledger adds: a refund is its own row with a negative
+ * amount, so the list's sum is always the money the centre kept.
+ */
+export type PaymentDto = {
+  amount: number;
+  payment_transaction_id: string | null;
+  client_name: string;
+  client_phone: string;
+  booking_date: string;
+  booking_id: number;
+  kind: 'PAYMENT' | 'REFUND';
+  method: LedgerMethodDto;
+  /** The provider's payment or refund id (pay_…, rfnd_…), or the centre's own for money taken at the desk. */
+  provider_reference: string;
+  /** When the money moved (ISO 8601). */
+  recorded_at: string;
+  /** A refund's reason, when one was given. */
+  reason: string | null;
+};
+/** total_amount is net: payments less refunds; total_collected and total_refunded are its two parts (refunded as a positive number). */
+export type IncomeReport = { total_amount: number; total_collected: number; total_refunded: number; payments: PaymentDto[] };
 
 export type EodDetail = {
   booking_id: number;
@@ -308,13 +332,18 @@ export type EodDetail = {
   payment_status: PaymentStatus;
   cancelled: boolean;
   amount: number;
+  /** What the ledger holds for the booking: paid in, and refunded (positive). */
+  amount_paid: number;
+  amount_refunded: number;
 };
+/** total_income_today is net of refunds, for the bookings of report_date; total_refunded_today is the refunded part. */
 export type EodReport = {
   report_date: string;
   total_bookings_today: number;
   completed_bookings_today: number;
   cancelled_bookings_today: number;
   total_income_today: number;
+  total_refunded_today: number;
   details: EodDetail[];
 };
 
@@ -324,7 +353,9 @@ export type TherapistPerformance = {
   total_sessions: number;
   completed_sessions: number;
   missed_or_cancelled_sessions: number;
+  /** Net of refunds. */
   total_income: number;
+  total_refunded: number;
 };
 export type TherapistMonthlyReport = { year: number; month: number; therapist_performance: TherapistPerformance[] };
 

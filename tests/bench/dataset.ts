@@ -54,6 +54,18 @@ export async function loadBenchDataset(db: Db, today: string): Promise<void> {
       ) c
       join therapists t on t.id = c.therapist_id
       where c.n <= ${BENCH_BOOKINGS}`);
+    // The money of that year, as the ledger records it: every paid booking's capture (online through
+    // Razorpay, in person at the desk), and a full refund for each paid booking that was cancelled.
+    await tx.execute(sql`
+      insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
+      select id, 'capture', case when booking_type = 'ONLINE' then 'razorpay' else 'counter' end, 'pay_' || payment_transaction_id,
+             amount_paise, case when booking_type = 'ONLINE' then 'UPI' else 'CASH' end, created_at
+      from bookings where payment_status = 'COMPLETED' and amount_paise > 0`);
+    await tx.execute(sql`
+      insert into payments_ledger (booking_id, kind, provider, payment_id, refund_id, amount_paise, method, reason, occurred_at)
+      select id, 'refund', 'razorpay', 'pay_' || payment_transaction_id, 'rfnd_' || payment_transaction_id, -amount_paise, 'OTHER',
+             'Cancelled by the centre', created_at + interval '1 day'
+      from bookings where payment_status = 'COMPLETED' and cancelled and booking_type = 'ONLINE' and amount_paise > 0`);
   });
   // A year-old database has been vacuumed by autovacuum many times (its visibility map set, so the
   // income index answers without heap visits); this machine's PostgreSQL runs with autovacuum off.

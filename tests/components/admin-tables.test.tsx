@@ -81,11 +81,17 @@ describe('Income', () => {
     client_name: `Client ${i}`,
     client_phone: '9876543210',
     booking_date: `2026-11-${String(10 + i).padStart(2, '0')}`,
+    booking_id: 100 + i,
+    kind: 'PAYMENT' as const,
+    method: 'UPI' as const,
+    provider_reference: `pay_${i}`,
+    recorded_at: '2026-11-01T10:00:00.000Z',
+    reason: null,
   }));
 
   it('shows the total, newest booking date first, and pages', async () => {
     signIn();
-    mockFetch({ 'GET /api/admin/income': { total_amount: 12066, payments } });
+    mockFetch({ 'GET /api/admin/income': { total_amount: 12066, total_collected: 12066, total_refunded: 0, payments } });
     render(<Income />);
     expect(await screen.findByText('Total Income: ₹12,066.00')).toBeTruthy();
     const first = screen.getAllByRole('row')[1]!;
@@ -98,9 +104,24 @@ describe('Income', () => {
     expect(screen.queryByText(/Page \d+ of/)).toBeNull();
   });
 
+  it('shows a refund as its own negative row, marked Refund with its reason, and the net total with its parts', async () => {
+    signIn();
+    const refund = { ...payments[11]!, amount: -500, kind: 'REFUND' as const, method: 'OTHER' as const, provider_reference: 'rfnd_11', reason: 'Cancelled by the centre' };
+    mockFetch({ 'GET /api/admin/income': { total_amount: 11566, total_collected: 12066, total_refunded: 500, payments: [payments[11]!, refund, ...payments.slice(0, 11)] } });
+    render(<Income />);
+    expect(await screen.findByText('Total Income: ₹11,566.00')).toBeTruthy();
+    expect(screen.getByText('Collected ₹12,066.00 · Refunded ₹500.00')).toBeTruthy();
+    const [, paid, returned] = screen.getAllByRole('row');
+    expect(within(paid!).getByText('Payment')).toBeTruthy();
+    expect(within(paid!).getByText('₹1,011.00')).toBeTruthy();
+    expect(within(returned!).getByText('Refund')).toBeTruthy();
+    expect(within(returned!).getByText('Cancelled by the centre')).toBeTruthy();
+    expect(within(returned!).getByText('-₹500.00')).toBeTruthy();
+  });
+
   it('empty state', async () => {
     signIn();
-    mockFetch({ 'GET /api/admin/income': { total_amount: 0, payments: [] } });
+    mockFetch({ 'GET /api/admin/income': { total_amount: 0, total_collected: 0, total_refunded: 0, payments: [] } });
     render(<Income />);
     expect(await screen.findByText('No income data available.')).toBeTruthy();
     expect(screen.getByText('Total Income: ₹0.00')).toBeTruthy();

@@ -316,6 +316,17 @@ describe('cancelling a paid booking', () => {
     };
     expect(eod.details.find((d) => d.booking_id === paidId)?.payment_status).toBe('COMPLETED');
     expect(eod.total_income_today).toBeGreaterThanOrEqual(1800);
+    // ...and on the End of Day report the super admin opens for that day.
+    const reports = await openPage(browser, { viewport: VIEWPORTS.desktop });
+    await signIn(reports, OWNER);
+    await reports.goto(`${stack.baseUrl}/admin/reports`);
+    await reports.getByRole('tab', { name: 'End of Day' }).click();
+    await reports.getByLabel('Report date').fill(rohan.date);
+    const eodRow = reports.getByRole('region', { name: 'End of day bookings' }).getByRole('row').filter({ hasText: 'Kavya Raman' });
+    await eodRow.getByText('COMPLETED').waitFor();
+    expect(await eodRow.locator('td').last().textContent()).toBe('₹1,800.00');
+    await screenshot(reports, 'admin-eod-cash-payment');
+    await reports.close();
 
     // A plain admin may cancel it only without a refund.
     const staffPage = await openPage(browser, { viewport: VIEWPORTS.desktop });
@@ -356,6 +367,13 @@ describe('cancelling a paid booking', () => {
     const all = page.getByRole('region', { name: 'All Booked Slots table', exact: true });
     await all.getByText('Refunded ₹1,800.00').first().waitFor();
     await screenshot(page, 'admin-dashboard-payment-note');
+    // The Income page keeps the payment and shows the refund as its own row: history, not a vanished sum.
+    await page.goto(`${stack.baseUrl}/admin/Income`);
+    const kavya = page.getByRole('region', { name: 'All Transactions table' }).getByRole('row').filter({ hasText: 'Kavya Raman' });
+    await kavya.filter({ hasText: 'Refund' }).getByText('-₹1,800.00').waitFor();
+    await kavya.filter({ hasText: 'Payment' }).getByText('₹1,800.00').waitFor();
+    await page.getByText(/^Collected ₹[\d,.]+ · Refunded ₹[\d,.]+$/).waitFor();
+    await screenshot(page, 'admin-income-refund');
     await page.close();
 
     // The worker tells the client.

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { bookings, reportDaily, reportDailyTherapist } from '../../shared/core/db/schema.ts';
+import { recordCapture, recordRefund } from '../../shared/core/repositories/ledger.repository.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { aggregateDay, aggregatePreviousDay, dayToAggregate, incomeReport } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, insertBooking, tokenFor, type Admins } from '../support/admin.ts';
@@ -17,6 +18,30 @@ const clock = fixedClock(MONDAY_MORNING_IST); // today is 2026-11-23 at the cent
 let boss: Record<string, string>;
 const ids: Record<string, number> = {};
 
+/** Money is what the ledger says: a capture of the booking's price, or of `paise`. */
+async function paid(key: string, method: 'UPI' | 'CASH' = 'UPI', paise?: number): Promise<void> {
+  const [b] = await database.db.select().from(bookings).where(eq(bookings.id, ids[key]!));
+  await recordCapture(database.db, {
+    bookingId: b!.id,
+    provider: method === 'CASH' ? 'counter' : 'razorpay',
+    paymentId: `pay_${key}`,
+    amountPaise: paise ?? b!.amountPaise,
+    method,
+    occurredAt: new Date(`${b!.bookingDate}T03:00:00Z`),
+  });
+}
+async function refunded(key: string, paise: number, reason: string): Promise<void> {
+  await recordRefund(database.db, {
+    bookingId: ids[key]!,
+    provider: 'razorpay',
+    paymentId: `pay_${key}`,
+    refundId: `rfnd_${key}`,
+    amountPaise: paise,
+    reason,
+    occurredAt: clock.now(),
+  });
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemoData(database.db);
@@ -24,7 +49,8 @@ beforeAll(async () => {
   app = testApp(database, { now: clock.now });
   boss = bearer(tokenFor(admins.superadmin, clock.now()));
   const add = async (key: string, v: Parameters<typeof insertBooking>[1]) => (ids[key] = (await insertBooking(database.db, v)).id);
-  // 2026-11-10 (a past day): 7 bookings, 3 completed, 2 cancelled, 1 failed, 1 pending; ₹4,800 income.
+  // 2026-11-10 (a past day): 7 bookings, 3 completed, 2 cancelled, 1 failed, 1 pending. Money: a, b and f
+  // paid (₹4,800); c paid ₹1,500 and was cancelled with a full refund, so it adds nothing but its refund.
   await add('a', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '10:00', amountPaise: 150_000, clientFullName: 'Aarav Shah', clientMobile: '9000000001', paymentTransactionId: 'txn-a' });
   await add('b', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '11:00', amountPaise: 150_000 });
   await add('c', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '12:00', amountPaise: 150_000, cancelled: true });
@@ -37,11 +63,15 @@ beforeAll(async () => {
   // Today: 2 bookings, 1 completed, ₹1,200.
   await add('h', { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '15:00', amountPaise: 120_000 });
   await add('i', { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '16:00', amountPaise: 120_000, paymentStatus: 'INITIATED' });
-  // Later this month, and the months either side.
+  // Later this month (j partly refunded: ₹500 of ₹1,500 back), and the months either side.
   await add('j', { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', amountPaise: 150_000 });
   await add('k', { therapistId: 5, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, paymentStatus: 'PENDING' });
   await add('l', { therapistId: 1, bookingDate: '2026-10-31', bookingTimeSlotStart: '10:00', amountPaise: 150_000 });
   await add('m', { therapistId: 1, bookingDate: '2026-12-01', bookingTimeSlotStart: '10:00', amountPaise: 150_050 });
+  for (const key of ['a', 'b', 'c', 'h', 'j', 'l', 'm']) await paid(key);
+  await paid('f', 'CASH');
+  await refunded('c', 150_000, 'Cancelled by the centre');
+  await refunded('j', 50_000, 'Goodwill');
 });
 afterAll(async () => {
   await database.drop();
@@ -53,29 +83,43 @@ const EOD_NOV_10 = {
   completed_bookings_today: 3,
   cancelled_bookings_today: 2,
   total_income_today: 4800,
+  total_refunded_today: 1500,
 };
 const MONTHLY_NOV = {
   year: 2026,
   month: 11,
   therapist_performance: [
-    { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 5, completed_sessions: 3, missed_or_cancelled_sessions: 2, total_income: 4500 },
-    { therapist_id: 2, therapist_name: 'Ms. Priya Nair', total_sessions: 2, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1200 },
-    { therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor', total_sessions: 4, completed_sessions: 1, missed_or_cancelled_sessions: 1, total_income: 1800 },
+    { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 5, completed_sessions: 3, missed_or_cancelled_sessions: 2, total_income: 4000, total_refunded: 2000 },
+    { therapist_id: 2, therapist_name: 'Ms. Priya Nair', total_sessions: 2, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1200, total_refunded: 0 },
+    { therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor', total_sessions: 4, completed_sessions: 1, missed_or_cancelled_sessions: 1, total_income: 1800, total_refunded: 0 },
   ],
 };
 
 describe('income and inventory', () => {
-  it('lists completed payments only, newest booking date first, with the total', async () => {
+  it('lists the ledger, newest booking date first, each payment before its refund, with net and gross totals', async () => {
     for (const path of ['/api/admin/income', '/api/admin/reports/inventory']) {
       const res = await request(app).get(path).set(boss).expect(200);
-      expect(res.body.total_amount).toBe(10500.5);
-      expect(res.body.payments.map((p: { booking_date: string }) => p.booking_date)).toEqual([
-        '2026-12-01', '2026-11-25', '2026-11-23', '2026-11-10', '2026-11-10', '2026-11-10', '2026-10-31',
+      expect(res.body).toMatchObject({ total_amount: 10000.5, total_collected: 12000.5, total_refunded: 2000 });
+      const list = res.body.payments as { booking_date: string; booking_id: number; kind: string; amount: number }[];
+      expect(list.map((p) => [p.booking_date, p.kind, p.amount])).toEqual([
+        ['2026-12-01', 'PAYMENT', 1500.5],
+        ['2026-11-25', 'PAYMENT', 1500],
+        ['2026-11-25', 'REFUND', -500],
+        ['2026-11-23', 'PAYMENT', 1200],
+        ['2026-11-10', 'PAYMENT', 1500], // c, 12:00
+        ['2026-11-10', 'REFUND', -1500],
+        ['2026-11-10', 'PAYMENT', 1800], // f, 11:00, booked after b
+        ['2026-11-10', 'PAYMENT', 1500],
+        ['2026-11-10', 'PAYMENT', 1500], // a, 10:00
+        ['2026-10-31', 'PAYMENT', 1500],
       ]);
-      expect(res.body.payments.reduce((s: number, p: { amount: number }) => s + p.amount, 0)).toBeCloseTo(10500.5, 2);
-      expect(res.body.payments.find((p: { payment_transaction_id: string }) => p.payment_transaction_id === 'txn-a')).toEqual({
+      expect(list.reduce((s, p) => s + p.amount, 0)).toBeCloseTo(10000.5, 2);
+      expect(list.find((p) => p.booking_id === ids.a)).toEqual({
         amount: 1500, payment_transaction_id: 'txn-a', client_name: 'Aarav Shah', client_phone: '9000000001', booking_date: '2026-11-10',
+        booking_id: ids.a, kind: 'PAYMENT', method: 'UPI', provider_reference: 'pay_a', recorded_at: '2026-11-10T03:00:00.000Z', reason: null,
       });
+      expect(list.find((p) => p.booking_id === ids.c && p.kind === 'REFUND')).toMatchObject({ amount: -1500, method: 'OTHER', provider_reference: 'rfnd_c', reason: 'Cancelled by the centre' });
+      expect(list.find((p) => p.booking_id === ids.f)).toMatchObject({ kind: 'PAYMENT', method: 'CASH', provider_reference: 'pay_f' });
       // Client names and phones: no cache may keep it.
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -91,25 +135,47 @@ describe('income and inventory', () => {
       const admin = await createAdmins(big.db);
       const auth = bearer(tokenFor(admin.superadmin, clock.now()));
       const empty = await request(bigApp).get('/api/admin/income').set(auth).expect(200);
-      expect(empty.text).toBe('{"total_amount":0,"payments":[]}');
+      expect(empty.text).toBe('{"total_amount":0,"total_collected":0,"total_refunded":0,"payments":[]}');
       expect((await request(bigApp).get('/api/admin/reports/inventory.xlsx').set(auth).expect(404)).body).toEqual({ detail: 'No data to export.' });
-      // 2,000 payments, names with quotes and non-ASCII letters: about 300 KB, several 64 KB chunks.
+      // 2,000 payments, names with quotes and non-ASCII letters: about 600 KB, several 64 KB chunks.
       await big.db.execute(sql`
-        insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
-                              client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
-        select 1, 1, date '2025-01-01' + (n / 12), make_time(8 + n % 12, 0, 0), 'ONLINE', 'Client "' || n || '" Ānanya',
-               'c' || n || '@example.com', (9000000000 + n)::text, 'COMPLETED', 'txn-' || n, 100000 + n
-        from generate_series(0, 1999) n`);
+        with b as (
+          insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+                                client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
+          select 1, 1, date '2025-01-01' + (n / 12), make_time(8 + n % 12, 0, 0), 'ONLINE', 'Client "' || n || '" Ānanya',
+                 'c' || n || '@example.com', (9000000000 + n)::text, 'COMPLETED', 'txn-' || n, 100000 + n
+          from generate_series(0, 1999) n
+          returning id, amount_paise, payment_transaction_id)
+        insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
+        select id, 'capture', 'razorpay', 'pay_' || payment_transaction_id, amount_paise, 'CARD', timestamptz '2025-01-01 10:00+05:30' from b`);
       const res = await request(bigApp).get('/api/admin/reports/inventory').set(auth).expect(200);
       expect(res.text.length).toBeGreaterThan(3 * 64 * 1024);
       const expected = await incomeReport(big.db);
       expect(res.body).toEqual(expected);
       expect(res.body.payments).toHaveLength(2000);
       expect(res.body.total_amount).toBe((2000 * 100000 + (1999 * 2000) / 2) / 100);
-      expect(res.body.payments[0]).toEqual({ amount: 1000 + 1999 / 100, payment_transaction_id: 'txn-1999', client_name: 'Client "1999" Ānanya', client_phone: '9000001999', booking_date: '2025-06-16' });
+      expect(res.body.payments[0]).toMatchObject({ amount: 1000 + 1999 / 100, payment_transaction_id: 'txn-1999', client_name: 'Client "1999" Ānanya', client_phone: '9000001999', booking_date: '2025-06-16', kind: 'PAYMENT', method: 'CARD' });
     } finally {
       await big.drop();
     }
+  });
+});
+
+describe('the reports add up to the ledger', () => {
+  it('every day\'s end-of-day income, every month\'s therapist income and the income total are the ledger\'s sum', async () => {
+    const ledger = await database.db.execute<{ net: number }>(sql`select sum(amount_paise)::int8 as net from payments_ledger`);
+    const income = (await request(app).get('/api/admin/income').set(boss).expect(200)).body;
+    expect(Math.round(income.total_amount * 100)).toBe(ledger.rows[0]!.net);
+    const days = await database.db.execute<{ d: string }>(sql`select distinct booking_date::text as d from bookings order by 1`);
+    let eodSum = 0;
+    for (const { d } of days.rows) eodSum += Math.round((await request(app).get(`/api/admin/reports/eod?report_date=${d}`).set(boss).expect(200)).body.total_income_today * 100);
+    expect(eodSum).toBe(ledger.rows[0]!.net);
+    let monthlySum = 0;
+    for (const month of [10, 11, 12]) {
+      const m = (await request(app).get(`/api/admin/reports/therapist-monthly?year=2026&month=${month}`).set(boss).expect(200)).body;
+      for (const t of m.therapist_performance) monthlySum += Math.round(t.total_income * 100);
+    }
+    expect(monthlySum).toBe(ledger.rows[0]!.net);
   });
 });
 
@@ -121,13 +187,14 @@ describe('end of day', () => {
     expect(res.body.details.map((d: { booking_id: number }) => d.booking_id)).not.toContain(ids.block);
     expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.c)).toEqual({
       booking_id: ids.c, client_name: 'Test Client', therapist_id: 1, therapist_name: 'Dr. Asha Mehta', service_id: 1,
-      payment_status: 'COMPLETED', cancelled: true, amount: 1500,
+      payment_status: 'COMPLETED', cancelled: true, amount: 1500, amount_paid: 1500, amount_refunded: 1500,
     });
+    expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.f)).toMatchObject({ amount: 1800, amount_paid: 1800, amount_refunded: 0 });
   });
 
   it('defaults to today at the centre', async () => {
     const res = await request(app).get('/api/admin/reports/eod').set(boss).expect(200);
-    expect(res.body).toMatchObject({ report_date: '2026-11-23', total_bookings_today: 2, completed_bookings_today: 1, cancelled_bookings_today: 0, total_income_today: 1200 });
+    expect(res.body).toMatchObject({ report_date: '2026-11-23', total_bookings_today: 2, completed_bookings_today: 1, cancelled_bookings_today: 0, total_income_today: 1200, total_refunded_today: 0 });
   });
 });
 
@@ -137,7 +204,7 @@ describe('therapist monthly', () => {
     expect(res.body).toEqual(MONTHLY_NOV);
     const dec = await request(app).get('/api/admin/reports/therapist-monthly?year=2026&month=12').set(boss).expect(200);
     expect(dec.body.therapist_performance).toEqual([
-      { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 1, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1500.5 },
+      { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 1, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1500.5, total_refunded: 0 },
     ]);
     const current = await request(app).get('/api/admin/reports/therapist-monthly').set(boss).expect(200);
     expect(current.body).toEqual(MONTHLY_NOV);
@@ -166,7 +233,7 @@ describe('nightly aggregates', () => {
     const live = { eod: await eod('2026-11-10'), nov: await monthly(11), oct: await monthly(10), empty: await eod('2026-11-15') };
     for (const d of ['2026-11-10', '2026-11-10', '2026-10-31', '2026-11-15', '2026-11-09']) await aggregateDay(database.db, d);
     expect(await database.db.select().from(reportDaily).where(eq(reportDaily.reportDate, '2026-11-10'))).toEqual([
-      expect.objectContaining({ totalBookings: 7, completedBookings: 3, cancelledBookings: 2, failedBookings: 1, incomePaise: 480_000 }),
+      expect.objectContaining({ totalBookings: 7, completedBookings: 3, cancelledBookings: 2, failedBookings: 1, incomePaise: 480_000, refundedPaise: 150_000 }),
     ]);
     expect(await database.db.select().from(reportDailyTherapist).where(eq(reportDailyTherapist.reportDate, '2026-11-10'))).toHaveLength(2);
     expect({ eod: await eod('2026-11-10'), nov: await monthly(11), oct: await monthly(10), empty: await eod('2026-11-15') }).toEqual(live);
@@ -192,18 +259,38 @@ describe('nightly aggregates', () => {
     expect(dayToAggregate(new Date('2026-11-10T19:00:00Z'))).toBe('2026-11-10');
     expect(dayToAggregate(new Date('2026-11-11T18:29:00Z'))).toBe('2026-11-10');
     const res = await aggregatePreviousDay(database.db, new Date('2026-11-10T19:00:00Z'));
-    expect(res).toEqual({ date: '2026-11-10', totals: { total: 7, completed: 3, cancelled: 2, failed: 1, income: 480_000 } });
+    expect(res).toEqual({ date: '2026-11-10', totals: { total: 7, completed: 3, cancelled: 2, failed: 1, income: 480_000, refunded: 150_000 } });
   });
 
   it('are dropped when a booking of that day changes, whoever changes it', async () => {
     await aggregateDay(database.db, '2026-11-10');
     await database.db.update(bookings).set({ paymentStatus: 'COMPLETED' }).where(eq(bookings.id, ids.e!));
     expect(await database.db.select().from(reportDaily).where(eq(reportDaily.reportDate, '2026-11-10'))).toEqual([]);
-    expect(await eod('2026-11-10')).toMatchObject({ completed_bookings_today: 4, total_income_today: 6600 });
+    // A status is not money: income follows the ledger alone.
+    expect(await eod('2026-11-10')).toMatchObject({ completed_bookings_today: 4, total_income_today: 4800 });
     await aggregateDay(database.db, '2026-11-10');
-    expect(await eod('2026-11-10')).toMatchObject({ completed_bookings_today: 4, total_income_today: 6600 });
+    expect(await eod('2026-11-10')).toMatchObject({ completed_bookings_today: 4, total_income_today: 4800 });
     await database.db.update(bookings).set({ paymentStatus: 'PENDING' }).where(eq(bookings.id, ids.e!));
     expect(await eod('2026-11-10')).toMatchObject(EOD_NOV_10);
+  });
+
+  it('are dropped when money is recorded for a booking of that day, and read it', async () => {
+    await aggregateDay(database.db, '2026-11-10');
+    await aggregateDay(database.db, '2026-11-09');
+    await refunded('b', 20_000, 'Late start');
+    // Only the booking's own day is dropped.
+    expect(await database.db.select().from(reportDaily).where(eq(reportDaily.reportDate, '2026-11-10'))).toEqual([]);
+    expect(await database.db.select().from(reportDaily).where(eq(reportDaily.reportDate, '2026-11-09'))).toHaveLength(1);
+    expect(await eod('2026-11-10')).toMatchObject({ total_income_today: 4600, total_refunded_today: 1700 });
+    await aggregateDay(database.db, '2026-11-10');
+    expect(await eod('2026-11-10')).toMatchObject({ total_income_today: 4600, total_refunded_today: 1700 });
+    expect((await monthly(11)).therapist_performance[0]).toMatchObject({ total_income: 3800, total_refunded: 2200 });
+  });
+
+  it('the ledger is append-only: a recorded row cannot be changed or deleted', async () => {
+    const appendOnly = { cause: { message: expect.stringMatching(/append-only/) } };
+    await expect(database.db.execute(sql`update payments_ledger set amount_paise = 1 where payment_id = 'pay_a'`)).rejects.toMatchObject(appendOnly);
+    await expect(database.db.execute(sql`delete from payments_ledger where payment_id = 'pay_a'`)).rejects.toMatchObject(appendOnly);
   });
 });
 
@@ -223,21 +310,22 @@ describe('Excel exports', () => {
     const x = await workbook('/api/admin/reports/inventory.xlsx');
     expect(x.disposition).toBe('attachment; filename="Inventory_Report_2026-11-23.xlsx"');
     expect(x.sheets).toEqual(['Inventory']);
-    expect(x.rows[0]).toEqual(['Booking Date', 'Transaction ID', 'Client Name', 'Client Phone', 'Amount']);
-    expect(x.rows).toHaveLength(8);
-    expect(x.rows).toContainEqual(['2026-11-10', 'txn-a', 'Aarav Shah', '9000000001', 1500]);
-    expect(x.rows[1]).toEqual(['2026-12-01', expect.any(String), 'Test Client', '9000000000', 1500.5]);
-    expect(x.sheet.getCell('E2').numFmt).toBe('"₹"#,##0.00');
+    expect(x.rows[0]).toEqual(['Booking Date', 'Booking ID', 'Transaction ID', 'Client Name', 'Client Phone', 'Type', 'Method', 'Reference', 'Reason', 'Amount']);
+    expect(x.rows).toHaveLength(1 + (await incomeReport(database.db)).payments.length);
+    expect(x.rows).toContainEqual(['2026-11-10', ids.a, 'txn-a', 'Aarav Shah', '9000000001', 'Payment', 'UPI', 'pay_a', undefined, 1500]);
+    expect(x.rows).toContainEqual(['2026-11-10', ids.c, expect.any(String), 'Test Client', '9000000000', 'Refund', 'OTHER', 'rfnd_c', 'Cancelled by the centre', -1500]);
+    expect(x.rows[1]).toEqual(['2026-12-01', ids.m, expect.any(String), 'Test Client', '9000000000', 'Payment', 'UPI', 'pay_m', undefined, 1500.5]);
+    expect(x.sheet.getCell('J2').numFmt).toBe('"₹"#,##0.00');
   });
 
   it('end of day: file name, sheet, header and rows', async () => {
     const x = await workbook('/api/admin/reports/eod.xlsx?report_date=2026-11-10');
     expect(x.disposition).toBe('attachment; filename="EOD_Report_2026-11-10.xlsx"');
     expect(x.sheets).toEqual(['End_of_Day']);
-    expect(x.rows[0]).toEqual(['Booking ID', 'Client Name', 'Therapist ID', 'Therapist Name', 'Service ID', 'Payment Status', 'Cancelled', 'Amount']);
+    expect(x.rows[0]).toEqual(['Booking ID', 'Client Name', 'Therapist ID', 'Therapist Name', 'Service ID', 'Payment Status', 'Cancelled', 'Amount', 'Paid', 'Refunded']);
     expect(x.rows).toHaveLength(8);
-    expect(x.rows).toContainEqual([ids.c, 'Test Client', 1, 'Dr. Asha Mehta', 1, 'COMPLETED', 'Yes', 1500]);
-    expect(x.rows).toContainEqual([ids.e, 'Test Client', 5, 'Dr. Rohan Kapoor', 1, 'PENDING', 'No', 1800]);
+    expect(x.rows).toContainEqual([ids.c, 'Test Client', 1, 'Dr. Asha Mehta', 1, 'COMPLETED', 'Yes', 1500, 1500, 1500]);
+    expect(x.rows).toContainEqual([ids.e, 'Test Client', 5, 'Dr. Rohan Kapoor', 1, 'PENDING', 'No', 1800, 0, 0]);
     expect(x.sheet.getCell('H2').numFmt).toBe('"₹"#,##0.00');
   });
 
@@ -246,10 +334,10 @@ describe('Excel exports', () => {
     expect(x.disposition).toBe('attachment; filename="Therapist_Monthly_Report_2026-11.xlsx"');
     expect(x.sheets).toEqual(['Therapist_Monthly']);
     expect(x.rows).toEqual([
-      ['Therapist ID', 'Therapist Name', 'Total Sessions', 'Completed Sessions', 'Missed/Cancelled Sessions', 'Total Income'],
-      [1, 'Dr. Asha Mehta', 5, 3, 2, 4500],
-      [2, 'Ms. Priya Nair', 2, 1, 0, 1200],
-      [5, 'Dr. Rohan Kapoor', 4, 1, 1, 1800],
+      ['Therapist ID', 'Therapist Name', 'Total Sessions', 'Completed Sessions', 'Missed/Cancelled Sessions', 'Total Income', 'Total Refunded'],
+      [1, 'Dr. Asha Mehta', 5, 3, 2, 3800, 2200],
+      [2, 'Ms. Priya Nair', 2, 1, 0, 1200, 0],
+      [5, 'Dr. Rohan Kapoor', 4, 1, 1, 1800, 0],
     ]);
     expect(x.sheet.getCell('F2').numFmt).toBe('"₹"#,##0.00');
   });

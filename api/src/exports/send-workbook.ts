@@ -35,7 +35,7 @@ function inTurn<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Sends the workbook written by a workbook process (workbook-process.ts) as an attachment. The process
- * reads completed payments from `databaseUrl` itself; other exports carry their rows. No rows answers
+ * reads the payments ledger from `databaseUrl` itself; other exports carry their rows. No rows answers
  * 404 "No data to export."; a process that fails before its first byte is a 500, and one that fails
  * after it cuts the download short, never a complete-looking file.
  */

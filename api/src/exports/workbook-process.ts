@@ -2,7 +2,7 @@
  * Writes one Excel workbook and exits: the Export (report-export.service.ts) arrives as JSON on stdin,
  * the .xlsx leaves on stdout. Started by send-workbook.ts for each download.
  *
- * Why a process of its own: exceljs turning a year of payments into XML and zlib packing it leave the
+ * Why a process of its own: exceljs turning a year of the ledger into XML and zlib packing it leave the
  * API's malloc heap and V8's page pool 30-40 MB larger for good (README, Performance), and hold its
  * event loop for about a second. A process gives all of it back when it exits. It loads only pg and
  * exceljs, so it starts in a fraction of the export's time.
@@ -11,7 +11,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import pg from '../../../shared/core/db/pg-types.ts';
-import { eachCompletedPayment } from '../../../shared/core/repositories/completed-payments.repository.ts';
+import { eachLedgerEntry } from '../../../shared/core/repositories/income.repository.ts';
 import { inventoryRow, NO_ROWS_EXIT_CODE, type Export, type Row } from '../../../shared/core/services/report-export.service.ts';
 
 /**
@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   }
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1, application_name: 'booking-export' });
   try {
-    const written = await writeWorkbook(e, (add) => eachCompletedPayment(pool, (p) => add(inventoryRow(p))), out);
+    const written = await writeWorkbook(e, (add) => eachLedgerEntry(pool, (p) => add(inventoryRow(p))), out);
     return written ? 0 : NO_ROWS_EXIT_CODE;
   } finally {
     await pool.end();

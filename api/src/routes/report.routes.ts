@@ -4,9 +4,8 @@ import { eodQuerySchema, monthlyQuerySchema } from '../../../shared/contract/adm
 import { centreNow } from '../../../shared/domain/time.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
-import { eodReport, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
-import { eachCompletedPayment } from '../../../shared/core/repositories/completed-payments.repository.ts';
-import { paiseToRupees } from '../../../shared/domain/money.ts';
+import { eodReport, incomeHeader, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
+import { eachLedgerEntry } from '../../../shared/core/repositories/income.repository.ts';
 import type { AppDeps } from '../app.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
@@ -26,8 +25,14 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
   let chunk = '';
   let count = 0;
   try {
-    await eachCompletedPayment(db.$client, (payment, totalPaise) => {
-      chunk += count++ === 0 ? `{"total_amount":${JSON.stringify(paiseToRupees(totalPaise))},"payments":[` : ',';
+    await eachLedgerEntry(db.$client, (payment, totals) => {
+      if (count++ === 0) {
+        // The header is the report's own JSON with its list cut open, so its fields stay in one place.
+        const empty = JSON.stringify(incomeHeader(totals, []));
+        chunk += empty.slice(0, -2);
+      } else {
+        chunk += ',';
+      }
       chunk += JSON.stringify(payment);
       if (chunk.length >= 64 * 1024) {
         res.write(chunk);
@@ -39,7 +44,7 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
     if (res.headersSent) res.destroy(err as Error);
     throw err;
   }
-  res.end(count === 0 ? '{"total_amount":0,"payments":[]}' : `${chunk}]}`);
+  res.end(count === 0 ? JSON.stringify(incomeHeader({ netPaise: 0, collectedPaise: 0, refundedPaise: 0 }, [])) : `${chunk}]}`);
 }
 
 /** Income and every report, super admins only (spec section 6, enforced here). */

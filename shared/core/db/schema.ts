@@ -165,8 +165,6 @@ export const bookings = pgTable(
       .where(sql`not ${t.cancelled} and ${t.paymentStatus} not in ('FAILED', 'CANCELLED')`),
     index('bookings_date_idx').on(t.bookingDate),
     index('bookings_initiated_idx').on(t.paymentHoldExpiresAt).where(sql`${t.paymentStatus} = 'INITIATED'`),
-    // bookings_income_idx (completed payments, newest first, covering the income columns) is created in
-    // migration 0002: Drizzle cannot express INCLUDE, which turns the income list into an index-only scan.
     index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),
     uniqueIndex('bookings_payment_link_uq').on(t.razorpayPaymentLinkId),
     // The client's idempotency key: a retried request finds the booking it already made.
@@ -241,7 +239,10 @@ export const reportDaily = pgTable('report_daily', {
   completedBookings: integer('completed_bookings').notNull(),
   cancelledBookings: integer('cancelled_bookings').notNull(),
   failedBookings: integer('failed_bookings').notNull(),
+  /** Net money of the day's bookings in the ledger (captures less refunds). */
   incomePaise: bigint('income_paise', { mode: 'number' }).notNull(),
+  /** Refunds of the day's bookings, as a positive number of paise. */
+  refundedPaise: bigint('refunded_paise', { mode: 'number' }).notNull().default(0),
   aggregatedAt: timestamp('aggregated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -259,6 +260,7 @@ export const reportDailyTherapist = pgTable(
     cancelledBookings: integer('cancelled_bookings').notNull(),
     failedBookings: integer('failed_bookings').notNull(),
     incomePaise: bigint('income_paise', { mode: 'number' }).notNull(),
+    refundedPaise: bigint('refunded_paise', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.reportDate, t.therapistId] })],
 );

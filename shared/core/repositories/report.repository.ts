@@ -1,35 +1,44 @@
 import { sql } from 'drizzle-orm';
-import type { EodDetail, PaymentDto } from '../../contract/admin.ts';
+import type { EodDetail } from '../../contract/admin.ts';
 import type { PaymentStatus } from '../../contract/booking.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import type { Db } from '../db/client.ts';
 import type { Tx } from './audit.repository.ts';
-import { eachCompletedPayment } from './completed-payments.repository.ts';
 
 /**
  * The one definition of the report numbers, used live and by the nightly aggregation alike.
  * Admin blocks are not bookings. completed + cancelled + failed <= total; the rest are pending.
+ * Money comes from the payments ledger, never from a booking's status: a booking's money is what was
+ * captured for it less what was refunded, whatever became of the booking, so cancelling one never makes
+ * money vanish from history, and the reports over all days add up to the ledger's total.
  */
 const COMPLETED = sql`(b.payment_status = 'COMPLETED' and not b.cancelled)`;
 const CANCELLED = sql`(b.cancelled or b.payment_status = 'CANCELLED')`;
 const FAILED = sql`(b.payment_status = 'FAILED' and not b.cancelled)`;
+/** Each booking's money (m.paid, m.refunded as positive paise), one index lookup per booking. */
+const MONEY = sql`left join lateral (
+    select coalesce(sum(l.amount_paise) filter (where l.kind = 'capture'), 0) as paid,
+           coalesce(-sum(l.amount_paise) filter (where l.kind = 'refund'), 0) as refunded
+    from payments_ledger l where l.booking_id = b.id) m on true`;
 const COUNTS = sql`count(*)::int as total,
   (count(*) filter (where ${COMPLETED}))::int as completed,
   (count(*) filter (where ${CANCELLED}))::int as cancelled,
   (count(*) filter (where ${FAILED}))::int as failed,
-  coalesce(sum(b.amount_paise) filter (where ${COMPLETED}), 0)::bigint as income`;
+  coalesce(sum(m.paid - m.refunded), 0)::bigint as income,
+  coalesce(sum(m.refunded), 0)::bigint as refunded`;
 
-export type Totals = { total: number; completed: number; cancelled: number; failed: number; income: number };
+/** income: net paise (captures less refunds); refunded: the refunds, as positive paise. */
+export type Totals = { total: number; completed: number; cancelled: number; failed: number; income: number; refunded: number };
 export type TherapistTotals = Totals & { therapist_id: number };
 
 export async function liveDayTotals(db: Tx, date: string): Promise<Totals> {
-  const res = await db.execute<Totals>(sql`select ${COUNTS} from bookings b where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'`);
+  const res = await db.execute<Totals>(sql`select ${COUNTS} from bookings b ${MONEY} where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'`);
   return res.rows[0]!;
 }
 
 export async function liveDayTherapistTotals(db: Tx, date: string): Promise<TherapistTotals[]> {
   const res = await db.execute<TherapistTotals>(
-    sql`select b.therapist_id, ${COUNTS} from bookings b
+    sql`select b.therapist_id, ${COUNTS} from bookings b ${MONEY}
         where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'
         group by b.therapist_id order by b.therapist_id`,
   );
@@ -40,7 +49,7 @@ export async function liveDayTherapistTotals(db: Tx, date: string): Promise<Ther
 export async function aggregatedDayTotals(db: Db, date: string): Promise<Totals | undefined> {
   const res = await db.execute<Totals>(
     sql`select total_bookings as total, completed_bookings as completed, cancelled_bookings as cancelled,
-               failed_bookings as failed, income_paise as income
+               failed_bookings as failed, income_paise as income, refunded_paise as refunded
         from report_daily where report_date = ${date}`,
   );
   return res.rows[0];
@@ -57,18 +66,18 @@ export async function therapistTotalsBetween(db: Db, from: string, to: string, t
     ),
     parts as (
       select r.therapist_id, r.total_bookings as total, r.completed_bookings as completed, r.cancelled_bookings as cancelled,
-             r.failed_bookings as failed, r.income_paise as income
+             r.failed_bookings as failed, r.income_paise as income, r.refunded_paise as refunded
       from report_daily_therapist r join agg_days d on d.report_date = r.report_date
       union all
       select b.therapist_id, ${COUNTS}
-      from bookings b
+      from bookings b ${MONEY}
       where b.booking_date between ${from} and ${to} and b.booking_type <> 'ADMIN_BLOCK'
         and not exists (select 1 from agg_days d where d.report_date = b.booking_date)
       group by b.therapist_id
     )
     select p.therapist_id, t.name as therapist_name,
            sum(p.total)::int as total, sum(p.completed)::int as completed, sum(p.cancelled)::int as cancelled,
-           sum(p.failed)::int as failed, sum(p.income)::bigint as income
+           sum(p.failed)::int as failed, sum(p.income)::bigint as income, sum(p.refunded)::bigint as refunded
     from parts p join therapists t on t.id = p.therapist_id
     group by p.therapist_id, t.name
     having sum(p.total) > 0
@@ -79,10 +88,11 @@ export async function therapistTotalsBetween(db: Db, from: string, to: string, t
 export async function eodDetails(db: Db, date: string): Promise<EodDetail[]> {
   const res = await db.execute<{
     id: number; client_full_name: string; therapist_id: number; therapist_name: string; service_id: number | null;
-    payment_status: PaymentStatus; cancelled: boolean; amount_paise: number;
+    payment_status: PaymentStatus; cancelled: boolean; amount_paise: number; paid: number; refunded: number;
   }>(sql`
-    select b.id, b.client_full_name, b.therapist_id, t.name as therapist_name, b.service_id, b.payment_status, b.cancelled, b.amount_paise
-    from bookings b join therapists t on t.id = b.therapist_id
+    select b.id, b.client_full_name, b.therapist_id, t.name as therapist_name, b.service_id, b.payment_status, b.cancelled, b.amount_paise,
+           m.paid::int as paid, m.refunded::int as refunded
+    from bookings b join therapists t on t.id = b.therapist_id ${MONEY}
     where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'
     order by b.booking_time_slot_start, b.id`);
   return res.rows.map((r) => ({
@@ -94,15 +104,7 @@ export async function eodDetails(db: Db, date: string): Promise<EodDetail[]> {
     payment_status: r.payment_status,
     cancelled: r.cancelled,
     amount: paiseToRupees(r.amount_paise),
+    amount_paid: paiseToRupees(r.paid),
+    amount_refunded: paiseToRupees(r.refunded),
   }));
-}
-
-export async function completedPayments(db: Db): Promise<{ payments: PaymentDto[]; totalPaise: number }> {
-  const payments: PaymentDto[] = [];
-  let totalPaise = 0;
-  await eachCompletedPayment(db.$client, (payment, total) => {
-    payments.push(payment);
-    totalPaise = total;
-  });
-  return { payments, totalPaise };
 }

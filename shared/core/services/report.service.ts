@@ -4,9 +4,9 @@ import { paiseToRupees } from '../../domain/money.ts';
 import { addDays, centreNow, pad2 } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
+import { eachLedgerEntry, type IncomeTotals } from '../repositories/income.repository.ts';
 import {
   aggregatedDayTotals,
-  completedPayments,
   eodDetails,
   liveDayTherapistTotals,
   liveDayTotals,
@@ -33,6 +33,7 @@ export async function aggregateDay(db: Db, date: string): Promise<Totals> {
       cancelledBookings: day.cancelled,
       failedBookings: day.failed,
       incomePaise: day.income,
+      refundedPaise: day.refunded,
     });
     if (perTherapist.length) {
       await tx.insert(reportDailyTherapist).values(
@@ -44,6 +45,7 @@ export async function aggregateDay(db: Db, date: string): Promise<Totals> {
           cancelledBookings: t.cancelled,
           failedBookings: t.failed,
           incomePaise: t.income,
+          refundedPaise: t.refunded,
         })),
       );
     }
@@ -62,9 +64,25 @@ export async function aggregatePreviousDay(db: Db, now: Date): Promise<{ date: s
   return { date, totals: await aggregateDay(db, date) };
 }
 
+/** Income and inventory: the whole ledger, newest booking first, with its net total and its two parts. */
 export async function incomeReport(db: Db): Promise<IncomeReport> {
-  const { payments, totalPaise } = await completedPayments(db);
-  return { total_amount: paiseToRupees(totalPaise), payments };
+  const payments: IncomeReport['payments'] = [];
+  let totals: IncomeTotals = { netPaise: 0, collectedPaise: 0, refundedPaise: 0 };
+  await eachLedgerEntry(db.$client, (payment, t) => {
+    payments.push(payment);
+    totals = t;
+  });
+  return incomeHeader(totals, payments);
+}
+
+/** The IncomeReport's totals in rupees, around its list. */
+export function incomeHeader(t: IncomeTotals, payments: IncomeReport['payments']): IncomeReport {
+  return {
+    total_amount: paiseToRupees(t.netPaise),
+    total_collected: paiseToRupees(t.collectedPaise),
+    total_refunded: paiseToRupees(t.refundedPaise),
+    payments,
+  };
 }
 
 export async function eodReport(db: Db, date: string, now: Date): Promise<EodReport> {
@@ -77,6 +95,7 @@ export async function eodReport(db: Db, date: string, now: Date): Promise<EodRep
     completed_bookings_today: totals.completed,
     cancelled_bookings_today: totals.cancelled,
     total_income_today: paiseToRupees(totals.income),
+    total_refunded_today: paiseToRupees(totals.refunded),
     details,
   };
 }
@@ -99,6 +118,7 @@ export async function therapistMonthlyReport(db: Db, year: number, month: number
       completed_sessions: r.completed,
       missed_or_cancelled_sessions: r.cancelled + r.failed,
       total_income: paiseToRupees(r.income),
+      total_refunded: paiseToRupees(r.refunded),
     })),
   };
 }

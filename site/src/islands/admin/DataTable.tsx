@@ -6,7 +6,8 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { DEFAULT_PAGE_SIZE, paginate } from '../../lib/admin-format.ts';
 import { Empty, PageSizeSelect, Pager, useIsMobile } from './ui.tsx';
 
-export type Column<T> = { key: string; header: string; cell: (row: T) => ReactNode; primary?: boolean };
+/** numeric: right-aligned in the table (amounts), so digits line up. */
+export type Column<T> = { key: string; header: string; cell: (row: T) => ReactNode; primary?: boolean; numeric?: boolean };
 
 export function DataTable<T>(props: {
   title: string;
@@ -70,7 +71,7 @@ export function DataTable<T>(props: {
             <thead>
               <tr>
                 {columns.map((c) => (
-                  <th key={c.key} scope="col">
+                  <th key={c.key} scope="col" className={c.numeric ? 'num' : undefined}>
                     {c.header}
                   </th>
                 ))}
@@ -81,7 +82,9 @@ export function DataTable<T>(props: {
               {view.items.map((row) => (
                 <tr key={rowKey(row)}>
                   {columns.map((c) => (
-                    <td key={c.key}>{c.cell(row)}</td>
+                    <td key={c.key} className={c.numeric ? 'num' : undefined}>
+                      {c.cell(row)}
+                    </td>
                   ))}
                   {actions ? <td className="adm-actions">{actions(row)}</td> : null}
                 </tr>

@@ -1,15 +1,15 @@
 /** Income (spec section 2): total collected and all transactions, newest booking date first. */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { adminApi, errorMessage, type IncomeReport } from '../../lib/admin-api.ts';
-import { DEFAULT_PAGE_SIZE, MESSAGES, formatAmount, formatShortDate, paginate } from '../../lib/admin-format.ts';
-import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager } from './ui.tsx';
+import { MESSAGES } from '../../lib/admin-format.ts';
+import { DataTable } from './DataTable.tsx';
+import { LedgerTotals, ledgerColumns, ledgerRowKey } from './LedgerTable.tsx';
+import { ErrorPanel, Loading } from './ui.tsx';
 
 export default function Income() {
   const [data, setData] = useState<IncomeReport | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -27,18 +27,16 @@ export default function Income() {
     void load();
   }, [load]);
 
-  const sorted = useMemo(
-    () => (data?.payments ?? []).slice().sort((a, b) => (b.booking_date ?? '').localeCompare(a.booking_date ?? '')),
-    [data],
-  );
-  const view = paginate(sorted, page, pageSize);
+  // Newest booking date first (the spec's order, which the server sends too); the sort is stable, so a
+  // booking's payment stays before its refunds.
+  const rows = useMemo(() => (data?.payments ?? []).slice().sort((a, b) => b.booking_date.localeCompare(a.booking_date)), [data]);
 
   return (
     <div className="adm-page">
       <header className="adm-page__head">
         <div>
           <h1>Income</h1>
-          <p className="muted">Payments collected for sessions.</p>
+          <p className="muted">Payments collected for sessions, and refunds.</p>
         </div>
       </header>
       {loading ? (
@@ -48,51 +46,9 @@ export default function Income() {
       ) : (
         <>
           <section className="adm-total card" aria-label="Total collected">
-            <p className="adm-total__label">Total Income: {formatAmount(sorted.length ? data?.total_amount : 0)}</p>
+            <LedgerTotals report={data} label="Total Income" />
           </section>
-          <section className="adm-panel card" aria-labelledby="income-table">
-            <div className="adm-panel__head">
-              <h2 id="income-table">All Transactions</h2>
-              <PageSizeSelect
-                value={pageSize}
-                onChange={(n) => {
-                  setPageSize(n);
-                  setPage(1);
-                }}
-              />
-            </div>
-            {sorted.length === 0 ? (
-              <Empty>{MESSAGES.noIncome}</Empty>
-            ) : (
-              <div className="adm-table-wrap" role="region" aria-label="Transactions table" tabIndex={0}>
-                <table className="adm-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Booking Date</th>
-                      <th scope="col">Client Name</th>
-                      <th scope="col">Client Phone</th>
-                      <th scope="col">Transaction ID</th>
-                      <th scope="col" className="num">
-                        Amount
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {view.items.map((p, i) => (
-                      <tr key={`${p.payment_transaction_id ?? 'x'}-${(view.page - 1) * pageSize + i}`}>
-                        <td>{formatShortDate(p.booking_date)}</td>
-                        <td>{p.client_name || '--'}</td>
-                        <td>{p.client_phone || '--'}</td>
-                        <td className="adm-mono">{p.payment_transaction_id || '--'}</td>
-                        <td className="num">{formatAmount(p.amount)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-            <Pager page={view.page} totalPages={view.totalPages} onPage={setPage} label="Transactions" />
-          </section>
+          <DataTable title="All Transactions" rows={rows} columns={ledgerColumns} rowKey={ledgerRowKey} empty={MESSAGES.noIncome} />
         </>
       )}
     </div>

@@ -4,6 +4,7 @@ import { adminApi, errorMessage, type EodReport, type IncomeReport, type Therapi
 import { MESSAGES, formatAmount, formatShortDate, todayAtCentre } from '../../lib/admin-format.ts';
 import { monthName, pad2 } from '../../../../shared/domain/time.ts';
 import { downloadExcel } from './excel.ts';
+import { LedgerTable } from './LedgerTable.tsx';
 import { Empty, ErrorPanel, Loading, StatusBadge } from './ui.tsx';
 
 type Tab = 'inventory' | 'eod' | 'monthly';
@@ -91,36 +92,17 @@ function InventoryTab() {
         <ErrorPanel title="Error Loading Report" message={error} onRetry={() => void load()} />
       ) : (
         <>
-          <Summary items={[['Total Income', formatAmount(data?.total_amount)], ['Payments', String(payments.length)]]} />
+          <Summary
+            items={[
+              ['Total Income', formatAmount(data?.total_amount)],
+              ['Payments', String(payments.filter((p) => p.kind === 'PAYMENT').length)],
+              ...(Number(data?.total_refunded ?? 0) > 0 ? ([['Refunded', formatAmount(data?.total_refunded)]] as [string, string][]) : []),
+            ]}
+          />
           {payments.length === 0 ? (
             <Empty>No inventory data available.</Empty>
           ) : (
-            <div className="adm-table-wrap" role="region" aria-label="Inventory payments" tabIndex={0}>
-              <table className="adm-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Transaction ID</th>
-                    <th scope="col">Client Name</th>
-                    <th scope="col">Client Phone</th>
-                    <th scope="col">Booking Date</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {payments.map((p, i) => (
-                    <tr key={`${p.payment_transaction_id ?? 'x'}-${i}`}>
-                      <td className="adm-mono">{p.payment_transaction_id || '--'}</td>
-                      <td>{p.client_name || '--'}</td>
-                      <td>{p.client_phone || '--'}</td>
-                      <td>{formatShortDate(p.booking_date)}</td>
-                      <td className="num">{formatAmount(p.amount)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <LedgerTable rows={payments} label="Inventory payments" />
           )}
         </>
       )}
@@ -159,6 +141,7 @@ function EodTab() {
               ['Completed', String(data?.completed_bookings_today ?? 0)],
               ['Cancelled', String(data?.cancelled_bookings_today ?? 0)],
               ['Total Income', formatAmount(data?.total_income_today)],
+              ...(Number(data?.total_refunded_today ?? 0) > 0 ? ([['Refunded', formatAmount(data?.total_refunded_today)]] as [string, string][]) : []),
             ]}
           />
           {details.length === 0 ? (
@@ -177,6 +160,9 @@ function EodTab() {
                     <th scope="col" className="num">
                       Amount
                     </th>
+                    <th scope="col" className="num">
+                      Paid
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -191,6 +177,10 @@ function EodTab() {
                       </td>
                       <td>{d.cancelled ? 'Yes' : 'No'}</td>
                       <td className="num">{formatAmount(d.amount)}</td>
+                      <td className="num">
+                        {formatAmount(Number(d.amount_paid) - Number(d.amount_refunded))}
+                        {Number(d.amount_refunded) > 0 ? <span className="adm-pay-note"> (refunded {formatAmount(d.amount_refunded)})</span> : null}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -276,6 +266,9 @@ function MonthlyTab() {
               ['Period', `${monthName(month)} ${year}`],
               ['Total Sessions', String(rows.reduce((n, r) => n + r.total_sessions, 0))],
               ['Total Income', formatAmount(rows.reduce((n, r) => n + Number(r.total_income), 0))],
+              ...(rows.some((r) => Number(r.total_refunded) > 0)
+                ? ([['Refunded', formatAmount(rows.reduce((n, r) => n + Number(r.total_refunded), 0))]] as [string, string][])
+                : []),
             ]}
           />
           {rows.length === 0 ? (
