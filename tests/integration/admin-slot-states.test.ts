@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -248,10 +247,4 @@ describe('one rule for a live booking', () => {
     }
   });
 
-  it('the public insert’s ON CONFLICT target is spelt as the fragment', () => {
-    // booking.repository.ts writes the predicate by hand (the index must be named by its exact
-    // predicate); should either change, this says so.
-    const source = readFileSync(new URL('../../shared/core/repositories/booking.repository.ts', import.meta.url), 'utf8');
-    expect(source).toContain(`where ${LIVE_BOOKING_SQL}`);
-  });
 });

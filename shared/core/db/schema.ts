@@ -16,6 +16,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { SLOT_RELEASING_STATUSES } from '../../domain/slot-states.ts';
 
 export const bookingTypeEnum = pgEnum('booking_type', ['ONLINE', 'OFFLINE', 'ADMIN_BLOCK']);
 export const paymentStatusEnum = pgEnum('payment_status', ['COMPLETED', 'PENDING', 'INITIATED', 'FAILED', 'BLOCKED', 'CANCELLED']);
@@ -162,7 +163,7 @@ export const bookings = pgTable(
     // The one rule that keeps a therapist from being double-booked, whatever the concurrency.
     uniqueIndex('bookings_live_slot_uq')
       .on(t.therapistId, t.bookingDate, t.bookingTimeSlotStart)
-      .where(sql`not ${t.cancelled} and ${t.paymentStatus} not in ('FAILED', 'CANCELLED')`),
+      .where(sql`not ${t.cancelled} and ${t.paymentStatus} not in (${sql.raw(SLOT_RELEASING_STATUSES.map((s) => `'${s}'`).join(', '))})`),
     index('bookings_date_idx').on(t.bookingDate),
     index('bookings_initiated_idx').on(t.paymentHoldExpiresAt).where(sql`${t.paymentStatus} = 'INITIATED'`),
     index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),

@@ -6,6 +6,7 @@ import pg from '../db/pg-types.ts';
 import { queueOf } from '../jobs/jobs.ts';
 import type { DbOrTx, JobIntent } from '../jobs/outbox.ts';
 import { bookings, locations, therapists } from '../db/schema.ts';
+import { LIVE_BOOKING_SQL } from './live-booking.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
 
@@ -218,7 +219,7 @@ const BOOKING_INSERT = `with input as (
     -- Every statement takes the slots in one order, so two batches never wait for each other in a circle.
     order by ctx.therapist_id, ctx.booking_date, ctx.booking_time_slot_start, ctx.n
     on conflict (therapist_id, booking_date, booking_time_slot_start)
-      where not cancelled and payment_status not in ('FAILED', 'CANCELLED')
+      where ${LIVE_BOOKING_SQL}
     do nothing
     returning id, therapist_id, booking_date, booking_time_slot_start
   ),

@@ -1,8 +1,8 @@
 /**
  * The server's words for "this booking holds its slot", written from the one list in
  * shared/domain/slot-states.ts so SQL and TypeScript cannot drift apart. The partial unique index
- * bookings_live_slot_uq (schema.ts, migration 0000) and the ON CONFLICT target of the public insert
- * (booking.repository.ts) spell the same predicate; tests/integration/admin-slot-states.test.ts
+ * bookings_live_slot_uq (schema.ts, from the same list) and the ON CONFLICT target of the public insert
+ * (booking.repository.ts, LIVE_BOOKING_SQL) say the same; tests/integration/admin-slot-states.test.ts
  * holds them equal to isLiveBooking for every cancelled flag and payment status.
  */
 import { and, not, notInArray, type SQL } from 'drizzle-orm';
