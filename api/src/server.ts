@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { createJobsClient } from '../../shared/core/jobs/queues.ts';
-import { createLogger } from '../../shared/core/logger.ts';
+import { createLogger, exitAfterLogs, exitOnUncaught } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
 import { createLoginThrottle } from '../../shared/core/services/auth.service.ts';
 import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
@@ -13,6 +13,7 @@ import { buildApp } from './app.ts';
 
 const cfg = config();
 const logger = createLogger({ level: cfg.logLevel, name: 'api' });
+exitOnUncaught(logger);
 const database = connectDatabase(cfg.databaseUrl, { max: 20, applicationName: 'booking-api' });
 const redis = new Redis(cfg.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
 redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
@@ -54,7 +55,7 @@ async function shutdown(signal: string): Promise<void> {
   await once(server, 'close').catch(() => {});
   await Promise.allSettled([database.close(), redis.quit(), readCache.stop(), jobs.close()]);
   logger.info('stopped');
-  process.exit(0);
+  exitAfterLogs(logger, 0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

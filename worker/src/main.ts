@@ -1,7 +1,7 @@
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { closeQueues, createQueues } from '../../shared/core/jobs/queues.ts';
-import { createLogger } from '../../shared/core/logger.ts';
+import { createLogger, exitAfterLogs, exitOnUncaught } from '../../shared/core/logger.ts';
 import { createMailer } from '../../shared/core/providers/mail/mail.provider.ts';
 import { meetingsFromConfig } from '../../shared/core/providers/meetings/meetings.factory.ts';
 import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
@@ -9,6 +9,7 @@ import { startWorker } from './worker.ts';
 
 const cfg = config();
 const logger = createLogger({ level: cfg.logLevel, name: 'worker' });
+exitOnUncaught(logger);
 const database = connectDatabase(cfg.databaseUrl, { max: 10, applicationName: 'booking-worker' });
 const now = () => new Date();
 const queues = createQueues(cfg.redisUrl, cfg.queuePrefix);
@@ -39,7 +40,7 @@ async function shutdown(signal: string): Promise<void> {
   mailer.close();
   await database.close();
   logger.info('stopped');
-  process.exit(0);
+  exitAfterLogs(logger, 0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
