@@ -6,6 +6,7 @@ import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { setAdminActive } from '../../shared/core/services/admin-user.service.ts';
 import { addressKey, createLoginThrottle, LoginThrottle, type RateLimitRedis } from '../../shared/core/services/auth.service.ts';
 import { parseConfig } from '../../shared/core/config.ts';
+import { recordCapture } from '../../shared/core/repositories/ledger.repository.ts';
 import { bearer, createAdmins, dropPrefix, insertBooking, PASSWORD, testRedis, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp, testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -24,7 +25,8 @@ beforeAll(async () => {
   admins = await createAdmins(database.db);
   ({ redis, prefix } = testRedis());
   // One completed session today, so every report and export has something to answer.
-  await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-23', bookingTimeSlotStart: '15:00' });
+  const paid = await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-23', bookingTimeSlotStart: '15:00' });
+  await recordCapture(database.db, { bookingId: paid.id, provider: 'razorpay', paymentId: 'pay_roles', amountPaise: paid.amountPaise, method: 'UPI', occurredAt: new Date() });
 });
 afterAll(async () => {
   await dropPrefix(redis, prefix);

@@ -26,6 +26,9 @@ beforeAll(async () => {
     select 1, 1, date '2025-01-01' + (n / 12), make_time(8 + n % 12, 0, 0), 'ONLINE', 'Client ' || n,
            'c' || n || '@example.com', '9' || lpad(n::text, 9, '0'), 'COMPLETED', 'pay_' || n, 150000
     from generate_series(0, 2999) n`);
+  await database.db.execute(sql`
+    insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
+    select id, 'capture', 'razorpay', payment_transaction_id, amount_paise, 'UPI', now() from bookings`);
 });
 afterAll(() => database.drop());
 
@@ -58,8 +61,8 @@ describe('workbooks written by their own process', () => {
       expect(res.headers['cache-control']).toBe('no-store');
       const rows = await rowsOf(res.body as Buffer);
       expect(rows).toHaveLength(3001);
-      expect(rows[1]).toEqual(['2025-09-07', 'pay_2999', 'Client 2999', '9000002999', 1500]);
-      expect(rows[3000]).toEqual(['2025-01-01', 'pay_0', 'Client 0', '9000000000', 1500]);
+      expect(rows[1]).toEqual(['2025-09-07', expect.any(Number), 'pay_2999', 'Client 2999', '9000002999', 'Payment', 'UPI', 'pay_2999', undefined, 1500]);
+      expect(rows[3000]).toEqual(['2025-01-01', expect.any(Number), 'pay_0', 'Client 0', '9000000000', 'Payment', 'UPI', 'pay_0', undefined, 1500]);
     }
   });
 
