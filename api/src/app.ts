@@ -10,6 +10,7 @@ import type { ReadCache } from '../../shared/core/services/read-cache.service.ts
 import type { JobsClient } from '../../shared/core/jobs/queues.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { mountBullBoard } from './bull-board.ts';
+import { compressAnswers } from './http/compress.ts';
 import { bearerAdminActor, queuesGuard } from './middleware/auth.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { rejectNul } from './middleware/reject-nul.ts';
@@ -62,6 +63,7 @@ export function buildApp(input: AppDeps): express.Express {
   if (deps.readCache) app.use(cachedPublicReads(deps.readCache, deps));
   app.use(requestLog(deps.logger));
   app.use(securityHeaders(SECURITY_POLICY));
+  app.use(compressAnswers());
   // The webhook's signature covers the exact bytes sent, so that route gets the raw body.
   app.use('/api/payment/webhook', express.raw({ type: 'application/json', limit: '256kb' }));
   app.use(express.json({ limit: '32kb', strict: true }));

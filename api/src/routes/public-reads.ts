@@ -1,4 +1,4 @@
-import type { RequestHandler, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { centreNow } from '../../../shared/domain/time.ts';
 import type { Db } from '../../../shared/core/db/client.ts';
@@ -9,9 +9,10 @@ import {
   listServices,
   listTherapists,
 } from '../../../shared/core/repositories/catalog.repository.ts';
-import type { ReadCache } from '../../../shared/core/services/read-cache.service.ts';
+import { entryOf, type ReadCache } from '../../../shared/core/services/read-cache.service.ts';
 import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
 import type { AppDeps } from '../app.ts';
+import { chooseEncoding, encodedBody } from '../http/compress.ts';
 import { logWhenDone, requestIdOf } from '../middleware/request-log.ts';
 import { SECURITY_POLICY, securityHeaderList } from '../middleware/security-headers.ts';
 import { parseOr400 } from '../middleware/validate.ts';
@@ -68,23 +69,25 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * passes through a router without a match waits a setImmediate turn.
  */
 export function addPublicReads(r: Router, deps: AppDeps): void {
-  async function send(res: Response, read: PublicRead, id: number | undefined): Promise<void> {
+  async function send(req: Request, res: Response, read: PublicRead, id: number | undefined): Promise<void> {
     const now = deps.now();
     const compute = () => read.compute(deps.db, id, now);
-    if (!deps.readCache) {
-      res.json(await compute());
-      return;
-    }
     const { key, tag, stamp } = read.entry(id, now);
-    const { body, etag } = await deps.readCache.json(key, tag, stamp, compute);
-    if (etag) res.setHeader('ETag', etag);
+    const entry = deps.readCache ? await deps.readCache.json(key, tag, stamp, compute) : entryOf(await compute());
+    // Compressed here as the early answer does, so both send the same bytes and headers (and the
+    // compression middleware passes an answer that already has its encoding).
+    const encoding = chooseEncoding(req.headers['accept-encoding']);
+    const encoded = encodedBody(entry, encoding);
+    res.setHeader('ETag', entry.etag);
     res.setHeader('Content-Type', JSON_TYPE);
-    res.send(body);
+    res.setHeader('Vary', 'Accept-Encoding');
+    if (encoded) res.setHeader('Content-Encoding', encoding!);
+    res.send(encoded ?? entry.body);
   }
   for (const [path, read] of READS) {
     const schema = read.therapist === 'required' ? therapistIdQuery : read.therapist === 'optional' ? optionalTherapistIdQuery : undefined;
     r.get(path, async (req, res) => {
-      await send(res, read, schema ? parseOr400(schema, req.query).therapist_id : undefined);
+      await send(req, res, read, schema ? parseOr400(schema, req.query).therapist_id : undefined);
     });
   }
 }
@@ -123,8 +126,14 @@ export function cachedPublicReads(readCache: ReadCache, deps: Pick<AppDeps, 'log
     const started = performance.now();
     const requestId = requestIdOf(req);
     for (const name of removed) res.removeHeader(name);
-    res.writeHead(200, ['x-request-id', requestId, ...security, 'Content-Type', JSON_TYPE, 'ETag', hit.etag, 'Content-Length', String(hit.body.length)]);
+    const encoding = chooseEncoding(req.headers['accept-encoding']);
+    const encoded = encodedBody(hit, encoding);
+    const body = encoded ?? hit.body;
+    res.writeHead(200, [
+      'x-request-id', requestId, ...security, 'Content-Type', JSON_TYPE, 'ETag', hit.etag, 'Vary', 'Accept-Encoding',
+      ...(encoded ? ['Content-Encoding', encoding!] : []), 'Content-Length', String(body.length),
+    ]);
     logWhenDone(logger, req, res, requestId, started);
-    res.end(hit.body);
+    res.end(body);
   };
 }

@@ -2,9 +2,17 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
-type Entry = { tag: string; stamp: string; body: Buffer; etag: string };
-/** Bytes, not a string: a string answer is encoded to UTF-8 again on every response. */
-export type CachedBody = { body: Buffer; etag: string | undefined };
+/** A cached answer; its compressed forms are made the first time a client asks for each, then kept with it. */
+export type CachedEntry = { body: Buffer; etag: string; br?: Buffer; gzip?: Buffer };
+type Entry = CachedEntry & { tag: string; stamp: string };
+/**
+ * A value as the answer's bytes (not a string: a string answer is encoded to UTF-8 again on every
+ * response) with the weak ETag Express would give them, worked out once.
+ */
+export function entryOf(value: unknown): CachedEntry {
+  const body = Buffer.from(JSON.stringify(value));
+  return { body, etag: `W/"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"` };
+}
 
 /**
  * Serialized answers of the public read calls, kept per process and dropped when PostgreSQL announces
@@ -14,7 +22,7 @@ export type CachedBody = { body: Buffer; etag: string | undefined };
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
   /** Computations under way, by key. */
-  private readonly computing = new Map<string, { stamp: string; generation: number; body: Promise<CachedBody> }>();
+  private readonly computing = new Map<string, { stamp: string; generation: number; body: Promise<CachedEntry> }>();
   private generation = 0;
   private client: pg.Client | undefined;
   private listening = false;
@@ -46,7 +54,7 @@ export class ReadCache {
   }
 
   /** The cached body for `key` when it is held and its stamp still matches; nothing is computed. */
-  peek(key: string, stamp: string): { body: Buffer; etag: string } | undefined {
+  peek(key: string, stamp: string): CachedEntry | undefined {
     if (!this.listening) return undefined;
     const hit = this.entries.get(key);
     return hit && hit.stamp === stamp ? hit : undefined;
@@ -59,8 +67,8 @@ export class ReadCache {
    * connections would otherwise each compute it at once (p99 54 against 4 ms across a minute's turn).
    * A request never joins one begun before a change it may have to see.
    */
-  async json(key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<CachedBody> {
-    if (!this.listening) return { body: Buffer.from(JSON.stringify(await compute())), etag: undefined };
+  async json(key: string, tag: string, stamp: string, compute: () => Promise<unknown>): Promise<CachedEntry> {
+    if (!this.listening) return entryOf(await compute());
     const hit = this.peek(key, stamp);
     if (hit) return hit;
     const generation = this.generation;
@@ -75,12 +83,11 @@ export class ReadCache {
     }
   }
 
-  private async computeEntry(key: string, tag: string, stamp: string, generation: number, compute: () => Promise<unknown>): Promise<CachedBody> {
-    const body = Buffer.from(JSON.stringify(await compute()));
-    const etag = `W/"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
-    // A change announced while computing may not be in `body`: don't keep it.
-    if (generation === this.generation && this.listening) this.entries.set(key, { tag, stamp, body, etag });
-    return { body, etag };
+  private async computeEntry(key: string, tag: string, stamp: string, generation: number, compute: () => Promise<unknown>): Promise<CachedEntry> {
+    const entry: Entry = { ...entryOf(await compute()), tag, stamp };
+    // A change announced while computing may not be in the answer: don't keep it.
+    if (generation === this.generation && this.listening) this.entries.set(key, entry);
+    return entry;
   }
 
   /** Drops what a change made by this process touched, without waiting for its notification. */

@@ -1,0 +1,49 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import compression from 'compression';
+import type { RequestHandler } from 'express';
+
+/** Answers smaller than this go as they are: compressing them saves less than its headers cost. */
+export const COMPRESS_THRESHOLD = 1024;
+
+export type Encoding = 'br' | 'gzip';
+
+/**
+ * The encoding to send for an Accept-Encoding header: Brotli when accepted, else gzip, else none. A
+ * coding given q=0 is refused, as RFC 9110 says ("gzip;q=0"), and so is everything under "*;q=0".
+ */
+export function chooseEncoding(header: string | string[] | undefined): Encoding | undefined {
+  if (!header) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const ok = (coding: Encoding) => (accepted.get(coding) ?? (accepted.has('*') ? accepted.get('*')! : 0)) > 0;
+  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : undefined;
+}
+
+/**
+ * A cached answer in `encoding`, compressed on first use and kept on the entry: the cache answers the
+ * same bytes thousands of times, so it pays for the best compression once instead of a fast one each
+ * time. Small answers are never compressed.
+ */
+export function encodedBody(entry: { body: Buffer; br?: Buffer; gzip?: Buffer }, encoding: Encoding | undefined): Buffer | undefined {
+  if (!encoding || entry.body.length < COMPRESS_THRESHOLD) return undefined;
+  if (encoding === 'br') {
+    return (entry.br ??= brotliCompressSync(entry.body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length },
+    }));
+  }
+  return (entry.gzip ??= gzipSync(entry.body, { level: 9 }));
+}
+
+/**
+ * Everything else the API answers, compressed as it is written when the client accepts it (Brotli at a
+ * quality fit for answers made once, or gzip) and the answer is text over COMPRESS_THRESHOLD; it adds
+ * `Vary: Accept-Encoding`. Answers that already carry a Content-Encoding (the static site's
+ * pre-compressed files) pass as they are.
+ */
+export function compressAnswers(): RequestHandler {
+  return compression({ threshold: COMPRESS_THRESHOLD, brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } } });
+}
