@@ -64,6 +64,7 @@ type Run = {
 const keyOf = (d: Pick<Discrepancy, 'kind' | 'paymentId' | 'refundId'>) => `${d.kind}|${d.paymentId}|${d.refundId}`;
 const rupees = (paise: number) => formatRupees(paiseToRupees(paise));
 const isNotFound = (err: unknown) => err instanceof AppError && err.code === 'not_found';
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The audit view of a disagreement: amounts in rupees, as the list shows them. */
 function auditableDiscrepancy(d: DiscrepancyRow): Record<string, unknown> {
@@ -190,7 +191,7 @@ async function checkLink(run: Run, link: { linkId: string; bookingId: number }):
         refundId: '',
         ledgerPaise: null,
         providerPaise: payment.amountPaise,
-        detail: `${providerLabel(provider)} took ${rupees(payment.amountPaise)} (payment ${paymentId}) on link ${link.linkId}, and the ledger did not have it: neither the client's return nor the webhook recorded it. ${outcome}`,
+        detail: `${capitalise(providerLabel(provider))} took ${rupees(payment.amountPaise)} (payment ${paymentId}) on link ${link.linkId}, and the ledger did not have it: neither the client's return nor the webhook recorded it. ${outcome}`,
       },
       now,
       RESOLVED_BY_RECORDING,
@@ -303,15 +304,13 @@ async function recordProviderRefund(run: Run, p: LedgerPayment, r: ProviderRefun
       refundId: r.id,
       ledgerPaise: null,
       providerPaise: r.amountPaise,
-      detail: `${providerLabel(provider)} refunded ${rupees(r.amountPaise)} of payment ${p.paymentId} (refund ${r.id}) and the ledger did not have it; it is now recorded. ${capitalise(bookingState(booking))}: check whether it should still take place and whether the client was told.`,
+      detail: `${capitalise(providerLabel(provider))} refunded ${rupees(r.amountPaise)} of payment ${p.paymentId} (refund ${r.id}) and the ledger did not have it; it is now recorded. ${capitalise(bookingState(booking))}: check whether it should still take place and whether the client was told.`,
     });
     return { recorded: true, opened };
   });
   if (outcome.recorded) run.report.recordedRefunds++;
   if (outcome.opened) run.report.detected++;
 }
-
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A self-closing disagreement found by this run: opened (and audited) if new, its last sighting moved otherwise. */
 async function found(run: Run, d: Omit<Discrepancy, 'provider'>): Promise<void> {
