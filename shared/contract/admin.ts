@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DiscrepancyKind, PaymentsProviderName } from '../domain/payment-discrepancy.ts';
+import { REVIEW_NOTE_MAX, type DiscrepancyKind, type PaymentsProviderName } from '../domain/payment-discrepancy.ts';
 import type { AdminSlotStatesDay } from '../domain/slot-states.ts';
 import { ADMIN_WINDOW_DAYS } from '../domain/slots.ts';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
@@ -362,9 +362,6 @@ export const recordPaymentSchema = z.strictObject({
 });
 export type RecordPaymentInput = z.output<typeof recordPaymentSchema>;
 export type RecordPaymentResponse = { booking_id: number; payment_status: 'COMPLETED'; message: string };
-
-/** Longest note a super admin may leave when marking a payment issue reviewed. */
-export const REVIEW_NOTE_MAX = 500;
 
 /** POST /api/admin/payments/attention/{id}/resolve: what the super admin found or did. */
 export const resolveDiscrepancySchema = z.strictObject({

@@ -7,6 +7,9 @@ export type DiscrepancyKind = (typeof DISCREPANCY_KINDS)[number];
 
 export type PaymentsProviderName = 'razorpay' | 'sandbox';
 
+/** Longest note a super admin may leave when marking an issue reviewed. */
+export const REVIEW_NOTE_MAX = 500;
+
 /** The provider as a sentence names it. */
 export function providerLabel(provider: PaymentsProviderName): string {
   return provider === 'razorpay' ? 'Razorpay' : 'the sandbox';
