@@ -318,6 +318,27 @@ describe('ledger reconciliation', () => {
     expect((await issuesOf([a.paymentId])).map((d) => d.resolution)).toEqual(['Bank confirms ₹1,000 returned; ₹500 refunded in cash.', RESOLVED_AGREE_AGAIN]);
   });
 
+  it('a payment the provider has as not captured: a recorded one is listed, an unrecorded one is not recorded', async () => {
+    const recorded = await paidBooking();
+    const lost = await bookedWithLink();
+    const lostPayment = await paidSilently(lost.linkId);
+    // The provider says neither payment took money (failed, or only authorized).
+    const uncaptured: PaymentsProvider = {
+      ...payments,
+      fetchPayment: async (paymentId) => {
+        const p = await payments.fetchPayment(paymentId);
+        return [recorded.paymentId, lostPayment].includes(paymentId) ? { ...p, status: 'failed', capturedAt: undefined } : p;
+      },
+    };
+    expect(await reconcileLedger({ ...deps, payments: uncaptured })).toMatchObject({ recordedCaptures: 0, detected: 1, errors: 0 });
+    expect(await ledgerOf(lost.id)).toEqual([]);
+    expect((await issuesOf([recorded.paymentId, lostPayment])).map((d) => [d.kind, d.paymentId, d.detail])).toEqual([
+      ['NOT_AT_PROVIDER', recorded.paymentId, `The ledger has payment ${recorded.paymentId} of ₹1,500.00 as captured; the sandbox has it as failed, with no money taken.`],
+    ]);
+    // With the provider answering as it does, the lost payment is recorded and the other closes by itself.
+    expect(await reconcileLedger(deps)).toMatchObject({ recordedCaptures: 1, detected: 1, resolved: 1 });
+  });
+
   it('running twice, or two runs at once, records everything once', async () => {
     for (let round = 0; round < 3; round++) {
       // A payment the app never heard of, a refund made at the provider, and amounts that differ.

@@ -169,8 +169,10 @@ async function checkLink(run: Run, link: { linkId: string; bookingId: number }):
   if (remote.status !== 'paid' || !remote.paymentId) return;
   const paymentId = remote.paymentId;
   if (await hasProviderCapture(deps.db, provider, paymentId)) return;
-  // The payment itself, for what was taken and how (the link says neither for sure).
+  // The payment itself, for what was taken and how (the link says neither for sure). Payment Links
+  // capture at once; one not captured (yet) took no money, and a later run looks again.
   const payment = await deps.payments.fetchPayment(paymentId);
+  if (!payment.capturedAt) return;
   const recorded = await deps.db.transaction(async (tx) => {
     // The booking's row lock orders every report of this payment (markPaid takes the same lock): of two
     // runs, or a run and a late webhook, the first records it and the later ones find it recorded.
@@ -226,6 +228,17 @@ async function checkPayment(run: Run, p: LedgerPayment, refundIssueOpen: boolean
     return;
   }
   run.paymentsRead.add(p.paymentId);
+  if (!remote.capturedAt) {
+    // Known, but no money taken (failed, or only authorized): as money, the provider does not have it.
+    await found(run, {
+      ...about,
+      kind: 'NOT_AT_PROVIDER',
+      ledgerPaise: p.amountPaise,
+      providerPaise: null,
+      detail: `The ledger has payment ${p.paymentId} of ${rupees(p.amountPaise)} as captured; ${name} has it as ${remote.status}, with no money taken.`,
+    });
+    return;
+  }
   if (remote.amountPaise !== p.amountPaise) {
     await found(run, {
       ...about,
