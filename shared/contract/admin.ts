@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REVIEW_NOTE_MAX, type DiscrepancyKind, type PaymentsProviderName } from '../domain/payment-discrepancy.ts';
 import type { AdminSlotStatesDay } from '../domain/slot-states.ts';
 import { ADMIN_WINDOW_DAYS } from '../domain/slots.ts';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
@@ -47,6 +48,10 @@ export const ADMIN_MESSAGES = {
   manualSlotTaken: 'This time slot is already booked or blocked. Please choose another.',
   therapistTypeMismatch: 'The selected therapist does not offer this type of session.',
   locationMismatch: 'The selected therapist does not work at this location.',
+  attentionSuperadminOnly: 'Only super admins may see and review payments needing attention.',
+  discrepancyNotFound: (id: number) => `Payment issue ${id} was not found.`,
+  discrepancyAlreadyResolved: (id: number) => `Payment issue ${id} is already resolved; nothing was changed.`,
+  discrepancyReviewed: (id: number) => `Payment issue ${id} marked reviewed successfully.`,
 } as const;
 
 const text = (max: number) => z.string({ error: 'Must be text' }).trim().max(max, { error: `Must be at most ${max} characters` });
@@ -388,3 +393,44 @@ export const recordPaymentSchema = z.strictObject({
 });
 export type RecordPaymentInput = z.output<typeof recordPaymentSchema>;
 export type RecordPaymentResponse = { booking_id: number; payment_status: 'COMPLETED'; message: string };
+
+/** POST /api/admin/payments/attention/{id}/resolve: what the super admin found or did. */
+export const resolveDiscrepancySchema = z.strictObject({
+  note: z
+    .string({ error: 'Please write what you checked or did (note)' })
+    .trim()
+    .min(1, { error: 'Please write what you checked or did (note)' })
+    .max(REVIEW_NOTE_MAX, { error: `The note may be at most ${REVIEW_NOTE_MAX} characters` }),
+});
+export type ResolveDiscrepancyInput = z.output<typeof resolveDiscrepancySchema>;
+
+export type { DiscrepancyKind, PaymentsProviderName } from '../domain/payment-discrepancy.ts';
+
+/** One disagreement between the ledger and the payments provider, as the super admin's list shows it. Money in rupees. */
+export type PaymentAttentionItem = {
+  id: number;
+  kind: DiscrepancyKind;
+  /** What is wrong, in words ("Payment taken but not recorded"). */
+  headline: string;
+  provider: PaymentsProviderName;
+  booking_id: number | null;
+  client_full_name: string | null;
+  booking_date: string | null;
+  /** HH:MM */
+  booking_time_slot_start: string | null;
+  payment_id: string;
+  refund_id: string | null;
+  ledger_amount: number | null;
+  provider_amount: number | null;
+  detail: string;
+  detected_at: string;
+  last_seen_at: string;
+  resolved_at: string | null;
+  resolution: string | null;
+  /** The super admin who marked it reviewed; null when reconciliation resolved it (or it is open). */
+  resolved_by: string | null;
+};
+
+/** GET /api/admin/payments/attention: every open issue, newest first, and those resolved in the last 7 days. */
+export type PaymentsAttentionResponse = { open: PaymentAttentionItem[]; recently_resolved: PaymentAttentionItem[] };
+export type ResolveDiscrepancyResponse = { item: PaymentAttentionItem; message: string };

@@ -483,3 +483,157 @@ describe('payment note', () => {
     expect(within(cards).getByText('Partly refunded ₹500.00')).toBeTruthy();
   });
 });
+
+describe('Payments needing attention', () => {
+  const issue = (over: Record<string, unknown> = {}) => ({
+    id: 7,
+    kind: 'MISSING_REFUND',
+    headline: 'Refund at Razorpay not in the ledger',
+    provider: 'razorpay',
+    booking_id: 61,
+    client_full_name: 'Meera Pillai',
+    booking_date: '2026-11-24',
+    booking_time_slot_start: '10:00',
+    payment_id: 'pay_29QQoUBi66xm2f',
+    refund_id: 'rfnd_FP8QHiV938haTz',
+    ledger_amount: null,
+    provider_amount: 500,
+    detail: 'Razorpay refunded ₹500.00 of payment pay_29QQoUBi66xm2f (refund rfnd_FP8QHiV938haTz) and the ledger did not have it; it is now recorded. Booking 61 is still confirmed: check whether it should still take place and whether the client was told.',
+    detected_at: '2026-11-23T04:10:00.000Z',
+    last_seen_at: '2026-11-23T05:10:00.000Z',
+    resolved_at: null,
+    resolution: null,
+    resolved_by: null,
+    ...over,
+  });
+  const open = [
+    issue(),
+    issue({ id: 8, kind: 'AMOUNT_MISMATCH', headline: 'Amounts differ', refund_id: null, ledger_amount: 1500, provider_amount: 1200, detail: 'The ledger has payment pay_X as ₹1,500.00; Razorpay has ₹1,200.00.' }),
+    issue({ id: 9, kind: 'NOT_AT_PROVIDER', headline: 'Not found at the provider', booking_id: 62, client_full_name: 'Arjun Rao', ledger_amount: 300, provider_amount: null, detail: 'The ledger has payment pay_Y of ₹300.00, and Razorpay does not know it.' }),
+  ];
+  const capture = issue({
+    id: 5,
+    kind: 'MISSING_CAPTURE',
+    headline: 'Payment taken but not recorded',
+    booking_id: 63,
+    client_full_name: 'Kavya Iyer',
+    refund_id: null,
+    provider_amount: 1500,
+    detail: 'Razorpay took ₹1,500.00 (payment pay_Z) on link plink_A, and the ledger did not have it. It is now recorded; booking 63 is cancelled, so the money goes back in full automatically.',
+    resolved_at: '2026-11-23T04:10:00.000Z',
+    resolution: 'Recorded from the provider by reconciliation',
+  });
+
+  function routes(answer: () => unknown) {
+    let reviewed = false;
+    return mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': [],
+      'GET /api/admin/payments/attention': () =>
+        reviewed
+          ? { open: open.slice(1), recently_resolved: [{ ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolution: 'Refunded by phone; booking kept.', resolved_by: 'owner' }, capture] }
+          : { open, recently_resolved: [capture] },
+      'POST /api/admin/payments/attention/7/resolve': () => {
+        const out = answer();
+        if (!Array.isArray(out)) reviewed = true;
+        return out;
+      },
+    });
+  }
+  const section = async () => (await screen.findByRole('heading', { name: 'Payments needing attention' })).closest('section') as HTMLElement;
+
+  it('a super admin sees each issue in words, with the booking, the amounts and when it was found', async () => {
+    signIn(true);
+    routes(() => ({}));
+    render(<Dashboard onLogout={() => {}} />);
+    const s = await section();
+    const openList = await within(s).findByRole('list', { name: 'Open payment issues' });
+    const items = within(openList).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('.adm-attn__what')!.textContent)).toEqual(['Refund at Razorpay not in the ledger', 'Amounts differ', 'Not found at the provider']);
+    expect(within(items[0]!).getByText('Booking 61 · Meera Pillai · Tue, Nov 24, 2026 at 10:00 AM')).toBeTruthy();
+    expect(within(items[0]!).getByText(/Booking 61 is still confirmed/)).toBeTruthy();
+    // Found 09:40 and last seen 10:40 at the centre (04:10 and 05:10 UTC).
+    expect(within(items[0]!).getByText('Mon, Nov 23, 2026 at 9:40 AM')).toBeTruthy();
+    expect(within(items[0]!).getByText('Mon, Nov 23, 2026 at 10:40 AM')).toBeTruthy();
+    expect(within(items[1]!).getByText('In the ledger').nextElementSibling!.textContent).toBe('₹1,500.00');
+    expect(within(items[1]!).getByText('At Razorpay').nextElementSibling!.textContent).toBe('₹1,200.00');
+    expect(within(items[2]!).queryByText('At Razorpay')).toBeNull();
+    expect(within(s).getByText('3 open')).toBeTruthy();
+    for (const id of [7, 8, 9]) expect(within(s).getByRole('button', { name: `Mark payment issue ${id} reviewed` })).toBeTruthy();
+    const resolved = within(s).getByRole('list', { name: 'Payment issues resolved in the last 7 days' });
+    expect(within(resolved).getByText('Payment taken but not recorded')).toBeTruthy();
+    expect(within(resolved).getByText(/Recorded from the provider by reconciliation/)).toBeTruthy();
+    expect(within(resolved).getByText(/resolved automatically$/)).toBeTruthy();
+    expect(within(resolved).queryByRole('button')).toBeNull();
+  });
+
+  it('Mark reviewed asks for a note in a dialog, sends it trimmed, says so beside the list in green and reloads it', async () => {
+    signIn(true);
+    const { calls } = routes(() => ({ item: {}, message: 'Payment issue 7 marked reviewed successfully.' }));
+    render(<Dashboard onLogout={() => {}} />);
+    const s = await section();
+    fireEvent.click(await within(s).findByRole('button', { name: 'Mark payment issue 7 reviewed' }));
+    const dialog = screen.getByRole('dialog', { name: 'Mark payment issue 7 reviewed' });
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    expect(within(dialog).getByText('Refund at Razorpay not in the ledger')).toBeTruthy();
+    const note = within(dialog).getByLabelText('What did you check or do?') as HTMLTextAreaElement;
+    expect(note.maxLength).toBe(500);
+    // An empty note is caught before anything is sent.
+    fireEvent.change(note, { target: { value: '   ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark reviewed' }));
+    expect(within(dialog).getByText('Please write what you checked or did.')).toBeTruthy();
+    expect(note.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(note);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.change(note, { target: { value: '  Refunded by phone; booking kept.  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark reviewed' }));
+    const msg = await within(s).findByText('Payment issue 7 marked reviewed successfully.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    expect(msg.closest('[role="status"]')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.url.pathname).toBe('/api/admin/payments/attention/7/resolve');
+    expect(JSON.parse(String(post.init!.body))).toEqual({ note: 'Refunded by phone; booking kept.' });
+    // Reloaded: 7 has moved under the resolved ones, with who reviewed it.
+    await waitFor(() => expect(within(s).queryByRole('button', { name: 'Mark payment issue 7 reviewed' })).toBeNull());
+    expect(within(s).getByText('2 open')).toBeTruthy();
+    expect(within(s).getByText(/reviewed by owner/)).toBeTruthy();
+  });
+
+  it('a refusal (resolved meanwhile) is shown in red; Cancel sends nothing', async () => {
+    signIn(true);
+    const { calls } = routes(() => [409, { detail: 'Payment issue 7 is already resolved; nothing was changed.' }]);
+    render(<Dashboard onLogout={() => {}} />);
+    const s = await section();
+    fireEvent.click(await within(s).findByRole('button', { name: 'Mark payment issue 7 reviewed' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.click(within(s).getByRole('button', { name: 'Mark payment issue 7 reviewed' }));
+    fireEvent.change(within(screen.getByRole('dialog')).getByLabelText('What did you check or do?'), { target: { value: 'Checked.' } });
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Mark reviewed' }));
+    const msg = await within(s).findByText('Payment issue 7 is already resolved; nothing was changed.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
+    expect(calls.filter((c) => c.url.pathname === '/api/admin/payments/attention').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says "Nothing needs attention." when there is nothing open', async () => {
+    signIn(true);
+    mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': [], 'GET /api/admin/payments/attention': { open: [], recently_resolved: [] } });
+    render(<Dashboard onLogout={() => {}} />);
+    const s = await section();
+    expect(await within(s).findByText('Nothing needs attention.')).toBeTruthy();
+    expect(within(s).queryByRole('list')).toBeNull();
+    expect(within(s).queryByText(/open$/)).toBeNull();
+  });
+
+  it('shows nothing to a plain admin, and does not ask the server', async () => {
+    signIn(false);
+    const { calls } = mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': [] });
+    render(<Dashboard onLogout={() => {}} />);
+    await screen.findByRole('button', { name: 'View availability of Dr. Asha Mehta' });
+    expect(screen.queryByRole('heading', { name: 'Payments needing attention' })).toBeNull();
+    expect(calls.some((c) => c.url.pathname.startsWith('/api/admin/payments'))).toBe(false);
+  });
+});

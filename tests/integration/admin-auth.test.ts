@@ -284,7 +284,8 @@ describe('tokens', () => {
 });
 
 describe('role matrix', () => {
-  type Call = { method: 'get' | 'post'; path: string; body?: object; admin: number; superadmin: number };
+  type Call = { method: 'get' | 'post'; path: string; body?: object; admin: number; superadmin: number; forbidden?: string };
+  const attentionOnly = 'Only super admins may see and review payments needing attention.';
   const calls: Call[] = [
     { method: 'get', path: '/api/admin/therapists', admin: 200, superadmin: 200 },
     { method: 'get', path: '/api/admin/bookings', admin: 200, superadmin: 200 },
@@ -307,6 +308,8 @@ describe('role matrix', () => {
     { method: 'get', path: '/api/admin/reports/eod.xlsx?report_date=2026-11-23', admin: 403, superadmin: 200 },
     { method: 'get', path: '/api/admin/reports/therapist-monthly.xlsx?year=2026&month=11', admin: 403, superadmin: 200 },
     { method: 'get', path: '/api/admin/audit-log', admin: 403, superadmin: 200 },
+    { method: 'get', path: '/api/admin/payments/attention', admin: 403, superadmin: 200, forbidden: attentionOnly },
+    { method: 'post', path: '/api/admin/payments/attention/999999/resolve', body: { note: 'Checked.' }, admin: 403, superadmin: 404, forbidden: attentionOnly },
   ];
 
   const actors: Record<string, (c: Call) => { headers: Record<string, string>; expected: number }> = {
@@ -338,7 +341,7 @@ describe('role matrix', () => {
         want[`${c.method.toUpperCase()} ${c.path}`] = expected;
         caching.add(String(res.headers['cache-control']));
         if (expected === 401) expect(res.body).toEqual(UNAUTHORIZED);
-        if (expected === 403) expect(res.body).toEqual({ detail: 'Only super admins may view income and reports.' });
+        if (expected === 403) expect(res.body).toEqual({ detail: c.forbidden ?? 'Only super admins may view income and reports.' });
       }
       expect(got).toEqual(want);
       expect([...caching]).toEqual(['no-store']);

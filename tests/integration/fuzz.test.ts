@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentDiscrepancies } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { sandboxProvider } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { bearer, createAdmins, insertBooking, PASSWORD, tokenFor } from '../support/admin.ts';
@@ -33,7 +34,7 @@ let port: number;
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 const clock = fixedClock(MONDAY_MORNING_IST);
 let tokens: { super: string; desk: string; former: string };
-let ids: { completed: number; linked: number; pending: number; linkedTxn: string; pendingTxn: string; linkedUrl: string };
+let ids: { completed: number; linked: number; pending: number; linkedTxn: string; pendingTxn: string; linkedUrl: string; issue: number };
 let before: Record<string, number | string>;
 
 beforeAll(async () => {
@@ -57,7 +58,13 @@ beforeAll(async () => {
     razorpayPaymentLinkId: 'plink_Fuzz0000000001',
   });
   const pending = await insertBooking(database.db, { therapistId: 5, bookingDate: '2026-11-25', bookingTimeSlotStart: '11:00', bookingType: 'OFFLINE', locationId: 1, paymentStatus: 'PENDING' });
+  // An open payment issue, so a review could change it (none may).
+  const [issue] = await database.db
+    .insert(paymentDiscrepancies)
+    .values({ kind: 'AMOUNT_MISMATCH', provider: 'sandbox', bookingId: completed.id, paymentId: 'pay_Fuzz0000000001', ledgerPaise: 150_000, providerPaise: 120_000, detail: 'Amounts differ.', detectedAt: now, lastSeenAt: now })
+    .returning();
   ids = {
+    issue: issue!.id,
     completed: completed.id,
     linked: linked.id,
     pending: pending.id,
@@ -158,6 +165,9 @@ const FIELDS = {
   recordPayment: {
     method: ['CHEQUE', 'cash', '', ...NUL_STRINGS, ...WRONG_TYPES],
     amount: [0, -1, 10.005, 1e20, 10_000_001, '1800', ...WRONG_TYPES],
+  },
+  resolveIssue: {
+    note: ['', '   ', 'x'.repeat(501), ...NUL_STRINGS, 12, 1e20, ...WRONG_TYPES],
   },
   block: {
     therapist_id: BAD_INTS,
@@ -276,6 +286,16 @@ const SPECS = (): Spec[] => [
   admin('GET /api/admin/search-clients', 'GET', '/api/admin/search-clients', { query: () => 'name=Test' }),
   admin('POST /api/admin/queues-session', 'POST', '/api/admin/queues-session'),
   admin('GET /api/admin/audit-log', 'GET', '/api/admin/audit-log', { query: () => 'page=1&page_size=20' }),
+  admin('GET /api/admin/payments/attention', 'GET', '/api/admin/payments/attention'),
+  {
+    name: 'POST /api/admin/payments/attention/:id/resolve',
+    method: 'POST',
+    path: (p) => `/api/admin/payments/attention/${p}/resolve`,
+    param: () => String(ids.issue),
+    body: () => ({ note: 'Checked with the bank.' }),
+    fields: FIELDS.resolveIssue,
+    auth: 'super',
+  },
   admin('GET /api/admin/income', 'GET', '/api/admin/income'),
   admin('GET /api/admin/reports/inventory', 'GET', '/api/admin/reports/inventory'),
   admin('GET /api/admin/reports/inventory.xlsx', 'GET', '/api/admin/reports/inventory.xlsx'),

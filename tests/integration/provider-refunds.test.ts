@@ -165,6 +165,20 @@ describe('sandbox refunds behave like Razorpay', () => {
     }
   });
 
+  it('lists a payment’s refunds, as Razorpay’s GET /v1/payments/{id}/refunds does; an unknown or unpaid payment is not found', async () => {
+    const paymentId = await paidPayment();
+    expect(await payments.listPaymentRefunds(paymentId)).toEqual([]);
+    const first = await payments.refundPayment({ paymentId, amountPaise: 50_000, idempotencyKey: key() });
+    const second = await payments.refundPayment({ paymentId, amountPaise: 25_000, idempotencyKey: key() });
+    // Another payment's refund is not this payment's.
+    const other = await paidPayment();
+    await payments.refundPayment({ paymentId: other, amountPaise: 100, idempotencyKey: key() });
+    expect((await payments.listPaymentRefunds(paymentId)).sort((a, b) => b.amountPaise - a.amountPaise)).toEqual([first, second]);
+    const link = await newLink();
+    const failedAttempt = new URL(await payments.fail(link.id)).searchParams.get('razorpay_payment_id')!;
+    for (const unknown of [failedAttempt, 'pay_Never000000001']) expect((await refused(payments.listPaymentRefunds(unknown))).code).toBe('not_found');
+  });
+
   it('refuses what Razorpay refuses before looking: a non-positive or fractional amount, a short key', async () => {
     const paymentId = await paidPayment();
     for (const bad of [{ amountPaise: 0 }, { amountPaise: -1 }, { amountPaise: 0.5 }, { idempotencyKey: 'short' }, { idempotencyKey: 'not allowed/!' }]) {

@@ -414,8 +414,51 @@ describe('Razorpay refunds and payments through the official SDK', () => {
     }
     nock(API).get('/v1/payments/pay_Failed00000001').reply(200, payment('pay_Failed00000001', { status: 'failed', captured: false, amount_refunded: 0 }));
     expect(await deps.payments.fetchPayment('pay_Failed00000001')).toMatchObject({ status: 'failed', amountRefundedPaise: 0, capturedAt: undefined });
+    // A payment Razorpay does not know is not_found (reconciliation shows it); an outage stays bad_gateway.
     nock(API).get('/v1/payments/pay_Gone0000000001').reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
-    expect((await refused(deps.payments.fetchPayment('pay_Gone0000000001'))).code).toBe('bad_gateway');
+    expect((await refused(deps.payments.fetchPayment('pay_Gone0000000001'))).code).toBe('not_found');
+    nock(API).get('/v1/payments/pay_Down0000000001').reply(503, { error: { code: 'SERVER_ERROR', description: 'Service unavailable' } });
+    expect((await refused(deps.payments.fetchPayment('pay_Down0000000001'))).code).toBe('bad_gateway');
+  });
+
+  it('GET /v1/payments/:id/refunds with basic auth, 100 a page until a short page; each refund mapped', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => refundEntity({ id: `rfnd_Page${String(i).padStart(10, '0')}`, amount: 100, status: 'processed' }));
+    const queries: Record<string, string>[] = [];
+    const query = (q: Record<string, string>) => (queries.push(q), true);
+    nock(API)
+      .get('/v1/payments/pay_29QQoUBi66xm2f/refunds')
+      .query(query)
+      .matchHeader('authorization', BASIC)
+      .matchHeader('user-agent', /^razorpay-node@/)
+      .reply(200, { entity: 'collection', count: 100, items: many });
+    nock(API)
+      .get('/v1/payments/pay_29QQoUBi66xm2f/refunds')
+      .query(query)
+      .matchHeader('authorization', BASIC)
+      .reply(200, { entity: 'collection', count: 2, items: [refundEntity(), refundEntity({ id: 'rfnd_Failed00000001', amount: 2500, status: 'failed' })] });
+    const refunds = await deps.payments.listPaymentRefunds('pay_29QQoUBi66xm2f');
+    // Exactly count and skip: no from/to, nothing else.
+    expect(queries).toEqual([
+      { count: '100', skip: '0' },
+      { count: '100', skip: '100' },
+    ]);
+    expect(refunds).toHaveLength(102);
+    expect(refunds[0]).toEqual({ id: 'rfnd_Page0000000000', paymentId: 'pay_29QQoUBi66xm2f', amountPaise: 100, status: 'processed' });
+    expect(refunds.slice(100)).toEqual([
+      { id: 'rfnd_FP8QHiV938haTz', paymentId: 'pay_29QQoUBi66xm2f', amountPaise: 50000, status: 'processed' },
+      { id: 'rfnd_Failed00000001', paymentId: 'pay_29QQoUBi66xm2f', amountPaise: 2500, status: 'failed' },
+    ]);
+  });
+
+  it('a payment without refunds is an empty list; an unknown payment is not_found; an outage is bad_gateway', async () => {
+    nock(API).get('/v1/payments/pay_NoRefunds000001/refunds').query({ count: '100', skip: '0' }).reply(200, { entity: 'collection', count: 0, items: [] });
+    expect(await deps.payments.listPaymentRefunds('pay_NoRefunds000001')).toEqual([]);
+    nock(API).get('/v1/payments/pay_Gone0000000001/refunds').query(true).reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
+    expect((await refused(deps.payments.listPaymentRefunds('pay_Gone0000000001'))).code).toBe('not_found');
+    nock(API).get('/v1/payments/pay_Down0000000001/refunds').query(true).reply(502, { error: { code: 'SERVER_ERROR', description: 'Bad gateway' } });
+    const down = await refused(deps.payments.listPaymentRefunds('pay_Down0000000001'));
+    expect(down.code).toBe('bad_gateway');
+    expect(down.message).toBe('Razorpay: Bad gateway (502)');
   });
 
   it('cancels a link with POST /v1/payment_links/:id/cancel, and answers the paid link when it was paid meanwhile', async () => {

@@ -65,6 +65,9 @@ export class RecordingPayments implements PaymentsProvider {
   async fetchPayment(paymentId: string): Promise<ProviderPayment> {
     throw new Error(`not used: ${paymentId}`);
   }
+  async listPaymentRefunds(paymentId: string): Promise<ProviderRefund[]> {
+    throw new Error(`not used: ${paymentId}`);
+  }
   verifyCallback(): boolean {
     return false;
   }

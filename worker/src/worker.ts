@@ -11,6 +11,7 @@ import type { JobHandler, WorkerDeps } from './handlers/handler.ts';
 import { meetingLinkJob } from './handlers/meeting-link.job.ts';
 import { nightlyReportsJob } from './handlers/nightly-reports.job.ts';
 import { paymentLinkJob } from './handlers/payment-link.job.ts';
+import { reconcileLedgerJob } from './handlers/reconcile-ledger.job.ts';
 import { reconcilePaymentsJob } from './handlers/reconcile-payments.job.ts';
 import { reminderMailJob } from './handlers/reminder-mail.job.ts';
 import { moneyMailJob } from './handlers/money-mail.job.ts';
@@ -23,6 +24,7 @@ const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'payments.create-link': paymentLinkJob,
   'payments.expire-holds': expireHoldsJob,
   'payments.reconcile': reconcilePaymentsJob,
+  'payments.reconcile-ledger': reconcileLedgerJob,
   'payments.sandbox-webhook': sandboxWebhookJob,
   'meetings.create': meetingLinkJob,
   'mail.booking-confirmation': confirmationMailJob,
@@ -80,9 +82,21 @@ async function markCompleted(job: Job, deps: WorkerDeps): Promise<void> {
   }
 }
 
-/** Repeatable jobs: payment reconciliation, and the nightly report aggregation at 00:30 in the centre's zone. */
+/**
+ * The ledger reconciliation's schedule: hourly, at minute 40. A job of its own beside payments.reconcile
+ * rather than a step inside it: that one runs every few minutes over the few unpaid bookings and must
+ * stay cheap, while this one asks the provider about every link and payment of the last 7 days. Its
+ * own scheduler keeps "at most once an hour" in Redis with no last-run bookkeeping of ours, a provider
+ * error on one item does not fail (and retry) the cheap job, and Bull Board shows each run apart. A
+ * cron pattern rather than `every`: an `every` scheduler also runs at once whenever it is registered,
+ * so each worker start (and each Redis recovery) would trigger a full 7-day run.
+ */
+export const LEDGER_RECONCILE_PATTERN = '40 * * * *';
+
+/** Repeatable jobs: payment reconciliation, ledger reconciliation, and the nightly report aggregation at 00:30 in the centre's zone. */
 export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOptions, 'reconcileEveryMinutes'>): Promise<void> {
   await queues.payments.upsertJobScheduler('payments.reconcile', { every: opts.reconcileEveryMinutes * 60_000 }, { name: 'payments.reconcile', data: {} });
+  await queues.payments.upsertJobScheduler('payments.reconcile-ledger', { pattern: LEDGER_RECONCILE_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'payments.reconcile-ledger', data: {} });
   await queues.reports.upsertJobScheduler('reports.nightly', { pattern: '30 0 * * *', tz: CENTRE_TIME_ZONE }, { name: 'reports.nightly', data: {} });
 }
 

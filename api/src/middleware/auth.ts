@@ -67,10 +67,15 @@ export function requireAdmin(deps: AppDeps): RequestHandler {
   };
 }
 
-export const requireSuperadmin: RequestHandler = (_req, res, next) => {
-  if (!currentAdmin(res).isSuperadmin) return next(new AppError('forbidden', AM.superadminOnly));
-  next();
-};
+/** After requireAdmin: only a super admin passes; anyone else gets 403 with `message` (what they may not do). */
+export function superadminOnly(message: string): RequestHandler {
+  return (_req, res, next) => {
+    if (!currentAdmin(res).isSuperadmin) return next(new AppError('forbidden', message));
+    next();
+  };
+}
+
+export const requireSuperadmin: RequestHandler = superadminOnly(AM.superadminOnly);
 
 /** deps.authenticateAdmin: the bearer token's admin as a booking actor. */
 export function bearerAdminActor(deps: AppDeps): (req: Request) => Promise<Actor | undefined> {

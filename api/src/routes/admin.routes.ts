@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import {
+  ADMIN_MESSAGES,
   auditQuerySchema,
   blockSlotSchema,
   cancelRefundSchema,
@@ -7,6 +8,7 @@ import {
   manualBookingSchema,
   nameQuerySchema,
   recordPaymentSchema,
+  resolveDiscrepancySchema,
   shareableLinkSchema,
   slotStatesQuerySchema,
   updatePaymentLinkSchema,
@@ -26,6 +28,7 @@ import {
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
 import { recordCounterPayment } from '../../../shared/core/services/counter-payment.service.ts';
+import { markDiscrepancyReviewed, paymentsNeedingAttention } from '../../../shared/core/services/payments-attention.service.ts';
 import type { AppDeps } from '../app.ts';
 import {
   adminOf,
@@ -36,11 +39,13 @@ import {
   queuesSessionHandler,
   requireAdmin,
   requireSuperadmin,
+  superadminOnly,
 } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 const bookingIdParams = z.object({ id: idParam('Booking ID') });
 const therapistIdParams = z.object({ id: idParam('Therapist ID') });
+const discrepancyIdParams = z.object({ id: idParam('Payment issue ID') });
 const noQuery = z.strictObject({});
 
 /** A body that asks for the admin's manual-booking powers. */
@@ -129,6 +134,19 @@ export function adminRoutes(deps: AppDeps): Router {
   });
 
   r.post('/api/admin/queues-session', requireSuperadmin, queuesSessionHandler(deps));
+
+  // ---- Payments needing attention: what the ledger reconciliation found (super admins)
+  const attention = superadminOnly(ADMIN_MESSAGES.attentionSuperadminOnly);
+  r.get('/api/admin/payments/attention', attention, async (req, res) => {
+    parseOr400(noQuery, req.query);
+    res.json(await paymentsNeedingAttention(db, deps.now()));
+  });
+
+  r.post('/api/admin/payments/attention/:id/resolve', attention, async (req, res) => {
+    const { id } = parseOr400(discrepancyIdParams, req.params);
+    const input = parseOr400(resolveDiscrepancySchema, req.body);
+    res.json(await markDiscrepancyReviewed(db, id, input, actor(res), deps.now()));
+  });
 
   r.get('/api/admin/audit-log', requireSuperadmin, async (req, res) => {
     const q = parseOr400(auditQuerySchema, req.query);

@@ -11,6 +11,8 @@ export const JOBS = {
   /** Due when the earliest running hold ends; settles every hold over by then. */
   'payments.expire-holds': { queue: 'payments', payload: z.strictObject({ endsAt: z.iso.datetime({ offset: true }) }) },
   'payments.reconcile': { queue: 'payments', payload: z.strictObject({}) },
+  /** Hourly: the ledger against the provider for the last 7 days; disagreements go on the super admin's list. */
+  'payments.reconcile-ledger': { queue: 'payments', payload: z.strictObject({}) },
   'payments.sandbox-webhook': {
     queue: 'payments',
     payload: z.strictObject({ url: z.url(), body: z.string().min(2), eventId: z.string().min(1) }),

@@ -8,7 +8,7 @@ export type Tx = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>
 
 export type AuditEntry = {
   adminId: number | null;
-  /** 'admin:{id}' for a signed-in admin, 'cli' for the command line. */
+  /** 'admin:{id}' for a signed-in admin, 'cli' for the command line, 'worker:{job}' for the worker on its own. */
   actor: string;
   action: string;
   entityType: string;

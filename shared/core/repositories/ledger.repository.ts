@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { paymentsLedger } from '../db/schema.ts';
 import type { DbOrTx } from '../jobs/outbox.ts';
 
@@ -106,4 +106,47 @@ export async function moneyOf(
   const capturedPaise = rows.filter((r) => r.kind === 'capture').reduce((n, r) => n + r.amountPaise, 0);
   const refundedPaise = -rows.filter((r) => r.kind === 'refund').reduce((n, r) => n + r.amountPaise, 0);
   return { capturedPaise, refundedPaise, payments };
+}
+
+/** Whether the ledger has this provider's payment as a capture (for whichever booking). */
+export async function hasProviderCapture(db: DbOrTx, provider: LedgerProvider, paymentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentsLedger.id })
+    .from(paymentsLedger)
+    .where(and(eq(paymentsLedger.provider, provider), eq(paymentsLedger.paymentId, paymentId), eq(paymentsLedger.kind, 'capture')))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** A provider's captured payment as the ledger has it, with the ledger's refunds of it (positive). */
+export type LedgerPayment = {
+  bookingId: number;
+  paymentId: string;
+  amountPaise: number;
+  refunds: { refundId: string; amountPaise: number }[];
+};
+
+/** The provider's captures recorded at or after `since`, oldest first, each with every refund the ledger has of it. */
+export async function ledgerPaymentsSince(db: DbOrTx, provider: LedgerProvider, since: Date): Promise<LedgerPayment[]> {
+  const captures = await db
+    .select({ bookingId: paymentsLedger.bookingId, paymentId: paymentsLedger.paymentId, amountPaise: paymentsLedger.amountPaise })
+    .from(paymentsLedger)
+    .where(and(eq(paymentsLedger.kind, 'capture'), eq(paymentsLedger.provider, provider), gte(paymentsLedger.occurredAt, since)))
+    .orderBy(asc(paymentsLedger.occurredAt), asc(paymentsLedger.id));
+  if (captures.length === 0) return [];
+  const refunds = await db
+    .select({ paymentId: paymentsLedger.paymentId, refundId: paymentsLedger.refundId, amountPaise: paymentsLedger.amountPaise })
+    .from(paymentsLedger)
+    .where(
+      and(
+        eq(paymentsLedger.kind, 'refund'),
+        eq(paymentsLedger.provider, provider),
+        inArray(paymentsLedger.paymentId, captures.map((c) => c.paymentId)),
+      ),
+    )
+    .orderBy(asc(paymentsLedger.id));
+  return captures.map((c) => ({
+    ...c,
+    refunds: refunds.filter((r) => r.paymentId === c.paymentId).map((r) => ({ refundId: r.refundId!, amountPaise: -r.amountPaise })),
+  }));
 }

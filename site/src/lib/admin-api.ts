@@ -10,6 +10,8 @@ import type {
   ClientSearchResult,
   EodReport,
   IncomeReport,
+  PaymentsAttentionResponse,
+  ResolveDiscrepancyResponse,
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
@@ -98,7 +100,10 @@ export type {
   EodDetail,
   EodReport,
   IncomeReport,
+  PaymentAttentionItem,
   PaymentDto as Payment,
+  PaymentsAttentionResponse,
+  ResolveDiscrepancyResponse,
   TherapistMonthlyReport,
   TherapistPerformance,
 } from '../../../shared/contract/admin.ts';
@@ -259,6 +264,11 @@ export const adminApi = {
   /** Bull Board is a page: the server turns the token into a cookie scoped to /admin/queues. */
   openQueues: () => request<{ url: string }>('/api/admin/queues-session', { method: 'POST' }),
   auditLog: (page: number, pageSize: number) => request<AuditPage>(`/api/admin/audit-log${q({ page, page_size: pageSize })}`),
+  /** What the ledger reconciliation found (super admins): open issues, and those resolved in the last 7 days. */
+  paymentsAttention: () => request<PaymentsAttentionResponse>('/api/admin/payments/attention'),
+  /** Marks an open payment issue reviewed with the super admin's note (409 if it was resolved meanwhile). */
+  resolvePaymentIssue: (id: number, note: string) =>
+    request<ResolveDiscrepancyResponse>(`/api/admin/payments/attention/${id}/resolve`, { method: 'POST', json: { note } }),
   locations: () => request<Location[]>('/locations', { auth: false }),
   createManualBooking: (payload: ManualBookingPayload) =>
     request<{ booking_id?: number; message?: string }>('/confirm-booking', { method: 'POST', json: payload }),

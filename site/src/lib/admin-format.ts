@@ -30,6 +30,15 @@ export function formatTime(time: string | null | undefined): string {
   }
 }
 
+/** An instant as the centre's clock shows it: 'Mon, Nov 23, 2026 at 9:30 AM'. */
+export function formatInstant(iso: string | null | undefined): string {
+  if (!iso) return '--';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const { date, time } = centreNow(at);
+  return `${formatShortDate(date)} at ${formatTime(time)}`;
+}
+
 export function formatAmount(amount: number | null | undefined): string {
   return formatRupees(Number(amount ?? 0));
 }
@@ -156,6 +165,9 @@ export const MESSAGES = {
   noClientData: 'No client booking data available.',
   noClientsFound: 'No clients found. Try searching by name, email, or mobile number.',
   forbidden: 'Only super admins may view this page.',
+  attentionEmpty: 'Nothing needs attention.',
+  attentionFailed: 'Failed to load the payments needing attention.',
+  reviewNoteRequired: 'Please write what you checked or did.',
 } as const;
 
 /** Messages containing 'successfully' are shown green, others red. */

@@ -107,8 +107,17 @@ export interface PaymentsProvider {
    * larger than what is left of the payment is refused with AppError('conflict').
    */
   refundPayment(input: RefundInput): Promise<ProviderRefund>;
-  /** The payment as the provider has it now: amount, method, how much was refunded, when it was captured. */
+  /**
+   * The payment as the provider has it now: amount, method, how much was refunded, when it was captured.
+   * A payment the provider does not know is AppError('not_found'); any other failure is bad_gateway.
+   */
   fetchPayment(paymentId: string): Promise<ProviderPayment>;
+  /**
+   * Every refund of a payment the provider has, whatever its state (Razorpay's
+   * GET /v1/payments/{id}/refunds, every page), in no promised order. A payment the provider does not
+   * know is AppError('not_found'). Reconciliation compares them with the ledger's refunds of the payment.
+   */
+  listPaymentRefunds(paymentId: string): Promise<ProviderRefund[]>;
   /** HMAC-SHA256 over payment_link_id|reference_id|status|payment_id with the key secret. */
   verifyCallback(params: CallbackParams): boolean;
   /** HMAC-SHA256 over the raw body with the webhook secret. */

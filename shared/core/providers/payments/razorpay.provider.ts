@@ -78,6 +78,22 @@ function providerError(err: unknown): AppError {
   return new AppError('bad_gateway', `Razorpay: ${e.error?.description ?? (err as Error).message ?? 'request failed'} (${e.statusCode ?? 'no status'})`);
 }
 
+/**
+ * Razorpay answers an id it does not know with 400 BAD_REQUEST_ERROR "The id provided does not exist"
+ * (not 404). Reconciliation must tell that apart from an outage: a payment Razorpay does not know is
+ * a discrepancy to show, an outage only a check to try again later. Anything else stays bad_gateway.
+ */
+function lookupError(err: unknown, what: string): AppError {
+  const e = err as { statusCode?: number; error?: { code?: string; description?: string } };
+  if (e?.statusCode === 400 && /does not exist/i.test(e.error?.description ?? '')) {
+    return new AppError('not_found', `Razorpay does not know ${what}.`);
+  }
+  return providerError(err);
+}
+
+/** Razorpay's most refunds one page of GET /v1/payments/{id}/refunds holds (its default is 10). */
+const REFUNDS_PAGE = 100;
+
 /** Razorpay Payment Links through the official SDK. */
 export function razorpayProvider(opts: { keyId: string; keySecret: string; webhookSecret: string }): PaymentsProvider {
   const client = new Razorpay({ key_id: opts.keyId, key_secret: opts.keySecret });
@@ -160,7 +176,22 @@ export function razorpayProvider(opts: { keyId: string; keySecret: string; webho
       try {
         return toPayment((await client.payments.fetch(paymentId)) as unknown as RazorpayPayment);
       } catch (err) {
-        throw providerError(err);
+        throw lookupError(err, `payment ${paymentId}`);
+      }
+    },
+    async listPaymentRefunds(paymentId) {
+      const refunds: ProviderRefund[] = [];
+      // Page by page: by default Razorpay answers only the last 10 refunds of a payment.
+      for (let skip = 0; ; skip += REFUNDS_PAGE) {
+        let page: { items?: RazorpayRefund[] };
+        try {
+          page = (await client.payments.fetchMultipleRefund(paymentId, { count: REFUNDS_PAGE, skip })) as unknown as { items?: RazorpayRefund[] };
+        } catch (err) {
+          throw lookupError(err, `payment ${paymentId}`);
+        }
+        const items = page.items ?? [];
+        refunds.push(...items.map(toRefund));
+        if (items.length < REFUNDS_PAGE) return refunds;
       }
     },
     verifyCallback(params: CallbackParams) {

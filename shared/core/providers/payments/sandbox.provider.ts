@@ -215,6 +215,16 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
         capturedAt: link.updatedAt,
       };
     },
+    async listPaymentRefunds(paymentId) {
+      // As fetchPayment: only a captured payment is known (Razorpay answers "does not exist" otherwise).
+      const [link] = await db
+        .select({ id: sandboxPaymentLinks.id })
+        .from(sandboxPaymentLinks)
+        .where(and(eq(sandboxPaymentLinks.paymentId, paymentId), eq(sandboxPaymentLinks.status, 'paid')));
+      if (!link) throw new AppError('not_found', 'Payment not found.');
+      const rows = await db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, paymentId)).orderBy(sandboxRefunds.createdAt, sandboxRefunds.id);
+      return rows.map(toRefund);
+    },
     getLink: async (id) => (await db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.id, id)))[0],
     async pay(id) {
       return db.transaction(async (tx) => {

@@ -32,6 +32,7 @@ import { adminWindowDates } from '../../../../shared/domain/slots.ts';
 import { displayName, isOnlineType } from '../../../../shared/domain/therapist.ts';
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
+import PaymentsAttention from './PaymentsAttention.tsx';
 import { ErrorPanel, Loading, Modal, Notice, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
 
 function firstEmail(email: AdminTherapist['email']): string {
@@ -347,6 +348,9 @@ export default function Dashboard(props: { onLogout: () => void }) {
       </header>
 
       <Notice message={message} onDismiss={() => setMessage(null)} />
+
+      {/* Money first: what reconciliation found is for super admins only (the server refuses anyone else). */}
+      {session?.user.is_superadmin ? <PaymentsAttention /> : null}
 
       <DataTable
         title="Therapists"

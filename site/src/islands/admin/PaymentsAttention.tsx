@@ -1,0 +1,232 @@
+/**
+ * "Payments needing attention" (super admins, on the dashboard): what the ledger reconciliation found
+ * where the ledger and the payments provider disagree, each said in words, with "Mark reviewed" for an
+ * open one, and what was resolved in the last 7 days beneath. The server decides who may see it (403
+ * for anyone else); the dashboard shows it only to super admins.
+ */
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { providerLabel, REVIEW_NOTE_MAX } from '../../../../shared/domain/payment-discrepancy.ts';
+import { adminApi, errorMessage, type PaymentAttentionItem, type PaymentsAttentionResponse } from '../../lib/admin-api.ts';
+import { MESSAGES, formatAmount, formatInstant, formatShortDate, formatTime } from '../../lib/admin-format.ts';
+import { Loading, Modal, Notice } from './ui.tsx';
+
+function bookingLine(item: PaymentAttentionItem): string {
+  if (item.booking_id === null) return 'No booking on record';
+  const when = item.booking_date ? `${formatShortDate(item.booking_date)} at ${formatTime(item.booking_time_slot_start)}` : null;
+  return [`Booking ${item.booking_id}`, item.client_full_name || null, when].filter(Boolean).join(' · ');
+}
+
+/** The amounts each side has, and when the issue was found and last seen. */
+function Facts(props: { item: PaymentAttentionItem; resolved?: boolean }) {
+  const { item, resolved } = props;
+  const at = providerLabel(item.provider);
+  return (
+    <dl className="adm-attn__facts">
+      {item.ledger_amount !== null ? (
+        <div>
+          <dt>In the ledger</dt>
+          <dd>{formatAmount(item.ledger_amount)}</dd>
+        </div>
+      ) : null}
+      {item.provider_amount !== null ? (
+        <div>
+          <dt>At {at}</dt>
+          <dd>{formatAmount(item.provider_amount)}</dd>
+        </div>
+      ) : null}
+      <div>
+        <dt>Found</dt>
+        <dd>{formatInstant(item.detected_at)}</dd>
+      </div>
+      {resolved ? (
+        <div>
+          <dt>Resolved</dt>
+          <dd>{formatInstant(item.resolved_at)}</dd>
+        </div>
+      ) : (
+        <div>
+          <dt>Last seen</dt>
+          <dd>{formatInstant(item.last_seen_at)}</dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+export default function PaymentsAttention() {
+  const headingId = useId();
+  const [data, setData] = useState<PaymentsAttentionResponse | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [reviewing, setReviewing] = useState<PaymentAttentionItem | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+
+  const load = useCallback(async () => {
+    setError(null);
+    try {
+      setData(await adminApi.paymentsAttention());
+    } catch (err) {
+      setError(errorMessage(err, MESSAGES.attentionFailed));
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function review(item: PaymentAttentionItem, note: string) {
+    setReviewing(null);
+    setBusy(item.id);
+    try {
+      const res = await adminApi.resolvePaymentIssue(item.id, note);
+      setMessage(res.message);
+    } catch (err) {
+      setMessage(errorMessage(err, 'Unknown error'));
+    } finally {
+      setBusy(null);
+      // Reviewed or refused (a 409: someone resolved it meanwhile), the list shows how things now stand.
+      await load();
+    }
+  }
+
+  const open = data?.open ?? [];
+  const resolved = data?.recently_resolved ?? [];
+
+  return (
+    <section className="adm-panel card adm-attn" aria-labelledby={headingId}>
+      <div className="adm-panel__head">
+        <h2 id={headingId}>Payments needing attention</h2>
+        {open.length > 0 ? <span className="adm-badge adm-badge--red">{open.length} open</span> : null}
+      </div>
+      {/* Beside the list whose action it reports; a polite live region even while empty. */}
+      <Notice message={message} onDismiss={() => setMessage(null)} />
+      {loading ? (
+        <Loading label="Loading payments needing attention..." />
+      ) : error ? (
+        <div className="adm-attn__error" role="alert">
+          <p className="error-text">{error}</p>
+          <button type="button" className="btn btn-sm btn-secondary" onClick={() => void load()}>
+            Retry
+          </button>
+        </div>
+      ) : open.length === 0 ? (
+        <p className="adm-empty">{MESSAGES.attentionEmpty}</p>
+      ) : (
+        <ul className="adm-attn__list" aria-label="Open payment issues">
+          {open.map((item) => (
+            <li key={item.id} className="adm-attn__item">
+              <div className="adm-attn__body">
+                <p className="adm-attn__what">{item.headline}</p>
+                <p className="adm-attn__booking">{bookingLine(item)}</p>
+                <p className="adm-attn__detail">{item.detail}</p>
+                <Facts item={item} />
+              </div>
+              <div className="adm-attn__actions">
+                <button
+                  type="button"
+                  className="btn btn-sm btn-primary"
+                  disabled={busy !== null}
+                  aria-label={`Mark payment issue ${item.id} reviewed`}
+                  onClick={() => setReviewing(item)}
+                >
+                  {busy === item.id ? 'Saving...' : 'Mark reviewed'}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {!loading && !error && resolved.length > 0 ? (
+        <>
+          <h3 className="adm-subhead">Resolved in the last 7 days</h3>
+          <ul className="adm-attn__list adm-attn__list--resolved" aria-label="Payment issues resolved in the last 7 days">
+            {resolved.map((item) => (
+              <li key={item.id} className="adm-attn__item">
+                <div className="adm-attn__body">
+                  <p className="adm-attn__what">{item.headline}</p>
+                  <p className="adm-attn__booking">{bookingLine(item)}</p>
+                  <p className="adm-attn__detail">{item.detail}</p>
+                  <p className="adm-attn__resolution">
+                    <span className="adm-badge adm-badge--green">Resolved</span> {item.resolution}
+                    <span className="muted"> — {item.resolved_by ? `reviewed by ${item.resolved_by}` : 'resolved automatically'}</span>
+                  </p>
+                  <Facts item={item} resolved />
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+
+      {reviewing ? <ReviewDialog item={reviewing} onCancel={() => setReviewing(null)} onConfirm={(note) => void review(reviewing, note)} /> : null}
+    </section>
+  );
+}
+
+/** Mark reviewed: what the super admin checked or did, kept with the issue and in the audit log. */
+export function ReviewDialog(props: { item: PaymentAttentionItem; onCancel: () => void; onConfirm: (note: string) => void }) {
+  const { item, onCancel, onConfirm } = props;
+  const [note, setNote] = useState('');
+  const [noteError, setNoteError] = useState<string | null>(null);
+  const id = useId();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const text = note.trim();
+    if (!text) {
+      setNoteError(MESSAGES.reviewNoteRequired);
+      document.getElementById(`${id}-note`)?.focus();
+      return;
+    }
+    onConfirm(text);
+  }
+
+  return (
+    <Modal title={`Mark payment issue ${item.id} reviewed`} onClose={onCancel}>
+      <form className="adm-form" onSubmit={submit} noValidate>
+        <p>
+          <strong>{item.headline}</strong>
+        </p>
+        <p className="muted">{bookingLine(item)}</p>
+        <div className="field">
+          <label className="label" htmlFor={`${id}-note`}>
+            What did you check or do?
+          </label>
+          <textarea
+            id={`${id}-note`}
+            className="textarea"
+            rows={4}
+            maxLength={REVIEW_NOTE_MAX}
+            value={note}
+            onChange={(e) => {
+              setNote(e.target.value);
+              setNoteError(null);
+            }}
+            aria-describedby={[`${id}-note-hint`, noteError ? `${id}-note-error` : null].filter(Boolean).join(' ')}
+            {...(noteError ? { 'aria-invalid': true as const } : {})}
+          />
+          <p id={`${id}-note-hint`} className="hint">
+            Kept with the issue and in the audit log under your name (at most {REVIEW_NOTE_MAX} characters).
+          </p>
+          {noteError ? (
+            <p id={`${id}-note-error`} className="error-text">
+              {noteError}
+            </p>
+          ) : null}
+        </div>
+        <div className="btn-row adm-form__actions">
+          <button type="button" className="btn btn-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary">
+            Mark reviewed
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
