@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import {
   ADMIN_MESSAGES as AM,
@@ -23,7 +23,7 @@ import { addDays, centreNow, timeToMinutes } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { availabilitySlots, bookings } from '../db/schema.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
-import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import { linkReference, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import {
   auditableBooking,
   findBookingForUpdate,
@@ -353,7 +353,8 @@ export async function createShareableLink(
   let link;
   try {
     link = await payments.createPaymentLink({
-      referenceId: String(id),
+      // Not the booking id alone: Razorpay refuses a reference_id any earlier link of the booking has.
+      referenceId: linkReference(id, randomBytes(6).toString('hex')),
       amountPaise: booking.amountPaise,
       description: `Therapy session booking ${id}`,
       customer: { name: booking.clientFullName, email: booking.clientEmail, contact: booking.clientMobile },

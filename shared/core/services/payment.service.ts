@@ -9,7 +9,7 @@ import { AppError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
 import { enqueueInTx, intent, intentsForConfirmedBooking, type DbOrTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
-import { MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import { bookingOfReference, linkReference, MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import { INT4_MAX } from '../../contract/booking.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { findBookingByPublicRef, getBooking, getBookingView, toBookingRecord, type BookingView } from '../repositories/booking.repository.ts';
@@ -121,7 +121,7 @@ export async function createLinkForBooking(deps: PaymentDeps, bookingId: number)
   const holdEnd = booking.paymentHoldExpiresAt ?? new Date(now.getTime() + deps.config.paymentHoldMinutes * 60_000);
   if (holdEnd.getTime() <= now.getTime()) throw new AppError('conflict', 'The time held for this booking has ended. Please book again.');
 
-  const referenceId = String(booking.id);
+  const referenceId = linkReference(booking.id);
   const link =
     (await deps.payments.findPaymentLinkByReference(referenceId)) ??
     (await deps.payments.createPaymentLink({
@@ -250,7 +250,7 @@ export async function handlePaymentWebhook(
   }
   const eventId = eventIdHeader?.trim() || `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
   const link = parsed.payload?.payment_link?.entity;
-  const bookingId = link?.reference_id && /^\d{1,9}$/.test(link.reference_id) ? Number(link.reference_id) : undefined;
+  const bookingId = bookingOfReference(link?.reference_id);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const [fresh] = await tx
@@ -305,7 +305,7 @@ export async function confirmPayment(deps: PaymentDeps, booking: BookingView, qu
   if (
     callback.success &&
     callback.data.razorpay_payment_link_status === 'paid' &&
-    callback.data.razorpay_payment_link_reference_id === String(booking.id) &&
+    bookingOfReference(callback.data.razorpay_payment_link_reference_id) === booking.id &&
     (!booking.razorpayPaymentLinkId || callback.data.razorpay_payment_link_id === booking.razorpayPaymentLinkId) &&
     deps.payments.verifyCallback(callback.data as CallbackParams)
   ) {
@@ -429,7 +429,7 @@ function signedCallbackFor(payments: PaymentsProvider, booking: BookingView, que
   return (
     callback.success &&
     callback.data.razorpay_payment_link_status === 'paid' &&
-    callback.data.razorpay_payment_link_reference_id === String(booking.id) &&
+    bookingOfReference(callback.data.razorpay_payment_link_reference_id) === booking.id &&
     (!booking.razorpayPaymentLinkId || callback.data.razorpay_payment_link_id === booking.razorpayPaymentLinkId) &&
     payments.verifyCallback(callback.data as CallbackParams)
   );

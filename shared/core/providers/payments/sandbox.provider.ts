@@ -133,6 +133,10 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
   return {
     name: 'sandbox',
     async createPaymentLink(input) {
+      // Razorpay keeps reference_id unique across an account's links and refuses a second one (400).
+      if (await this.findPaymentLinkByReference(input.referenceId)) {
+        throw new AppError('conflict', `A payment link with reference_id ${input.referenceId} already exists.`);
+      }
       const [row] = await db
         .insert(sandboxPaymentLinks)
         .values({
