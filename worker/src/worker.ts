@@ -14,6 +14,7 @@ import { paymentLinkJob } from './handlers/payment-link.job.ts';
 import { reconcilePaymentsJob } from './handlers/reconcile-payments.job.ts';
 import { reminderMailJob } from './handlers/reminder-mail.job.ts';
 import { moneyMailJob } from './handlers/money-mail.job.ts';
+import { staffInvitationMailJob } from './handlers/staff-invitation-mail.job.ts';
 import { refundStrayJob } from './handlers/refund-stray.job.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
@@ -30,6 +31,7 @@ const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'mail.booking-money': moneyMailJob,
   'payments.refund-stray': refundStrayJob,
   'reports.nightly': nightlyReportsJob,
+  'mail.staff-invitation': staffInvitationMailJob,
 };
 
 export type WorkerOptions = {
