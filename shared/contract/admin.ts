@@ -280,6 +280,8 @@ export type AdminBookingDto = {
   amount_refunded: number;
   /** What the panel shows beside the payment status when money and booking tell more than the status. */
   payment_note: string | null;
+  /** Whether the client came to the (past) session, once an admin marked it. */
+  attendance: 'ATTENDED' | 'NO_SHOW' | null;
 };
 
 export type ClientBookingDto = AdminBookingDto & {

@@ -64,7 +64,7 @@ export async function listStaff(db: Db, now: Date): Promise<StaffDto[]> {
   const rows = await db
     .select({
       a: adminUsers,
-      pending: sql<boolean>`exists (select 1 from ${adminInvitations} i where i.admin_id = ${adminUsers.id} and i.used_at is null and i.expires_at > ${now.toISOString()}::timestamptz)`.mapWith(Boolean),
+      pending: sql<boolean>`exists (select 1 from admin_invitations i where i.admin_id = admin_users.id and i.used_at is null and i.expires_at > ${now.toISOString()}::timestamptz)`.mapWith(Boolean),
     })
     .from(adminUsers)
     .orderBy(asc(adminUsers.id));
