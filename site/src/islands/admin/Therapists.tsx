@@ -241,9 +241,9 @@ function TherapistEditor(props: {
   );
 
   return (
-    <section className="adm-panel card" aria-labelledby={fid('title')}>
+    <section className="adm-panel card" aria-labelledby={fid('heading')}>
       <div className="adm-panel__head">
-        <h2 id={fid('title')}>{therapist ? `Edit ${therapist.name}` : 'Add a therapist'}</h2>
+        <h2 id={fid('heading')}>{therapist ? `Edit ${therapist.name}` : 'Add a therapist'}</h2>
         <button type="button" className="btn btn-secondary btn-sm" onClick={onClose}>
           Close
         </button>
