@@ -139,7 +139,7 @@ export default function Therapists() {
 
       {editing !== null ? (
         <TherapistEditor
-          key={String(editing)}
+          key={`${editing}-${current ? 'loaded' : 'new'}`}
           therapist={current}
           services={services}
           locations={locations}
@@ -285,7 +285,7 @@ function TherapistEditor(props: {
           {text('emails', 'E-mail addresses (comma-separated)', { full: true, inputMode: 'email' })}
           <fieldset className="field adm-form__full">
             <legend className="label">Services</legend>
-            <div className="adm-choices">
+            <div className="adm-choices adm-choice-grid">
               {services.map((s) => (
                 <label key={s.id} className="checkbox">
                   <input
@@ -392,7 +392,7 @@ function HoursSection({ therapist, onSaved }: SectionProps) {
       {WEEKDAY_KEYS.map((day) => (
         <fieldset key={day} className="field">
           <legend className="label">{DAY_LABEL[day]}</legend>
-          <div className="adm-choices">
+          <div className="adm-choices adm-choice-grid">
             {columns.map((time) => (
               <label key={time} className="checkbox">
                 <input type="checkbox" checked={hours[day].includes(time)} onChange={(e) => toggle(day, time, e.target.checked)} aria-label={`${DAY_LABEL[day]} ${time}`} /> {time}
