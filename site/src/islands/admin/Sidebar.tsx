@@ -27,8 +27,8 @@ const ITEMS: Item[] = [
   { key: 'therapists', label: 'Therapists', href: ADMIN_ROUTES.therapists, routes: ['therapists'], superOnly: true },
   { key: 'centre', label: 'Centre', href: ADMIN_ROUTES.centre, routes: ['centre'], superOnly: true },
   { key: 'staff', label: 'Staff', href: ADMIN_ROUTES.staff, routes: ['staff'], superOnly: true },
-  { key: 'account', label: 'My Account', href: ADMIN_ROUTES.account, routes: ['account'] },
   { key: 'queues', label: 'Job Queues', href: ADMIN_ROUTES.queues, routes: [], superOnly: true, external: true },
+  { key: 'account', label: 'My Account', href: ADMIN_ROUTES.account, routes: ['account'] },
 ];
 
 export function Sidebar(props: { route: AdminRoute; user: AdminUser; onLogout: () => void }) {
