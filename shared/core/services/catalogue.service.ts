@@ -4,7 +4,7 @@
  * audit row (who, when, before and after); the tables' triggers announce it to every read cache, so
  * the public offer follows at once.
  */
-import { and, asc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, ne } from 'drizzle-orm';
 import {
   bioParts,
   bioText,
@@ -476,13 +476,4 @@ export async function locationExists(db: Db, id: number): Promise<boolean> {
 export async function therapistExists(db: Db, id: number): Promise<boolean> {
   const [row] = await db.select({ id: therapists.id }).from(therapists).where(eq(therapists.id, id));
   return Boolean(row);
-}
-
-/** Whether anything of the catalogue the public site shows changed since `since` (for the site rebuild). */
-export async function catalogueStamp(db: Db): Promise<string> {
-  const [row] = await db.execute<{ stamp: string }>(sql`select concat_ws('|',
-      (select max(updated_at)::text from therapists), (select count(*) from therapists),
-      (select max(updated_at)::text from locations), (select string_agg(id || ':' || name, ',' order by id) from services),
-      (select string_agg(therapist_id || ':' || service_id, ',' order by therapist_id, position) from therapist_services)) as stamp`).then((r) => r.rows);
-  return row?.stamp ?? '';
 }
