@@ -18,6 +18,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { SECURITY_POLICY, securityHeaders } from './middleware/security-headers.ts';
 import { htmlNotFound, staticSite } from './middleware/static-site.ts';
 import { adminRoutes } from './routes/admin.routes.ts';
+import { catalogueRoutes } from './routes/catalogue.routes.ts';
 import { paymentRoutes } from './routes/payment.routes.ts';
 import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
@@ -46,6 +47,8 @@ export type AppDeps = {
   payments?: PaymentsProvider;
   /** Guards Bull Board at /admin/queues; defaults to super admins by bearer token or scoped cookie. */
   queuesGuard?: RequestHandler;
+  /** Where therapist and location photos are read and uploaded ones written; defaults to api/images. */
+  imagesDir?: string;
 };
 
 /** Builds the Express app without listening, so tests can import it. */
@@ -77,6 +80,8 @@ export function buildApp(input: AppDeps): express.Express {
   // Before the admin routes: the wizard confirms its payment link under /api/admin without a token.
   app.use(paymentRoutes(deps));
   app.use(reportRoutes(deps));
+  // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).
+  app.use(catalogueRoutes(deps));
   app.use(adminRoutes(deps));
   if (deps.payments?.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
   if (deps.jobs) mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));

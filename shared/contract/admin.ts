@@ -45,6 +45,7 @@ export const ADMIN_MESSAGES = {
   manualDateWindow: 'Please choose a date within the next 15 days, starting today.',
   manualSlotPassed: 'This time slot has already passed. Please choose a later time.',
   manualSlotNotOffered: 'This time slot is not available. Please choose another.',
+  manualDayClosed: 'The centre is closed or the therapist is away on this date. Please choose another.',
   manualSlotTaken: 'This time slot is already booked or blocked. Please choose another.',
   therapistTypeMismatch: 'The selected therapist does not offer this type of session.',
   locationMismatch: 'The selected therapist does not work at this location.',
@@ -284,6 +285,8 @@ export type AdminBookingDto = {
   amount_refunded: number;
   /** What the panel shows beside the payment status when money and booking tell more than the status. */
   payment_note: string | null;
+  /** Whether the client came to the (past) session, once an admin marked it. */
+  attendance: 'ATTENDED' | 'NO_SHOW' | null;
 };
 
 export type ClientBookingDto = AdminBookingDto & {

@@ -22,6 +22,8 @@ export type AvailabilitySlotDto = {
   admin_blocked: boolean;
   therapist_id: number;
   locationId: number | null;
+  /** The weekdays the slot is worked on, 0 Sunday … 6 Saturday. */
+  weekdays: number[];
 };
 export type BookedSlotDto = { booking_date: string; booking_time_slot_start: string };
 export type SlotOfferDto = { therapist_id: number; today: string; days: { date: string; slots: { id: number; start_time: string; end_time: string }[] }[] };

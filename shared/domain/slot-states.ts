@@ -4,7 +4,7 @@
  * unique index bookings_live_slot_uq) is written from the same list, and a test holds all three
  * equal, so "live" means one thing everywhere.
  */
-import type { SlotTemplate } from './slots.ts';
+import { isClosedOn, SESSION_MINUTES, worksOn, type ClosedRange, type SlotTemplate } from './slots.ts';
 import { timeToMinutes, toHhMm } from './time.ts';
 
 /**
@@ -38,6 +38,8 @@ export type SlotStatesInput = {
   dates: readonly string[];
   templates: readonly SlotTemplate[];
   holders: readonly SlotHolder[];
+  /** Holidays and the therapist's time off: no free slot on those dates. */
+  closed?: readonly ClosedRange[];
 };
 
 /** The admin's view of each date's template slots (only those the schedule makes available). */
@@ -54,9 +56,26 @@ export function adminSlotStates(input: SlotStatesInput): AdminSlotStatesDay[] {
     .filter((t) => t.is_available)
     .slice()
     .sort((a, b) => timeToMinutes(a.start_time) - timeToMinutes(b.start_time));
-  return input.dates.map((date) => ({
-    date,
-    slots: templates.map((t) => {
+  const endOf = (start: string) => {
+    const m = timeToMinutes(start) + SESSION_MINUTES;
+    return `${String(Math.floor(m / 60) % 24).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  };
+  return input.dates.map((date) => {
+    const closed = isClosedOn(input.closed, date);
+    // The day's slots: the schedule's for this weekday (none on a closed day), and any slot a booking
+    // holds outside them (hours changed after it was made, or a day off given over it): it stays visible.
+    const day = closed ? [] : templates.filter((t) => worksOn(t, date));
+    const starts = new Set(day.map((t) => toHhMm(t.start_time)));
+    const extra: SlotTemplate[] = [];
+    for (const h of byKey.values()) {
+      const start = toHhMm(h.start_time);
+      if (h.booking_date === date && !starts.has(start)) {
+        starts.add(start);
+        extra.push({ id: 0, start_time: start, end_time: endOf(start), is_available: true });
+      }
+    }
+    const all = extra.length ? [...day, ...extra].sort((a, b) => timeToMinutes(a.start_time) - timeToMinutes(b.start_time)) : day;
+    return { date, slots: all.map((t) => {
       const start = toHhMm(t.start_time);
       const entry = { start_time: start, end_time: toHhMm(t.end_time) };
       // A slot starting this very minute has passed, as in the client's offer.
@@ -67,6 +86,6 @@ export function adminSlotStates(input: SlotStatesInput): AdminSlotStatesDay[] {
       if (holder) return { ...entry, state: holder.is_admin_block ? ('blocked' as const) : ('booked' as const), booking_id: holder.id };
       if (t.admin_blocked) return { ...entry, state: 'blocked' as const, booking_id: null };
       return { ...entry, state: 'free' as const, booking_id: null };
-    }),
-  }));
+    }) };
+  });
 }

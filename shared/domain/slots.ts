@@ -11,7 +11,22 @@ export type SlotTemplate = {
   end_time: string;
   is_available: boolean;
   admin_blocked?: boolean;
+  /** The weekdays (0 Sunday … 6 Saturday) the slot is worked on; absent: every day. */
+  weekdays?: readonly number[];
 };
+
+/** Whether a template slot is worked on a date's weekday. */
+export function worksOn(t: Pick<SlotTemplate, 'weekdays'>, date: string): boolean {
+  return !t.weekdays || t.weekdays.includes(weekday(date));
+}
+
+/** A day off: a centre holiday (every therapist) or one therapist's time off, from and to inclusive. */
+export type ClosedRange = { from: string; to: string };
+
+/** Whether a date falls in one of the ranges. */
+export function isClosedOn(closed: readonly ClosedRange[] | undefined, date: string): boolean {
+  return Boolean(closed?.some((c) => c.from <= date && date <= c.to));
+}
 
 export type BookedSlot = { booking_date: string; booking_time_slot_start: string };
 
@@ -25,6 +40,8 @@ export type OfferInput = {
   nowMinutes: number;
   templates: readonly SlotTemplate[];
   booked: readonly BookedSlot[];
+  /** Holidays and the therapist's time off: those dates offer nothing. */
+  closed?: readonly ClosedRange[];
 };
 
 export const bookedKey = (date: string, start: string): string => `${date}|${toHhMm(start)}`;
@@ -39,7 +56,9 @@ function sortedTemplates(templates: readonly SlotTemplate[]): SlotTemplate[] {
 function daySlots(date: string, input: OfferInput, taken: Set<string>, templates: SlotTemplate[]): OfferedSlot[] {
   const isToday = date === input.today;
   const out: OfferedSlot[] = [];
+  if (isClosedOn(input.closed, date)) return out;
   for (const t of templates) {
+    if (!worksOn(t, date)) continue;
     const start = toHhMm(t.start_time);
     // A slot that starts at this very minute has passed for booking purposes.
     if (isToday && timeToMinutes(start) <= input.nowMinutes) continue;

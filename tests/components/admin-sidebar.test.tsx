@@ -29,7 +29,11 @@ describe('Sidebar', () => {
       'Reports',
       'Income',
       'Audit Log',
+      'Therapists',
+      'Centre',
+      'Staff',
       'Job Queues',
+      'My Account',
     ]);
     expect(within(nav).getByRole('link', { name: 'Reports' }).getAttribute('href')).toBe('/admin/Reports');
     expect(within(nav).getByRole('link', { name: 'Income' }).getAttribute('href')).toBe('/admin/Income');
@@ -41,7 +45,7 @@ describe('Sidebar', () => {
   it('other admins do not see Reports or Income', () => {
     render(<Sidebar route="calendar" user={user(false)} onLogout={() => {}} />);
     const nav = screen.getByRole('navigation', { name: 'Admin' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Calendar View', 'Client List']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Calendar View', 'Client List', 'My Account']);
   });
 
   it('the phone menu toggle reports its state', () => {

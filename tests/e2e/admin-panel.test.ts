@@ -118,8 +118,8 @@ describe('roles', () => {
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, STAFF);
     const nav = page.getByRole('navigation', { name: 'Admin' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List']);
-    for (const path of ['/admin/income', '/admin/Income', '/admin/reports', '/admin/Reports', '/admin/audit-log']) {
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List', 'My Account']);
+    for (const path of ['/admin/income', '/admin/Income', '/admin/reports', '/admin/Reports', '/admin/audit-log', '/admin/therapists', '/admin/centre', '/admin/staff']) {
       await page.goto(`${stack.baseUrl}${path}`);
       await page.getByText('Only super admins may view this page.').waitFor();
     }
@@ -133,7 +133,7 @@ describe('roles', () => {
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, OWNER);
     const links = await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents();
-    expect(links).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Reports', 'Income', 'Audit Log', 'Job Queues']);
+    expect(links).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Reports', 'Income', 'Audit Log', 'Therapists', 'Centre', 'Staff', 'Job Queues', 'My Account']);
     await page.close();
   });
 });

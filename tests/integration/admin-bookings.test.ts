@@ -65,7 +65,7 @@ describe('GET /api/admin/therapists and /api/admin/bookings', () => {
       booking_type: 'OFFLINE', payment_status: 'PENDING', payment_link_url: null, payment_transaction_id: b.paymentTransactionId,
       amount: 1800.5, cancelled: false, google_meet_link: null, location_id: 1, location_name: 'West Branch',
       location_address: expect.stringContaining('Borivali West'), client_note: 'Prefers mornings', service_id: 1,
-      session_type: null, admin_confirmed: false, amount_paid: 0, amount_refunded: 0, payment_note: null,
+      session_type: null, admin_confirmed: false, amount_paid: 0, amount_refunded: 0, payment_note: null, attendance: null,
     });
   });
 });

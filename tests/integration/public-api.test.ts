@@ -69,6 +69,7 @@ describe('catalogue', () => {
       admin_blocked: false,
       therapist_id: 1,
       locationId: null,
+      weekdays: [0, 1, 2, 3, 4, 5, 6],
     });
     const all = await request(app).get('/availability-slots').expect(200);
     expect(new Set(all.body.map((s: { therapist_id: number }) => s.therapist_id)).size).toBe(8);

@@ -15,6 +15,7 @@ import { reconcileLedgerJob } from './handlers/reconcile-ledger.job.ts';
 import { reconcilePaymentsJob } from './handlers/reconcile-payments.job.ts';
 import { reminderMailJob } from './handlers/reminder-mail.job.ts';
 import { moneyMailJob } from './handlers/money-mail.job.ts';
+import { staffInvitationMailJob } from './handlers/staff-invitation-mail.job.ts';
 import { refundStrayJob } from './handlers/refund-stray.job.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
@@ -32,6 +33,7 @@ const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'mail.booking-money': moneyMailJob,
   'payments.refund-stray': refundStrayJob,
   'reports.nightly': nightlyReportsJob,
+  'mail.staff-invitation': staffInvitationMailJob,
 };
 
 export type WorkerOptions = {

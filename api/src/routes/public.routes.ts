@@ -17,9 +17,9 @@ export const IMAGES_DIR = fileURLToPath(new URL('../../images/', import.meta.url
 const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.(png|jpe?g|webp|svg)$/;
 const IMAGE_CACHE = { maxAge: '1d', immutable: false, dotfiles: 'deny' as const, fallthrough: false };
 
-function sendImage(res: Response, next: NextFunction, folder: string, name: string): void {
+function sendImage(res: Response, next: NextFunction, dir: string, folder: string, name: string): void {
   if (!IMAGE_NAME.test(name)) return next(new AppError('not_found', 'Image not found.'));
-  res.sendFile(name, { ...IMAGE_CACHE, root: path.join(IMAGES_DIR, folder) }, (err) => {
+  res.sendFile(name, { ...IMAGE_CACHE, root: path.join(dir, folder) }, (err) => {
     if (err) next(new AppError('not_found', 'Image not found.'));
   });
 }
@@ -52,12 +52,12 @@ export function publicRoutes(deps: AppDeps): Router {
   r.get('/get_location_image/:file', (req, res, next) => {
     const m = /^(\d{1,6})\.png$/.exec(req.params.file);
     if (!m) return next(new AppError('not_found', 'Image not found.'));
-    sendImage(res, next, 'locations', `${Number(m[1])}.png`);
+    sendImage(res, next, deps.imagesDir ?? IMAGES_DIR, 'locations', `${Number(m[1])}.png`);
   });
   r.get('/get_specific_image/*image', (req, res, next) => {
     const segments = (req.params as { image?: string[] }).image ?? [];
     if (segments.length !== 1) return next(new AppError('not_found', 'Image not found.'));
-    sendImage(res, next, 'therapists', segments[0]!);
+    sendImage(res, next, deps.imagesDir ?? IMAGES_DIR, 'therapists', segments[0]!);
   });
   return r;
 }

@@ -93,12 +93,47 @@ export const availabilitySlots = pgTable(
     isAvailable: boolean('is_available').notNull().default(true),
     adminBlocked: boolean('admin_blocked').notNull().default(false),
     locationId: integer('location_id').references(() => locations.id),
+    /**
+     * The weekdays (0 Sunday … 6 Saturday) this start time is worked on. Rows from before weekly hours
+     * hold every day, as the daily template did; the panel's weekly hours write Monday–Saturday only.
+     */
+    weekdays: smallint('weekdays').array().notNull().default(sql`'{0,1,2,3,4,5,6}'::smallint[]`),
   },
   (t) => [
     uniqueIndex('availability_slots_therapist_start_uq').on(t.therapistId, t.startTime),
     check('availability_slots_order_check', sql`${t.endTime} > ${t.startTime}`),
+    check('availability_slots_weekdays_check', sql`${t.weekdays} <@ '{0,1,2,3,4,5,6}'::smallint[]`),
   ],
 );
+
+/** A therapist's days off, from_date to to_date inclusive: those dates leave their offer. */
+export const therapistTimeOff = pgTable(
+  'therapist_time_off',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    therapistId: integer('therapist_id')
+      .notNull()
+      .references(() => therapists.id, { onDelete: 'cascade' }),
+    fromDate: date('from_date', { mode: 'string' }).notNull(),
+    toDate: date('to_date', { mode: 'string' }).notNull(),
+    reason: text('reason').notNull().default(''),
+    createdByAdminId: integer('created_by_admin_id').references(() => adminUsers.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('therapist_time_off_therapist_idx').on(t.therapistId, t.toDate),
+    check('therapist_time_off_order_check', sql`${t.toDate} >= ${t.fromDate}`),
+  ],
+);
+
+/** Days the whole centre is closed: they leave every therapist's offer. */
+export const centreHolidays = pgTable('centre_holidays', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  holidayDate: date('holiday_date', { mode: 'string' }).notNull().unique(),
+  reason: text('reason').notNull().default(''),
+  createdByAdminId: integer('created_by_admin_id').references(() => adminUsers.id),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const adminUsers = pgTable('admin_users', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
@@ -157,6 +192,10 @@ export const bookings = pgTable(
     bookingTokenHash: text('booking_token_hash'),
     /** Keyed hash of the address a public booking came from, for the per-address hold limit; never the address. */
     clientAddressHash: text('client_address_hash'),
+    /** Whether the client came to a past session: ATTENDED, NO_SHOW, or null while not marked. */
+    attendance: text('attendance').$type<'ATTENDED' | 'NO_SHOW'>(),
+    attendanceMarkedAt: timestamp('attendance_marked_at', { withTimezone: true }),
+    attendanceMarkedByAdminId: integer('attendance_marked_by_admin_id').references(() => adminUsers.id),
     ...timestamps,
   },
   (t) => [
@@ -173,6 +212,7 @@ export const bookings = pgTable(
     // Holds per client address in the last minutes (HOLDS_PER_IP).
     index('bookings_client_address_idx').on(t.clientAddressHash, t.createdAt).where(sql`${t.clientAddressHash} is not null`),
     check('bookings_amount_check', sql`${t.amountPaise} >= 0`),
+    check('bookings_attendance_check', sql`${t.attendance} is null or ${t.attendance} in ('ATTENDED', 'NO_SHOW')`),
   ],
 );
 
@@ -197,6 +237,25 @@ export const outbox = pgTable(
     index('outbox_pending_idx').on(t.availableAt).where(sql`${t.dispatchedAt} is null`),
     uniqueIndex('outbox_job_uq').on(t.queue, t.jobId),
   ],
+);
+
+/**
+ * A staff account's invitation: the set-password link's token is never stored, only its SHA-256. One
+ * use, within 48 hours; a newer invitation (or a password reset) replaces the older ones.
+ */
+export const adminInvitations = pgTable(
+  'admin_invitations',
+  {
+    id: text('id').primaryKey(),
+    adminId: integer('admin_id')
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('admin_invitations_admin_idx').on(t.adminId)],
 );
 
 /** Admin tokens signed out before their expiry (POST /api/admin/logout), kept until they would have expired. */

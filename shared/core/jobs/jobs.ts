@@ -28,6 +28,8 @@ export const JOBS = {
   /** A payment that arrived for a booking that cannot take it: returned in full (AUTO_REFUND_STRAY_PAYMENTS). */
   'payments.refund-stray': { queue: 'payments', payload: z.strictObject({ bookingId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }) },
   'reports.nightly': { queue: 'reports', payload: z.strictObject({}) },
+  /** A staff account's set-password link (a new account, or a password reset); the token is derived in the worker, never stored. */
+  'mail.staff-invitation': { queue: 'mail', payload: z.strictObject({ invitationId: z.uuid(), kind: z.enum(['invite', 'reset']) }) },
 } as const;
 
 export type JobName = keyof typeof JOBS;
@@ -64,4 +66,5 @@ export const jobIds = {
   strayRefund: (paymentId: string) => `refund-stray.${paymentId}`,
   strayRefundMail: (paymentId: string) => `mail-refund.${paymentId}`,
   sandboxWebhook: (eventId: string) => `sandbox-webhook.${eventId}`,
+  staffInvitation: (invitationId: string) => `mail-staff-invitation.${invitationId}`,
 };

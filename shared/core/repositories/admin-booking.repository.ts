@@ -58,6 +58,7 @@ export function toAdminBookingDto(r: RecordRow): AdminBookingDto {
     amount_paid: paiseToRupees(r.paidPaise ?? 0),
     amount_refunded: paiseToRupees(r.refundedPaise ?? 0),
     payment_note: paymentNote({ paymentStatus: b.paymentStatus, cancelled: b.cancelled, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0 }),
+    attendance: b.attendance ?? null,
   };
 }
 

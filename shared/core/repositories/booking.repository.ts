@@ -199,6 +199,10 @@ const BOOKING_INSERT = `with input as (
         when t.type <> i.therapist_type then 'therapist_type'
         when i.location_id is not null and t.location_id is distinct from i.location_id then 'location'
         when not coalesce(s.is_available, false) or coalesce(s.admin_blocked, false) then 'slot'
+        -- Weekly hours, centre holidays and the therapist's time off (migration 0011).
+        when not (extract(dow from i.booking_date)::smallint = any(s.weekdays)) then 'slot'
+        when exists (select 1 from centre_holidays ch where ch.holiday_date = i.booking_date)
+          or exists (select 1 from therapist_time_off o where o.therapist_id = t.id and i.booking_date between o.from_date and o.to_date) then 'slot'
         when i.service_id is not null and not exists (select 1 from services v where v.id = i.service_id) then 'service'
         when h.client_holds > i.hold_limit_client then 'holds_client'
         when h.address_holds > i.hold_limit_address then 'holds_address'

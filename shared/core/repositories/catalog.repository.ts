@@ -1,9 +1,10 @@
-import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { AvailabilitySlotDto, BookedSlotDto, LocationDto, ServiceDto, TherapistDto } from '../../contract/public.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
-import { availabilitySlots, bookings, locations, services, therapists, therapistServices } from '../db/schema.ts';
+import type { ClosedRange } from '../../domain/slots.ts';
+import { availabilitySlots, bookings, centreHolidays, locations, services, therapists, therapistServices, therapistTimeOff } from '../db/schema.ts';
 
 import { liveBooking } from './live-booking.ts';
 
@@ -85,7 +86,23 @@ export async function listAvailability(db: Db, therapistId?: number): Promise<Av
     admin_blocked: r.adminBlocked,
     therapist_id: r.therapistId,
     locationId: r.locationId,
+    weekdays: [...r.weekdays].sort((a, b) => a - b),
   }));
+}
+
+/** The centre's holidays and the therapist's time off that touch from…to, as date ranges. */
+export async function listClosedRanges(db: Db, therapistId: number, from: string, to: string): Promise<ClosedRange[]> {
+  const [holidays, off] = await Promise.all([
+    db
+      .select({ date: centreHolidays.holidayDate })
+      .from(centreHolidays)
+      .where(and(gte(centreHolidays.holidayDate, from), lte(centreHolidays.holidayDate, to))),
+    db
+      .select({ from: therapistTimeOff.fromDate, to: therapistTimeOff.toDate })
+      .from(therapistTimeOff)
+      .where(and(eq(therapistTimeOff.therapistId, therapistId), lte(therapistTimeOff.fromDate, to), gte(therapistTimeOff.toDate, from))),
+  ]);
+  return [...holidays.map((h) => ({ from: h.date, to: h.date })), ...off];
 }
 
 /** Live bookings (client bookings and admin blocks) of a therapist from a date on. */

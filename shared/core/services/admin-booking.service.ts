@@ -17,7 +17,7 @@ import { API_MESSAGES } from '../../contract/messages.ts';
 import { findBookingByTransactionId } from '../repositories/booking.repository.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { adminSlotStates } from '../../domain/slot-states.ts';
-import { adminWindowDates } from '../../domain/slots.ts';
+import { adminWindowDates, worksOn } from '../../domain/slots.ts';
 import { isOnlineType } from '../../domain/therapist.ts';
 import { addDays, centreNow, timeToMinutes } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
@@ -35,7 +35,7 @@ import { moneyOf, recordCapture } from '../repositories/ledger.repository.ts';
 import { refundBookingMoney } from './refund.service.ts';
 import { intent } from '../jobs/outbox.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { getTherapist, listAvailability, listTherapistRows } from '../repositories/catalog.repository.ts';
+import { getTherapist, listAvailability, listClosedRanges, listTherapistRows } from '../repositories/catalog.repository.ts';
 import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { closeOpenLink } from './payment.service.ts';
@@ -149,7 +149,7 @@ export async function cancelBooking(
 
 async function templateSlot(db: Db, therapistId: number, start: string) {
   const [slot] = await db
-    .select({ isAvailable: availabilitySlots.isAvailable, adminBlocked: availabilitySlots.adminBlocked })
+    .select({ isAvailable: availabilitySlots.isAvailable, adminBlocked: availabilitySlots.adminBlocked, weekdays: availabilitySlots.weekdays })
     .from(availabilitySlots)
     .where(and(eq(availabilitySlots.therapistId, therapistId), eq(availabilitySlots.startTime, start)));
   return slot;
@@ -228,14 +228,15 @@ export async function therapistSlotStates(db: Db, therapistId: number, query: Sl
   const days = query.days ?? window.length - Math.max(first, 0);
   if (first < 0 || first + days > window.length) throw new AppError('validation', AM.slotStatesWindow(window[0]!, window.at(-1)!));
   const dates = window.slice(first, first + days);
-  const [templates, holders] = await Promise.all([
+  const [templates, holders, closed] = await Promise.all([
     listAvailability(db, therapist.id),
     listLiveSlotHolders(db, therapist.id, dates[0]!, dates.at(-1)!),
+    listClosedRanges(db, therapist.id, dates[0]!, dates.at(-1)!),
   ]);
   return {
     therapist_id: therapist.id,
     today: today.date,
-    days: adminSlotStates({ today: today.date, nowMinutes: today.minutes, dates, templates, holders }),
+    days: adminSlotStates({ today: today.date, nowMinutes: today.minutes, dates, templates, holders, closed }),
   };
 }
 
@@ -255,7 +256,13 @@ export async function createManualBooking(db: Db, input: ManualBooking, by: Admi
     throw fieldError('booking_time_slot_start', AM.manualSlotPassed);
   }
   const slot = await templateSlot(db, therapist.id, input.booking_time_slot_start);
-  if (!slot || !slot.isAvailable || slot.adminBlocked) throw fieldError('booking_time_slot_start', AM.manualSlotNotOffered);
+  if (!slot || !slot.isAvailable || slot.adminBlocked || !worksOn(slot, input.booking_date)) {
+    throw fieldError('booking_time_slot_start', AM.manualSlotNotOffered);
+  }
+  // A centre holiday or the therapist's time off: the day is closed for manual bookings too.
+  if ((await listClosedRanges(db, therapist.id, input.booking_date, input.booking_date)).length) {
+    throw fieldError('booking_date', AM.manualDayClosed);
+  }
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx

@@ -12,6 +12,7 @@ import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
 import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
+import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 
 export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
 
@@ -208,5 +209,28 @@ export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number,
   ];
   const subject = b.cancelled ? `Booking cancelled: your session on ${when(b)}` : `About your payment for the session on ${when(b)}`;
   await deps.mailer.send({ to: b.clientEmail, subject, text: paragraphs.join('\n\n'), html: renderHtml(b.cancelled ? 'Your booking is cancelled' : 'About your payment', paragraphs) }, `money-${bookingId}`);
+  return 'sent';
+}
+
+/**
+ * The mail.staff-invitation job: the set-password link for a new staff account or a password reset.
+ * The token travels in the link's fragment (#token=…), which browsers never send to a server, so no
+ * access log or proxy sees it. An invitation used or replaced meanwhile sends nothing.
+ */
+export async function sendStaffInvitation(deps: NotificationDeps, invitationId: string, kind: 'invite' | 'reset'): Promise<'sent' | 'skipped'> {
+  const found = await invitationForMail(deps.db, invitationId, deps.config.jwtSecret);
+  if (!found || found.used || found.expiresAt <= deps.now() || !found.admin.isActive) return 'skipped';
+  const link = `${deps.config.publicBaseUrl}/admin/set-password#token=${found.token}`;
+  const paragraphs = [
+    `Dear ${found.admin.username},`,
+    kind === 'invite'
+      ? `An account on the ${deps.config.centreName} admin panel has been made for you, with the username ${found.admin.username}. Choose your password here:`
+      : `A super admin reset the password of your admin account ${found.admin.username}. Choose a new password here:`,
+    link,
+    `The link works once, for ${INVITATION_HOURS} hours. Your password needs at least 12 characters and must not be a common one. If you did not expect this message, tell the centre at ${deps.config.supportEmail}.`,
+    `Warm regards,\n${deps.config.centreName}`,
+  ];
+  const subject = kind === 'invite' ? `Your admin account at ${deps.config.centreName}` : `Set a new password for ${deps.config.centreName}`;
+  await deps.mailer.send({ to: found.admin.email, subject, text: paragraphs.join('\n\n'), html: renderHtml(kind === 'invite' ? 'Welcome to the admin panel' : 'Set a new password', paragraphs) }, `staff-${kind}`);
   return 'sent';
 }

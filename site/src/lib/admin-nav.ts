@@ -18,6 +18,11 @@ export const ADMIN_ROUTES = {
   income: '/admin/Income',
   auditLog: '/admin/audit-log',
   queues: '/admin/queues',
+  therapists: '/admin/therapists',
+  centre: '/admin/centre',
+  staff: '/admin/staff',
+  account: '/admin/account',
+  setPassword: '/admin/set-password',
 } as const;
 
 export function clientsSearchUrl(name: string): string {

@@ -20,8 +20,13 @@ const Clients = lazy(() => import('./Clients.tsx'));
 const Reports = lazy(() => import('./Reports.tsx'));
 const Income = lazy(() => import('./Income.tsx'));
 const AuditLog = lazy(() => import('./AuditLog.tsx'));
+const Therapists = lazy(() => import('./Therapists.tsx'));
+const Centre = lazy(() => import('./Centre.tsx'));
+const Staff = lazy(() => import('./Staff.tsx'));
+const Account = lazy(() => import('./Account.tsx'));
+const SetPassword = lazy(() => import('./SetPassword.tsx'));
 
-const SUPER_ONLY: AdminRoute[] = ['reports', 'income', 'audit-log'];
+const SUPER_ONLY: AdminRoute[] = ['reports', 'income', 'audit-log', 'therapists', 'centre', 'staff'];
 
 export type ScreenProps = { onLogout: () => void };
 
@@ -41,6 +46,14 @@ function Screen({ route, onLogout }: { route: AdminRoute } & ScreenProps) {
       return <Income />;
     case 'audit-log':
       return <AuditLog />;
+    case 'therapists':
+      return <Therapists />;
+    case 'centre':
+      return <Centre />;
+    case 'staff':
+      return <Staff />;
+    case 'account':
+      return <Account />;
     default:
       return null;
   }
@@ -52,6 +65,8 @@ export default function AdminApp(props: { route: AdminRoute; onLogout?: () => vo
   const session = useStore($adminSession);
 
   useEffect(() => {
+    // The set-password link works without a session (the link is the proof).
+    if (route === 'set-password') return setChecked(true);
     const s = loadSession();
     if (route === 'login' && s) adminNav.replace(ADMIN_ROUTES.dashboard);
     else if (route !== 'login' && !s) adminNav.replace(ADMIN_ROUTES.login);
@@ -68,6 +83,13 @@ export default function AdminApp(props: { route: AdminRoute; onLogout?: () => vo
   }, [parentLogout]);
 
   if (!checked) return <Loading />;
+  if (route === 'set-password') {
+    return (
+      <Suspense fallback={<Loading />}>
+        <SetPassword />
+      </Suspense>
+    );
+  }
   if (route === 'login') {
     return (
       <Suspense fallback={<Loading />}>

@@ -1,0 +1,50 @@
+/**
+ * Whether the client came (issue 20): any admin marks a past session ATTENDED or NO_SHOW, and may
+ * correct it. Only a session that went ahead on the books: not a block, not cancelled or released,
+ * not an unpaid online hold, and started by now at the centre.
+ */
+import { eq } from 'drizzle-orm';
+import { isLiveBooking } from '../../domain/slot-states.ts';
+import { centreNow, timeToMinutes, toHhMm } from '../../domain/time.ts';
+import type { Db } from '../db/client.ts';
+import { bookings } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { auditableBooking, findBookingForUpdate } from '../repositories/admin-booking.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
+
+export type Attendance = 'ATTENDED' | 'NO_SHOW';
+
+export async function markAttendance(
+  db: Db,
+  id: number,
+  status: Attendance,
+  by: { adminId: number },
+  now: Date,
+): Promise<{ booking_id: number; attendance: Attendance; message: string }> {
+  const today = centreNow(now);
+  return db.transaction(async (tx) => {
+    const before = await findBookingForUpdate(tx, id);
+    if (!before) throw new AppError('not_found', `Booking ${id} was not found.`);
+    if (before.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', `Booking ${id} is a blocked slot, not a session.`);
+    if (!isLiveBooking(before.cancelled, before.paymentStatus) || before.paymentStatus === 'INITIATED') {
+      throw new AppError('conflict', `Booking ${id} is cancelled or was never confirmed, so it has no attendance.`);
+    }
+    const started = before.bookingDate < today.date || (before.bookingDate === today.date && timeToMinutes(toHhMm(before.bookingTimeSlotStart)) <= today.minutes);
+    if (!started) throw new AppError('conflict', `Booking ${id} has not started yet; attendance is marked after the session.`);
+    const [after] = await tx
+      .update(bookings)
+      .set({ attendance: status, attendanceMarkedAt: now, attendanceMarkedByAdminId: by.adminId, updatedAt: now })
+      .where(eq(bookings.id, id))
+      .returning();
+    await insertAudit(tx, {
+      adminId: by.adminId,
+      actor: `admin:${by.adminId}`,
+      action: 'booking.attendance',
+      entityType: 'booking',
+      entityId: id,
+      before: { ...auditableBooking(before), attendance: before.attendance },
+      after: { ...auditableBooking(after!), attendance: after!.attendance },
+    });
+    return { booking_id: id, attendance: status, message: status === 'ATTENDED' ? `Booking ${id} marked attended.` : `Booking ${id} marked no-show.` };
+  });
+}

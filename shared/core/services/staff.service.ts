@@ -1,0 +1,238 @@
+/**
+ * Staff accounts from the panel (issue 20): super admins list, create, deactivate and activate admins
+ * and send password-reset links; any admin changes their own password. The command line
+ * (shared/core/admin.cli.ts) stays for the first account.
+ *
+ * A new account without a password gets an invitation: a set-password link valid for 48 hours, sent
+ * by e-mail through the outbox. The link's token is never stored: it is derived from the server's
+ * secret and the invitation's random id (HMAC), and only its SHA-256 is kept to find it again.
+ */
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { StaffCreate, StaffDto } from '../../contract/catalogue.ts';
+import { isCommonPassword } from '../../domain/passwords.ts';
+import type { Db } from '../db/client.ts';
+import { adminInvitations, adminUsers } from '../db/schema.ts';
+import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
+import { jobIds } from '../jobs/jobs.ts';
+import { enqueueInTx, intent } from '../jobs/outbox.ts';
+import type { AdminUser } from '../repositories/admin.repository.ts';
+import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
+import { auditableAdmin, hashPassword, verifyPassword } from './admin-user.service.ts';
+
+export const INVITATION_HOURS = 48;
+export type StaffActor = { adminId: number };
+const who = (a: StaffActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
+
+export const STAFF_MESSAGES = {
+  commonPassword: 'This password is too common. Please choose one that is harder to guess.',
+  wrongCurrent: 'The current password is not correct.',
+  samePassword: 'The new password must differ from the current one.',
+  lastSuperadmin: 'This is the last active super admin: make another super admin first.',
+  notFound: (id: number) => `Admin ${id} was not found.`,
+  exists: 'An admin with this username or email already exists.',
+  linkInvalid: 'This link is not valid or has expired. Ask a super admin for a new one.',
+  inactive: 'This account is deactivated. Ask a super admin to activate it.',
+} as const;
+
+/** The link's token for an invitation id: HMAC of the server's secret, so neither the table nor the outbox holds it. */
+export function invitationToken(secret: string, invitationId: string): string {
+  return createHmac('sha256', secret).update(`admin-invitation:${invitationId}`).digest('base64url');
+}
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function checkPasswordPolicy(password: string, field: string, username?: string): void {
+  if (isCommonPassword(password) || (username && password.toLowerCase().includes(username.toLowerCase()) && password.length - username.length < 8)) {
+    throw fieldError(field, STAFF_MESSAGES.commonPassword);
+  }
+}
+
+function toStaffDto(a: AdminUser, pending: boolean): StaffDto {
+  return {
+    id: a.id,
+    username: a.username,
+    email: a.email,
+    is_superadmin: a.isSuperadmin,
+    is_active: a.isActive,
+    invitation_pending: pending,
+    created_at: a.createdAt.toISOString(),
+  };
+}
+
+/** GET /api/admin/users. */
+export async function listStaff(db: Db, now: Date): Promise<StaffDto[]> {
+  const rows = await db
+    .select({
+      a: adminUsers,
+      pending: sql<boolean>`exists (select 1 from admin_invitations i where i.admin_id = admin_users.id and i.used_at is null and i.expires_at > ${now.toISOString()}::timestamptz)`.mapWith(Boolean),
+    })
+    .from(adminUsers)
+    .orderBy(asc(adminUsers.id));
+  return rows.map((r) => toStaffDto(r.a, r.pending));
+}
+
+/** A new invitation for `admin` (older unused ones stop working) and its e-mail, in the caller's transaction. */
+async function invite(tx: Tx, admin: AdminUser, kind: 'invite' | 'reset', secret: string, now: Date): Promise<void> {
+  await tx.update(adminInvitations).set({ usedAt: now }).where(and(eq(adminInvitations.adminId, admin.id), isNull(adminInvitations.usedAt)));
+  const id = randomUUID();
+  await tx.insert(adminInvitations).values({
+    id,
+    adminId: admin.id,
+    tokenHash: tokenHash(invitationToken(secret, id)),
+    expiresAt: new Date(now.getTime() + INVITATION_HOURS * 3600_000),
+    createdAt: now,
+  });
+  await enqueueInTx(tx as Parameters<typeof enqueueInTx>[0], [intent('mail.staff-invitation', jobIds.staffInvitation(id), { invitationId: id, kind })], now);
+}
+
+/** An unusable password hash for an account that has no password yet (argon2 of random bytes nobody keeps). */
+const unusableHash = () => hashPassword(randomBytes(32).toString('base64url'));
+
+/** POST /api/admin/users: with a password, a ready account; without, an invitation e-mail. */
+export async function createStaff(db: Db, input: StaffCreate, by: StaffActor, secret: string, now: Date): Promise<StaffDto> {
+  if (input.password !== undefined) checkPasswordPolicy(input.password, 'password', input.username);
+  const passwordHash = input.password !== undefined ? await hashPassword(input.password) : await unusableHash();
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(adminUsers)
+        .values({ username: input.username, email: input.email, passwordHash, isSuperadmin: input.is_superadmin, createdAt: now, updatedAt: now })
+        .returning();
+      if (input.password === undefined) await invite(tx, row!, 'invite', secret, now);
+      await insertAudit(tx, {
+        ...who(by),
+        action: 'admin_user.create',
+        entityType: 'admin_user',
+        entityId: row!.id,
+        before: null,
+        after: { ...auditableAdmin(row!), invited: input.password === undefined },
+      });
+      return toStaffDto(row!, input.password === undefined);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('conflict', STAFF_MESSAGES.exists);
+    throw err;
+  }
+}
+
+async function lockById(tx: Tx, id: number): Promise<AdminUser> {
+  const [row] = await tx.select().from(adminUsers).where(eq(adminUsers.id, id)).for('update');
+  if (!row) throw new AppError('not_found', STAFF_MESSAGES.notFound(id));
+  return row;
+}
+
+/**
+ * POST /api/admin/users/{id}/deactivate and /activate. Deactivation ends every session of the admin
+ * (the session version rises, as `npm run admin -- deactivate` does). The last active super admin
+ * cannot be deactivated: every super admin row is locked first, so two deactivations at once cannot
+ * both pass the count.
+ */
+export async function setStaffActive(db: Db, id: number, active: boolean, by: StaffActor, now: Date): Promise<StaffDto> {
+  return db.transaction(async (tx) => {
+    if (!active) await tx.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.isSuperadmin, true)).orderBy(asc(adminUsers.id)).for('update');
+    const before = await lockById(tx, id);
+    if (!active && before.isSuperadmin && before.isActive) {
+      const [others] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(adminUsers)
+        .where(and(eq(adminUsers.isSuperadmin, true), eq(adminUsers.isActive, true), sql`${adminUsers.id} <> ${id}`));
+      if ((others?.n ?? 0) === 0) throw new AppError('conflict', STAFF_MESSAGES.lastSuperadmin);
+    }
+    const [row] = await tx
+      .update(adminUsers)
+      .set({ isActive: active, updatedAt: now, ...(active ? {} : { sessionVersion: sql`${adminUsers.sessionVersion} + 1` }) })
+      .where(eq(adminUsers.id, id))
+      .returning();
+    await insertAudit(tx, {
+      ...who(by),
+      action: active ? 'admin_user.activate' : 'admin_user.deactivate',
+      entityType: 'admin_user',
+      entityId: id,
+      before: auditableAdmin(before),
+      after: auditableAdmin(row!),
+    });
+    return toStaffDto(row!, false);
+  });
+}
+
+/**
+ * POST /api/admin/users/{id}/reset-password: the old password stops working and every session ends;
+ * the admin gets a link (48 hours) to set a new one.
+ */
+export async function resetStaffPassword(db: Db, id: number, by: StaffActor, secret: string, now: Date): Promise<{ id: number; message: string }> {
+  const passwordHash = await unusableHash();
+  return db.transaction(async (tx) => {
+    const before = await lockById(tx, id);
+    if (!before.isActive) throw new AppError('conflict', STAFF_MESSAGES.inactive);
+    const [row] = await tx
+      .update(adminUsers)
+      .set({ passwordHash, sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: now })
+      .where(eq(adminUsers.id, id))
+      .returning();
+    await invite(tx, row!, 'reset', secret, now);
+    await insertAudit(tx, { ...who(by), action: 'admin_user.password_reset', entityType: 'admin_user', entityId: id, before: auditableAdmin(before), after: auditableAdmin(row!) });
+    return { id, message: `A link to set a new password was sent to ${row!.email}; it works for ${INVITATION_HOURS} hours.` };
+  });
+}
+
+/** POST /api/admin/me/password: the admin's own password; every session of theirs ends, this one gets a new token from the route. */
+export async function changeOwnPassword(db: Db, me: AdminUser, current: string, next: string, now: Date): Promise<AdminUser> {
+  if (!(await verifyPassword(me.passwordHash, current))) throw fieldError('current_password', STAFF_MESSAGES.wrongCurrent);
+  if (current === next) throw fieldError('new_password', STAFF_MESSAGES.samePassword);
+  checkPasswordPolicy(next, 'new_password', me.username);
+  const passwordHash = await hashPassword(next);
+  return db.transaction(async (tx) => {
+    const before = await lockById(tx, me.id);
+    // The password changed under us (another tab, a reset): the current one given is no longer it.
+    if (before.passwordHash !== me.passwordHash) throw fieldError('current_password', STAFF_MESSAGES.wrongCurrent);
+    const [row] = await tx
+      .update(adminUsers)
+      .set({ passwordHash, sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: now })
+      .where(eq(adminUsers.id, me.id))
+      .returning();
+    await insertAudit(tx, { ...who({ adminId: me.id }), action: 'admin_user.password_change', entityType: 'admin_user', entityId: me.id, before: auditableAdmin(before), after: auditableAdmin(row!) });
+    return row!;
+  });
+}
+
+/** POST /api/admin/set-password (no session: the link is the proof): one use, within 48 hours. */
+export async function setPasswordWithLink(db: Db, token: string, password: string, now: Date): Promise<AdminUser> {
+  const hash = tokenHash(token);
+  const [found] = await db
+    .select({ i: adminInvitations, a: adminUsers })
+    .from(adminInvitations)
+    .innerJoin(adminUsers, eq(adminUsers.id, adminInvitations.adminId))
+    .where(and(eq(adminInvitations.tokenHash, hash), isNull(adminInvitations.usedAt), gt(adminInvitations.expiresAt, now)));
+  if (!found) throw new AppError('validation', STAFF_MESSAGES.linkInvalid);
+  if (!found.a.isActive) throw new AppError('conflict', STAFF_MESSAGES.inactive);
+  checkPasswordPolicy(password, 'password', found.a.username);
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    // One use, even for two requests at once: only the one that marks the row goes on.
+    const used = await tx
+      .update(adminInvitations)
+      .set({ usedAt: now })
+      .where(and(eq(adminInvitations.id, found.i.id), isNull(adminInvitations.usedAt)))
+      .returning({ id: adminInvitations.id });
+    if (used.length === 0) throw new AppError('validation', STAFF_MESSAGES.linkInvalid);
+    const before = await lockById(tx, found.a.id);
+    const [row] = await tx
+      .update(adminUsers)
+      .set({ passwordHash, sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: now })
+      .where(eq(adminUsers.id, found.a.id))
+      .returning();
+    await insertAudit(tx, { adminId: found.a.id, actor: `admin:${found.a.id}`, action: 'admin_user.password_set', entityType: 'admin_user', entityId: found.a.id, before: auditableAdmin(before), after: auditableAdmin(row!) });
+    return row!;
+  });
+}
+
+/** What the invitation mail needs: whose, which kind, and the link's token (derived, never stored). */
+export async function invitationForMail(db: Db, invitationId: string, secret: string): Promise<{ admin: AdminUser; token: string; expiresAt: Date; used: boolean } | undefined> {
+  const [row] = await db
+    .select({ i: adminInvitations, a: adminUsers })
+    .from(adminInvitations)
+    .innerJoin(adminUsers, eq(adminUsers.id, adminInvitations.adminId))
+    .where(eq(adminInvitations.id, invitationId));
+  if (!row) return undefined;
+  return { admin: row.a, token: invitationToken(secret, invitationId), expiresAt: row.i.expiresAt, used: row.i.usedAt !== null };
+}

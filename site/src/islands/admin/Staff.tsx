@@ -1,0 +1,160 @@
+/** Staff (super admins, issue 20): accounts, invitations, deactivation and password resets. */
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { errorMessage } from '../../lib/admin-api.ts';
+import { catalogueApi, type StaffDto } from '../../lib/catalogue-api.ts';
+import { Badge, ErrorPanel, Loading } from './ui.tsx';
+
+export default function Staff() {
+  const id = useId();
+  const [users, setUsers] = useState<StaffDto[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [form, setForm] = useState({ username: '', email: '', is_superadmin: false, password: '' });
+
+  const load = useCallback(async () => {
+    try {
+      setUsers(await catalogueApi.users());
+    } catch (err) {
+      setError(errorMessage(err, 'Failed to load the staff.'));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const run = (p: Promise<unknown>, ok: (r: unknown) => string) => {
+    setMessage(null);
+    setFailure(null);
+    p.then(
+      (r) => {
+        setMessage(ok(r));
+        void load();
+      },
+      (err: unknown) => setFailure(errorMessage(err, 'The change was not saved.')),
+    );
+  };
+  const create = (e: FormEvent) => {
+    e.preventDefault();
+    const { password, ...rest } = form;
+    run(catalogueApi.createUser(password ? { ...rest, password } : rest), () =>
+      password ? `${form.username} can sign in now.` : `${form.username} was sent an invitation to set a password (valid 48 hours).`,
+    );
+    setForm({ username: '', email: '', is_superadmin: false, password: '' });
+  };
+
+  if (error) return <ErrorPanel title="Error Loading Staff" message={error} onRetry={() => void load()} />;
+  if (!users) return <Loading />;
+  return (
+    <div className="adm-page">
+      <header className="adm-page__head">
+        <div>
+          <h1>Staff</h1>
+          <p className="muted">Admin accounts. Deactivating an account signs it out everywhere at once.</p>
+        </div>
+      </header>
+      {message ? (
+        <p className="adm-notice adm-notice--success" role="status">
+          {message}
+        </p>
+      ) : null}
+      {failure ? (
+        <p className="adm-notice adm-notice--error" role="alert">
+          {failure}
+        </p>
+      ) : null}
+      <section className="adm-panel card" aria-labelledby={`${id}-list`}>
+        <div className="adm-panel__head">
+          <h2 id={`${id}-list`}>Accounts</h2>
+        </div>
+        <div className="adm-table-wrap" role="region" aria-label="Staff accounts table" tabIndex={0}>
+          <table className="adm-table">
+            <thead>
+              <tr>
+                <th scope="col">Username</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td>{u.username}</td>
+                  <td>{u.email}</td>
+                  <td>{u.is_superadmin ? 'Super admin' : 'Admin'}</td>
+                  <td>
+                    {u.is_active ? <Badge tone="green">Active</Badge> : <Badge tone="grey">Inactive</Badge>}{' '}
+                    {u.invitation_pending ? <Badge tone="yellow">Link sent</Badge> : null}
+                  </td>
+                  <td>
+                    <div className="adm-btns">
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        aria-label={`${u.is_active ? 'Deactivate' : 'Activate'} ${u.username}`}
+                        onClick={() => run(catalogueApi.setUserActive(u.id, !u.is_active), () => `${u.username} is now ${u.is_active ? 'inactive' : 'active'}.`)}
+                      >
+                        {u.is_active ? 'Deactivate' : 'Activate'}
+                      </button>
+                      {u.is_active ? (
+                        <button
+                          type="button"
+                          className="btn btn-secondary btn-sm"
+                          aria-label={`Send ${u.username} a password reset link`}
+                          onClick={() => run(catalogueApi.resetPassword(u.id), (r) => (r as { message: string }).message)}
+                        >
+                          Reset password
+                        </button>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section className="adm-panel card" aria-labelledby={`${id}-new`}>
+        <div className="adm-panel__head">
+          <h2 id={`${id}-new`}>Add an account</h2>
+        </div>
+        <form className="adm-form" onSubmit={create} noValidate>
+          <div className="adm-form__grid">
+            <div className="field">
+              <label className="label" htmlFor={`${id}-u`}>
+                Username
+              </label>
+              <input id={`${id}-u`} className="input" autoComplete="off" value={form.username} onChange={(e) => setForm((f) => ({ ...f, username: e.target.value }))} />
+            </div>
+            <div className="field">
+              <label className="label" htmlFor={`${id}-e`}>
+                E-mail
+              </label>
+              <input id={`${id}-e`} type="email" className="input" value={form.email} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
+            </div>
+            <div className="field adm-form__full">
+              <label className="label" htmlFor={`${id}-p`}>
+                Password (leave empty to send an invitation e-mail instead)
+              </label>
+              <input id={`${id}-p`} type="password" className="input" autoComplete="new-password" value={form.password} onChange={(e) => setForm((f) => ({ ...f, password: e.target.value }))} />
+              <p className="hint">At least 12 characters, not a common password.</p>
+            </div>
+            <label className="checkbox adm-form__full">
+              <input type="checkbox" checked={form.is_superadmin} onChange={(e) => setForm((f) => ({ ...f, is_superadmin: e.target.checked }))} /> Super admin (catalogue, staff,
+              reports)
+            </label>
+          </div>
+          <div className="btn-row adm-form__actions">
+            <button type="submit" className="btn btn-primary">
+              Add account
+            </button>
+          </div>
+        </form>
+      </section>
+    </div>
+  );
+}
