@@ -364,6 +364,9 @@ export type TherapistPerformance = {
   /** Net of refunds. */
   total_income: number;
   total_refunded: number;
+  /** Sessions the centre marked attended, and no-shows. */
+  attended_sessions: number;
+  no_show_sessions: number;
 };
 export type TherapistMonthlyReport = { year: number; month: number; therapist_performance: TherapistPerformance[] };
 

@@ -72,6 +72,9 @@ beforeAll(async () => {
   await paid('f', 'CASH');
   await refunded('c', 150_000, 'Cancelled by the centre');
   await refunded('j', 50_000, 'Goodwill');
+  // The desk marked two of Asha's past sessions: a attended, b a no-show.
+  await database.db.update(bookings).set({ attendance: 'ATTENDED' }).where(eq(bookings.id, ids.a!));
+  await database.db.update(bookings).set({ attendance: 'NO_SHOW' }).where(eq(bookings.id, ids.b!));
 });
 afterAll(async () => {
   await database.drop();
@@ -89,9 +92,9 @@ const MONTHLY_NOV = {
   year: 2026,
   month: 11,
   therapist_performance: [
-    { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 5, completed_sessions: 3, missed_or_cancelled_sessions: 2, total_income: 4000, total_refunded: 2000 },
-    { therapist_id: 2, therapist_name: 'Ms. Priya Nair', total_sessions: 2, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1200, total_refunded: 0 },
-    { therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor', total_sessions: 4, completed_sessions: 1, missed_or_cancelled_sessions: 1, total_income: 1800, total_refunded: 0 },
+    { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 5, completed_sessions: 3, missed_or_cancelled_sessions: 2, total_income: 4000, total_refunded: 2000, attended_sessions: 1, no_show_sessions: 1 },
+    { therapist_id: 2, therapist_name: 'Ms. Priya Nair', total_sessions: 2, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1200, total_refunded: 0, attended_sessions: 0, no_show_sessions: 0 },
+    { therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor', total_sessions: 4, completed_sessions: 1, missed_or_cancelled_sessions: 1, total_income: 1800, total_refunded: 0, attended_sessions: 0, no_show_sessions: 0 },
   ],
 };
 
@@ -204,7 +207,7 @@ describe('therapist monthly', () => {
     expect(res.body).toEqual(MONTHLY_NOV);
     const dec = await request(app).get('/api/admin/reports/therapist-monthly?year=2026&month=12').set(boss).expect(200);
     expect(dec.body.therapist_performance).toEqual([
-      { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 1, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1500.5, total_refunded: 0 },
+      { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 1, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1500.5, total_refunded: 0, attended_sessions: 0, no_show_sessions: 0 },
     ]);
     const current = await request(app).get('/api/admin/reports/therapist-monthly').set(boss).expect(200);
     expect(current.body).toEqual(MONTHLY_NOV);
@@ -233,7 +236,7 @@ describe('nightly aggregates', () => {
     const live = { eod: await eod('2026-11-10'), nov: await monthly(11), oct: await monthly(10), empty: await eod('2026-11-15') };
     for (const d of ['2026-11-10', '2026-11-10', '2026-10-31', '2026-11-15', '2026-11-09']) await aggregateDay(database.db, d);
     expect(await database.db.select().from(reportDaily).where(eq(reportDaily.reportDate, '2026-11-10'))).toEqual([
-      expect.objectContaining({ totalBookings: 7, completedBookings: 3, cancelledBookings: 2, failedBookings: 1, incomePaise: 480_000, refundedPaise: 150_000 }),
+      expect.objectContaining({ totalBookings: 7, completedBookings: 3, cancelledBookings: 2, failedBookings: 1, incomePaise: 480_000, refundedPaise: 150_000, attendedBookings: 1, noShowBookings: 1 }),
     ]);
     expect(await database.db.select().from(reportDailyTherapist).where(eq(reportDailyTherapist.reportDate, '2026-11-10'))).toHaveLength(2);
     expect({ eod: await eod('2026-11-10'), nov: await monthly(11), oct: await monthly(10), empty: await eod('2026-11-15') }).toEqual(live);
@@ -259,7 +262,7 @@ describe('nightly aggregates', () => {
     expect(dayToAggregate(new Date('2026-11-10T19:00:00Z'))).toBe('2026-11-10');
     expect(dayToAggregate(new Date('2026-11-11T18:29:00Z'))).toBe('2026-11-10');
     const res = await aggregatePreviousDay(database.db, new Date('2026-11-10T19:00:00Z'));
-    expect(res).toEqual({ date: '2026-11-10', totals: { total: 7, completed: 3, cancelled: 2, failed: 1, income: 480_000, refunded: 150_000 } });
+    expect(res).toEqual({ date: '2026-11-10', totals: { total: 7, completed: 3, cancelled: 2, failed: 1, income: 480_000, refunded: 150_000, attended: 1, no_show: 1 } });
   });
 
   it('are dropped when a booking of that day changes, whoever changes it', async () => {
@@ -334,12 +337,12 @@ describe('Excel exports', () => {
     expect(x.disposition).toBe('attachment; filename="Therapist_Monthly_Report_2026-11.xlsx"');
     expect(x.sheets).toEqual(['Therapist_Monthly']);
     expect(x.rows).toEqual([
-      ['Therapist ID', 'Therapist Name', 'Total Sessions', 'Completed Sessions', 'Missed/Cancelled Sessions', 'Total Income', 'Total Refunded'],
-      [1, 'Dr. Asha Mehta', 5, 3, 2, 3800, 2200],
-      [2, 'Ms. Priya Nair', 2, 1, 0, 1200, 0],
-      [5, 'Dr. Rohan Kapoor', 4, 1, 1, 1800, 0],
+      ['Therapist ID', 'Therapist Name', 'Total Sessions', 'Completed Sessions', 'Missed/Cancelled Sessions', 'Attended', 'No-show', 'Total Income', 'Total Refunded'],
+      [1, 'Dr. Asha Mehta', 5, 3, 2, 1, 1, 3800, 2200],
+      [2, 'Ms. Priya Nair', 2, 1, 0, 0, 0, 1200, 0],
+      [5, 'Dr. Rohan Kapoor', 4, 1, 1, 0, 0, 1800, 0],
     ]);
-    expect(x.sheet.getCell('F2').numFmt).toBe('"₹"#,##0.00');
+    expect(x.sheet.getCell('H2').numFmt).toBe('"₹"#,##0.00');
   });
 
   it('answers 404 "No data to export." when there is nothing', async () => {

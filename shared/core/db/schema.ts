@@ -303,6 +303,8 @@ export const reportDaily = pgTable('report_daily', {
   incomePaise: bigint('income_paise', { mode: 'number' }).notNull(),
   /** Refunds of the day's bookings, as a positive number of paise. */
   refundedPaise: bigint('refunded_paise', { mode: 'number' }).notNull().default(0),
+  attendedBookings: integer('attended_bookings').notNull().default(0),
+  noShowBookings: integer('no_show_bookings').notNull().default(0),
   aggregatedAt: timestamp('aggregated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -321,6 +323,8 @@ export const reportDailyTherapist = pgTable(
     failedBookings: integer('failed_bookings').notNull(),
     incomePaise: bigint('income_paise', { mode: 'number' }).notNull(),
     refundedPaise: bigint('refunded_paise', { mode: 'number' }).notNull().default(0),
+    attendedBookings: integer('attended_bookings').notNull().default(0),
+    noShowBookings: integer('no_show_bookings').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.reportDate, t.therapistId] })],
 );

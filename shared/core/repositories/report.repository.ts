@@ -25,10 +25,12 @@ const COUNTS = sql`count(*)::int as total,
   (count(*) filter (where ${CANCELLED}))::int as cancelled,
   (count(*) filter (where ${FAILED}))::int as failed,
   coalesce(sum(m.paid - m.refunded), 0)::bigint as income,
-  coalesce(sum(m.refunded), 0)::bigint as refunded`;
+  coalesce(sum(m.refunded), 0)::bigint as refunded,
+  (count(*) filter (where b.attendance = 'ATTENDED'))::int as attended,
+  (count(*) filter (where b.attendance = 'NO_SHOW'))::int as no_show`;
 
 /** income: net paise (captures less refunds); refunded: the refunds, as positive paise. */
-export type Totals = { total: number; completed: number; cancelled: number; failed: number; income: number; refunded: number };
+export type Totals = { total: number; completed: number; cancelled: number; failed: number; income: number; refunded: number; attended: number; no_show: number };
 export type TherapistTotals = Totals & { therapist_id: number };
 
 export async function liveDayTotals(db: Tx, date: string): Promise<Totals> {
@@ -49,7 +51,8 @@ export async function liveDayTherapistTotals(db: Tx, date: string): Promise<Ther
 export async function aggregatedDayTotals(db: Db, date: string): Promise<Totals | undefined> {
   const res = await db.execute<Totals>(
     sql`select total_bookings as total, completed_bookings as completed, cancelled_bookings as cancelled,
-               failed_bookings as failed, income_paise as income, refunded_paise as refunded
+               failed_bookings as failed, income_paise as income, refunded_paise as refunded,
+               attended_bookings as attended, no_show_bookings as no_show
         from report_daily where report_date = ${date}`,
   );
   return res.rows[0];
@@ -66,7 +69,8 @@ export async function therapistTotalsBetween(db: Db, from: string, to: string, t
     ),
     parts as (
       select r.therapist_id, r.total_bookings as total, r.completed_bookings as completed, r.cancelled_bookings as cancelled,
-             r.failed_bookings as failed, r.income_paise as income, r.refunded_paise as refunded
+             r.failed_bookings as failed, r.income_paise as income, r.refunded_paise as refunded,
+             r.attended_bookings as attended, r.no_show_bookings as no_show
       from report_daily_therapist r join agg_days d on d.report_date = r.report_date
       union all
       select b.therapist_id, ${COUNTS}
@@ -77,7 +81,8 @@ export async function therapistTotalsBetween(db: Db, from: string, to: string, t
     )
     select p.therapist_id, t.name as therapist_name,
            sum(p.total)::int as total, sum(p.completed)::int as completed, sum(p.cancelled)::int as cancelled,
-           sum(p.failed)::int as failed, sum(p.income)::bigint as income, sum(p.refunded)::bigint as refunded
+           sum(p.failed)::int as failed, sum(p.income)::bigint as income, sum(p.refunded)::bigint as refunded,
+           sum(p.attended)::int as attended, sum(p.no_show)::int as no_show
     from parts p join therapists t on t.id = p.therapist_id
     group by p.therapist_id, t.name
     having sum(p.total) > 0

@@ -82,6 +82,8 @@ export function monthlyExport(report: TherapistMonthlyReport): Export {
       { header: 'Total Sessions', key: 'total_sessions', width: 14 },
       { header: 'Completed Sessions', key: 'completed_sessions', width: 18 },
       { header: 'Missed/Cancelled Sessions', key: 'missed_or_cancelled_sessions', width: 24 },
+      { header: 'Attended', key: 'attended_sessions', width: 10 },
+      { header: 'No-show', key: 'no_show_sessions', width: 10 },
       { header: 'Total Income', key: 'total_income', width: 16, numFmt: RUPEE_FORMAT },
       { header: 'Total Refunded', key: 'total_refunded', width: 16, numFmt: RUPEE_FORMAT },
     ],

@@ -34,6 +34,8 @@ export async function aggregateDay(db: Db, date: string): Promise<Totals> {
       failedBookings: day.failed,
       incomePaise: day.income,
       refundedPaise: day.refunded,
+      attendedBookings: day.attended,
+      noShowBookings: day.no_show,
     });
     if (perTherapist.length) {
       await tx.insert(reportDailyTherapist).values(
@@ -46,6 +48,8 @@ export async function aggregateDay(db: Db, date: string): Promise<Totals> {
           failedBookings: t.failed,
           incomePaise: t.income,
           refundedPaise: t.refunded,
+          attendedBookings: t.attended,
+          noShowBookings: t.no_show,
         })),
       );
     }
@@ -119,6 +123,8 @@ export async function therapistMonthlyReport(db: Db, year: number, month: number
       missed_or_cancelled_sessions: r.cancelled + r.failed,
       total_income: paiseToRupees(r.income),
       total_refunded: paiseToRupees(r.refunded),
+      attended_sessions: r.attended,
+      no_show_sessions: r.no_show,
     })),
   };
 }

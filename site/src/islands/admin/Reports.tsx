@@ -290,6 +290,12 @@ function MonthlyTab() {
                       Missed / Cancelled
                     </th>
                     <th scope="col" className="num">
+                      Attended
+                    </th>
+                    <th scope="col" className="num">
+                      No-show
+                    </th>
+                    <th scope="col" className="num">
                       Total Income
                     </th>
                   </tr>
@@ -302,6 +308,8 @@ function MonthlyTab() {
                       <td className="num">{r.total_sessions}</td>
                       <td className="num">{r.completed_sessions}</td>
                       <td className="num">{r.missed_or_cancelled_sessions}</td>
+                      <td className="num">{r.attended_sessions ?? 0}</td>
+                      <td className="num">{r.no_show_sessions ?? 0}</td>
                       <td className="num">{formatAmount(r.total_income)}</td>
                     </tr>
                   ))}
