@@ -4,10 +4,11 @@ import react from '@astrojs/react';
 
 // Static build of the public site. Run from the repository root with
 //   ASTRO_TELEMETRY_DISABLED=1 npx astro build --root site
-// Output goes to site/dist (outDir is resolved relative to the site root).
+// Output goes to site/dist (outDir is resolved relative to the site root), or to SITE_OUT_DIR: `npm start`
+// builds into a fresh folder and then points site/dist at it (api/src/site-build.ts).
 export default defineConfig({
   output: 'static',
-  outDir: './dist',
+  outDir: process.env.SITE_OUT_DIR || './dist',
   trailingSlash: 'ignore',
   build: {
     format: 'directory',

@@ -11,7 +11,8 @@ import { connectDatabase } from '../../shared/core/db/client.ts';
 import { runMigrations } from '../../shared/core/db/migrate.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { spawnNodeService } from '../../shared/core/node-process.ts';
-import { ASTRO_CLI, SITE_BUILD_ARGS, siteBuildEnv } from './site-build.ts';
+import { buildAndPublish } from './site-build.ts';
+import { rebuildOnCatalogueChange } from './site-rebuild.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cfg = config();
@@ -33,7 +34,7 @@ function run(name: string, entry: string, env: NodeJS.ProcessEnv = process.env, 
   const child = spawnNodeService(entry, { cwd: root, env, args });
   children.push(child);
   child.on('exit', (code, signal) => {
-    if (stopping || name === 'site build') return;
+    if (stopping) return;
     say(`${name} stopped (${signal ?? code}); stopping everything`);
     void stopAll(code ?? 1);
   });
@@ -67,11 +68,16 @@ for (let i = 0; i < 100; i++) {
 
 if (process.env.SITE_BUILD !== 'skip') {
   say('building the site');
-  const build = run('site build', ASTRO_CLI, siteBuildEnv({ ...process.env, BUILD_API_URL: local }), SITE_BUILD_ARGS);
-  const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
-  if (code !== 0) {
+  if (!(await buildAndPublish(root, local))) {
     say('site build failed');
     await stopAll(1);
   }
+  // The team page and the wizard's first step follow the catalogue: a change rebuilds the site beside
+  // the one served and switches to it whole.
+  rebuildOnCatalogueChange({
+    databaseUrl: cfg.databaseUrl,
+    rebuild: async () => say((await buildAndPublish(root, local)) ? 'site rebuilt for a catalogue change' : 'site rebuild failed; the previous site is still served'),
+    onError: (err) => say(`site rebuild watcher: ${err.message}`),
+  });
 }
 say(`ready: open ${cfg.publicBaseUrl}`);

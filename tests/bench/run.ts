@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ASTRO_CLI, SITE_BUILD_ARGS, siteBuildEnv } from '../../api/src/site-build.ts';
+import { buildAndPublish } from '../../api/src/site-build.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { runMigrations } from '../../shared/core/db/migrate.ts';
 import { spawnNodeService } from '../../shared/core/node-process.ts';
@@ -245,8 +245,7 @@ async function main(): Promise<void> {
   const env = { DATABASE_URL: DB_URL, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, QUEUE_PREFIX: 'bench' };
   if (process.env.BENCH_SKIP_BUILD !== '1') {
     say('building the site');
-    const build = spawnSync(process.execPath, [ASTRO_CLI, ...SITE_BUILD_ARGS], { cwd: ROOT, env: siteBuildEnv(process.env), stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('site build failed');
+    if (!(await buildAndPublish(ROOT, undefined))) throw new Error('site build failed');
   }
   const api = start('api/src/server.ts', env, 'bench-api');
   const worker = existsSync(path.join(ROOT, 'worker/src/main.ts')) ? start('worker/src/main.ts', env, 'bench-worker') : undefined;

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { ASTRO_CLI, SITE_BUILD_ARGS, siteBuildEnv } from '../../api/src/site-build.ts';
+import { buildAndPublish } from '../../api/src/site-build.ts';
 import { prepareTemplateDatabase } from './db.ts';
 import { ROOT } from './stack.ts';
 
-/** e2e runs against the production build of the site, built once per run. */
+/** e2e runs against the production build of the site, built once per run and published as `npm start` does. */
 export default async function setup(): Promise<void> {
   await prepareTemplateDatabase();
-  execFileSync(process.execPath, [ASTRO_CLI, ...SITE_BUILD_ARGS], { cwd: ROOT, env: siteBuildEnv(process.env), stdio: 'inherit' });
+  if (!(await buildAndPublish(ROOT, undefined))) throw new Error('site build failed');
 }
