@@ -67,7 +67,7 @@ for (let i = 0; i < 100; i++) {
 
 if (process.env.SITE_BUILD !== 'skip') {
   say('building the site');
-  const build = run('site build', ASTRO_CLI, siteBuildEnv({ ...process.env, BUILD_API_URL: local }), SITE_BUILD_ARGS);
+  const build = run('site build', ASTRO_CLI, siteBuildEnv({ ...process.env, BUILD_API_URL: local, PUBLIC_BASE_URL: cfg.publicBaseUrl }), SITE_BUILD_ARGS);
   const code = await new Promise<number | null>((resolve) => build.once('exit', resolve));
   if (code !== 0) {
     say('site build failed');
