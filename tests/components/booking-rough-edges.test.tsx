@@ -2,7 +2,7 @@
  * Issue 19, the client's items: what a real person stumbled on in the wizard and on /payment-status.
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
 import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
 import { PaymentStatus, paymentStatusInWords } from '../../site/src/islands/booking/PaymentStatus.tsx';
@@ -21,6 +21,16 @@ import {
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
 import { CATALOG, mockFetch, OFFER, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+
+// The wizard loads its later steps lazily: load them once here, so no test waits on their first transform.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../site/src/islands/booking/LocationStep.tsx'),
+    import('../../site/src/islands/booking/SlotStep.tsx'),
+    import('../../site/src/islands/booking/DetailsStep.tsx'),
+    import('../../site/src/islands/booking/PaymentStep.tsx'),
+  ]);
+});
 
 beforeEach(() => {
   sessionStorage.clear();
