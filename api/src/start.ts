@@ -68,7 +68,9 @@ for (let i = 0; i < 100; i++) {
 
 if (process.env.SITE_BUILD !== 'skip') {
   say('building the site');
-  if (!(await buildAndPublish(root, local))) {
+  // The public address goes into the pages' canonical links, the sitemap and robots.txt.
+  const siteEnv = { ...process.env, PUBLIC_BASE_URL: cfg.publicBaseUrl };
+  if (!(await buildAndPublish(root, local, siteEnv))) {
     say('site build failed');
     await stopAll(1);
   }
@@ -76,7 +78,7 @@ if (process.env.SITE_BUILD !== 'skip') {
   // the one served and switches to it whole.
   rebuildOnCatalogueChange({
     databaseUrl: cfg.databaseUrl,
-    rebuild: async () => say((await buildAndPublish(root, local)) ? 'site rebuilt for a catalogue change' : 'site rebuild failed; the previous site is still served'),
+    rebuild: async () => say((await buildAndPublish(root, local, siteEnv)) ? 'site rebuilt for a catalogue change' : 'site rebuild failed; the previous site is still served'),
     onError: (err) => say(`site rebuild watcher: ${err.message}`),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isEmailAddress, normaliseIndianMobile } from '../domain/contact.ts';
 import { REVIEW_NOTE_MAX, type DiscrepancyKind, type PaymentsProviderName } from '../domain/payment-discrepancy.ts';
 import type { AdminSlotStatesDay } from '../domain/slot-states.ts';
 import { ADMIN_WINDOW_DAYS } from '../domain/slots.ts';
@@ -56,7 +57,6 @@ export const ADMIN_MESSAGES = {
 } as const;
 
 const text = (max: number) => z.string({ error: 'Must be text' }).trim().max(max, { error: `Must be at most ${max} characters` });
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const positiveInt = (required: string) =>
   z.number({ error: required }).int({ error: required }).positive({ error: required }).max(INT4_MAX, { error: required });
 
@@ -161,8 +161,12 @@ export const manualBookingSchema = z
       .string({ error: MB.clientEmailRequired })
       .trim()
       .max(254, { error: MB.clientEmailRequired })
-      .refine((v) => EMAIL_RE.test(v), { error: MB.clientEmailRequired }),
-    client_mobile: z.string({ error: MB.clientMobileRequired }).trim().regex(/^\d{10}$/, { error: MB.clientMobileRequired }),
+      .refine(isEmailAddress, { error: MB.clientEmailRequired }),
+    client_mobile: z
+      .string({ error: MB.clientMobileRequired })
+      .trim()
+      .transform(normaliseIndianMobile)
+      .pipe(z.string().regex(/^\d{10}$/, { error: MB.clientMobileRequired })),
     client_note: text(2000).optional(),
     booking_type: z.enum(['ONLINE', 'OFFLINE'], { error: MB.bookingTypeRequired }),
     location_id: z.number({ error: MB.locationRequired }).int({ error: MB.locationRequired }).min(0).max(INT4_MAX, { error: MB.locationRequired }).nullable().optional(),

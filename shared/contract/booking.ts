@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isEmailAddress, normaliseIndianMobile } from '../domain/contact.ts';
 import { isCityOf } from '../domain/india.ts';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
 import { FIELD_MESSAGES as M } from './messages.ts';
@@ -14,16 +15,15 @@ const requiredText = (required: string, max: number) =>
 const optionalText = (max: number) =>
   z.string({ error: 'Must be text' }).trim().max(max, { error: `Must be at most ${max} characters` });
 
-// Pragmatic address check: something@something.tld, no spaces.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
-
 export const fullNameField = requiredText(M.fullNameRequired, 100);
-export const emailField = requiredText(M.emailRequired, 254).refine((v) => EMAIL_RE.test(v), { error: M.emailInvalid });
+export const emailField = requiredText(M.emailRequired, 254).refine(isEmailAddress, { error: M.emailInvalid });
+/** The common Indian forms (+91, 91, a leading 0, spaces, dashes) become the 10 digits, then the rule applies. */
 export const mobileField = z
   .string({ error: M.mobileRequired })
   .trim()
   .min(1, { error: M.mobileRequired })
-  .regex(/^\d{10}$/, { error: M.mobileDigits });
+  .transform(normaliseIndianMobile)
+  .pipe(z.string().regex(/^\d{10}$/, { error: M.mobileDigits }));
 export const ageField = z
   .number({ error: M.ageRequired })
   .int({ error: M.ageRange })
@@ -31,6 +31,8 @@ export const ageField = z
   .max(120, { error: M.ageRange });
 export const sessionTypeField = z.enum(['individual', 'couple'], { error: M.sessionTypeRequired });
 export const termsField = z.literal(true, { error: M.termsRequired });
+/** The terms' minimum age: a younger client books only with a parent's or guardian's consent. */
+export const MINIMUM_AGE_WITHOUT_GUARDIAN = 18;
 export const noteField = optionalText(2000);
 
 export const BOOKING_TYPES = ['ONLINE', 'OFFLINE'] as const;
@@ -71,6 +73,17 @@ function refineStateCity(
   if (!state && city) ctx.addIssue({ code: 'custom', path: ['client_state'], message: M.stateRequired });
 }
 
+/** Under 18, a parent or guardian must have agreed (the terms' eligibility rule). */
+export function needsGuardianConsent(age: number | null | undefined): boolean {
+  return typeof age === 'number' && age >= 1 && age < MINIMUM_AGE_WITHOUT_GUARDIAN;
+}
+
+function refineGuardian(v: { client_age: number; guardian_consent?: boolean | undefined }, ctx: z.RefinementCtx): void {
+  if (needsGuardianConsent(v.client_age) && v.guardian_consent !== true) {
+    ctx.addIssue({ code: 'custom', path: ['guardian_consent'], message: M.guardianConsentRequired });
+  }
+}
+
 /**
  * POST /confirm-booking (spec section 3, with the details form's fields). The same schema
  * validates the wizard's form in the browser and the request on the server.
@@ -89,6 +102,7 @@ export const bookingCreateSchema = z
     client_note: noteField.optional(),
     session_type: sessionTypeField,
     terms_accepted: termsField,
+    guardian_consent: z.boolean({ error: 'guardian_consent must be true or false' }).optional(),
     booking_type: z.enum(BOOKING_TYPES, { error: 'Booking type must be ONLINE or OFFLINE' }),
     location_id: z.number({ error: 'Location must be a number' }).int().min(0).max(INT4_MAX, { error: 'The selected location does not exist' }).default(0),
     service_id: z.number().int().positive().max(INT4_MAX, { error: 'The selected service does not exist' }).optional(),
@@ -101,7 +115,10 @@ export const bookingCreateSchema = z
     admin_confirmed: z.boolean().optional(),
     payment_status: z.enum(PAYMENT_STATUSES).optional(),
   })
-  .superRefine(refineStateCity);
+  .superRefine((v, ctx) => {
+    refineStateCity(v, ctx);
+    refineGuardian(v, ctx);
+  });
 
 export type BookingCreateInput = z.input<typeof bookingCreateSchema>;
 export type BookingCreate = z.output<typeof bookingCreateSchema>;

@@ -12,6 +12,7 @@ export const FIELD_MESSAGES = {
   cityRequired: 'City is required',
   cityNotInState: 'Please choose a city in the selected state',
   termsRequired: 'You must accept the terms and conditions',
+  guardianConsentRequired: 'A parent or guardian must agree to this booking for a client under 18',
 } as const;
 
 export const MANUAL_BOOKING_MESSAGES = {

@@ -26,3 +26,8 @@ export const THERAPIST_TYPE = { ONLINE: 1, OFFLINE: 2 } as const;
 export function isOnlineType(type: number): boolean {
   return type === THERAPIST_TYPE.ONLINE;
 }
+
+/** Bio index 3, when present, lists the languages the therapist works in ("English, Hindi"). */
+export function bioLanguages(bio: string | null | undefined): string {
+  return (bio ?? '').split('|')[3]?.trim() ?? '';
+}

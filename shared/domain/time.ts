@@ -125,3 +125,21 @@ export function formatLongDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return `${weekdayName(date)}, ${monthName(m)} ${d}, ${y}`;
 }
+
+/** The centre's zone as clients read it beside a time. */
+export const CENTRE_ZONE_LABEL = 'IST';
+
+/** '14:00' → '2:00 PM IST': a time the client reads, wherever they are. */
+export function formatTimeIst(time: string): string {
+  return `${formatTime12h(time)} ${CENTRE_ZONE_LABEL}`;
+}
+
+// India has kept UTC+05:30 with no daylight saving since 1945, so a wall-clock time at the centre
+// is that fixed offset from UTC.
+const CENTRE_OFFSET_MINUTES = 330;
+
+/** The instant a wall-clock date and time at the centre happen ('2030-01-08', '10:00' → 04:30Z). */
+export function centreInstant(date: string, time: string): Date {
+  const d = toUtc(date);
+  return new Date(d.getTime() + (timeToMinutes(time) - CENTRE_OFFSET_MINUTES) * 60_000);
+}

@@ -259,7 +259,7 @@ describe('store', () => {
     updateClientInfo({ fullName: 'Meera' });
     updateClientInfo({ email: 'm@example.in' });
     const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY)!);
-    expect(saved.clientInfo).toMatchObject({ fullName: 'Meera', email: 'm@example.in', termsAccepted: true, sessionType: 'individual' });
+    expect(saved.clientInfo).toMatchObject({ fullName: 'Meera', email: 'm@example.in', termsAccepted: false, sessionType: 'individual' });
     act(() => resetBooking());
     expect($booking.get().currentStep).toBe(1);
     expect($booking.get().clientInfo.fullName).toBe('');

@@ -16,8 +16,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** Online: type → therapist → a free slot (by index; -1 the last) → the details form. */
-async function onlineToDetails(page: Page, therapist: string, slotIndex = 0): Promise<void> {
+/** Online: type → therapist → a free slot (by index; -1 the last; on the nth date with slots) → the details form. */
+async function onlineToDetails(page: Page, therapist: string, slotIndex = 0, dateIndex = 0): Promise<void> {
   await page.goto(`${stack.baseUrl}/book`);
   await heading(page, 'How would you like to meet?');
   await page.getByText('Online Session', { exact: true }).click();
@@ -25,6 +25,7 @@ async function onlineToDetails(page: Page, therapist: string, slotIndex = 0): Pr
   await heading(page, 'Select Your Therapist');
   await page.getByRole('button', { name: `Select ${therapist}` }).click();
   await heading(page, 'Select Date & Time');
+  if (dateIndex > 0) await page.locator('.date-btn:not(.is-empty)').nth(dateIndex).click();
   const times = page.locator('.time-option');
   await (slotIndex < 0 ? times.last() : times.nth(slotIndex)).click();
   await (await continueButton(page)).click();
@@ -38,7 +39,8 @@ describe('details form validation in the browser', () => {
   ] as const)('shows every message under its field and announces them (%s)', async (_name, viewport) => {
     const { context, page } = await newJourney(browser, viewport);
     await onlineToDetails(page, 'Priya Nair');
-    await page.getByLabel(/I accept the/).uncheck();
+    // The terms box starts unticked (consent is the client's own act).
+    expect(await page.getByLabel(/I accept the/).isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
     for (const m of [
       'Full name is required',
@@ -64,10 +66,22 @@ describe('details form validation in the browser', () => {
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
     await page.getByText('Please enter a valid email address', { exact: true }).waitFor();
     await page.getByText('Mobile number must be 10 digits', { exact: true }).waitFor();
-    // The mobile input takes at most 10 characters.
-    await page.getByLabel('Mobile number').fill('');
-    await page.getByLabel('Mobile number').pressSequentially('98765432109999');
-    expect(await page.getByLabel('Mobile number').inputValue()).toBe('9876543210');
+    // A number typed or pasted in a common Indian form is kept whole, then shown as its 10 digits.
+    for (const written of ['09876543210', '+91 98765 43210', '91-98765-43210']) {
+      await page.getByLabel('Mobile number').fill('');
+      await page.getByLabel('Mobile number').pressSequentially(written);
+      expect(await page.getByLabel('Mobile number').inputValue()).toBe(written);
+      await page.getByLabel('Age').focus();
+      expect(await page.getByLabel('Mobile number').inputValue()).toBe('9876543210');
+    }
+    await page.getByLabel('Email').fill('user@example..com');
+    await page.getByLabel('Age').fill('12');
+    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    await page.getByText('Please enter a valid email address', { exact: true }).waitFor();
+    await page.getByText('A parent or guardian must agree to this booking for a client under 18', { exact: true }).waitFor();
+    expect(await page.getByText('Mobile number must be 10 digits', { exact: true }).count()).toBe(0);
+    await expectAccessible(page, 'details with the guardian consent');
+    await screenshot(page, 'booking-details-guardian');
     await context.close();
   });
 });
@@ -99,7 +113,8 @@ describe('reload in the middle keeps progress', () => {
 describe('a slot taken behind the client’s back', () => {
   it('sends the client back to the slot step with fresh slots and a clear message, details kept', async () => {
     const { context, page } = await newJourney(browser, VIEWPORTS.desktop);
-    await onlineToDetails(page, 'Farah Shaikh');
+    // A slot on the second date with slots: the step must come back to that date, not the first.
+    await onlineToDetails(page, 'Farah Shaikh', 0, 1);
     await fillDetails(page, true);
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
     await heading(page, 'Review and Pay');
@@ -133,14 +148,15 @@ describe('a slot taken behind the client’s back', () => {
     await page.getByText('This time slot has just been booked. Please choose another.').waitFor();
     expect(await page.getByRole('alert').first().textContent()).toContain('This time slot has just been booked');
     await page.locator('.time-option').first().waitFor();
-    // The fresh offer no longer holds the taken time on that date.
+    // Back on the date the client had chosen, not the first date; the taken time is gone from it.
     const pressed = await page.locator('.date-btn[aria-pressed="true"]').getAttribute('aria-label');
-    if (pressed?.startsWith(new Date(`${slot.date}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' }))) {
-      const times = await page.locator('.time-option').allTextContents();
-      const [h, m] = slot.start_time.split(':').map(Number) as [number, number];
-      const label = `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
-      expect(times).not.toContain(label);
-    }
+    const [y, mo, d] = slot.date.split('-').map(Number) as [number, number, number];
+    const longDate = new Date(Date.UTC(y, mo - 1, d)).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    expect(pressed).toMatch(new RegExp(`^${longDate}`));
+    const times = await page.locator('.time-option').allTextContents();
+    const [h, m] = slot.start_time.split(':').map(Number) as [number, number];
+    const label = `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
+    expect(times).not.toContain(label);
     expect(await (await continueButton(page)).isDisabled()).toBe(true);
     await expectAccessible(page, 'slot step after 409');
     await screenshot(page, 'booking-slot-taken');

@@ -79,6 +79,8 @@ export async function fillDetails(page: Page, withPlace: boolean): Promise<void>
     await page.getByLabel('City').selectOption(CLIENT.city);
   }
   await page.getByLabel('Notes').fill(CLIENT.notes);
+  // Consent is the client's own act: the box starts unticked.
+  await page.getByLabel(/I accept the/).check();
 }
 
 /** Presses Tab until the focused element matches, proving it is reachable by keyboard. */

@@ -140,6 +140,9 @@ describe('offline booking, start to pending confirmation', () => {
     await page.keyboard.type(CLIENT.age);
     await tabTo(page, 'input[name="session-type"]');
     await page.keyboard.press('ArrowRight'); // Couple
+    // Consent is the client's own act: the terms box starts unticked.
+    await tabTo(page, '#f-terms');
+    await page.keyboard.press('Space');
     await checkStep(page, '5-details');
     await tabTo(page, 'button[type="submit"]');
     await page.keyboard.press('Enter');

@@ -354,3 +354,91 @@ describe('hold limits', () => {
     expect(answers.slice(8).every((s) => s === 429)).toBe(true);
   });
 });
+
+describe('the client’s own booking across a failed or abandoned payment (issue 19)', () => {
+  const linkRequest = (id: number) => ({
+    amount: 1500,
+    currency: 'INR',
+    description: 'x',
+    customer_name: 'Meera Pillai',
+    customer_email: 'meera.pillai@example.com',
+    customer_phone: '9876543210',
+    booking_id: id,
+  });
+
+  it('Pay again after Back from the checkout: the same key answers the same booking, and the same link', async () => {
+    const payload = onlineBooking({ ...nextSlot(), ...client(), payment_transaction_id: 'back-from-checkout-1' });
+    const first = await request(app).post('/confirm-booking').send(payload).expect(200);
+    const token = first.body.booking_token as string;
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', token).send(linkRequest(first.body.booking_id)).expect(200);
+    // The client comes back from the checkout and presses Pay: never "This time slot has just been booked".
+    const again = await request(app).post('/confirm-booking').send(payload).expect(200);
+    expect(again.body).toEqual(first.body);
+    const sameLink = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', again.body.booking_token).send(linkRequest(again.body.booking_id)).expect(200);
+    expect(sameLink.body).toEqual(link.body);
+  });
+
+  it('after a failed attempt the booking’s client gets its link and the time its hold has left; others only the status', async () => {
+    const made = await request(app).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), ...client() })).expect(200);
+    const id = made.body.booking_id as number;
+    const token = made.body.booking_token as string;
+    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', token).send(linkRequest(id)).expect(200);
+    const failed = new URL(await payments.fail(link.body.payment_link_id));
+    const query = Object.fromEntries(failed.searchParams);
+    expect(query).toMatchObject({ razorpay_payment_link_status: 'failed', razorpay_payment_link_reference_id: String(id) });
+    const lookup = () => request(app).get(`/api/get-razorpay-details/${link.body.payment_link_id}`).query({ payment_status: 'failed', ...query });
+    const mine = await lookup().set('X-Booking-Token', token).expect(200);
+    expect(mine.body.data).toMatchObject({
+      id,
+      payment_status: 'INITIATED',
+      payment_link_url: link.body.short_url,
+      // Made at the clock's instant: the whole 20-minute hold is left.
+      payment_hold_seconds_left: 20 * 60,
+      payment_hold_expires_at: new Date(clock.now().getTime() + 20 * 60_000).toISOString(),
+    });
+    const theirs = await lookup().expect(200);
+    expect(theirs.body).toEqual({ data: { payment_status: 'INITIATED' } });
+  });
+});
+
+describe('client details as people write them (issue 19)', () => {
+  it('a mobile written +91 98765 43210, 91-…, 0… or with spaces is stored as its 10 digits', async () => {
+    for (const [written, n] of [
+      ['+91 98765 43210', 1],
+      ['09876543210', 2],
+      ['91-98765-43210', 3],
+      ['098765 43210', 4],
+    ] as const) {
+      const who = client();
+      const made = await request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ ...nextSlot(), client_email: who.client_email, client_mobile: written }))
+        .expect(200);
+      expect((await row(made.body.booking_id)).clientMobile, `form ${n}`).toBe('9876543210');
+    }
+    // Ten digits are ten digits (the spec's rule); only longer forms lose a prefix.
+    await request(app).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), client_email: client().client_email, client_mobile: '0987654321' })).expect(200);
+    for (const bad of ['+91 98765 4321', '98765-432101', '+44 7700 900123']) {
+      // Refused before any slot is looked at: the factory's own slot will do.
+      const res = await request(app).post('/confirm-booking').send(onlineBooking({ client_mobile: bad }));
+      expect(res.status, bad).toBe(400);
+      expect(res.body.errors.client_mobile).toBe('Mobile number must be 10 digits');
+    }
+  });
+
+  it('refuses an e-mail with an empty part between dots', async () => {
+    for (const email of ['user@example..com', '.user@example.com', 'user.@example.com', 'user@-example.com', 'user@example.c']) {
+      const res = await request(app).post('/confirm-booking').send(onlineBooking({ client_email: email })).expect(400);
+      expect(res.body.errors.client_email, email).toBe('Please enter a valid email address');
+    }
+  });
+
+  it('under 18 a booking needs a parent’s or guardian’s consent; the server refuses it without', async () => {
+    const res = await request(app).post('/confirm-booking').send(onlineBooking({ client_age: 12 })).expect(400);
+    expect(res.body.errors).toEqual({ guardian_consent: 'A parent or guardian must agree to this booking for a client under 18' });
+    expect(res.body.detail).toBeTruthy();
+    await request(app).post('/confirm-booking').send(onlineBooking({ client_age: 12, guardian_consent: false })).expect(400);
+    await request(app).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), ...client(), client_age: 12, guardian_consent: true })).expect(200);
+    await request(app).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), ...client(), client_age: 18 })).expect(200);
+  });
+});

@@ -3,6 +3,7 @@ import type { QueryConfig } from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import { jobIds, queueOf, type JobName, type JobPayload } from './jobs.ts';
+import { centreInstant } from '../../domain/time.ts';
 
 /** A drizzle transaction, or the database itself when the caller needs no surrounding transaction. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -94,7 +95,7 @@ export type ConfirmedBooking = {
 
 /** The instant a session starts: the booking's wall-clock time at the centre (IST has no DST). */
 export function sessionStart(b: Pick<ConfirmedBooking, 'bookingDate' | 'bookingTimeSlotStart'>): Date {
-  return new Date(`${b.bookingDate}T${b.bookingTimeSlotStart.slice(0, 5)}:00+05:30`);
+  return centreInstant(b.bookingDate, b.bookingTimeSlotStart);
 }
 
 /** The confirmation e-mails and the 24-hour reminder (skipped when the session is less than 24 hours away). */

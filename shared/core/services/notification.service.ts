@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
-import { formatLongDate, formatTime12h } from '../../domain/time.ts';
+import { formatLongDate, formatTimeIst } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bookings } from '../db/schema.ts';
@@ -25,7 +25,7 @@ function isConfirmed(b: BookingView): boolean {
 }
 
 function when(b: BookingView): string {
-  return `${formatLongDate(b.bookingDate)} at ${formatTime12h(b.bookingTimeSlotStart)} (IST)`;
+  return `${formatLongDate(b.bookingDate)} at ${formatTimeIst(b.bookingTimeSlotStart)}`;
 }
 
 /** The meetings.create job: one link per online booking, then the e-mails that carry it. */

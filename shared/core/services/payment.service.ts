@@ -473,5 +473,5 @@ export async function bookingDetailsFor(
     }
     throw new AppError('conflict', 'We could not confirm this payment yet. Please contact support.');
   }
-  return proven ? { data: toBookingRecord(booking) } : { data: { payment_status: booking.paymentStatus } };
+  return proven ? { data: toBookingRecord(booking, deps.now()) } : { data: { payment_status: booking.paymentStatus } };
 }

@@ -90,6 +90,10 @@ export type BookingDetails = {
   location_name?: string | null;
   location_address?: string | null;
   google_meet_link?: string | null;
+  cancelled?: boolean;
+  payment_link_url?: string | null;
+  /** While an unpaid online booking holds its slot: seconds left, on the server's clock. */
+  payment_hold_seconds_left?: number | null;
   [key: string]: unknown;
 };
 

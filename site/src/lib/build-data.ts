@@ -134,3 +134,31 @@ export function toTeamMember(t: ApiTherapist): TeamMember {
     modeLabel: online ? 'Online' : 'In-person',
   };
 }
+
+/** A centre as GET /locations answers it. */
+export interface ApiLocation {
+  id: number;
+  name: string;
+  address: string;
+  phone: string;
+}
+
+/**
+ * GET {BUILD_API_URL}/locations, so the Contact page shows each centre's own phone as the wizard
+ * does. [] when the API cannot be reached; the page then uses the configured branches.
+ */
+export async function fetchLocationsForBuild(): Promise<ApiLocation[]> {
+  const url = `${apiBaseUrl()}/locations`;
+  try {
+    const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    if (!response.ok) return [];
+    const body: unknown = await response.json();
+    if (!Array.isArray(body)) return [];
+    return body.filter(
+      (l): l is ApiLocation => typeof l === 'object' && l !== null && typeof l.name === 'string' && typeof l.phone === 'string' && l.phone.trim() !== '',
+    );
+  } catch (error) {
+    console.warn(`[build-data] could not fetch ${url} (${error instanceof Error ? error.message : String(error)}); using the configured centres' phones.`);
+    return [];
+  }
+}

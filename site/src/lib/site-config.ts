@@ -19,9 +19,13 @@ export interface Branch {
   readonly name: string;
   readonly lines: readonly string[];
   readonly mapsQuery: string;
+  /** The centre's own phone (the demo centres' numbers; the build reads the live ones from GET /locations). */
+  readonly phone: string;
 }
 
 const supportPhone = envOr('SUPPORT_PHONE', '+91 98200 00000');
+/** Where the site is served, for canonical links, the sitemap and the share image (as the API's PUBLIC_BASE_URL). */
+const baseUrl = envOr('PUBLIC_BASE_URL', `http://localhost:${envOr('PORT', '3000')}`).replace(/\/+$/, '');
 const supportEmail = envOr('SUPPORT_EMAIL', 'care@wellbeingcentre.in');
 
 /** Turns a display phone number into a value safe for a tel: URI (digits and a leading +). */
@@ -32,6 +36,7 @@ export function toTelHref(phone: string): string {
 }
 
 export interface SiteConfig {
+  readonly baseUrl: string;
   readonly centreName: string;
   readonly supportPhone: string;
   readonly supportPhoneHref: string;
@@ -42,19 +47,29 @@ export interface SiteConfig {
   readonly branches: readonly Branch[];
 }
 
+/** A social link only when configured: an unset one is left out, never a platform's home page. */
+function socialLinks(): SocialLink[] {
+  const all: [SocialLink['label'], string][] = [
+    ['Instagram', 'SOCIAL_INSTAGRAM_URL'],
+    ['Facebook', 'SOCIAL_FACEBOOK_URL'],
+    ['LinkedIn', 'SOCIAL_LINKEDIN_URL'],
+    ['YouTube', 'SOCIAL_YOUTUBE_URL'],
+  ];
+  return all.flatMap(([label, name]) => {
+    const href = envOr(name, '');
+    return /^https:\/\//.test(href) ? [{ label, href }] : [];
+  });
+}
+
 export const siteConfig: SiteConfig = {
+  baseUrl,
   centreName: envOr('CENTRE_NAME', 'Mindful Path Wellbeing Centre'),
   supportPhone,
   supportPhoneHref: toTelHref(supportPhone),
   supportEmail,
   supportEmailHref: `mailto:${supportEmail}`,
   poweredBy: 'Wellbeing Booking',
-  social: [
-    { label: 'Instagram', href: envOr('SOCIAL_INSTAGRAM_URL', 'https://www.instagram.com/') },
-    { label: 'Facebook', href: envOr('SOCIAL_FACEBOOK_URL', 'https://www.facebook.com/') },
-    { label: 'LinkedIn', href: envOr('SOCIAL_LINKEDIN_URL', 'https://www.linkedin.com/') },
-    { label: 'YouTube', href: envOr('SOCIAL_YOUTUBE_URL', 'https://www.youtube.com/') },
-  ],
+  social: socialLinks(),
   branches: [
     {
       name: 'West Branch',
@@ -65,6 +80,7 @@ export const siteConfig: SiteConfig = {
         'Maharashtra 400092',
       ],
       mapsQuery: 'Sai Darshan Building, S.V. Road, Borivali West, Mumbai 400092',
+      phone: '+91 98200 11111',
     },
     {
       name: 'East Branch',
@@ -75,6 +91,7 @@ export const siteConfig: SiteConfig = {
         'Maharashtra 400101',
       ],
       mapsQuery: 'Shanti Heights, Thakur Village Road, Kandivali East, Mumbai 400101',
+      phone: '+91 98200 22222',
     },
   ],
 };
@@ -82,6 +99,12 @@ export const siteConfig: SiteConfig = {
 export interface NavLink {
   readonly href: string;
   readonly label: string;
+}
+
+/** The canonical address of a page: the base URL and the path without a trailing slash. */
+export function canonicalUrl(pathname: string): string {
+  const path = pathname.replace(/\/index\.html$/, '/').replace(/\/+$/, '');
+  return `${siteConfig.baseUrl}${path || '/'}`;
 }
 
 /** Links shown in the header navigation. */

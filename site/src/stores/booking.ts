@@ -19,6 +19,8 @@ export type ClientInfo = {
   city: string;
   notes: string;
   termsAccepted: boolean;
+  /** Under 18: a parent or guardian agrees to the booking (the terms' eligibility rule). */
+  guardianConsent: boolean;
   sessionType: SessionType | '';
 };
 
@@ -36,6 +38,8 @@ export type BookingState = {
   paymentComplete: boolean;
   /** A message for the slot step, e.g. after the chosen slot was taken meanwhile. */
   slotNotice: string | null;
+  /** The date the slot step shows: kept when a chosen slot is lost, so the client returns to it. */
+  slotDate: string | null;
   /**
    * The booking being paid for: the idempotency key its request carries (so a request whose answer was
    * lost is sent again with the same key and finds the same booking), and, once the server answered, the
@@ -44,7 +48,13 @@ export type BookingState = {
   pending: PendingBooking | null;
 };
 
-export type PendingBooking = { transactionId: string; bookingId: number | null; bookingToken: string | null };
+export type PendingBooking = {
+  transactionId: string;
+  bookingId: number | null;
+  bookingToken: string | null;
+  /** The booking's payment link, once the server made it: the failed-payment page reopens it. */
+  linkUrl?: string | null;
+};
 
 export const STORAGE_KEY = 'booking-state';
 
@@ -56,7 +66,10 @@ export const DEFAULT_CLIENT_INFO: ClientInfo = {
   state: '',
   city: '',
   notes: '',
-  termsAccepted: true,
+  // Consent is the client's own act (India's DPDP Act): the box starts unticked, unlike the spec's
+  // default of true. The README lists this among the departures from the spec.
+  termsAccepted: false,
+  guardianConsent: false,
   sessionType: 'individual',
 };
 
@@ -69,9 +82,10 @@ export function defaultBookingState(): BookingState {
     selectedTherapist: null,
     selectedTimeSlot: null,
     clientInfo: { ...DEFAULT_CLIENT_INFO },
-    termsAccepted: true,
+    termsAccepted: false,
     paymentComplete: false,
     slotNotice: null,
+    slotDate: null,
     pending: null,
   };
 }
@@ -91,7 +105,13 @@ function load(): BookingState {
   try {
     const saved = JSON.parse(raw) as Partial<BookingState>;
     if (typeof saved !== 'object' || saved === null) return fallback;
-    return { ...fallback, ...saved, clientInfo: { ...fallback.clientInfo, ...(saved.clientInfo ?? {}) } };
+    const state = { ...fallback, ...saved, clientInfo: { ...fallback.clientInfo, ...(saved.clientInfo ?? {}) } };
+    // A step past the last was saved as the page left for the checkout. A page loaded afresh (the
+    // browser's Back from the checkout without its back/forward cache) is not redirecting: it shows
+    // the payment step again, whose Pay finds the same booking and link.
+    const last = state.bookingType === 'offline' ? 6 : 5;
+    if (typeof state.currentStep !== 'number' || state.currentStep > last) state.currentStep = last;
+    return state;
   } catch {
     return fallback;
   }
@@ -133,27 +153,40 @@ export function setStep(step: number): void {
 export function setBookingType(bookingType: BookingType): void {
   const s = $booking.get();
   if (s.bookingType === bookingType) return;
-  rechoose({ bookingType, selectedLocation: null, selectedTherapist: null, selectedService: null, selectedTimeSlot: null });
+  rechoose({ bookingType, selectedLocation: null, selectedTherapist: null, selectedService: null, selectedTimeSlot: null, slotDate: null });
 }
 
 /** Another location means other therapists and other slots. */
 export function setLocation(location: LocationDto): void {
   const s = $booking.get();
   if (s.selectedLocation?.id === location.id) return patch({ selectedLocation: location });
-  rechoose({ selectedLocation: location, selectedTherapist: null, selectedTimeSlot: null });
+  rechoose({ selectedLocation: location, selectedTherapist: null, selectedTimeSlot: null, slotDate: null });
 }
 
 export function setTherapist(therapist: TherapistDto, service: ServiceDto | null): void {
   const s = $booking.get();
   const same = s.selectedTherapist?.id === therapist.id;
   if (same && s.selectedService?.id === service?.id) return patch({ selectedTherapist: therapist });
-  rechoose({ selectedTherapist: therapist, selectedService: service, selectedTimeSlot: same ? s.selectedTimeSlot : null });
+  rechoose({
+    selectedTherapist: therapist,
+    selectedService: service,
+    selectedTimeSlot: same ? s.selectedTimeSlot : null,
+    slotDate: same ? s.slotDate : null,
+  });
 }
 
 export function setTimeSlot(slot: SelectedSlot | null): void {
   const s = $booking.get();
   if (s.selectedTimeSlot && slot && s.selectedTimeSlot.date === slot.date && s.selectedTimeSlot.start_time === slot.start_time) return;
-  rechoose({ selectedTimeSlot: slot });
+  rechoose(slot ? { selectedTimeSlot: slot, slotDate: slot.date } : { selectedTimeSlot: null });
+}
+
+/** The date the slot step shows (a new date clears the chosen slot). */
+export function setSlotDate(slotDate: string): void {
+  const s = $booking.get();
+  if (s.slotDate === slotDate) return;
+  if (s.selectedTimeSlot && s.selectedTimeSlot.date !== slotDate) rechoose({ slotDate, selectedTimeSlot: null });
+  else patch({ slotDate });
 }
 
 /** clientInfo updates merge into the existing value (spec section 3). */
@@ -183,6 +216,13 @@ export function bookingMade(bookingId: number, bookingToken: string | null): voi
   const s = $booking.get();
   if (!s.pending) return;
   patch({ pending: { ...s.pending, bookingId, bookingToken } });
+}
+
+/** The booking's payment link, kept for "Try payment again". */
+export function paymentLinkMade(linkUrl: string): void {
+  const s = $booking.get();
+  if (!s.pending) return;
+  patch({ pending: { ...s.pending, linkUrl } });
 }
 
 export function setSlotNotice(slotNotice: string | null): void {

@@ -1,20 +1,30 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { $booking, resetBooking, setStep } from '../../stores/booking.ts';
 import { Loading, requestHeadingFocus } from './common.tsx';
 import { flowOf, screenAt, stepOf, type Screen } from './flow.ts';
-import { LocationStep } from './LocationStep.tsx';
-import { SlotStep } from './SlotStep.tsx';
+import { useStepHistory } from './history.ts';
 import { StepIndicator } from './StepIndicator.tsx';
 import { TherapistStep } from './TherapistStep.tsx';
 import { TypeStep } from './TypeStep.tsx';
 
-// The form and payment steps carry the zod schema and the list of Indian cities; they load
-// while the client is still choosing, so the first screen paints with less JavaScript.
+// The form and payment steps carry the zod schema and the list of Indian cities, and the location
+// and slot steps are only needed after the first choice: they load while the client is still
+// choosing (from the moment a session type is picked), so the first screen paints with less JavaScript.
+const loadLocation = () => import('./LocationStep.tsx');
+const loadSlot = () => import('./SlotStep.tsx');
 const loadDetails = () => import('./DetailsStep.tsx');
 const loadPayment = () => import('./PaymentStep.tsx');
+const LocationStep = lazy(() => loadLocation().then((m) => ({ default: m.LocationStep })));
+const SlotStep = lazy(() => loadSlot().then((m) => ({ default: m.SlotStep })));
 const DetailsStep = lazy(() => loadDetails().then((m) => ({ default: m.DetailsStep })));
 const PaymentStep = lazy(() => loadPayment().then((m) => ({ default: m.PaymentStep })));
+const loadLaterSteps = () => {
+  void loadLocation();
+  void loadSlot();
+  void loadDetails();
+  void loadPayment();
+};
 
 export function BookingWizard({ navigate }: { navigate?: (url: string) => void } = {}) {
   const { currentStep, bookingType } = useStore($booking);
@@ -24,20 +34,28 @@ export function BookingWizard({ navigate }: { navigate?: (url: string) => void }
   const goTo = (s: Screen) => {
     requestHeadingFocus();
     setStep(stepOf(s, bookingType));
-    if (s === 'slot' || s === 'therapist') {
-      void loadDetails();
-      void loadPayment();
-    }
   };
-  const back = () => {
-    requestHeadingFocus();
-    setStep(Math.max(1, Math.min(currentStep, flow.length) - 1));
-  };
+  useEffect(() => {
+    if (bookingType) loadLaterSteps();
+  }, [bookingType]);
+  const back = useStepHistory(currentStep, screen, Math.max(1, Math.min(currentStep, flow.length) - 1));
+
+  // Back from the checkout may restore this very page from the back/forward cache, still saying
+  // "Processing payment and redirecting...": show the payment step again. Its Pay sends the same
+  // idempotency key, so the server answers the same booking (and its link), not a slot taken.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => {
+      const s = $booking.get();
+      const last = flowOf(s.bookingType).length;
+      if (e.persisted && s.currentStep > last) setStep(last);
+    };
+    addEventListener('pageshow', onShow);
+    return () => removeEventListener('pageshow', onShow);
+  }, []);
   const next = () => {
     requestHeadingFocus();
     setStep(currentStep + 1);
-    void loadDetails();
-    void loadPayment();
+    loadLaterSteps();
   };
   const startOver = () => {
     requestHeadingFocus();
@@ -49,10 +67,10 @@ export function BookingWizard({ navigate }: { navigate?: (url: string) => void }
       <StepIndicator flow={flow} step={currentStep} />
       <div className="wizard-body">
         {screen === 'type' && <TypeStep onNext={next} />}
-        {screen === 'location' && <LocationStep onBack={back} onNext={next} />}
         {screen === 'therapist' && <TherapistStep onBack={back} onNext={next} onStartOver={startOver} />}
-        {screen === 'slot' && <SlotStep onBack={back} onNext={next} />}
         <Suspense fallback={<Loading text="Loading..." />}>
+          {screen === 'location' && <LocationStep onBack={back} onNext={next} />}
+          {screen === 'slot' && <SlotStep onBack={back} onNext={next} />}
           {screen === 'details' && <DetailsStep onBack={back} onNext={next} />}
           {screen === 'payment' && (
             <PaymentStep

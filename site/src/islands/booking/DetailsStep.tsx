@@ -1,12 +1,14 @@
 import { useStore } from '@nanostores/react';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { needsGuardianConsent } from '../../../../shared/contract/booking.ts';
+import { MOBILE_INPUT_MAX, normaliseIndianMobile } from '../../../../shared/domain/contact.ts';
 import { citiesOf, STATE_NAMES } from '../../../../shared/domain/india.ts';
 import { $booking, updateClientInfo, type ClientInfo } from '../../stores/booking.ts';
 import { NavButtons, StepHeading } from './common.tsx';
 import { checkBooking, type FormErrors } from './payload.ts';
 
 type Field = keyof ClientInfo;
-const ORDER: Field[] = ['fullName', 'email', 'mobile', 'age', 'sessionType', 'state', 'city', 'notes', 'termsAccepted'];
+const ORDER: Field[] = ['fullName', 'email', 'mobile', 'age', 'guardianConsent', 'sessionType', 'state', 'city', 'notes', 'termsAccepted'];
 
 export function DetailsStep({ onBack, onNext }: { onBack: () => void; onNext: () => void }) {
   const state = useStore($booking);
@@ -87,17 +89,21 @@ export function DetailsStep({ onBack, onNext }: { onBack: () => void; onNext: ()
               aria-required="true"
             />
           </TextField>
-          <TextField label="Mobile number" field="mobile" required error={err('mobile')} hint="10 digits, without +91 or 0">
+          <TextField label="Mobile number" field="mobile" required error={err('mobile')} hint="10-digit mobile number; +91 or a leading 0 is fine">
             <input
               id="f-mobile"
               data-field="mobile"
               className="input"
               type="tel"
-              inputMode="numeric"
-              autoComplete="tel-national"
-              maxLength={10}
+              autoComplete="tel"
+              maxLength={MOBILE_INPUT_MAX}
               value={c.mobile}
-              onChange={(e) => change({ mobile: e.target.value.slice(0, 10) })}
+              onChange={(e) => change({ mobile: e.target.value })}
+              // A pasted or typed +91 / 0 / spaces / dashes form shows as the 10 digits that are saved.
+              onBlur={(e) => {
+                const digits = normaliseIndianMobile(e.target.value);
+                if (/^\d{10}$/.test(digits) && digits !== e.target.value) change({ mobile: digits });
+              }}
               aria-invalid={Boolean(err('mobile'))}
               aria-describedby={describe('mobile', 'hint-mobile')}
               aria-required="true"
@@ -121,6 +127,30 @@ export function DetailsStep({ onBack, onNext }: { onBack: () => void; onNext: ()
             />
           </TextField>
         </div>
+
+        {needsGuardianConsent(c.age) && (
+          <div className="field callout callout--warm guardian">
+            <p id="hint-guardianConsent">
+              Our terms ask that clients under 18 book with the consent of a parent or guardian.
+            </p>
+            <div className="checkbox">
+              <input
+                id="f-guardianConsent"
+                data-field="guardianConsent"
+                type="checkbox"
+                checked={c.guardianConsent}
+                onChange={(e) => change({ guardianConsent: e.target.checked })}
+                aria-invalid={Boolean(err('guardianConsent'))}
+                aria-describedby={describe('guardianConsent', 'hint-guardianConsent')}
+                aria-required="true"
+              />
+              <label htmlFor="f-guardianConsent">
+                A parent or guardian agrees to this booking. <Req />
+              </label>
+            </div>
+            <ErrorText field="guardianConsent" error={err('guardianConsent')} />
+          </div>
+        )}
 
         <fieldset className="field field--full" aria-describedby={describe('sessionType')}>
           <legend className="label">

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatPrice } from '../../../../shared/domain/money.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
-import { formatLongDate, formatTime12h, isHhMm } from '../../../../shared/domain/time.ts';
+import { centreNow, formatLongDate, formatTimeIst, isHhMm } from '../../../../shared/domain/time.ts';
 import { getBookingDetails, type BookingDetails } from '../../lib/api.ts';
+import { googleCalendarHref, icsHref, type CalendarSession } from '../../lib/calendar.ts';
 import { $booking, resetBooking } from '../../stores/booking.ts';
 
 /** The provider's callback parameters that are forwarded to the server's lookup. */
@@ -22,13 +23,43 @@ export const STATUS_TEXT = {
   lookupFailedTitle: 'Booking Confirmation Failed!',
   lookupFailed: 'Failed to retrieve booking details. Please contact support.',
   confirmedTitle: 'Booking Confirmed!',
+  tryAgain: 'Try payment again',
+  holdEnded: 'The time held for this booking has ended, so the slot may have gone to someone else. Please book again.',
+  preparingLink: 'Preparing your video link...',
+  linkLater: 'Your video link is on its way: we will e-mail it to you, and it will show here when you open this page again.',
 } as const;
+
+/** Payment statuses as a client reads them (the codes stay the server's). */
+export function paymentStatusInWords(status: string, bookingType: string, cancelled = false): string {
+  if (cancelled) return 'Cancelled';
+  switch (status.toUpperCase()) {
+    case 'COMPLETED':
+      return 'Paid';
+    case 'PENDING':
+      return String(bookingType).toUpperCase() === 'OFFLINE' ? 'To be paid at the centre' : 'Awaiting payment';
+    case 'INITIATED':
+      return 'Awaiting payment';
+    case 'FAILED':
+      return 'Payment not received';
+    case 'CANCELLED':
+      return 'Cancelled';
+    case 'BLOCKED':
+      return 'Not available for booking';
+    default:
+      return 'Being checked';
+  }
+}
+
+/** A failed attempt's booking: its reference and, while its hold lasts, its link to pay again. */
+export type Retry = { url: string; secondsLeft: number };
+
+type Proof = { params: Record<string, string>; token: string | null };
 
 type View =
   | { kind: 'verifying' }
-  | { kind: 'failed'; text: string }
+  | { kind: 'failed'; text: string; reference: string | null; retry: Retry | null; holdEnded: boolean }
   | { kind: 'lookup-failed'; message: string; paymentId: string }
-  | { kind: 'confirmed'; booking: BookingDetails }
+  | { kind: 'confirmed'; booking: BookingDetails; proof: Proof }
   | { kind: 'in-person'; bookingId: string; booking: BookingDetails | null };
 
 /** The server answers the record only to the booking's client; otherwise the payment status alone. */
@@ -46,7 +77,7 @@ export async function resolveStatus(search: string, bookingToken: string | null 
   const status = (q.get('razorpay_payment_link_status') ?? '').toLowerCase();
   const paymentId = q.get('razorpay_payment_id') ?? '';
   const bookingId = q.get('razorpay_payment_link_reference_id') || q.get('booking_id') || '';
-  if (!linkId || !status) return { kind: 'failed', text: STATUS_TEXT.invalid };
+  if (!linkId || !status) return { kind: 'failed', text: STATUS_TEXT.invalid, reference: null, retry: null, holdEnded: false };
 
   const params: Record<string, string> = { payment_status: status };
   for (const k of FORWARDED) {
@@ -65,19 +96,63 @@ export async function resolveStatus(search: string, bookingToken: string | null 
     }
     return { kind: 'in-person', bookingId: id, booking };
   }
-  if (status !== 'paid') return { kind: 'failed', text: STATUS_TEXT.failedText };
+  if (status !== 'paid') return failedView(linkId, bookingId, params, bookingToken);
   if (!bookingId) return { kind: 'lookup-failed', message: STATUS_TEXT.lookupFailed, paymentId: paymentId || 'N/A' };
   try {
     const res = await getBookingDetails(bookingId, params, bookingToken);
     const booking = record(res?.data);
     if (!booking) throw new Error(STATUS_TEXT.lookupFailed);
-    return { kind: 'confirmed', booking };
+    return { kind: 'confirmed', booking, proof: { params, token: bookingToken } };
   } catch (e) {
     return { kind: 'lookup-failed', message: (e instanceof Error && e.message) || STATUS_TEXT.lookupFailed, paymentId: paymentId || 'N/A' };
   }
 }
 
-export function PaymentStatus({ search, navigate }: { search?: string; navigate?: (url: string) => void } = {}) {
+/**
+ * A failed attempt leaves the booking holding its slot until the hold ends, and its link open: the
+ * client who made it (the wizard's token, same tab) gets the link again and the time left. Anyone
+ * else holding the address learns only what the query already says.
+ */
+async function failedView(linkId: string, bookingId: string, params: Record<string, string>, token: string | null): Promise<View> {
+  const base = { kind: 'failed' as const, text: STATUS_TEXT.failedText, reference: bookingId || null, retry: null, holdEnded: false };
+  if (!token) return base;
+  let booking: BookingDetails | null;
+  try {
+    booking = record((await getBookingDetails(linkId, params, token)).data);
+  } catch {
+    return base;
+  }
+  if (!booking) return base;
+  const reference = String(booking.id);
+  // Paid after all (another attempt, or the provider's late word): the booking is confirmed.
+  if (booking.payment_status === 'COMPLETED' && !booking.cancelled) return { kind: 'confirmed', booking, proof: { params, token } };
+  const secondsLeft = typeof booking.payment_hold_seconds_left === 'number' ? booking.payment_hold_seconds_left : 0;
+  const url = typeof booking.payment_link_url === 'string' && booking.payment_link_url ? booking.payment_link_url : ($booking.get().pending?.linkUrl ?? null);
+  const open = booking.payment_status === 'INITIATED' && !booking.cancelled && secondsLeft > 0;
+  return { ...base, reference, retry: open && url ? { url, secondsLeft } : null, holdEnded: !open };
+}
+
+export type PaymentStatusProps = {
+  search?: string;
+  navigate?: (url: string) => void;
+  /** The centre's support phone (configuration) and its tel: address. */
+  supportPhone?: string;
+  supportPhoneHref?: string;
+  centreName?: string;
+  /** How often, and how many times, the page asks again for a new online booking's meeting link. */
+  pollMs?: number;
+  pollAttempts?: number;
+};
+
+export function PaymentStatus({
+  search,
+  navigate,
+  supportPhone,
+  supportPhoneHref,
+  centreName = 'the centre',
+  pollMs = 3000,
+  pollAttempts = 10,
+}: PaymentStatusProps = {}) {
   const [view, setView] = useState<View>({ kind: 'verifying' });
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -112,14 +187,33 @@ export function PaymentStatus({ search, navigate }: { search?: string; navigate?
     );
   }
 
+  const phone = supportPhone ? (
+    <p className="status-help">
+      Questions? Call us on <a href={supportPhoneHref ?? `tel:${supportPhone.replace(/[^\d+]/g, '')}`}>{supportPhone}</a>.
+    </p>
+  ) : null;
+
   let tone: 'ok' | 'error';
   let title: string;
   let body;
+  let primary: ReactNode = null;
   switch (view.kind) {
     case 'failed':
       tone = 'error';
       title = STATUS_TEXT.failedTitle;
-      body = <p>{view.text}</p>;
+      body = (
+        <>
+          <p>{view.text}</p>
+          {view.reference && (
+            <dl className="summary-list">
+              <Row label="Booking reference">{view.reference}</Row>
+            </dl>
+          )}
+          {view.retry ? <HoldLeft retry={view.retry} /> : view.holdEnded && <p>{STATUS_TEXT.holdEnded}</p>}
+          {phone}
+        </>
+      );
+      if (view.retry) primary = <RetryLink retry={view.retry} />;
       break;
     case 'lookup-failed':
       tone = 'error';
@@ -128,6 +222,7 @@ export function PaymentStatus({ search, navigate }: { search?: string; navigate?
         <>
           <p>{view.message}</p>
           <p>Please try again or contact support with Payment ID: {view.paymentId}</p>
+          {phone}
         </>
       );
       break;
@@ -137,7 +232,8 @@ export function PaymentStatus({ search, navigate }: { search?: string; navigate?
       body = (
         <>
           <p>Thank you. Your payment was received and your session is booked. A confirmation has been sent to your email.</p>
-          <Details booking={view.booking} />
+          <Confirmed booking={view.booking} proof={view.proof} centreName={centreName} pollMs={pollMs} pollAttempts={pollAttempts} />
+          {phone}
         </>
       );
       break;
@@ -151,15 +247,16 @@ export function PaymentStatus({ search, navigate }: { search?: string; navigate?
             arrive 10 minutes early.
           </p>
           {view.booking ? (
-            <Details booking={view.booking} />
+            <>
+              <Details booking={view.booking} />
+              <AddToCalendar booking={view.booking} centreName={centreName} />
+            </>
           ) : (
             <dl className="summary-list">
-              <div className="summary-row">
-                <dt>Booking ID</dt>
-                <dd>{view.bookingId}</dd>
-              </div>
+              <Row label="Booking ID">{view.bookingId}</Row>
             </dl>
           )}
+          {phone}
         </>
       );
       break;
@@ -175,7 +272,8 @@ export function PaymentStatus({ search, navigate }: { search?: string; navigate?
       </h2>
       <div className="status-body">{body}</div>
       <div className="btn-row status-actions">
-        <button type="button" className="btn btn-primary" onClick={bookAnother}>
+        {primary}
+        <button type="button" className={primary ? 'btn btn-secondary' : 'btn btn-primary'} onClick={bookAnother}>
           Book Another Appointment
         </button>
         <a className="btn btn-secondary" href="/">
@@ -186,9 +284,136 @@ export function PaymentStatus({ search, navigate }: { search?: string; navigate?
   );
 }
 
+/** Minutes left of a hold, counted down from the server's figure (the client's clock may be wrong). */
+function useSecondsLeft(secondsLeft: number): number {
+  const [deadline] = useState(() => Date.now() + secondsLeft * 1000);
+  const [left, setLeft] = useState(secondsLeft);
+  useEffect(() => {
+    const tick = () => setLeft(Math.max(0, Math.round((deadline - Date.now()) / 1000)));
+    const timer = setInterval(tick, 15_000);
+    return () => clearInterval(timer);
+  }, [deadline]);
+  return left;
+}
+
+function HoldLeft({ retry }: { retry: Retry }) {
+  const left = useSecondsLeft(retry.secondsLeft);
+  const [until] = useState(() => formatTimeIst(centreNow(new Date(Date.now() + retry.secondsLeft * 1000)).time));
+  if (left <= 0) return <p>{STATUS_TEXT.holdEnded}</p>;
+  const minutes = Math.max(1, Math.ceil(left / 60));
+  return (
+    <p className="hold-left">
+      Your time slot is still held for you for about <strong>{minutes === 1 ? '1 minute' : `${minutes} minutes`}</strong> (until {until}). You
+      can try the payment again with the same link.
+    </p>
+  );
+}
+
+function RetryLink({ retry }: { retry: Retry }) {
+  const left = useSecondsLeft(retry.secondsLeft);
+  if (left <= 0) return null;
+  return (
+    <a className="btn btn-primary" href={retry.url}>
+      {STATUS_TEXT.tryAgain}
+    </a>
+  );
+}
+
+/**
+ * A new online booking's meeting link is made by the worker just after the payment: the page asks
+ * again a few times, saying it is preparing the link, before leaving it to the e-mail.
+ */
+function Confirmed({
+  booking: first,
+  proof,
+  centreName,
+  pollMs,
+  pollAttempts,
+}: {
+  booking: BookingDetails;
+  proof: Proof;
+  centreName: string;
+  pollMs: number;
+  pollAttempts: number;
+}) {
+  const [booking, setBooking] = useState(first);
+  const online = String(booking.booking_type).toUpperCase() === 'ONLINE';
+  const waiting = online && !booking.google_meet_link;
+  const [gaveUp, setGaveUp] = useState(false);
+
+  useEffect(() => {
+    if (!waiting) return;
+    let live = true;
+    let tries = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    const ask = () => {
+      tries += 1;
+      void getBookingDetails(String(first.id), proof.params, proof.token)
+        .then((res) => record(res?.data))
+        .catch(() => null)
+        .then((next) => {
+          if (!live) return;
+          if (next?.google_meet_link) return setBooking(next);
+          if (tries >= pollAttempts) return setGaveUp(true);
+          timer = setTimeout(ask, pollMs);
+        });
+    };
+    timer = setTimeout(ask, pollMs);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [waiting, first.id, proof, pollMs, pollAttempts]);
+
+  return (
+    <>
+      <Details booking={booking} />
+      {waiting && !gaveUp && (
+        <div className="status-wait" role="status">
+          <span className="spinner spinner--small" aria-hidden="true" />
+          <span>{STATUS_TEXT.preparingLink}</span>
+        </div>
+      )}
+      {waiting && gaveUp && <p className="muted">{STATUS_TEXT.linkLater}</p>}
+      <AddToCalendar booking={booking} centreName={centreName} />
+    </>
+  );
+}
+
+function calendarSession(b: BookingDetails, centreName: string): CalendarSession | null {
+  if (typeof b.booking_time_slot_start !== 'string' || !isHhMm(b.booking_time_slot_start)) return null;
+  const offline = String(b.booking_type).toUpperCase() === 'OFFLINE';
+  const therapist = b.therapist_name ? displayName(b.therapist_name) : 'your therapist';
+  const link = b.google_meet_link ?? null;
+  const where = offline ? [b.location_name, b.location_address].filter(Boolean).join(', ') : (link ?? 'Online (video call)');
+  const details = offline
+    ? `${centreName}: 60-minute in-person session (booking ${b.id}). Please arrive 10 minutes early.`
+    : `${centreName}: 60-minute online session (booking ${b.id}).${link ? ` Join the video call: ${link}` : ' The video link comes by e-mail.'}`;
+  return { id: b.id, date: b.booking_date, time: b.booking_time_slot_start, title: `Therapy session with ${therapist}`, details, location: where };
+}
+
+function AddToCalendar({ booking, centreName }: { booking: BookingDetails; centreName: string }) {
+  if (booking.cancelled === true) return null;
+  const session = calendarSession(booking, centreName);
+  if (!session) return null;
+  return (
+    <div className="add-calendar">
+      <h3 className="add-calendar-title">Add to calendar</h3>
+      <div className="btn-row">
+        <a className="btn btn-secondary" href={icsHref(session)} download={`therapy-session-${booking.id}.ics`}>
+          Download .ics
+        </a>
+        <a className="btn btn-secondary" href={googleCalendarHref(session)} target="_blank" rel="noopener">
+          Google Calendar<span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      </div>
+    </div>
+  );
+}
+
 function Details({ booking: b }: { booking: BookingDetails }) {
   const offline = String(b.booking_type).toUpperCase() === 'OFFLINE';
-  const time = typeof b.booking_time_slot_start === 'string' && isHhMm(b.booking_time_slot_start) ? formatTime12h(b.booking_time_slot_start) : b.booking_time_slot_start;
+  const time = typeof b.booking_time_slot_start === 'string' && isHhMm(b.booking_time_slot_start) ? formatTimeIst(b.booking_time_slot_start) : b.booking_time_slot_start;
   let date = b.booking_date;
   try {
     date = formatLongDate(b.booking_date);
@@ -217,7 +442,7 @@ function Details({ booking: b }: { booking: BookingDetails }) {
           </a>
         </Row>
       )}
-      <Row label="Payment status">{b.payment_status}</Row>
+      <Row label="Payment status">{paymentStatusInWords(b.payment_status, b.booking_type, b.cancelled === true)}</Row>
       {typeof b.amount === 'number' && <Row label="Amount">{formatPrice(b.amount)}</Row>}
     </dl>
   );

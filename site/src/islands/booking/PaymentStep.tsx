@@ -3,9 +3,20 @@ import { useRef, useState, type ReactNode } from 'react';
 import { API_MESSAGES, WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
-import { formatLongDate, formatTime12h } from '../../../../shared/domain/time.ts';
+import { normaliseIndianMobile } from '../../../../shared/domain/contact.ts';
+import { formatLongDate, formatTime12h, formatTimeIst } from '../../../../shared/domain/time.ts';
 import { ApiError, confirmBooking, generatePaymentLink, updatePaymentLink } from '../../lib/api.ts';
-import { $booking, bookingMade, forgetPendingBooking, pendingBooking, setPaymentComplete, setSlotNotice, setTimeSlot, type BookingState } from '../../stores/booking.ts';
+import {
+  $booking,
+  bookingMade,
+  forgetPendingBooking,
+  paymentLinkMade,
+  pendingBooking,
+  setPaymentComplete,
+  setSlotNotice,
+  setTimeSlot,
+  type BookingState,
+} from '../../stores/booking.ts';
 import { StateView, StepHeading } from './common.tsx';
 import { checkBooking } from './payload.ts';
 
@@ -83,14 +94,15 @@ export async function payForBooking(s: BookingState, nav: PaymentNav): Promise<s
     const link = await generatePaymentLink({
       amount: s.selectedTherapist?.price ?? 1, // a missing price sends 1 (spec section 9)
       currency: 'INR',
-      description: `Therapy session with ${displayName(s.selectedTherapist?.name ?? '')} on ${s.selectedTimeSlot?.date} at ${s.selectedTimeSlot?.start_time}`,
-      customer_name: c.fullName.trim(),
-      customer_email: c.email.trim(),
-      customer_phone: c.mobile.trim(),
+      description: `Therapy session with ${displayName(s.selectedTherapist?.name ?? '')} on ${s.selectedTimeSlot?.date} at ${s.selectedTimeSlot?.start_time} IST`,
+      customer_name: checked.data.client_full_name,
+      customer_email: checked.data.client_email,
+      customer_phone: checked.data.client_mobile,
       booking_id: bookingId,
     }, bookingToken);
     if (!link.short_url) return WIZARD_MESSAGES.paymentLinkFailed;
     shortUrl = link.short_url;
+    paymentLinkMade(shortUrl);
   } catch (e) {
     if (e instanceof ApiError && e.status === 409) {
       // This booking can no longer be paid (its hold ended): the next Pay asks for a new one.
@@ -169,12 +181,12 @@ export function PaymentStep(nav: PaymentNav) {
           )}
           <Row label="Date">{formatLongDate(slot.date)}</Row>
           <Row label="Time">
-            {formatTime12h(slot.start_time)} – {formatTime12h(slot.end_time)}
+            {formatTime12h(slot.start_time)} – {formatTimeIst(slot.end_time)}
           </Row>
           <Row label="Duration">60 minutes</Row>
           <Row label="Name">{c.fullName}</Row>
           <Row label="Email">{c.email}</Row>
-          <Row label="Mobile">{c.mobile}</Row>
+          <Row label="Mobile">{normaliseIndianMobile(c.mobile)}</Row>
           <Row label="Session type">{c.sessionType === 'couple' ? 'Couple' : 'Individual'}</Row>
         </dl>
         <div className="summary-total">

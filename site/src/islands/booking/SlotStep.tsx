@@ -5,7 +5,7 @@ import { WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { formatLongDate, formatTime12h, monthName, weekdayName } from '../../../../shared/domain/time.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { getSlotOffer } from '../../lib/api.ts';
-import { $booking, setSlotNotice, setTimeSlot } from '../../stores/booking.ts';
+import { $booking, setSlotDate, setSlotNotice, setTimeSlot } from '../../stores/booking.ts';
 import { Loading, NavButtons, StateView, StepHeading, useLoad, useMediaQuery } from './common.tsx';
 
 type Day = SlotOfferDto['days'][number];
@@ -16,7 +16,7 @@ export function visibleDateCount(narrow: boolean): number {
 }
 
 export function SlotStep({ onBack, onNext }: { onBack: () => void; onNext: () => void }) {
-  const { selectedTherapist, selectedLocation, bookingType, selectedTimeSlot, slotNotice } = useStore($booking);
+  const { selectedTherapist, selectedLocation, bookingType, selectedTimeSlot, slotNotice, slotDate } = useStore($booking);
   const therapistId = selectedTherapist?.id ?? 0;
   // Changing therapist or location reloads the slots.
   const res = useLoad(() => getSlotOffer(therapistId), `${therapistId}|${selectedLocation?.id ?? 0}`);
@@ -59,7 +59,7 @@ export function SlotStep({ onBack, onNext }: { onBack: () => void; onNext: () =>
                 </button>
               </StateView>
             )}
-            {res.status === 'done' && <SlotPicker days={res.data.days} selected={selectedTimeSlot} />}
+            {res.status === 'done' && <SlotPicker days={res.data.days} selected={selectedTimeSlot} shownDate={slotDate} />}
           </div>
         </div>
       )}
@@ -68,15 +68,32 @@ export function SlotStep({ onBack, onNext }: { onBack: () => void; onNext: () =>
   );
 }
 
-function SlotPicker({ days, selected }: { days: Day[]; selected: { date: string; start_time: string } | null }) {
+function SlotPicker({
+  days,
+  selected,
+  shownDate,
+}: {
+  days: Day[];
+  selected: { date: string; start_time: string } | null;
+  /** The date the client was looking at (kept when their slot was taken meanwhile). */
+  shownDate: string | null;
+}) {
   const narrow = useMediaQuery('(max-width: 767.98px)');
   const visible = visibleDateCount(narrow);
   const firstWithSlots = days.findIndex((d) => d.slots.length > 0);
   const selectedStillOffered =
     selected !== null && days.some((d) => d.date === selected.date && d.slots.some((s) => s.start_time === selected.start_time));
 
+  // The chosen slot's date; else the date the client was on (back after "just been booked"); else
+  // the first date with slots.
   const [date, setDate] = useState<string | null>(() =>
-    selectedStillOffered ? selected.date : firstWithSlots >= 0 ? days[firstWithSlots]!.date : null,
+    selectedStillOffered
+      ? selected.date
+      : shownDate && days.some((d) => d.date === shownDate)
+        ? shownDate
+        : firstWithSlots >= 0
+          ? days[firstWithSlots]!.date
+          : null,
   );
   const dateIndex = Math.max(0, days.findIndex((d) => d.date === date));
   // The strip starts today, moved on only as far as needed to show the chosen date.
@@ -103,7 +120,7 @@ function SlotPicker({ days, selected }: { days: Day[]; selected: { date: string;
   const pickDate = (d: string) => {
     if (d === date) return;
     setDate(d);
-    setTimeSlot(null); // a new date clears the chosen slot
+    setSlotDate(d); // a new date clears the chosen slot
   };
 
   return (
@@ -145,7 +162,9 @@ function SlotPicker({ days, selected }: { days: Day[]; selected: { date: string;
       </div>
       {day && day.slots.length > 0 ? (
         <fieldset className="time-fieldset">
-          <legend className="time-legend">Available times on {formatLongDate(day.date)}</legend>
+          <legend className="time-legend">
+            Available times on {formatLongDate(day.date)} <span className="time-zone">(India Standard Time, IST)</span>
+          </legend>
           <div className="time-list">
             {day.slots.map((s) => {
               const checked = selected?.date === day.date && selected.start_time === s.start_time;

@@ -1,9 +1,11 @@
 import { useStore } from '@nanostores/react';
-import type { TherapistDto } from '../../../../shared/contract/public.ts';
+import { useEffect, useState } from 'react';
+import type { SlotOfferDto, TherapistDto } from '../../../../shared/contract/public.ts';
 import { WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
-import { bioDescription, bioExperience, displayName, serviceLabel, THERAPIST_TYPE } from '../../../../shared/domain/therapist.ts';
-import { therapistImage } from '../../lib/api.ts';
+import { bioDescription, bioExperience, bioLanguages, displayName, serviceLabel, THERAPIST_TYPE } from '../../../../shared/domain/therapist.ts';
+import { formatTimeIst, monthName, weekdayName } from '../../../../shared/domain/time.ts';
+import { getSlotOffer, therapistImage } from '../../lib/api.ts';
 import { $booking, setTherapist, type BookingType } from '../../stores/booking.ts';
 import { Loading, NavButtons, StateView, StepHeading, useLoad } from './common.tsx';
 import { loadServices, loadTherapists } from './data.ts';
@@ -94,6 +96,50 @@ export function TherapistStep({ onBack, onNext, onStartOver }: { onBack: () => v
   );
 }
 
+/** The first free slot of an offer: "Today, 2:00 PM IST" or "Tue 8 Jan, 2:00 PM IST"; null when none. */
+export function nextAvailableText(offer: SlotOfferDto): string | null {
+  const day = offer.days.find((d) => d.slots.length > 0);
+  if (!day) return null;
+  const [, m, d] = day.date.split('-').map(Number) as [number, number, number];
+  const when = day.date === offer.today ? 'Today' : `${weekdayName(day.date, 'short')} ${d} ${monthName(m, 'short')}`;
+  return `${when}, ${formatTimeIst(day.slots[0]!.start_time)}`;
+}
+
+// One offer per therapist per page: the cards ask once, even when the list is shown again.
+const offers = new Map<number, Promise<SlotOfferDto>>();
+
+/** Forgets the offers the cards asked for (tests). */
+export function resetNextAvailable(): void {
+  offers.clear();
+}
+
+function NextAvailable({ therapistId }: { therapistId: number }) {
+  // undefined while asking, null when there is no free time (or the question failed).
+  const [text, setText] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    let offer = offers.get(therapistId);
+    if (!offer) {
+      offer = getSlotOffer(therapistId);
+      offers.set(therapistId, offer);
+      offer.catch(() => offers.delete(therapistId));
+    }
+    offer.then(
+      (o) => live && setText(nextAvailableText(o)),
+      () => live && setText(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [therapistId]);
+  return (
+    <div>
+      <dt>Next available</dt>
+      <dd className="therapist-next">{text === undefined ? 'Checking...' : (text ?? 'No free times in the next 15 days')}</dd>
+    </div>
+  );
+}
+
 export function TherapistCard({
   therapist: t,
   serviceNames,
@@ -108,6 +154,7 @@ export function TherapistCard({
   const name = displayName(t.name);
   const experience = bioExperience(t.bio);
   const description = bioDescription(t.bio);
+  const languages = bioLanguages(t.bio);
   const shown = serviceNames.slice(0, MAX_TAGS);
   const more = serviceNames.length - shown.length;
   const headingId = `therapist-${t.id}-name`;
@@ -129,10 +176,17 @@ export function TherapistCard({
               <dd>{experience}</dd>
             </div>
           )}
+          {languages && (
+            <div>
+              <dt>Languages</dt>
+              <dd>{languages}</dd>
+            </div>
+          )}
           <div>
             <dt>Consultation</dt>
             <dd className="therapist-price">{t.price === null ? 'Price on request' : formatPrice(t.price)}</dd>
           </div>
+          <NextAvailable therapistId={t.id} />
         </dl>
         {shown.length > 0 && (
           <div className="therapist-tags">

@@ -1,4 +1,4 @@
-import { bookingCreateSchema, fieldErrorsOf, type BookingCreate, type BookingCreateInput } from '../../../../shared/contract/booking.ts';
+import { bookingCreateSchema, fieldErrorsOf, needsGuardianConsent, type BookingCreate, type BookingCreateInput } from '../../../../shared/contract/booking.ts';
 import { FIELD_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { isCityOf } from '../../../../shared/domain/india.ts';
 import type { BookingState, ClientInfo } from '../../stores/booking.ts';
@@ -14,6 +14,7 @@ export const FIELD_OF_PAYLOAD: Record<string, keyof ClientInfo> = {
   client_city: 'city',
   client_note: 'notes',
   terms_accepted: 'termsAccepted',
+  guardian_consent: 'guardianConsent',
 };
 
 export type FormErrors = Partial<Record<keyof ClientInfo, string>>;
@@ -37,6 +38,8 @@ export function bookingPayload(s: BookingState, transactionId?: string): Booking
     location_id: offline ? (s.selectedLocation?.id ?? 0) : 0,
     amount: s.selectedTherapist?.price ?? 0, // a missing price sends 0 (spec section 9)
   };
+  // Asked (and sent) only under 18: an adult's booking carries no such field.
+  if (needsGuardianConsent(c.age)) payload.guardian_consent = c.guardianConsent;
   if (c.state) payload.client_state = c.state;
   if (c.city) payload.client_city = c.city;
   if (s.selectedService) payload.service_id = s.selectedService.id;
@@ -69,5 +72,6 @@ export function checkBooking(s: BookingState, transactionId?: string): Checked {
     if (!city) form.city ??= FIELD_MESSAGES.cityRequired;
   }
   if (state && city && !isCityOf(state, city)) form.city ??= FIELD_MESSAGES.cityNotInState;
+  if (needsGuardianConsent(s.clientInfo.age) && !s.clientInfo.guardianConsent) form.guardianConsent ??= FIELD_MESSAGES.guardianConsentRequired;
   return { ok: false, form, other };
 }
