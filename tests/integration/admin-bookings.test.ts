@@ -65,7 +65,7 @@ describe('GET /api/admin/therapists and /api/admin/bookings', () => {
       booking_type: 'OFFLINE', payment_status: 'PENDING', payment_link_url: null, payment_transaction_id: b.paymentTransactionId,
       amount: 1800.5, cancelled: false, google_meet_link: null, location_id: 1, location_name: 'West Branch',
       location_address: expect.stringContaining('Borivali West'), client_note: 'Prefers mornings', service_id: 1,
-      session_type: null, admin_confirmed: false, amount_paid: 0, amount_refunded: 0, payment_note: null,
+      session_type: null, admin_confirmed: false, amount_paid: 0, amount_refunded: 0, payment_note: null, payment_hold_expires_at: null,
     });
   });
 });
@@ -420,7 +420,7 @@ describe('bad input never answers 5xx and never changes anything', () => {
         expect(typeof res.body.detail).toBe('string');
       }
     }
-    for (const path of ['/api/admin/therapists?x=1', '/api/admin/bookings?page=2', '/api/admin/search-clients?name=a&name=b']) {
+    for (const path of ['/api/admin/therapists?x=1', '/api/admin/bookings?page=0', '/api/admin/search-clients?name=a&name=b']) {
       const res = await request(app).get(path).set(desk).expect(400);
       expect(typeof res.body.detail).toBe('string');
     }
