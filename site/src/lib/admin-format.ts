@@ -251,3 +251,48 @@ export function newTransactionId(): string {
 }
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+// ---- Booking lists (issue 19, item 15) -----------------------------------------------------
+
+/** The bookings that hold a slot or will: paid, to be paid at the centre, unpaid holds and blocks. */
+export const ACTIVE_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED', 'BLOCKED'] as const;
+/** What the calendar shows (spec section 4): not cancelled, not FAILED, not BLOCKED. */
+export const CALENDAR_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED'] as const;
+
+/** The status filter of the booking lists: a label and the statuses the server is asked for (none: all). */
+export const STATUS_FILTERS = [
+  { value: 'active', label: 'Active: sessions, holds, blocks', statuses: ACTIVE_STATUSES },
+  { value: 'COMPLETED', label: 'Paid', statuses: ['COMPLETED'] },
+  { value: 'PENDING', label: 'To pay at the centre', statuses: ['PENDING'] },
+  { value: 'INITIATED', label: 'Unpaid holds', statuses: ['INITIATED'] },
+  { value: 'BLOCKED', label: 'Blocked slots', statuses: ['BLOCKED'] },
+  { value: 'CANCELLED', label: 'Cancelled', statuses: ['CANCELLED'] },
+  { value: 'FAILED', label: 'Expired or failed', statuses: ['FAILED'] },
+  { value: 'all', label: 'All statuses', statuses: [] },
+] as const satisfies readonly { value: string; label: string; statuses: readonly string[] }[];
+export type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
+
+export function statusesFor(filter: string): readonly string[] {
+  return STATUS_FILTERS.find((f) => f.value === filter)?.statuses ?? ACTIVE_STATUSES;
+}
+
+/** An instant's time of day at the centre: '3:20 PM'. */
+export function formatInstantTime(iso: string): string {
+  const instant = new Date(iso);
+  if (Number.isNaN(instant.getTime())) return '--';
+  return formatTime12h(centreNow(instant).time);
+}
+
+/** An unpaid online hold: not cancelled, waiting for its payment. */
+export function isUnpaidHold(b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 'booking_type'>): boolean {
+  return b.payment_status === 'INITIATED' && !b.cancelled && b.booking_type === 'ONLINE';
+}
+
+/** 'Unpaid hold · expires 3:20 PM' (or 'expired' once the hold is over), for an unpaid hold only. */
+export function holdNote(b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 'booking_type' | 'payment_hold_expires_at'>, now: Date = new Date()): string | null {
+  if (!isUnpaidHold(b)) return null;
+  const until = b.payment_hold_expires_at;
+  if (!until) return 'Unpaid hold';
+  const over = new Date(until).getTime() <= now.getTime();
+  return `Unpaid hold · ${over ? 'expired' : 'expires'} ${formatInstantTime(until)}`;
+}
