@@ -363,9 +363,25 @@ describe('clients', () => {
     const byMobile = await request(app).get('/api/admin/search-clients?name=98222').set(desk).expect(200);
     expect(byMobile.body).toHaveLength(1);
     const all = await request(app).get('/api/admin/search-clients').set(desk).expect(200);
-    const keys = all.body.map((c: { email: string; phone: string }) => `${c.email}|${c.phone}`);
+    const keys = all.body.map((c: { name: string; email: string; phone: string }) => `${c.name.toLowerCase()}|${c.email}|${c.phone}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(Object.keys(all.body[0]).sort()).toEqual(['email', 'name', 'phone']);
+  });
+
+  it('finds a client by name though someone else booked later with the same e-mail; each under the name they booked with', async () => {
+    // Meera booked first; Kabir later gave Meera's e-mail (a family member booking for himself).
+    await insertBooking(database.db, { therapistId: 3, bookingDate: '2026-11-26', bookingTimeSlotStart: '10:00', clientFullName: 'Meera Joshi', clientEmail: 'meera.joshi@example.com', clientMobile: '9833333333', createdAt: new Date('2026-11-01T10:00:00Z') });
+    await insertBooking(database.db, { therapistId: 3, bookingDate: '2026-11-27', bookingTimeSlotStart: '10:00', clientFullName: 'Kabir Shah', clientEmail: 'meera.joshi@example.com', clientMobile: '9833333333', createdAt: new Date('2026-11-02T10:00:00Z') });
+    const meera = await request(app).get('/api/admin/search-clients?name=Meera').set(desk).expect(200);
+    // Meera by her name (first), Kabir by the e-mail he gave: two people, each under their own name.
+    expect(meera.body).toEqual([
+      { name: 'Meera Joshi', email: 'meera.joshi@example.com', phone: '9833333333' },
+      { name: 'Kabir Shah', email: 'meera.joshi@example.com', phone: '9833333333' },
+    ]);
+    const kabir = await request(app).get('/api/admin/search-clients?name=kabir').set(desk).expect(200);
+    expect(kabir.body).toEqual([{ name: 'Kabir Shah', email: 'meera.joshi@example.com', phone: '9833333333' }]);
+    const byMobile = await request(app).get('/api/admin/search-clients?name=9833333333').set(desk).expect(200);
+    expect(byMobile.body.map((c: { name: string }) => c.name)).toEqual(['Kabir Shah', 'Meera Joshi']);
   });
 
   it('refuses unknown or malformed query parameters with 400', async () => {

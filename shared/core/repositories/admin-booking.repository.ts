@@ -153,25 +153,38 @@ export async function countClientBookings(db: Db, name: string | undefined): Pro
   return countAdminBookings(db, { clientsOnly: true, clientName: name });
 }
 
-/** Distinct clients (by e-mail and mobile) whose name, e-mail or mobile contains the term. */
+/**
+ * The clients of bookings whose name, e-mail or mobile contains the term, each under the name they
+ * booked with: one row per name, e-mail and mobile together (any case), so two people who gave the
+ * same e-mail are two results, and one client's own bookings are one. Clients whose name matches come
+ * first, then by name.
+ */
 export async function searchClients(db: Db, term: string | undefined): Promise<ClientSearchResult[]> {
   const conditions = [ne(bookings.bookingType, 'ADMIN_BLOCK')];
-  if (term) {
-    const p = containsPattern(term);
-    conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, p))!);
-  }
+  const p = term ? containsPattern(term) : undefined;
+  if (p) conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, p))!);
+  const name = sql`lower(btrim(${bookings.clientFullName}))`;
+  const email = sql`lower(${bookings.clientEmail})`;
   const rows = await db
-    .selectDistinctOn([sql`lower(${bookings.clientEmail})`, bookings.clientMobile], {
+    .selectDistinctOn([name, email, bookings.clientMobile], {
       name: bookings.clientFullName,
       email: bookings.clientEmail,
       phone: bookings.clientMobile,
+      nameMatches: p ? sql<boolean>`${bookings.clientFullName} ilike ${p}` : sql<boolean>`true`,
     })
     .from(bookings)
     .where(and(...conditions))
     // The latest booking's spelling of the name wins.
-    .orderBy(sql`lower(${bookings.clientEmail})`, bookings.clientMobile, desc(bookings.createdAt), desc(bookings.id))
+    .orderBy(name, email, bookings.clientMobile, desc(bookings.createdAt), desc(bookings.id))
     .limit(1000);
-  return rows.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.email.localeCompare(b.email));
+  return rows
+    .sort(
+      (a, b) =>
+        Number(b.nameMatches) - Number(a.nameMatches) ||
+        a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
+        a.email.localeCompare(b.email),
+    )
+    .map(({ name: n, email: e, phone }) => ({ name: n, email: e, phone }));
 }
 
 export async function findBookingForUpdate(tx: Pick<Db, 'select'>, id: number): Promise<BookingRow | undefined> {

@@ -40,7 +40,7 @@ export default function Patients() {
       <header className="adm-page__head">
         <div>
           <h1>Search Clients</h1>
-          <p className="muted">Find a client by name and open their bookings.</p>
+          <p className="muted">Find a client by name, e-mail or mobile and open their bookings.</p>
         </div>
       </header>
       <section className="adm-panel card" aria-labelledby="patients-results">
@@ -49,7 +49,7 @@ export default function Patients() {
             Client name
           </label>
           <div className="adm-search__row">
-            <input id={inputId} className="input" type="search" value={term} placeholder="Search by name" onChange={(e) => setTerm(e.target.value)} />
+            <input id={inputId} className="input" type="search" value={term} placeholder="Name, e-mail or mobile" onChange={(e) => setTerm(e.target.value)} />
             <button type="submit" className="btn btn-primary" disabled={loading}>
               {loading ? 'Searching...' : 'Search'}
             </button>
