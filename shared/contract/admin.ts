@@ -424,17 +424,25 @@ export type TherapistPerformance = {
 };
 export type TherapistMonthlyReport = { year: number; month: number; therapist_performance: TherapistPerformance[] };
 
+/** One field an admin action changed: its value before and after (null where there was none). */
+export type AuditChange = { field: string; before: unknown; after: unknown };
+
+/**
+ * An audit entry as the panel shows it: who (the admin's username, or "Command line"), what, and
+ * only the fields that changed. A creation lists the new record's fields with before null.
+ */
 export type AuditEntryDto = {
   id: number;
   at: string;
   admin_id: number | null;
   admin_username: string | null;
   actor: string;
+  /** Who did it, in words: the admin's username, or "Command line". */
+  by: string;
   action: string;
   entity_type: string;
   entity_id: string;
-  before: unknown;
-  after: unknown;
+  changes: AuditChange[];
 };
 export type AuditPage = { page: number; page_size: number; total: number; items: AuditEntryDto[] };
 

@@ -393,6 +393,24 @@ describe('clients', () => {
 });
 
 describe('GET /api/admin/audit-log', () => {
+  it('says who changed what, field by field: a cancel and a block', async () => {
+    const b = await insertBooking(database.db, { therapistId: 2, bookingDate: '2026-11-30', bookingTimeSlotStart: '15:00', paymentStatus: 'PENDING' });
+    await request(app).post(`/api/admin/bookings/${b.id}/cancel`).set(desk).expect(200);
+    await request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: 2, start_time: '16:00', date: '2026-11-30', action: 'block' }).expect(200);
+    const res = await request(app).get('/api/admin/audit-log?page=1&page_size=2').set(boss).expect(200);
+    const [block, cancel] = res.body.items;
+    expect(cancel).toMatchObject({ action: 'booking.cancel', entity_type: 'booking', entity_id: String(b.id), by: 'desk', admin_username: 'desk' });
+    expect(cancel.changes).toEqual([{ field: 'cancelled', before: false, after: true }]);
+    expect(block).toMatchObject({ action: 'slot.block', by: 'desk' });
+    expect(block.changes).toEqual(expect.arrayContaining([
+      { field: 'booking_date', before: null, after: '2026-11-30' },
+      { field: 'booking_time_slot_start', before: null, after: '16:00' },
+      { field: 'payment_status', before: null, after: 'BLOCKED' },
+    ]));
+    expect(block.changes.map((c: { field: string }) => c.field)).not.toContain('id');
+    expect(block.changes.map((c: { field: string }) => c.field)).not.toContain('payment_link_url');
+  });
+
   it('pages newest first, and records the CLI’s admin-user changes', async () => {
     const first = await request(app).get('/api/admin/audit-log?page=1&page_size=2').set(boss).expect(200);
     expect(first.body).toMatchObject({ page: 1, page_size: 2 });
@@ -403,10 +421,15 @@ describe('GET /api/admin/audit-log', () => {
     const all = await request(app).get(`/api/admin/audit-log?page=${last}&page_size=100`).set(boss).expect(200);
     const created = all.body.items.filter((i: { action: string }) => i.action === 'admin_user.create');
     expect(created).toHaveLength(3);
-    expect(created[0]).toMatchObject({ actor: 'cli', admin_id: null, entity_type: 'admin_user', before: null });
+    expect(created[0]).toMatchObject({ actor: 'cli', by: 'Command line', admin_id: null, entity_type: 'admin_user' });
+    // A creation lists the new record's values, its id apart.
+    expect(created.map((c: { changes: { field: string }[] }) => c.changes.map((x) => x.field))[0]).toEqual(['username', 'email', 'is_superadmin', 'is_admin', 'is_active']);
     expect(JSON.stringify(all.body)).not.toMatch(/argon2|password/i);
+    // Only what changed, never the whole row.
     const deactivated = all.body.items.find((i: { action: string }) => i.action === 'admin_user.deactivate');
-    expect(deactivated).toMatchObject({ before: { is_active: true }, after: { is_active: false } });
+    expect(deactivated.changes).toEqual([{ field: 'is_active', before: true, after: false }]);
+    expect(deactivated).not.toHaveProperty('before');
+    expect(deactivated).not.toHaveProperty('after');
     for (const q of ['page_size=101', 'page=0', 'page=x', 'page_size=0', 'other=1']) {
       expect((await request(app).get(`/api/admin/audit-log?${q}`).set(boss).expect(400)).body.detail).toBeTruthy();
     }
