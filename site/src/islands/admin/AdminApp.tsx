@@ -7,10 +7,10 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $adminSession, clearSession, loadSession, storedToken } from '../../stores/admin-session.ts';
 import { adminApi } from '../../lib/admin-api.ts';
-import { ADMIN_ROUTES, adminNav } from '../../lib/admin-nav.ts';
+import { ADMIN_ROUTES, adminNav, afterSignIn } from '../../lib/admin-nav.ts';
 import { MESSAGES } from '../../lib/admin-format.ts';
 import { Sidebar, type AdminRoute } from './Sidebar.tsx';
-import { ErrorPanel, Loading } from './ui.tsx';
+import { Loading } from './ui.tsx';
 
 const Login = lazy(() => import('./Login.tsx'));
 const Dashboard = lazy(() => import('./Dashboard.tsx'));
@@ -20,8 +20,9 @@ const Clients = lazy(() => import('./Clients.tsx'));
 const Reports = lazy(() => import('./Reports.tsx'));
 const Income = lazy(() => import('./Income.tsx'));
 const AuditLog = lazy(() => import('./AuditLog.tsx'));
+const OpenQueues = lazy(() => import('./OpenQueues.tsx'));
 
-const SUPER_ONLY: AdminRoute[] = ['reports', 'income', 'audit-log'];
+const SUPER_ONLY: AdminRoute[] = ['reports', 'income', 'audit-log', 'queues'];
 
 export type ScreenProps = { onLogout: () => void };
 
@@ -41,6 +42,8 @@ function Screen({ route, onLogout }: { route: AdminRoute } & ScreenProps) {
       return <Income />;
     case 'audit-log':
       return <AuditLog />;
+    case 'queues':
+      return <OpenQueues />;
     default:
       return null;
   }
@@ -53,7 +56,9 @@ export default function AdminApp(props: { route: AdminRoute; onLogout?: () => vo
 
   useEffect(() => {
     const s = loadSession();
-    if (route === 'login' && s) adminNav.replace(ADMIN_ROUTES.dashboard);
+    if (route === 'login' && s) adminNav.replace(afterSignIn(window.location.search));
+    // The job queues were asked for by address: back to them after signing in.
+    else if (route === 'queues' && !s) adminNav.replace(`${ADMIN_ROUTES.login}?next=${encodeURIComponent(ADMIN_ROUTES.openQueues)}`);
     else if (route !== 'login' && !s) adminNav.replace(ADMIN_ROUTES.login);
     else setChecked(true);
   }, [route]);
@@ -83,7 +88,17 @@ export default function AdminApp(props: { route: AdminRoute; onLogout?: () => vo
       <Sidebar route={route} user={session.user} onLogout={logout} />
       <main id="main" className="adm-main" tabIndex={-1}>
         {refused ? (
-          <ErrorPanel title="Access denied" message={MESSAGES.forbidden} />
+          <div className="adm-page">
+            <header className="adm-page__head">
+              <h1>Access denied</h1>
+            </header>
+            <div className="adm-error card" role="alert">
+              <p>{MESSAGES.forbidden}</p>
+              <p>
+                <a href={ADMIN_ROUTES.dashboard}>Back to the dashboard</a>
+              </p>
+            </div>
+          </div>
         ) : (
           <Suspense fallback={<Loading />}>
             <Screen route={route} onLogout={logout} />

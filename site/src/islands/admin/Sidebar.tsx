@@ -13,7 +13,7 @@ function openQueues(event: MouseEvent<HTMLAnchorElement>): void {
   );
 }
 
-export type AdminRoute = 'login' | 'dashboard' | 'calendar' | 'patients' | 'clients' | 'reports' | 'income' | 'audit-log';
+export type AdminRoute = 'login' | 'dashboard' | 'calendar' | 'patients' | 'clients' | 'reports' | 'income' | 'audit-log' | 'queues';
 
 type Item = { key: string; label: string; href: string; superOnly?: boolean; routes: AdminRoute[]; external?: boolean };
 
@@ -24,7 +24,7 @@ const ITEMS: Item[] = [
   { key: 'reports', label: 'Reports', href: ADMIN_ROUTES.reports, routes: ['reports'], superOnly: true },
   { key: 'income', label: 'Income', href: ADMIN_ROUTES.income, routes: ['income'], superOnly: true },
   { key: 'audit', label: 'Audit Log', href: ADMIN_ROUTES.auditLog, routes: ['audit-log'], superOnly: true },
-  { key: 'queues', label: 'Job Queues', href: ADMIN_ROUTES.queues, routes: [], superOnly: true, external: true },
+  { key: 'queues', label: 'Job Queues', href: ADMIN_ROUTES.queues, routes: ['queues'], superOnly: true, external: true },
 ];
 
 export function Sidebar(props: { route: AdminRoute; user: AdminUser; onLogout: () => void }) {
