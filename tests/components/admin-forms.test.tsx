@@ -159,6 +159,42 @@ describe('Manual Booking', () => {
     expect(screen.queryByText('Client name is required')).toBeNull();
   });
 
+  it('offers only the chosen therapist’s type of session and centre', async () => {
+    signIn();
+    manualRoutes();
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    const type = (await screen.findByLabelText('Booking Type')) as HTMLSelectElement;
+    const values = (select: HTMLSelectElement) => Array.from(select.options).map((o) => o.value).filter(Boolean);
+    expect(values(type)).toEqual(['ONLINE', 'OFFLINE']);
+    // Rohan works in person at the West Branch (1) only.
+    fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '5' } });
+    expect(values(type)).toEqual(['OFFLINE']);
+    expect(values(screen.getByLabelText('Location') as HTMLSelectElement)).toEqual(['1']);
+    // Asha works online only: no centre to choose.
+    fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '1' } });
+    expect(values(type)).toEqual(['ONLINE']);
+    expect(type.value).toBe('ONLINE');
+    expect(screen.queryByLabelText('Location')).toBeNull();
+  });
+
+  it('a message about a blank the therapist fills (type, centre, amount) goes once it is filled', async () => {
+    signIn();
+    manualRoutes();
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    await screen.findByLabelText('Therapist');
+    fireEvent.change(screen.getByLabelText('Booking Type'), { target: { value: 'OFFLINE' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    expect(screen.getByText('Amount is required and must be positive')).toBeTruthy();
+    expect(screen.getByText('Location is required for offline booking')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '5' } });
+    expect((screen.getByLabelText('Amount (₹)') as HTMLInputElement).value).toBe('1800');
+    expect(screen.queryByText('Amount is required and must be positive')).toBeNull();
+    expect(screen.queryByText('Location is required for offline booking')).toBeNull();
+    expect(screen.getByLabelText('Amount (₹)').getAttribute('aria-invalid')).toBeNull();
+    // What the therapist does not fill keeps its message.
+    expect(screen.getByText('Client name is required')).toBeTruthy();
+  });
+
   it('offers 15 days from today and only the free slots of the server’s states', async () => {
     signIn();
     const { calls } = manualRoutes();

@@ -538,14 +538,18 @@ export default function Dashboard(props: { onLogout: () => void }) {
                 return (
                   <Fragment key={slot.start_time}>
                     <li className={`adm-slot adm-slot--${slot.state}`}>
-                      <span className="adm-slot__time">{time}</span>
+                      {slot.state !== 'blocked' ? <span className="adm-slot__time">{time}</span> : null}
                       {slot.state === 'booked' ? (
                         <span className="adm-slot__state">Booked</span>
                       ) : slot.state === 'past' ? (
                         <span className="adm-slot__state muted">Past</span>
                       ) : slot.state === 'blocked' ? (
                         <>
-                          <span className="adm-slot__state">Blocked</span>
+                          {/* Time over state, so the text and Unblock fit the tile side by side. */}
+                          <span className="adm-slot__label">
+                            <span className="adm-slot__time">{time}</span>
+                            <span className="adm-slot__state">Blocked</span>
+                          </span>
                           {/* A block on the therapist's schedule (no booking id) is not the grid's to lift. */}
                           {slot.booking_id !== null ? (
                             <button
