@@ -7,12 +7,15 @@ import type { Queues } from '../../shared/core/jobs/queues.ts';
 export const BULL_BOARD_PATH = '/admin/queues';
 export const PANEL_PATH = '/admin/dashboard';
 
-/** A bar above the board with the way back to the admin panel (the board's own menu has it too). */
+/**
+ * The way back to the admin panel, kept on screen at the board's bottom left (its header is fixed at
+ * the top and would cover anything put above it); the board's own header menu has the link too.
+ */
 export const BACK_TO_PANEL =
-  `<nav aria-label="Admin panel" style="padding:0.5rem 1rem;background:#163c3a;font:600 0.9rem/1.4 system-ui,sans-serif">` +
-  `<a href="${PANEL_PATH}" style="color:#ffffff">← Back to the admin panel</a></nav>`;
+  `<nav aria-label="Admin panel" style="position:fixed;left:1rem;bottom:1rem;z-index:1000;font:600 0.9rem/1.4 system-ui,sans-serif">` +
+  `<a href="${PANEL_PATH}" style="display:inline-block;padding:0.6rem 1rem;border-radius:999px;background:#163c3a;color:#ffffff;text-decoration:none;box-shadow:0 2px 8px rgb(0 0 0 / 0.25)">← Back to the admin panel</a></nav>`;
 
-/** Puts BACK_TO_PANEL at the top of the board's page (its HTML entry; the API's JSON is left alone). */
+/** Puts BACK_TO_PANEL into the board's page (its HTML entry; the API's JSON is left alone). */
 const withBackLink: RequestHandler = (req, res, next) => {
   if (req.method !== 'GET' || req.accepts(['json', 'html']) !== 'html') return next();
   const send = res.send.bind(res);

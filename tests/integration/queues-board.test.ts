@@ -34,7 +34,7 @@ describe('Bull Board at /admin/queues', () => {
     expect(board.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['mail', 'meetings', 'payments', 'reports']);
   });
 
-  it('the board’s page is titled Job Queues and links back to the panel, at its top and in its menu', async () => {
+  it('the board’s page is titled Job Queues and links back to the panel, on its page and in its menu', async () => {
     const token = tokenFor(admins.superadmin, new Date());
     const page = await request(app).get('/admin/queues').set(bearer(token)).set('accept', 'text/html').expect(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);

@@ -296,6 +296,15 @@ export const adminApi = {
   searchClients: (name: string) => request<ClientSearchResult[]>(`/api/admin/search-clients${q({ name })}`),
   /** Bull Board is a page: the server turns the token into a cookie scoped to /admin/queues. */
   openQueues: () => request<{ url: string }>('/api/admin/queues-session', { method: 'POST' }),
+  /** Whether the board answers with its cookie alone (no bearer token), as the board's own page will ask. */
+  async queuesCookieWorks(): Promise<boolean> {
+    try {
+      const res = await fetch('/admin/queues/api/queues', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      return res.ok;
+    } catch {
+      return false;
+    }
+  },
   auditLog: (page: number, pageSize: number) => request<AuditPage>(`/api/admin/audit-log${q({ page, page_size: pageSize })}`),
   locations: () => request<Location[]>('/locations', { auth: false }),
   createManualBooking: (payload: ManualBookingPayload) =>

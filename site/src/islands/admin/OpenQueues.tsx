@@ -1,32 +1,29 @@
 /**
  * Opens the job queues (Bull Board) for a typed or bookmarked /admin/queues: the board is a page of
  * its own, so the signed-in super admin's token becomes its cookie first, then the browser goes
- * there. A second arrival within moments means the browser did not keep the cookie: no loop, a message.
+ * there, once the board has answered with that cookie: a browser that did not keep it gets a
+ * message here instead of going round between the two pages.
  */
 import { useEffect, useState } from 'react';
 import { adminApi, errorMessage } from '../../lib/admin-api.ts';
 import { ADMIN_ROUTES, adminNav } from '../../lib/admin-nav.ts';
 import { Loading } from './ui.tsx';
 
-const ATTEMPT_KEY = 'adminQueuesOpenedAt';
-const RETRY_WINDOW_MS = 10_000;
-
 export default function OpenQueues() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    const last = Number(sessionStorage.getItem(ATTEMPT_KEY) ?? 0);
-    if (Date.now() - last < RETRY_WINDOW_MS) {
-      sessionStorage.removeItem(ATTEMPT_KEY);
-      setError('The job queues did not accept the sign-in. Please allow cookies for this site, then try again.');
-      return;
-    }
-    adminApi.openQueues().then(
-      ({ url }) => {
-        sessionStorage.setItem(ATTEMPT_KEY, String(Date.now()));
+    void (async () => {
+      try {
+        const { url } = await adminApi.openQueues();
+        if (!(await adminApi.queuesCookieWorks())) {
+          setError('The job queues did not accept the sign-in. Please allow cookies for this site, then try again.');
+          return;
+        }
         adminNav.replace(url);
-      },
-      (err: unknown) => setError(errorMessage(err, 'The job queues could not be opened.')),
-    );
+      } catch (err) {
+        setError(errorMessage(err, 'The job queues could not be opened.'));
+      }
+    })();
   }, []);
   return (
     <div className="adm-page">
