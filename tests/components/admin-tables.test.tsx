@@ -189,6 +189,23 @@ describe('Clients & Bookings', () => {
     window.history.replaceState(null, '', '/');
   });
 
+  it('on a phone each booking is a card with every field, nothing to scroll sideways', async () => {
+    signIn();
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
+    mockFetch({ 'GET /api/admin/clients-with-therapists': { page: 1, page_size: 10, total: 1, items: [booking({ id: 7, session_type: 'couple', therapist_name: 'Ms. Priya Nair' })] } });
+    render(<Clients onLogout={() => {}} />);
+    const cards = await screen.findByRole('list', { name: 'Client bookings' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = within(cards).getByRole('listitem');
+    const field = (label: string) => within(card).getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
+    expect(within(card).getByRole('link', { name: 'Meera Pillai' }).getAttribute('href')).toBe('/admin/clients?search=Meera%20Pillai');
+    expect(field('Therapist')).toBe('Priya Nair');
+    expect(field('Date')).toBe('Tue, Nov 24, 2026');
+    expect(field('Time')).toBe('10:00 AM');
+    expect(field('Type')).toBe('Online · Couple');
+    expect(field('Status')).toBe('✓ Active');
+  });
+
   it('shows the server’s payment note beside the payment status', async () => {
     signIn();
     mockFetch({

@@ -261,7 +261,7 @@ export const CALENDAR_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED'] as const;
 
 /** The status filter of the booking lists: a label and the statuses the server is asked for (none: all). */
 export const STATUS_FILTERS = [
-  { value: 'active', label: 'Active: sessions, holds, blocks', statuses: ACTIVE_STATUSES },
+  { value: 'active', label: 'Active bookings', statuses: ACTIVE_STATUSES },
   { value: 'COMPLETED', label: 'Paid', statuses: ['COMPLETED'] },
   { value: 'PENDING', label: 'To pay at the centre', statuses: ['PENDING'] },
   { value: 'INITIATED', label: 'Unpaid holds', statuses: ['INITIATED'] },

@@ -2,12 +2,12 @@
  * Clients & Bookings (/admin/clients?search=): every booking with its client, filtered by name and
  * paged by the server, in columns that fit a desk screen without scrolling sideways.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { adminApi, errorMessage, isUnauthorized, type ClientBooking } from '../../lib/admin-api.ts';
 import { CLIENT_LIST_PAGE_SIZE, MESSAGES, formatShortDate, formatTime, sessionLabel } from '../../lib/admin-format.ts';
 import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
-import { Empty, ErrorPanel, Loading, Pager, PaymentCell, StatusBadge } from './ui.tsx';
+import { Empty, ErrorPanel, Loading, Pager, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
 
 function searchParam(): string {
   if (typeof window === 'undefined') return '';
@@ -17,6 +17,32 @@ function searchParam(): string {
 function sessionType(b: ClientBooking): string {
   const s = b.session_type;
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : '--';
+}
+
+/** A booking's fields as the list shows them (the spec's `data` object first, the record's own else). */
+function view(b: ClientBooking) {
+  const therapist = b.data?.therapist_details?.name ?? b.therapist_name;
+  const kind = sessionLabel(b.data?.booking_type ?? b.booking_type);
+  return {
+    therapist: therapist ? displayName(therapist) : '--',
+    date: formatShortDate(b.data?.booking_date ?? b.booking_date),
+    time: formatTime(b.data?.booking_time_slot_start ?? b.booking_time_slot_start),
+    kind,
+    type: b.session_type ? `${kind} · ${sessionType(b)}` : kind,
+    note: (b.data?.client_note ?? b.client_note)?.trim() || '--',
+  };
+}
+
+function BookingState({ cancelled }: { cancelled: boolean }) {
+  return cancelled ? (
+    <span className="adm-status adm-status--bad">
+      <span aria-hidden="true">✕</span> Cancelled
+    </span>
+  ) : (
+    <span className="adm-status adm-status--ok">
+      <span aria-hidden="true">✓</span> Active
+    </span>
+  );
 }
 
 export default function Clients(props: { onLogout: () => void }) {
@@ -32,6 +58,7 @@ export default function Clients(props: { onLogout: () => void }) {
   const [reload, setReload] = useState(0);
   const request = useRef(0);
   const filterId = useId();
+  const mobile = useIsMobile();
 
   useEffect(() => {
     if (filter === name) return;
@@ -94,9 +121,49 @@ export default function Clients(props: { onLogout: () => void }) {
             <Loading label="Loading client data..." />
           ) : rows.length === 0 ? (
             <Empty>{MESSAGES.noClientData}</Empty>
+          ) : mobile ? (
+            <ul className="adm-cards" aria-label="Client bookings" aria-busy={loading}>
+              {rows.map((b) => {
+                const v = view(b);
+                return (
+                  <li key={b.id} className="adm-card">
+                    <p className="adm-client-card__head">
+                      <a href={clientsSearchUrl(b.client_full_name)}>{b.client_full_name || '--'}</a>
+                      <span className="muted"> · Booking {b.id}</span>
+                    </p>
+                    <dl>
+                      {(
+                        [
+                          ['Email', b.client_email || '--'],
+                          ['Phone', b.client_mobile || '--'],
+                          ['Therapist', v.therapist],
+                          ['Date', v.date],
+                          ['Time', v.time],
+                          ['Type', v.type],
+                          ['Payment Status', <PaymentCell key="pay" badge={<StatusBadge status={b.payment_status} />} note={b.payment_note} />],
+                          ['Status', <BookingState key="state" cancelled={b.cancelled} />],
+                          ['Notes', v.note],
+                        ] as [string, ReactNode][]
+                      ).map(([label, value]) => (
+                        <div key={label} className="adm-card__row">
+                          <dt>{label}</dt>
+                          <dd>{value}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  </li>
+                );
+              })}
+            </ul>
           ) : (
             <div className="adm-table-wrap" role="region" aria-label="Client bookings table" tabIndex={0} aria-busy={loading}>
               <table className="adm-table adm-table--click adm-table--clients">
+                {/* Fixed widths: the table is never wider than the page, so nothing scrolls sideways. */}
+                <colgroup>
+                  {[8, 20, 11, 12, 8, 9, 12, 11, 9].map((w, i) => (
+                    <col key={i} style={{ width: `${w}%` }} />
+                  ))}
+                </colgroup>
                 <thead>
                   <tr>
                     {['Booking ID', 'Client', 'Therapist', 'Date', 'Time', 'Type', 'Payment Status', 'Status', 'Notes'].map((h) => (
@@ -108,11 +175,7 @@ export default function Clients(props: { onLogout: () => void }) {
                 </thead>
                 <tbody>
                   {rows.map((b) => {
-                    const therapist = b.data?.therapist_details?.name ?? b.therapist_name;
-                    const date = b.data?.booking_date ?? b.booking_date;
-                    const time = b.data?.booking_time_slot_start ?? b.booking_time_slot_start;
-                    const note = b.data?.client_note ?? b.client_note;
-                    const type = b.data?.booking_type ?? b.booking_type;
+                    const v = view(b);
                     return (
                       <tr key={b.id} onClick={() => adminNav.go(clientsSearchUrl(b.client_full_name))}>
                         <td>{b.id}</td>
@@ -123,28 +186,20 @@ export default function Clients(props: { onLogout: () => void }) {
                           <span className="adm-client__contact">{b.client_email || '--'}</span>
                           <span className="adm-client__contact">{b.client_mobile || '--'}</span>
                         </td>
-                        <td>{therapist ? displayName(therapist) : '--'}</td>
-                        <td className="adm-nowrap">{formatShortDate(date)}</td>
-                        <td className="adm-nowrap">{formatTime(time)}</td>
+                        <td>{v.therapist}</td>
+                        <td>{v.date}</td>
+                        <td>{v.time}</td>
                         <td>
-                          {sessionLabel(type)}
+                          {v.kind}
                           {b.session_type ? <span className="adm-client__contact">{sessionType(b)}</span> : null}
                         </td>
                         <td>
                           <PaymentCell badge={<StatusBadge status={b.payment_status} />} note={b.payment_note} />
                         </td>
                         <td>
-                          {b.cancelled ? (
-                            <span className="adm-status adm-status--bad">
-                              <span aria-hidden="true">✕</span> Cancelled
-                            </span>
-                          ) : (
-                            <span className="adm-status adm-status--ok">
-                              <span aria-hidden="true">✓</span> Active
-                            </span>
-                          )}
+                          <BookingState cancelled={b.cancelled} />
                         </td>
-                        <td className="adm-cell-note adm-client__note">{note?.trim() || '--'}</td>
+                        <td className="adm-client__note">{v.note}</td>
                       </tr>
                     );
                   })}

@@ -394,7 +394,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const bookingColumns: Column<AdminBooking>[] = [
     { key: 'id', header: 'ID', cell: (b) => b.id, primary: true },
     { key: 'client', header: 'Client', cell: (b) => (isBlockBooking(b) ? <em>Admin block</em> : b.client_full_name || '--') },
-    { key: 'date', header: 'Date', cell: (b) => formatShortDate(b.booking_date) },
+    { key: 'date', header: 'Date', cell: (b) => <DateCell date={b.booking_date} today={today} /> },
     { key: 'time', header: 'Time', cell: (b) => formatTime(b.booking_time_slot_start) },
     { key: 'type', header: 'Type', cell: (b) => sessionLabel(b.booking_type) },
     { key: 'amount', header: 'Amount', cell: (b) => formatAmount(b.amount) },
@@ -729,6 +729,17 @@ export default function Dashboard(props: { onLogout: () => void }) {
         />
       ) : null}
     </div>
+  );
+}
+
+/** A booking's date, its day and month kept on one line, and today's marked as such. */
+function DateCell(props: { date: string; today: string }) {
+  const [weekdayMonthDay, year] = [formatShortDate(props.date).replace(/, \d{4}$/, ''), props.date.slice(0, 4)];
+  return (
+    <span className="adm-datecell">
+      {props.date.slice(0, 10) === props.today ? <span className="adm-today">Today</span> : null}
+      <span className="adm-nowrap">{weekdayMonthDay},</span> {year}
+    </span>
   );
 }
 
