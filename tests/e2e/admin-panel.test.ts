@@ -543,9 +543,16 @@ describe('the receptionist’s day (issue 19)', () => {
     for (const viewport of Object.values(VIEWPORTS)) {
       const page = await openPage(browser, { viewport });
       await signIn(page, OWNER);
+      // The list shown on load (every client) first; then the search's own answer.
+      const onLoad = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/search-clients');
       await page.goto(`${stack.baseUrl}/admin/patients`);
+      await onLoad;
       await page.getByLabel('Client name').fill('Meera');
-      await page.getByRole('button', { name: 'Search' }).click();
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/admin/search-clients?name=Meera')),
+        page.getByRole('button', { name: 'Search' }).click(),
+      ]);
+      await page.getByRole('button', { name: 'Search', exact: true }).waitFor();
       const phone = viewport.width < 768;
       // A table on a desk screen, cards on a phone; Meera (her name matches) first, then Kabir (her e-mail).
       const results = phone ? page.getByRole('list', { name: 'Search results' }) : page.getByRole('region', { name: 'Search results table' });
