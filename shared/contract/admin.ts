@@ -233,15 +233,71 @@ export function monthlyQuerySchema(currentYear: number) {
   });
 }
 
-export const auditQuerySchema = z.strictObject({
-  page: z.string().regex(/^\d{1,6}$/, { error: 'page must be a positive whole number' }).transform(Number).refine((n) => n >= 1, { error: 'page must be a positive whole number' }).optional(),
-  page_size: z
-    .string()
-    .regex(/^\d{1,3}$/, { error: 'page_size must be a whole number from 1 to 100' })
+const PAGE_MESSAGE = 'page must be a positive whole number';
+const PAGE_SIZE_MAX = 100;
+const PAGE_SIZE_MESSAGE = `page_size must be a whole number from 1 to ${PAGE_SIZE_MAX}`;
+/** ?page= and ?page_size= of a paged list: page from 1, page_size from 1 to 100. */
+const pagingFields = {
+  page: z
+    .string({ error: PAGE_MESSAGE })
+    .regex(/^\d{1,6}$/, { error: PAGE_MESSAGE })
     .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, { error: 'page_size must be a whole number from 1 to 100' })
+    .refine((n) => n >= 1, { error: PAGE_MESSAGE })
     .optional(),
-});
+  page_size: z
+    .string({ error: PAGE_SIZE_MESSAGE })
+    .regex(/^\d{1,3}$/, { error: PAGE_SIZE_MESSAGE })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= PAGE_SIZE_MAX, { error: PAGE_SIZE_MESSAGE })
+    .optional(),
+};
+
+export const auditQuerySchema = z.strictObject(pagingFields);
+
+/** One page of a list, and how many rows the whole list has. */
+export type Paged<T> = { page: number; page_size: number; total: number; items: T[] };
+
+const isoDateQuery = (name: string) => {
+  const message = `${name} must be a real date written YYYY-MM-DD`;
+  return z.string({ error: message }).refine(isIsoDate, { error: message }).optional();
+};
+
+/**
+ * The statuses a booking list can be filtered by, as the panel shows them: CANCELLED is every
+ * cancelled booking (the flag or the status); the others are that payment status, not cancelled.
+ */
+export const BOOKING_FILTER_STATUSES = PAYMENT_STATUSES;
+export type BookingFilterStatus = PaymentStatus;
+const STATUS_MESSAGE = `status must be one or more of ${BOOKING_FILTER_STATUSES.join(', ')}, separated by commas`;
+
+/**
+ * GET /api/admin/bookings. Without parameters it answers the spec's list of every booking, newest
+ * first. from/to (dates at the centre, inclusive), therapist_id, status (comma-separated) and order
+ * narrow and sort it; page or page_size make the answer one page: {page, page_size, total, items}.
+ */
+export const adminBookingsQuerySchema = z
+  .strictObject({
+    from: isoDateQuery('from'),
+    to: isoDateQuery('to'),
+    therapist_id: idParam('therapist_id').optional(),
+    status: z
+      .string({ error: STATUS_MESSAGE })
+      .max(100, { error: STATUS_MESSAGE })
+      .transform((v) => v.split(','))
+      .pipe(z.array(z.enum(BOOKING_FILTER_STATUSES, { error: STATUS_MESSAGE })).min(1, { error: STATUS_MESSAGE }))
+      .optional(),
+    order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).optional(),
+    ...pagingFields,
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { error: 'from must not be after to', path: ['from'] });
+export type AdminBookingsQuery = z.output<typeof adminBookingsQuerySchema>;
+
+/**
+ * GET /api/admin/clients-with-therapists: name filters by the client's name (case-insensitive,
+ * anywhere in it); page or page_size make the answer one page, as for the bookings.
+ */
+export const clientBookingsQuerySchema = z.strictObject({ name: text(100).optional(), ...pagingFields });
+export type ClientBookingsQuery = z.output<typeof clientBookingsQuerySchema>;
 
 export type AdminTherapistDto = {
   id: number;
@@ -291,6 +347,8 @@ export type AdminBookingDto = {
   payment_note: string | null;
   /** Whether the client came to the (past) session, once an admin marked it. */
   attendance: 'ATTENDED' | 'NO_SHOW' | null;
+  /** An unpaid online hold (INITIATED) keeps its slot until then (ISO 8601); null for anything else. */
+  payment_hold_expires_at: string | null;
 };
 
 export type ClientBookingDto = AdminBookingDto & {
@@ -348,12 +406,19 @@ export type EodDetail = {
   amount_paid: number;
   amount_refunded: number;
 };
-/** total_income_today is net of refunds, for the bookings of report_date; total_refunded_today is the refunded part. */
+/**
+ * total_income_today is net of refunds, for the bookings of report_date; total_refunded_today is the
+ * refunded part. total_bookings_today counts every booking of the day, whatever became of it;
+ * booked_sessions_today the sessions that will take place or did (paid, or to be paid at the centre,
+ * not cancelled) and unpaid_holds_today the online bookings still waiting for their payment.
+ */
 export type EodReport = {
   report_date: string;
   total_bookings_today: number;
   completed_bookings_today: number;
   cancelled_bookings_today: number;
+  booked_sessions_today: number;
+  unpaid_holds_today: number;
   total_income_today: number;
   total_refunded_today: number;
   details: EodDetail[];
@@ -374,17 +439,25 @@ export type TherapistPerformance = {
 };
 export type TherapistMonthlyReport = { year: number; month: number; therapist_performance: TherapistPerformance[] };
 
+/** One field an admin action changed: its value before and after (null where there was none). */
+export type AuditChange = { field: string; before: unknown; after: unknown };
+
+/**
+ * An audit entry as the panel shows it: who (the admin's username, or "Command line"), what, and
+ * only the fields that changed. A creation lists the new record's fields with before null.
+ */
 export type AuditEntryDto = {
   id: number;
   at: string;
   admin_id: number | null;
   admin_username: string | null;
   actor: string;
+  /** Who did it, in words: the admin's username, or "Command line". */
+  by: string;
   action: string;
   entity_type: string;
   entity_id: string;
-  before: unknown;
-  after: unknown;
+  changes: AuditChange[];
 };
 export type AuditPage = { page: number; page_size: number; total: number; items: AuditEntryDto[] };
 

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
-import { booking, mockFetch, signIn } from './admin-helpers.tsx';
+import { booking, bookingsServer, findNotice, getNotice, mockFetch, signIn } from './admin-helpers.tsx';
 
 /**
  * The dashboard's availability grid draws the server's per-therapist slot states, and its
@@ -69,14 +69,13 @@ async function openTherapist(name: string, dateIndex = 1) {
 describe('availability grid per therapist', () => {
   it('a booking of therapist A at 10:00 does not make B’s 10:00 Booked; B may block it', async () => {
     signIn();
-    vi.stubGlobal('confirm', () => true);
     const { calls } = mockFetch({
       'GET /api/admin/therapists': therapists,
       // Asha (1) has a client at 10:00 tomorrow and an expired, FAILED hold at 11:00.
-      'GET /api/admin/bookings': [
+      'GET /api/admin/bookings': bookingsServer([
         booking({ id: 7, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '10:00:00' }),
         booking({ id: 8, therapist_id: 2, booking_date: tomorrow, booking_time_slot_start: '11:00:00', payment_status: 'FAILED' }),
-      ],
+      ]),
       'GET /availability-slots': (url: URL) => templates(Number(url.searchParams.get('therapist_id'))),
       'GET /api/admin/therapists/1/slot-states': statesFor(1, { [`${tomorrow}|10:00`]: { state: 'booked', booking_id: 7 } }),
       'GET /api/admin/therapists/2/slot-states': statesFor(2),
@@ -96,7 +95,8 @@ describe('availability grid per therapist', () => {
     expect(calls.some((c) => c.url.pathname === '/api/admin/therapists/2/slot-states')).toBe(true);
 
     fireEvent.click(within(grid).getByRole('button', { name: 'Block 10:00 AM' }));
-    const msg = await screen.findByText(/^Slot 10:00 AM on .+ blocked successfully\.$/);
+    fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Are you sure you want to block this time slot?' })).getByRole('button', { name: 'Block slot' }));
+    const msg = await findNotice(/^Slot 10:00 AM on .+ blocked successfully\.$/);
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
     expect(JSON.parse(String(post.init!.body))).toEqual({ therapist_id: 2, start_time: '10:00', date: tomorrow, action: 'block' });
@@ -104,12 +104,10 @@ describe('availability grid per therapist', () => {
 
   it('Unblock asks to unblock; a refusal is shown in red, and the grid is reloaded', async () => {
     signIn();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     let blocked = true;
     const { calls } = mockFetch({
       'GET /api/admin/therapists': therapists,
-      'GET /api/admin/bookings': [],
+      'GET /api/admin/bookings': bookingsServer([]),
       'GET /api/admin/therapists/1/slot-states': () => statesFor(1, blocked ? { [`${tomorrow}|12:00`]: { state: 'blocked', booking_id: 43 } } : {}),
       'POST /api/admin/availability/block': () => {
         // Someone else lifted the block meanwhile: the server refuses rather than block it again.
@@ -121,8 +119,8 @@ describe('availability grid per therapist', () => {
     const grid = await openTherapist('Dr. Asha Mehta');
     expect(within(grid).getByText('Blocked')).toBeTruthy();
     fireEvent.click(within(grid).getByRole('button', { name: 'Unblock 12:00 PM' }));
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to unblock this time slot?');
-    const msg = await screen.findByText(/^Failed to unblock slot 12:00 PM on .+: Slot 12:00 on .+ is not blocked/);
+    fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Are you sure you want to unblock this time slot?' })).getByRole('button', { name: 'Unblock slot' }));
+    const msg = await findNotice(/^Failed to unblock slot 12:00 PM on .+: Slot 12:00 on .+ is not blocked/);
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
     const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
     expect(JSON.parse(String(post.init!.body))).toMatchObject({ action: 'unblock' });
@@ -136,7 +134,7 @@ describe('availability grid per therapist', () => {
     const gate = new Promise<void>((r) => (release = r));
     mockFetch({
       'GET /api/admin/therapists': therapists,
-      'GET /api/admin/bookings': [],
+      'GET /api/admin/bookings': bookingsServer([]),
       'GET /api/admin/therapists/1/slot-states': statesFor(1, { [`${tomorrow}|10:00`]: { state: 'booked', booking_id: 7 } }),
       'GET /api/admin/therapists/2/slot-states': {
         ...statesFor(2),
@@ -173,12 +171,12 @@ describe('Record payment', () => {
     let paid = false;
     return mockFetch({
       'GET /api/admin/therapists': therapists,
-      'GET /api/admin/bookings': () => [
+      'GET /api/admin/bookings': bookingsServer(() => [
         offline(paid ? { payment_status: 'COMPLETED' } : {}),
         offline({ id: 52, payment_status: 'COMPLETED', booking_time_slot_start: '11:00:00' }),
         offline({ id: 53, cancelled: true, booking_time_slot_start: '12:00:00' }),
         booking({ id: 54, payment_status: 'PENDING', booking_date: tomorrow }),
-      ],
+      ]),
       'POST /api/admin/bookings/51/record-payment': () => {
         const out = answer();
         if (!Array.isArray(out)) paid = true;
@@ -221,7 +219,7 @@ describe('Record payment', () => {
     fireEvent.change(method, { target: { value: 'UPI' } });
     fireEvent.change(amount, { target: { value: '1750.5' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm payment' }));
-    const msg = await screen.findByText('Payment of ₹1,750.50 recorded for booking 51 successfully.');
+    const msg = await findNotice('Payment of ₹1,750.50 recorded for booking 51 successfully.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     expect(screen.queryByRole('dialog')).toBeNull();
     const post = calls.find((c) => c.method === 'POST')!;
@@ -243,7 +241,7 @@ describe('Record payment', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Record payment for booking 51' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Confirm payment' }));
-    const msg = await screen.findByText('Booking 51 is already paid.');
+    const msg = await findNotice('Booking 51 is already paid.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
     expect(JSON.parse(String(calls.find((c) => c.method === 'POST')!.init!.body))).toEqual({ method: 'CASH', amount: 1800 });
     expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings').length).toBeGreaterThanOrEqual(2);
@@ -260,11 +258,11 @@ describe('Cancel and the client’s payment', () => {
     let cancelled = false;
     return mockFetch({
       'GET /api/admin/therapists': therapists,
-      'GET /api/admin/bookings': () => [
+      'GET /api/admin/bookings': bookingsServer(() => [
         paid(cancelled ? { cancelled: true, payment_note: 'Refunded ₹1,500.00' } : {}),
         booking({ id: 62, booking_date: tomorrow, payment_status: 'PENDING', amount_paid: 0, booking_time_slot_start: '11:00:00' }),
         booking({ id: 63, booking_date: tomorrow, payment_status: 'COMPLETED', amount_paid: 0, booking_time_slot_start: '12:00:00' }),
-      ],
+      ]),
       'POST /api/admin/bookings/61/cancel': (_url: URL, init: RequestInit | undefined) => {
         const out = answer(init);
         if (!Array.isArray(out)) cancelled = true;
@@ -283,19 +281,19 @@ describe('Cancel and the client’s payment', () => {
     return screen.getByRole('dialog', { name: question });
   }
 
-  it('an unpaid booking (and a COMPLETED one with nothing captured) keeps the spec’s confirm and sends no body', async () => {
+  it('an unpaid booking (and a COMPLETED one with nothing captured) asks the spec’s question in the panel’s dialog and sends no body', async () => {
     signIn();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     const { calls } = routes(() => ({}));
     render(<Dashboard onLogout={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 62' }));
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to cancel booking 62? This cannot be undone.');
-    expect(screen.queryByRole('dialog')).toBeNull();
-    const msg = await screen.findByText('Booking 62 cancelled successfully.');
+    const dialog = screen.getByRole('alertdialog', { name: 'Are you sure you want to cancel booking 62? This cannot be undone.' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 62' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    const msg = await findNotice('Booking 62 cancelled successfully.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel booking 63' }));
-    await screen.findByText('Booking 63 cancelled successfully.');
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel booking 63' }));
+    await findNotice('Booking 63 cancelled successfully.');
     const posts = cancelPosts(calls);
     expect(posts.map((c) => c.url.pathname)).toEqual(['/api/admin/bookings/62/cancel', '/api/admin/bookings/63/cancel']);
     for (const p of posts) {
@@ -334,15 +332,18 @@ describe('Cancel and the client’s payment', () => {
 
     fireEvent.click(full);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' }));
-    const msg = await screen.findByText('Booking 61 cancelled successfully. ₹1,500.00 refunded.');
+    const msg = await findNotice('Booking 61 cancelled successfully. ₹1,500.00 refunded.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     expect(screen.queryByRole('dialog')).toBeNull();
     const [post] = cancelPosts(calls);
     expect(bodyOf(post!)).toEqual({ refund: 'FULL' });
     expect((post!.init!.headers as Record<string, string>)['Content-Type']).toBe('application/json');
-    // The lists are refreshed: 61 is now cancelled, with the server's note beside its badge.
+    // The lists are refreshed: 61 is now cancelled, so it leaves the active list; the message stays
+    // where it was; under Cancelled it shows the server's note beside its badge.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel booking 61' })).toBeNull());
+    expect(getNotice('Booking 61 cancelled successfully. ₹1,500.00 refunded.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'CANCELLED' } });
     expect((await screen.findAllByText('Refunded ₹1,500.00')).length).toBeGreaterThan(0);
-    expect(screen.queryByRole('button', { name: 'Cancel booking 61' })).toBeNull();
   });
 
   it('PARTIAL: the amount must be more than 0, at most what was paid and in paise; the valid amount is sent', async () => {
@@ -369,7 +370,7 @@ describe('Cancel and the client’s payment', () => {
     fireEvent.change(amount, { target: { value: '500.5' } });
     expect(amount.getAttribute('aria-invalid')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹500.50' }));
-    const msg = await screen.findByText('Booking 61 cancelled successfully. ₹500.50 refund pending.');
+    const msg = await findNotice('Booking 61 cancelled successfully. ₹500.50 refund pending.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'PARTIAL', amount: 500.5 });
   });
@@ -390,7 +391,7 @@ describe('Cancel and the client’s payment', () => {
     expect(cancelPosts(calls)).toHaveLength(0);
     fireEvent.change(reason, { target: { value: '  Client did not attend (no-show)  ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
-    await screen.findByText('Booking 61 cancelled successfully. No refund.');
+    await findNotice('Booking 61 cancelled successfully. No refund.');
     expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'NONE', reason: 'Client did not attend (no-show)' });
   });
 
@@ -420,7 +421,7 @@ describe('Cancel and the client’s payment', () => {
 
     dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
-    await screen.findByText('Booking 61 cancelled successfully. No refund.');
+    await findNotice('Booking 61 cancelled successfully. No refund.');
     expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'NONE', reason: "Cancelled with less than 24 hours' notice (Terms)" });
   });
 
@@ -432,7 +433,7 @@ describe('Cancel and the client’s payment', () => {
     let dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Full refund (₹1,500.00)' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' }));
-    let msg = await screen.findByText('Failed to cancel booking 61: Only super admins may refund payments.');
+    let msg = await findNotice('Failed to cancel booking 61: Only super admins may refund payments.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
     await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings')).toHaveLength(2));
 
@@ -440,7 +441,7 @@ describe('Cancel and the client’s payment', () => {
     dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'No refund' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
-    msg = await screen.findByText('Failed to cancel booking 61: Booking 61 is paid: choose a full, partial or no refund to cancel it.');
+    msg = await findNotice('Failed to cancel booking 61: Booking 61 is paid: choose a full, partial or no refund to cancel it.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
     // Nothing was cancelled: the booking still offers Cancel.
     await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings')).toHaveLength(3));
@@ -459,10 +460,13 @@ describe('payment note', () => {
     signIn();
     mockFetch({
       'GET /api/admin/therapists': therapists,
-      'GET /api/admin/bookings': rows,
+      'GET /api/admin/bookings': bookingsServer(rows),
       'GET /api/admin/therapists/1/slot-states': statesFor(1),
     });
     render(<Dashboard onLogout={() => {}} />);
+    // The cancelled booking is not active: it shows under All statuses.
+    fireEvent.change(await screen.findByLabelText('Status'), { target: { value: 'all' } });
+    await screen.findByText('Paid after cancellation — refund due');
     const all = await screen.findByRole('region', { name: 'All Booked Slots table' });
     const cell = (region: HTMLElement, id: number) => within(region).getByText(String(id), { selector: 'td' }).closest('tr')!;
     const due = within(cell(all, 71)).getByText('Paid after cancellation — refund due');
@@ -478,6 +482,8 @@ describe('payment note', () => {
     cleanup();
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
     render(<Dashboard onLogout={() => {}} />);
+    fireEvent.change(await screen.findByLabelText('Status'), { target: { value: 'all' } });
+    await screen.findByText('Paid after cancellation — refund due');
     const cards = await screen.findByRole('list', { name: 'All Booked Slots' });
     expect(within(cards).getByText('Paid after cancellation — refund due').closest('.adm-card')).toBeTruthy();
     expect(within(cards).getByText('Partly refunded ₹500.00')).toBeTruthy();

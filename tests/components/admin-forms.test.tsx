@@ -6,7 +6,7 @@ import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { adminApi } from '../../site/src/lib/admin-api.ts';
 import { ADMIN_TOKEN_KEY, ADMIN_USER_KEY, loadSession } from '../../site/src/stores/admin-session.ts';
-import { booking, mockFetch, signIn } from './admin-helpers.tsx';
+import { booking, bookingsServer, findNotice, getNotice, mockFetch, signIn } from './admin-helpers.tsx';
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
 const addDays = (d: string, n: number) => {
@@ -159,6 +159,42 @@ describe('Manual Booking', () => {
     expect(screen.queryByText('Client name is required')).toBeNull();
   });
 
+  it('offers only the chosen therapist’s type of session and centre', async () => {
+    signIn();
+    manualRoutes();
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    const type = (await screen.findByLabelText('Booking Type')) as HTMLSelectElement;
+    const values = (select: HTMLSelectElement) => Array.from(select.options).map((o) => o.value).filter(Boolean);
+    expect(values(type)).toEqual(['ONLINE', 'OFFLINE']);
+    // Rohan works in person at the West Branch (1) only.
+    fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '5' } });
+    expect(values(type)).toEqual(['OFFLINE']);
+    expect(values(screen.getByLabelText('Location') as HTMLSelectElement)).toEqual(['1']);
+    // Asha works online only: no centre to choose.
+    fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '1' } });
+    expect(values(type)).toEqual(['ONLINE']);
+    expect(type.value).toBe('ONLINE');
+    expect(screen.queryByLabelText('Location')).toBeNull();
+  });
+
+  it('a message about a blank the therapist fills (type, centre, amount) goes once it is filled', async () => {
+    signIn();
+    manualRoutes();
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    await screen.findByLabelText('Therapist');
+    fireEvent.change(screen.getByLabelText('Booking Type'), { target: { value: 'OFFLINE' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    expect(screen.getByText('Amount is required and must be positive')).toBeTruthy();
+    expect(screen.getByText('Location is required for offline booking')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '5' } });
+    expect((screen.getByLabelText('Amount (₹)') as HTMLInputElement).value).toBe('1800');
+    expect(screen.queryByText('Amount is required and must be positive')).toBeNull();
+    expect(screen.queryByText('Location is required for offline booking')).toBeNull();
+    expect(screen.getByLabelText('Amount (₹)').getAttribute('aria-invalid')).toBeNull();
+    // What the therapist does not fill keeps its message.
+    expect(screen.getByText('Client name is required')).toBeTruthy();
+  });
+
   it('offers 15 days from today and only the free slots of the server’s states', async () => {
     signIn();
     const { calls } = manualRoutes();
@@ -282,12 +318,12 @@ describe('Dashboard actions', () => {
   function dashRoutes(extra: Record<string, unknown> = {}) {
     return mockFetch({
       'GET /api/admin/therapists': therapists,
-      'GET /api/admin/bookings': [
+      'GET /api/admin/bookings': bookingsServer([
         booking({ id: 41, booking_date: tomorrow, payment_status: 'PENDING' }),
         booking({ id: 42, booking_date: tomorrow, payment_status: 'PENDING', payment_transaction_id: null, booking_time_slot_start: '11:00:00' }),
         booking({ id: 43, booking_date: tomorrow, booking_type: 'ADMIN_BLOCK', payment_status: 'BLOCKED', booking_time_slot_start: '12:00:00' }),
         booking({ id: 44, booking_date: addDays(today, -1), booking_time_slot_start: '13:00:00' }),
-      ],
+      ]),
       'GET /api/admin/therapists/1/slot-states': statesFor(1, {
         [`${tomorrow}|10:00`]: { state: 'booked', booking_id: 41 },
         [`${tomorrow}|11:00`]: { state: 'booked', booking_id: 42 },
@@ -299,27 +335,26 @@ describe('Dashboard actions', () => {
 
   it('cancel asks the spec question and reports success in green', async () => {
     signIn();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     const { calls } = dashRoutes({ 'POST /api/admin/bookings/41/cancel': {} });
     render(<Dashboard onLogout={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 41' }));
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to cancel booking 41? This cannot be undone.');
-    const msg = await screen.findByText('Booking 41 cancelled successfully.');
+    const dialog = screen.getByRole('alertdialog', { name: 'Are you sure you want to cancel booking 41? This cannot be undone.' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 41' }));
+    const msg = await findNotice('Booking 41 cancelled successfully.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     expect(calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/admin/bookings/41/cancel')).toBe(true);
     // Past bookings cannot be cancelled; blocks offer Unblock instead.
     expect(screen.queryByRole('button', { name: 'Cancel booking 44' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Unblock' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Unblock booking 43' })).toBeTruthy();
   });
 
   it('cancel failure is red', async () => {
     signIn();
-    vi.stubGlobal('confirm', () => true);
     dashRoutes({ 'POST /api/admin/bookings/41/cancel': [409, { detail: 'Booking 41 is already cancelled.' }] });
     render(<Dashboard onLogout={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 41' }));
-    const msg = await screen.findByText('Failed to cancel booking 41: Booking 41 is already cancelled.');
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel booking 41' }));
+    const msg = await findNotice('Failed to cancel booking 41: Booking 41 is already cancelled.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
   });
 
@@ -334,10 +369,10 @@ describe('Dashboard actions', () => {
     render(<Dashboard onLogout={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Generate payment link for booking 42' }));
     expect(
-      await screen.findByText('Error: Booking 42 is missing required details (price, ID, or transaction ID) to generate a link.'),
+      await findNotice('Error: Booking 42 is missing required details (price, ID, or transaction ID) to generate a link.'),
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Generate payment link for booking 41' }));
-    expect(await screen.findByText('Success! Payment link for Booking ID 41 has been copied to your clipboard.')).toBeTruthy();
+    expect(await findNotice('Success! Payment link for Booking ID 41 has been copied to your clipboard.')).toBeTruthy();
     expect(writeText).toHaveBeenCalledWith('https://pay.example/l/abc');
     const link = calls.find((c) => c.url.pathname === '/api/create-shareable-payment-link')!;
     expect(JSON.parse(String(link.init!.body))).toEqual({ amount: 1500, booking_id: 41, merchant_transaction_id: 'tx-1' });
@@ -345,8 +380,6 @@ describe('Dashboard actions', () => {
 
   it('slots: Booked, Blocked with Unblock, free with Block; block asks and reports', async () => {
     signIn();
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     const { calls } = dashRoutes({ 'POST /api/admin/availability/block': { blocked: false, booking_id: 43, message: 'unblocked' } });
     render(<Dashboard onLogout={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
@@ -362,15 +395,15 @@ describe('Dashboard actions', () => {
     expect(within(slotList).getByRole('button', { name: 'Unblock 12:00 PM' })).toBeTruthy();
     expect(within(slotList).queryByRole('button', { name: 'Block 10:00 AM' })).toBeNull();
     fireEvent.click(within(slotList).getByRole('button', { name: 'Unblock 12:00 PM' }));
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to unblock this time slot?');
-    expect(await screen.findByText(/^Slot 12:00 PM on .+ unblocked successfully\.$/)).toBeTruthy();
+    fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Are you sure you want to unblock this time slot?' })).getByRole('button', { name: 'Unblock slot' }));
+    expect(await findNotice(/^Slot 12:00 PM on .+ unblocked successfully\.$/)).toBeTruthy();
     const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
     expect(JSON.parse(String(post.init!.body))).toEqual({ therapist_id: 1, start_time: '12:00', date: tomorrow, action: 'unblock' });
   });
 
   it('load failure offers Retry and Logout', async () => {
     signIn();
-    mockFetch({ 'GET /api/admin/therapists': [500, {}], 'GET /api/admin/bookings': [] });
+    mockFetch({ 'GET /api/admin/therapists': [500, {}], 'GET /api/admin/bookings': bookingsServer([]) });
     const onLogout = vi.fn();
     render(<Dashboard onLogout={onLogout} />);
     expect(await screen.findByText('HTTP error! status: 500')).toBeTruthy();

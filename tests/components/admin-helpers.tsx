@@ -1,3 +1,4 @@
+import { screen } from '@testing-library/react';
 import { vi } from 'vitest';
 import { saveSession } from '../../site/src/stores/admin-session.ts';
 
@@ -49,3 +50,39 @@ export function booking(over: Record<string, unknown> = {}) {
     ...over,
   };
 }
+
+type Row = Record<string, unknown> & { id: number; booking_date: string; booking_time_slot_start: string; therapist_id: number; payment_status: string; cancelled: boolean };
+
+/**
+ * GET /api/admin/bookings as the server answers it: the rows narrowed by from, to, therapist_id and
+ * status (CANCELLED: any cancelled booking; others: that status, not cancelled), sorted by order,
+ * and one page of them with the total when page or page_size is asked for.
+ */
+export function bookingsServer(rows: Record<string, unknown>[] | (() => Record<string, unknown>[])) {
+  return (url: URL) => {
+    const p = url.searchParams;
+    const list = ((typeof rows === 'function' ? rows() : rows) as Row[]).filter((b) => {
+      const date = b.booking_date.slice(0, 10);
+      if (p.get('from') && date < p.get('from')!) return false;
+      if (p.get('to') && date > p.get('to')!) return false;
+      if (p.get('therapist_id') && b.therapist_id !== Number(p.get('therapist_id'))) return false;
+      const statuses = p.get('status')?.split(',');
+      if (statuses && !statuses.some((s) => (s === 'CANCELLED' ? b.cancelled || b.payment_status === 'CANCELLED' : b.payment_status === s && !b.cancelled))) return false;
+      return true;
+    });
+    const key = (b: Row) => `${b.booking_date}|${b.booking_time_slot_start}|${String(b.id).padStart(9, '0')}`;
+    list.sort((a, b) => (p.get('order') === 'asc' ? key(a).localeCompare(key(b)) : key(b).localeCompare(key(a))));
+    if (!p.has('page') && !p.has('page_size')) return list;
+    const page = Number(p.get('page') ?? 1);
+    const size = Number(p.get('page_size') ?? 10);
+    return { page, page_size: size, total: list.length, items: list.slice((page - 1) * size, page * size) };
+  };
+}
+
+/**
+ * An action's message as drawn on the page (not its copy in the page's live region, which a screen
+ * reader announces and which is hidden from sight).
+ */
+export const NOTICE = '.adm-notice > span';
+export const findNotice = (text: string | RegExp) => screen.findByText(text, { selector: NOTICE });
+export const getNotice = (text: string | RegExp) => screen.getByText(text, { selector: NOTICE });

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataTable } from '../../site/src/islands/admin/DataTable.tsx';
 import Income from '../../site/src/islands/admin/Income.tsx';
@@ -147,44 +147,77 @@ describe('Income', () => {
 });
 
 describe('Clients & Bookings', () => {
-  it('has every column, filters by name on the client (case-insensitive), and rows open the client', async () => {
+  it('asks the server for one page filtered by name; the columns fit a desk screen; rows open the client', async () => {
     signIn();
     window.history.replaceState(null, '', '/admin/clients?search=MEERA');
     const go = vi.spyOn(adminNav, 'go').mockImplementation(() => {});
-    mockFetch({
-      'GET /api/admin/clients-with-therapists': [
-        { ...booking({ id: 7, session_type: 'couple' }), data: { booking_type: 'ONLINE', client_note: 'First session', therapist_details: { name: 'Dr. Asha Mehta' }, booking_date: '2026-11-24', booking_time_slot_start: '14:00' } },
-        booking({ id: 8, client_full_name: 'Rahul Verma', cancelled: true }),
-      ],
+    const meera = { ...booking({ id: 7, session_type: 'couple' }), data: { booking_type: 'ONLINE', client_note: 'First session', therapist_details: { name: 'Dr. Asha Mehta' }, booking_date: '2026-11-24', booking_time_slot_start: '14:00' } };
+    const { calls } = mockFetch({
+      'GET /api/admin/clients-with-therapists': (url: URL) => {
+        const name = url.searchParams.get('name')?.toLowerCase();
+        const all = [meera, booking({ id: 8, client_full_name: 'Rahul Verma', cancelled: true })];
+        const items = all.filter((b) => !name || String(b.client_full_name).toLowerCase().includes(name));
+        return { page: Number(url.searchParams.get('page')), page_size: Number(url.searchParams.get('page_size')), total: name ? items.length : 23, items };
+      },
     });
     render(<Clients onLogout={() => {}} />);
     await screen.findByText('7');
+    expect(calls[0]!.url.search).toBe('?name=MEERA&page=1&page_size=10');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual([
-      'Booking ID', 'Client Name', 'Client Email', 'Client Phone', 'Session Type', 'Client Notes', 'Client City', 'Client State',
-      'Therapist Name', 'Date', 'Time', 'Type', 'Payment Status', 'Status',
-    ]);
+    expect(headers).toEqual(['Booking ID', 'Client', 'Therapist', 'Date', 'Time', 'Type', 'Payment Status', 'Status', 'Notes']);
     expect(screen.queryByText('Rahul Verma')).toBeNull();
     const row = screen.getAllByRole('row')[1]!;
+    expect(within(row).getByText('Meera Pillai')).toBeTruthy();
+    expect(within(row).getByText('meera@example.com')).toBeTruthy();
+    expect(within(row).getByText('9876543210')).toBeTruthy();
     expect(within(row).getByText('Couple')).toBeTruthy();
     expect(within(row).getByText('2:00 PM')).toBeTruthy();
     expect(within(row).getByText('Tue, Nov 24, 2026')).toBeTruthy();
     expect(within(row).getByText('Asha Mehta')).toBeTruthy();
-    expect(within(row).getAllByText('--')).toHaveLength(2);
+    expect(within(row).getByText('First session')).toBeTruthy();
     fireEvent.click(row);
     expect(go).toHaveBeenCalledWith('/admin/clients?search=Meera%20Pillai');
+    // Typing asks the server again (once typing pauses), from page 1.
     fireEvent.change(screen.getByLabelText('Filter by name'), { target: { value: 'nobody' } });
-    expect(screen.getByText('No client booking data available.')).toBeTruthy();
+    expect(await screen.findByText('No client booking data available.')).toBeTruthy();
+    expect(calls.at(-1)!.url.search).toBe('?name=nobody&page=1&page_size=10');
+    // Without a name: the whole list, paged by the server.
+    fireEvent.change(screen.getByLabelText('Filter by name'), { target: { value: '' } });
+    expect(await screen.findByText('Page 1 of 3')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(calls.at(-1)!.url.search).toBe('?page=2&page_size=10'));
     window.history.replaceState(null, '', '/');
+  });
+
+  it('on a phone each booking is a card with every field, nothing to scroll sideways', async () => {
+    signIn();
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
+    mockFetch({ 'GET /api/admin/clients-with-therapists': { page: 1, page_size: 10, total: 1, items: [booking({ id: 7, session_type: 'couple', therapist_name: 'Ms. Priya Nair' })] } });
+    render(<Clients onLogout={() => {}} />);
+    const cards = await screen.findByRole('list', { name: 'Client bookings' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = within(cards).getByRole('listitem');
+    const field = (label: string) => within(card).getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
+    expect(within(card).getByRole('link', { name: 'Meera Pillai' }).getAttribute('href')).toBe('/admin/clients?search=Meera%20Pillai');
+    expect(field('Therapist')).toBe('Priya Nair');
+    expect(field('Date')).toBe('Tue, Nov 24, 2026');
+    expect(field('Time')).toBe('10:00 AM');
+    expect(field('Type')).toBe('Online · Couple');
+    expect(field('Status')).toBe('✓ Active');
   });
 
   it('shows the server’s payment note beside the payment status', async () => {
     signIn();
     mockFetch({
-      'GET /api/admin/clients-with-therapists': [
-        booking({ id: 9, cancelled: true, amount_paid: 1500, amount_refunded: 1500, payment_note: 'Refunded ₹1,500.00' }),
-        booking({ id: 10, payment_note: null }),
-      ],
+      'GET /api/admin/clients-with-therapists': {
+        page: 1,
+        page_size: 10,
+        total: 2,
+        items: [
+          booking({ id: 9, cancelled: true, amount_paid: 1500, amount_refunded: 1500, payment_note: 'Refunded ₹1,500.00' }),
+          booking({ id: 10, payment_note: null }),
+        ],
+      },
     });
     render(<Clients onLogout={() => {}} />);
     const note = await screen.findByText('Refunded ₹1,500.00');

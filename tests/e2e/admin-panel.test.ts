@@ -180,17 +180,21 @@ describe('bookings on the dashboard and calendar', () => {
     await page.close();
   });
 
-  it('cancel asks for confirmation and the booking is cancelled', async () => {
+  it('cancel asks for confirmation in the panel’s own dialog and the booking is cancelled', async () => {
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
-    const asked: string[] = [];
+    // The browser's own pop-ups are not used any more.
+    const browserDialogs: string[] = [];
     page.on('dialog', (d) => {
-      asked.push(d.message());
-      void d.accept();
+      browserDialogs.push(d.message());
+      void d.dismiss();
     });
     await signIn(page, OWNER);
     await page.getByRole('button', { name: `Cancel booking ${bookingId}` }).first().click();
-    await page.getByText(`Booking ${bookingId} cancelled successfully.`).waitFor();
-    expect(asked).toEqual([`Are you sure you want to cancel booking ${bookingId}? This cannot be undone.`]);
+    const dialog = page.getByRole('alertdialog', { name: `Are you sure you want to cancel booking ${bookingId}? This cannot be undone.` });
+    await dialog.getByText('The slot becomes free for other clients.').waitFor();
+    await dialog.getByRole('button', { name: `Cancel booking ${bookingId}` }).click();
+    await page.locator('.adm-notice > span', { hasText: `Booking ${bookingId} cancelled successfully.` }).waitFor();
+    expect(browserDialogs).toEqual([]);
     expect(await offered(1, date, start)).toBe(true);
     await page.close();
   });
@@ -207,22 +211,37 @@ describe('availability', () => {
     const day = o.days.find((d) => window5.has(d.date) && d.slots.length > 0)!;
     const start = day.slots[0]!.start_time;
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
-    const asked: string[] = [];
+    const browserDialogs: string[] = [];
     page.on('dialog', (d) => {
-      asked.push(d.message());
-      void d.accept();
+      browserDialogs.push(d.message());
+      void d.dismiss();
     });
     await signIn(page, OWNER);
     await page.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }).click();
     await page.getByRole('group', { name: 'Choose a date' }).getByRole('button', { name: new RegExp(`${stripLabel(day.date)}$`) }).click();
     const time = formatTime12h(start);
     await page.getByRole('button', { name: `Block ${time}` }).click();
-    await page.getByText(/blocked successfully\.$/).waitFor();
+    await page.getByRole('alertdialog', { name: 'Are you sure you want to block this time slot?' }).getByRole('button', { name: 'Block slot' }).click();
+    const blocked = page.locator('.adm-slots__notice', { has: page.locator('.adm-notice > span', { hasText: /blocked successfully\.$/ }) });
+    await blocked.waitFor();
     expect(await offered(1, day.date, start)).toBe(false);
+    // The message sits right after the slot it is about, and the blocked tile holds its text and button.
+    expect(await blocked.evaluate((n) => n.previousElementSibling?.querySelector('.adm-slot__time')?.textContent)).toBe(time);
+    const tile = page.locator('.adm-slot--blocked', { hasText: time });
+    const fits = await tile.evaluate((t) => {
+      const box = t.getBoundingClientRect();
+      return t.scrollWidth <= t.clientWidth && [...t.children].every((c) => {
+        const r = c.getBoundingClientRect();
+        return r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
+      });
+    });
+    expect(fits).toBe(true);
+    await screenshot(page, 'admin-slot-blocked-notice');
     await page.getByRole('button', { name: `Unblock ${time}` }).click();
-    await page.getByText(/unblocked successfully\.$/).waitFor();
+    await page.getByRole('alertdialog', { name: 'Are you sure you want to unblock this time slot?' }).getByRole('button', { name: 'Unblock slot' }).click();
+    await page.locator('.adm-slots__notice', { has: page.locator('.adm-notice > span', { hasText: /unblocked successfully\.$/ }) }).waitFor();
     expect(await offered(1, day.date, start)).toBe(true);
-    expect(asked).toEqual(['Are you sure you want to block this time slot?', 'Are you sure you want to unblock this time slot?']);
+    expect(browserDialogs).toEqual([]);
     await page.close();
   });
 });
@@ -363,7 +382,9 @@ describe('cancelling a paid booking', () => {
     const dialog = page.getByRole('dialog', { name: `Are you sure you want to cancel booking ${paidId}? This cannot be undone.` });
     await dialog.getByRole('radio', { name: 'Full refund (₹1,800.00)' }).check();
     await dialog.getByRole('button', { name: 'Cancel and refund ₹1,800.00' }).click();
-    await page.getByText(`Booking ${paidId} cancelled successfully. ₹1,800.00 refunded.`).waitFor();
+    await page.locator('.adm-notice > span', { hasText: `Booking ${paidId} cancelled successfully. ₹1,800.00 refunded.` }).waitFor();
+    // A cancelled booking leaves the active list; the Cancelled filter shows it with its note.
+    await page.getByLabel('Status').selectOption('CANCELLED');
     const all = page.getByRole('region', { name: 'All Booked Slots table', exact: true });
     await all.getByText('Refunded ₹1,800.00').first().waitFor();
     await screenshot(page, 'admin-dashboard-payment-note');
@@ -408,10 +429,206 @@ describe('manual booking', () => {
     await dialog.getByLabel('Client Mobile').fill('9812345678');
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Create Booking' }).click();
-    await page.getByText(/^Manual booking \d+ created successfully!$/).waitFor();
+    await page.locator('.adm-notice > span', { hasText: /^Manual booking \d+ created successfully!$/ }).waitFor();
     await page.getByRole('region', { name: 'All Booked Slots', exact: true }).getByText('Devika Menon').waitFor();
     expect(await offered(2, day.date, start)).toBe(false);
     await page.close();
+  });
+});
+
+describe('the receptionist’s day (issue 19)', () => {
+  let holdDate = '';
+  async function book(body: unknown): Promise<number> {
+    const res = await fetch(`${stack.baseUrl}/confirm-booking`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { booking_id: number }).booking_id;
+  }
+
+  it('All Booked Slots: today first, then upcoming, an unpaid hold with its expiry, filters; messages by the action; the panel’s confirmation (screenshots)', async () => {
+    // Priya (2): an unpaid online hold on her first free day.
+    const priya = (await offer(2)).days.find((d) => d.slots.length > 1)!;
+    holdDate = priya.date;
+    const holdId = await book(onlineBooking({ therapist_id: 2, booking_date: priya.date, booking_time_slot_start: priya.slots[1]!.start_time, client_full_name: 'Tara Hold', client_email: 'tara.hold@example.com', client_mobile: '9845000011' }));
+    for (const viewport of Object.values(VIEWPORTS)) {
+      const page = await openPage(browser, { viewport });
+      const asked: string[] = [];
+      page.on('dialog', (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      const bookingsAsked: string[] = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname === '/api/admin/bookings') bookingsAsked.push(new URL(r.url()).search);
+      });
+      await signIn(page, OWNER);
+      const all = page.locator('section', { has: page.getByRole('heading', { name: 'All Booked Slots' }) });
+      await all.getByText('Tara Hold').waitFor();
+      await all.getByText(/^Unpaid hold · expires \d{1,2}:\d{2} (AM|PM)$/).first().waitFor();
+      await page.getByText("Today's sessions first, then upcoming, earliest first.").waitFor();
+      // The dashboard asked for one page from today, nothing more.
+      expect(bookingsAsked).toHaveLength(1);
+      expect(bookingsAsked[0]).toMatch(/^\?from=\d{4}-\d{2}-\d{2}&status=COMPLETED%2CPENDING%2CINITIATED%2CBLOCKED&order=asc&page=1&page_size=10$/);
+      // The dates run forward from today.
+      const dates = await all.evaluate((section) =>
+        [...section.querySelectorAll('td:nth-child(4), .adm-card__row:nth-child(4) dd')].map((c) => (c.textContent ?? '').replace(/^Today/, '')),
+      );
+      const sorted = [...dates].sort((a, b) => Date.parse(a) - Date.parse(b));
+      expect(dates).toEqual(sorted);
+      await expectNoAxeViolations(page);
+      await screenshot(page, 'admin-dashboard-day');
+
+      // Filters: Priya's unpaid holds only.
+      await page.getByLabel('Therapist', { exact: true }).selectOption({ label: 'Ms. Priya Nair' });
+      await page.getByLabel('Status').selectOption('INITIATED');
+      await all.getByText('Tara Hold').waitFor();
+      await expect.poll(() => bookingsAsked.at(-1)).toMatch(/therapist_id=2&status=INITIATED/);
+      await screenshot(page, 'admin-dashboard-filters');
+
+      // The panel's own confirmation, stating what will happen.
+      await all.getByRole('button', { name: `Cancel booking ${holdId}` }).click();
+      const dialog = page.getByRole('alertdialog', { name: `Are you sure you want to cancel booking ${holdId}? This cannot be undone.` });
+      await dialog.getByText(/This is an unpaid hold \(it expires at .+\): nothing has been paid/).waitFor();
+      await expectNoAxeViolations(page);
+      await screenshot(page, 'admin-confirm-cancel');
+      await dialog.getByRole('button', { name: 'Keep booking' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      // "Payment link copied": next to the booking's row, and announced.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await all.getByRole('button', { name: `Generate payment link for booking ${holdId}` }).click();
+      const notice = all.locator('.adm-notice', { hasText: `Success! Payment link for Booking ID ${holdId} has been copied to your clipboard.` });
+      await notice.waitFor();
+      expect(await page.locator('[role="status"][aria-live="polite"]', { hasText: 'has been copied' }).count()).toBe(1);
+      const near = await notice.evaluate((n, name) => {
+        const row = n.closest('tr') ?? n.closest('li.adm-card');
+        const holder = n.closest('tr') ? row?.previousElementSibling : row;
+        return holder?.textContent?.includes(name) ?? false;
+      }, 'Tara Hold');
+      expect(near).toBe(true);
+      await screenshot(page, 'admin-link-copied-notice');
+      expect(asked).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('the calendar names each entry’s therapist, and on a phone lists the names in full (screenshots)', async () => {
+    const page = await openPage(browser, { viewport: VIEWPORTS.phone });
+    await signIn(page, OWNER);
+    const first = { date: holdDate };
+    expect(holdDate).not.toBe('');
+    await page.goto(`${stack.baseUrl}/admin/calendar`);
+    const wanted = `${monthName(Number(first.date.slice(5, 7)))} ${first.date.slice(0, 4)}`;
+    await page.locator('#cal-month').waitFor();
+    if ((await page.locator('#cal-month').textContent())?.trim() !== wanted) await page.getByRole('button', { name: /Next/ }).click();
+    const agenda = page.getByRole('region', { name: /^Sessions in / });
+    await agenda.getByText('Tara Hold').waitFor();
+    expect(await agenda.locator('li', { hasText: 'Tara Hold' }).last().textContent()).toMatch(/Tara Hold.*Online · Dr\. Priya Nair/);
+    await expectNoAxeViolations(page);
+    await screenshot(page, 'admin-calendar-agenda');
+    await page.close();
+    const wide = await openPage(browser, { viewport: VIEWPORTS.desktop });
+    await signIn(wide, OWNER);
+    await wide.goto(`${stack.baseUrl}/admin/calendar`);
+    await wide.locator('#cal-month').waitFor();
+    if ((await wide.locator('#cal-month').textContent())?.trim() !== wanted) await wide.getByRole('button', { name: /Next/ }).click();
+    await wide.locator(`td[data-date="${first.date}"] .adm-cal__therapist`).first().waitFor();
+    await screenshot(wide, 'admin-calendar-therapists');
+    await wide.close();
+  });
+
+  it('client search finds Meera though Kabir later gave her e-mail; the client list fits 1280 px (screenshots)', async () => {
+    const rohan = (await offer(5)).days.filter((d) => d.slots.length > 2);
+    await book(offlineBooking({ booking_date: rohan[0]!.date, booking_time_slot_start: rohan[0]!.slots[1]!.start_time, client_full_name: 'Meera Pillai', client_email: 'meera.family@example.com', client_mobile: '9845000021', client_note: 'Prefers the quiet room near the garden, if it is free' }));
+    await book(offlineBooking({ booking_date: rohan[1]!.date, booking_time_slot_start: rohan[1]!.slots[2]!.start_time, client_full_name: 'Kabir Shah', client_email: 'meera.family@example.com', client_mobile: '9845000021' }));
+    for (const viewport of Object.values(VIEWPORTS)) {
+      const page = await openPage(browser, { viewport });
+      await signIn(page, OWNER);
+      // The list shown on load (every client) first; then the search's own answer.
+      const onLoad = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/search-clients');
+      await page.goto(`${stack.baseUrl}/admin/patients`);
+      await onLoad;
+      await page.getByLabel('Client name').fill('Meera');
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/admin/search-clients?name=Meera')),
+        page.getByRole('button', { name: 'Search' }).click(),
+      ]);
+      await page.getByRole('button', { name: 'Search', exact: true }).waitFor();
+      const phone = viewport.width < 768;
+      // A table on a desk screen, cards on a phone; Meera (her name matches) first, then Kabir (her e-mail).
+      const results = phone ? page.getByRole('list', { name: 'Search results' }) : page.getByRole('region', { name: 'Search results table' });
+      await results.getByText('Meera Pillai').waitFor();
+      await results.getByText('Kabir Shah').waitFor();
+      expect(await (phone ? results.getByRole('listitem').first() : results.getByRole('row').nth(1)).textContent()).toContain('Meera Pillai');
+      await screenshot(page, 'admin-search-meera');
+      await page.goto(`${stack.baseUrl}/admin/clients`);
+      const table = phone ? page.getByRole('list', { name: 'Client bookings' }) : page.getByRole('region', { name: 'Client bookings table' });
+      await table.getByText('Meera Pillai').first().waitFor();
+      await screenshot(page, 'admin-clients-list');
+      if (viewport.width === 1280) {
+        // Therapist, date, time and status are all on screen: nothing scrolls sideways.
+        expect(await table.evaluate((t) => t.scrollWidth <= t.clientWidth)).toBe(true);
+        for (const header of ['Therapist', 'Date', 'Time', 'Status']) {
+          const box = (await table.getByRole('columnheader', { name: header, exact: true }).boundingBox())!;
+          expect(box.x + box.width).toBeLessThanOrEqual(1280);
+        }
+      }
+      await expectNoAxeViolations(page);
+      await page.close();
+    }
+  });
+
+  it('the manual booking form offers only the therapist’s type and centre and drops a filled blank’s message (screenshots)', async () => {
+    for (const viewport of Object.values(VIEWPORTS)) {
+      const page = await openPage(browser, { viewport });
+      await signIn(page, OWNER);
+      await page.getByRole('button', { name: 'Manual Booking' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Manual Booking' });
+      await dialog.getByLabel('Therapist').waitFor();
+      await dialog.getByRole('button', { name: 'Create Booking' }).click();
+      await dialog.getByText('Amount is required and must be positive').waitFor();
+      await dialog.getByLabel('Therapist').selectOption('5');
+      await dialog.getByText('Amount is required and must be positive').waitFor({ state: 'detached' });
+      expect(await dialog.getByLabel('Booking Type').locator('option').allTextContents()).toEqual(['Select a type', 'Offline (In-Person)']);
+      expect(await dialog.getByLabel('Location').locator('option').allTextContents()).toEqual(['Select a location', 'West Branch']);
+      await expectNoAxeViolations(page);
+      await screenshot(page, 'admin-manual-booking');
+      await page.keyboard.press('Escape');
+      await page.close();
+    }
+  });
+
+  it('/admin/queues typed or bookmarked opens the job queues, which link back; a plain admin gets "Access denied" as the heading (screenshots)', async () => {
+    for (const viewport of Object.values(VIEWPORTS)) {
+      // Signed out: sign in first, then on to the board.
+      const page = await openPage(browser, { viewport });
+      await page.goto(`${stack.baseUrl}/admin/queues`);
+      await page.waitForURL((u) => u.pathname === '/admin/login' && u.searchParams.get('next') === '/admin/open-queues');
+      await page.getByLabel('Email / Username').fill(OWNER.username);
+      await page.getByLabel('Password').fill(OWNER.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL('**/admin/queues');
+      await page.getByText('mail', { exact: true }).first().waitFor({ timeout: 15_000 });
+      const back = page.getByRole('navigation', { name: 'Admin panel' }).getByRole('link', { name: '← Back to the admin panel' });
+      await back.waitFor();
+      await screenshot(page, 'admin-queues');
+      // Signed in (the board's cookie dropped): the address still opens the board.
+      await page.context().clearCookies();
+      await page.goto(`${stack.baseUrl}/admin/queues`);
+      await page.waitForURL('**/admin/queues');
+      await page.getByText('mail', { exact: true }).first().waitFor({ timeout: 15_000 });
+      await back.click();
+      await page.waitForURL('**/admin/dashboard');
+      await page.close();
+
+      const staff = await openPage(browser, { viewport });
+      await signIn(staff, STAFF);
+      await staff.goto(`${stack.baseUrl}/admin/queues`);
+      await staff.waitForURL('**/admin/open-queues');
+      await staff.getByRole('heading', { level: 1, name: 'Access denied' }).waitFor();
+      await expectNoAxeViolations(staff);
+      await screenshot(staff, 'admin-access-denied');
+      await staff.close();
+    }
   });
 });
 

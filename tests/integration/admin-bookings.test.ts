@@ -65,7 +65,7 @@ describe('GET /api/admin/therapists and /api/admin/bookings', () => {
       booking_type: 'OFFLINE', payment_status: 'PENDING', payment_link_url: null, payment_transaction_id: b.paymentTransactionId,
       amount: 1800.5, cancelled: false, google_meet_link: null, location_id: 1, location_name: 'West Branch',
       location_address: expect.stringContaining('Borivali West'), client_note: 'Prefers mornings', service_id: 1,
-      session_type: null, admin_confirmed: false, amount_paid: 0, amount_refunded: 0, payment_note: null, attendance: null,
+      session_type: null, admin_confirmed: false, amount_paid: 0, amount_refunded: 0, payment_note: null, attendance: null, payment_hold_expires_at: null,
     });
   });
 });
@@ -365,9 +365,30 @@ describe('clients', () => {
     const byMobile = await request(app).get('/api/admin/search-clients?name=98222').set(desk).expect(200);
     expect(byMobile.body).toHaveLength(1);
     const all = await request(app).get('/api/admin/search-clients').set(desk).expect(200);
-    const keys = all.body.map((c: { email: string; phone: string }) => `${c.email}|${c.phone}`);
+    const keys = all.body.map((c: { name: string; email: string; phone: string }) => `${c.name.toLowerCase()}|${c.email}|${c.phone}`);
     expect(new Set(keys).size).toBe(keys.length);
     expect(Object.keys(all.body[0]).sort()).toEqual(['email', 'name', 'phone']);
+  });
+
+  it('finds a client by name though someone else booked later with the same e-mail; each under the name they booked with', async () => {
+    // Meera booked first; Kabir later gave Meera's e-mail (a family member booking for himself).
+    await insertBooking(database.db, { therapistId: 3, bookingDate: '2026-11-26', bookingTimeSlotStart: '10:00', clientFullName: 'Meera Joshi', clientEmail: 'meera.joshi@example.com', clientMobile: '9833333333', createdAt: new Date('2026-11-01T10:00:00Z') });
+    await insertBooking(database.db, { therapistId: 3, bookingDate: '2026-11-27', bookingTimeSlotStart: '10:00', clientFullName: 'Kabir Shah', clientEmail: 'meera.joshi@example.com', clientMobile: '9833333333', createdAt: new Date('2026-11-02T10:00:00Z') });
+    const meera = await request(app).get('/api/admin/search-clients?name=Meera').set(desk).expect(200);
+    // Meera by her name, Kabir by the e-mail he gave: two people, each under their own name. (Other
+    // tests' clients are called Meera too, or gave a meera… e-mail.)
+    const theirs = meera.body.filter((c: { email: string }) => c.email === 'meera.joshi@example.com');
+    expect(theirs).toEqual([
+      { name: 'Meera Joshi', email: 'meera.joshi@example.com', phone: '9833333333' },
+      { name: 'Kabir Shah', email: 'meera.joshi@example.com', phone: '9833333333' },
+    ]);
+    // Whoever is called Meera comes before whoever only gave an e-mail with Meera in it.
+    const names: string[] = meera.body.map((c: { name: string }) => c.name);
+    expect(names.indexOf('Kabir Shah')).toBeGreaterThan(names.findLastIndex((n) => /meera/i.test(n)));
+    const kabir = await request(app).get('/api/admin/search-clients?name=kabir').set(desk).expect(200);
+    expect(kabir.body).toEqual([{ name: 'Kabir Shah', email: 'meera.joshi@example.com', phone: '9833333333' }]);
+    const byMobile = await request(app).get('/api/admin/search-clients?name=9833333333').set(desk).expect(200);
+    expect(byMobile.body.map((c: { name: string }) => c.name)).toEqual(['Kabir Shah', 'Meera Joshi']);
   });
 
   it('refuses unknown or malformed query parameters with 400', async () => {
@@ -379,6 +400,24 @@ describe('clients', () => {
 });
 
 describe('GET /api/admin/audit-log', () => {
+  it('says who changed what, field by field: a cancel and a block', async () => {
+    const b = await insertBooking(database.db, { therapistId: 2, bookingDate: '2026-11-30', bookingTimeSlotStart: '15:00', paymentStatus: 'PENDING' });
+    await request(app).post(`/api/admin/bookings/${b.id}/cancel`).set(desk).expect(200);
+    await request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: 2, start_time: '16:00', date: '2026-11-30', action: 'block' }).expect(200);
+    const res = await request(app).get('/api/admin/audit-log?page=1&page_size=2').set(boss).expect(200);
+    const [block, cancel] = res.body.items;
+    expect(cancel).toMatchObject({ action: 'booking.cancel', entity_type: 'booking', entity_id: String(b.id), by: 'desk', admin_username: 'desk' });
+    expect(cancel.changes).toEqual([{ field: 'cancelled', before: false, after: true }]);
+    expect(block).toMatchObject({ action: 'slot.block', by: 'desk' });
+    expect(block.changes).toEqual(expect.arrayContaining([
+      { field: 'booking_date', before: null, after: '2026-11-30' },
+      { field: 'booking_time_slot_start', before: null, after: '16:00' },
+      { field: 'payment_status', before: null, after: 'BLOCKED' },
+    ]));
+    expect(block.changes.map((c: { field: string }) => c.field)).not.toContain('id');
+    expect(block.changes.map((c: { field: string }) => c.field)).not.toContain('payment_link_url');
+  });
+
   it('pages newest first, and records the CLI’s admin-user changes', async () => {
     const first = await request(app).get('/api/admin/audit-log?page=1&page_size=2').set(boss).expect(200);
     expect(first.body).toMatchObject({ page: 1, page_size: 2 });
@@ -389,10 +428,15 @@ describe('GET /api/admin/audit-log', () => {
     const all = await request(app).get(`/api/admin/audit-log?page=${last}&page_size=100`).set(boss).expect(200);
     const created = all.body.items.filter((i: { action: string }) => i.action === 'admin_user.create');
     expect(created).toHaveLength(3);
-    expect(created[0]).toMatchObject({ actor: 'cli', admin_id: null, entity_type: 'admin_user', before: null });
+    expect(created[0]).toMatchObject({ actor: 'cli', by: 'Command line', admin_id: null, entity_type: 'admin_user' });
+    // A creation lists the new record's values, its id apart.
+    expect(created.map((c: { changes: { field: string }[] }) => c.changes.map((x) => x.field))[0]).toEqual(['username', 'email', 'is_superadmin', 'is_admin', 'is_active']);
     expect(JSON.stringify(all.body)).not.toMatch(/argon2|password/i);
+    // Only what changed, never the whole row.
     const deactivated = all.body.items.find((i: { action: string }) => i.action === 'admin_user.deactivate');
-    expect(deactivated).toMatchObject({ before: { is_active: true }, after: { is_active: false } });
+    expect(deactivated.changes).toEqual([{ field: 'is_active', before: true, after: false }]);
+    expect(deactivated).not.toHaveProperty('before');
+    expect(deactivated).not.toHaveProperty('after');
     for (const q of ['page_size=101', 'page=0', 'page=x', 'page_size=0', 'other=1']) {
       expect((await request(app).get(`/api/admin/audit-log?${q}`).set(boss).expect(400)).body.detail).toBeTruthy();
     }
@@ -422,7 +466,7 @@ describe('bad input never answers 5xx and never changes anything', () => {
         expect(typeof res.body.detail).toBe('string');
       }
     }
-    for (const path of ['/api/admin/therapists?x=1', '/api/admin/bookings?page=2', '/api/admin/search-clients?name=a&name=b']) {
+    for (const path of ['/api/admin/therapists?x=1', '/api/admin/bookings?page=0', '/api/admin/search-clients?name=a&name=b']) {
       const res = await request(app).get(path).set(desk).expect(400);
       expect(typeof res.body.detail).toBe('string');
     }

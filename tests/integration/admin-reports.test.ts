@@ -85,6 +85,9 @@ const EOD_NOV_10 = {
   total_bookings_today: 7,
   completed_bookings_today: 3,
   cancelled_bookings_today: 2,
+  // a, b, e (to pay at the centre) and f will or did take place; no hold is left on a past day.
+  booked_sessions_today: 4,
+  unpaid_holds_today: 0,
   total_income_today: 4800,
   total_refunded_today: 1500,
 };
@@ -195,9 +198,12 @@ describe('end of day', () => {
     expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.f)).toMatchObject({ amount: 1800, amount_paid: 1800, amount_refunded: 0 });
   });
 
-  it('defaults to today at the centre', async () => {
+  it('defaults to today at the centre, and counts the unpaid hold apart from the booked session', async () => {
     const res = await request(app).get('/api/admin/reports/eod').set(boss).expect(200);
-    expect(res.body).toMatchObject({ report_date: '2026-11-23', total_bookings_today: 2, completed_bookings_today: 1, cancelled_bookings_today: 0, total_income_today: 1200, total_refunded_today: 0 });
+    expect(res.body).toMatchObject({
+      report_date: '2026-11-23', total_bookings_today: 2, completed_bookings_today: 1, cancelled_bookings_today: 0,
+      booked_sessions_today: 1, unpaid_holds_today: 1, total_income_today: 1200, total_refunded_today: 0,
+    });
   });
 });
 

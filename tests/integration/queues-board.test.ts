@@ -34,6 +34,19 @@ describe('Bull Board at /admin/queues', () => {
     expect(board.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['mail', 'meetings', 'payments', 'reports']);
   });
 
+  it('the board’s page is titled Job Queues and links back to the panel, on its page and in its menu', async () => {
+    const token = tokenFor(admins.superadmin, new Date());
+    const page = await request(app).get('/admin/queues').set(bearer(token)).set('accept', 'text/html').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toMatch(/<body[^>]*><nav aria-label="Admin panel"[^>]*><a href="\/admin\/dashboard"[^>]*>← Back to the admin panel<\/a><\/nav>/);
+    expect(page.text).toContain('<title>Job Queues</title>');
+    const config = JSON.parse(/<script id="__UI_CONFIG__" type="application\/json">([^<]*)<\/script>/.exec(page.text)![1]!);
+    expect(config.miscLinks).toEqual([{ text: 'Back to the admin panel', url: '/admin/dashboard' }]);
+    // The board's own calls are JSON as before.
+    const api = await request(app).get('/admin/queues/api/queues').set(bearer(token)).expect(200);
+    expect(api.headers['content-type']).toMatch(/^application\/json/);
+  });
+
   it('a plain admin is refused the cookie and the board', async () => {
     const token = tokenFor(admins.admin, new Date());
     await request(app).post('/api/admin/queues-session').set(bearer(token)).expect(403);
@@ -43,7 +56,9 @@ describe('Bull Board at /admin/queues', () => {
 
   it('nobody else gets in: no token, a forged cookie, a deactivated admin', async () => {
     await request(app).get('/admin/queues/api/queues').expect(401);
-    await request(app).get('/admin/queues').set('accept', 'text/html').expect(302).expect('location', '/admin/login');
+    // A browser goes to the panel's page that opens the board (it signs in there if need be).
+    await request(app).get('/admin/queues').set('accept', 'text/html').expect(302).expect('location', '/admin/open-queues');
+    await request(app).get('/admin/queues/queue/mail').set('accept', 'text/html').expect(302).expect('location', '/admin/open-queues');
     await request(app).get('/admin/queues/api/queues').set('cookie', 'admin_queues_token=a.b.c').expect(401);
     await request(app).get('/admin/queues/api/queues').set('cookie', `admin_queues_token=${tokenFor(admins.inactive, new Date())}`).expect(401);
     await request(app).post('/api/admin/queues-session').expect(401);

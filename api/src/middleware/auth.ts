@@ -131,6 +131,8 @@ export function loginHandler(deps: AppDeps): RequestHandler {
 /** Bull Board is a page, so the browser cannot attach the bearer token: a scoped cookie carries it. */
 export const QUEUES_COOKIE = 'admin_queues_token';
 const QUEUES_PATH = '/admin/queues';
+/** The panel's page that opens the board (site/src/pages/admin/open-queues.astro). */
+export const QUEUES_OPENER_PATH = '/admin/open-queues';
 
 function cookieToken(req: Request): string | undefined {
   const header = req.headers.cookie;
@@ -178,7 +180,9 @@ export function queuesGuard(deps: AppDeps): RequestHandler {
       const token = bearerToken(req) ?? cookieToken(req);
       const admin = token ? await adminFromToken(deps.db, token, deps.config.jwtSecret, deps.now()) : undefined;
       if (!admin) {
-        if (req.accepts(['json', 'html']) === 'html') return res.redirect(302, '/admin/login');
+        // A typed or bookmarked address: the panel's page turns the signed-in admin's token into the
+        // board's cookie and comes back (or asks them to sign in first).
+        if (req.accepts(['json', 'html']) === 'html') return res.redirect(302, QUEUES_OPENER_PATH);
         return next(new AppError('unauthorized', AM.unauthorized));
       }
       if (!admin.isSuperadmin) return next(new AppError('forbidden', AM.superadminOnly));

@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import {
   ADMIN_MESSAGES,
+  adminBookingsQuerySchema,
   auditQuerySchema,
   blockSlotSchema,
   cancelRefundSchema,
+  clientBookingsQuerySchema,
   idParam,
   manualBookingSchema,
   nameQuerySchema,
@@ -16,13 +18,15 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../../shared/core/errors.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
-import { listAdminBookings, listClientBookings, searchClients } from '../../../shared/core/repositories/admin-booking.repository.ts';
-import { listAudit } from '../../../shared/core/repositories/audit.repository.ts';
+import { searchClients } from '../../../shared/core/repositories/admin-booking.repository.ts';
+import { auditLogPage } from '../../../shared/core/services/audit.service.ts';
 import {
   cancelBooking,
   createManualBooking,
   createShareableLink,
   listAdminTherapists,
+  listBookings,
+  listClientBookingsPage,
   therapistSlotStates,
   toggleBlock,
   updatePaymentLink,
@@ -85,8 +89,8 @@ export function adminRoutes(deps: AppDeps): Router {
   });
 
   r.get('/api/admin/bookings', async (req, res) => {
-    parseOr400(noQuery, req.query);
-    res.json(await listAdminBookings(db));
+    const query = parseOr400(adminBookingsQuerySchema, req.query);
+    res.json(await listBookings(db, query));
   });
 
   r.post('/api/admin/bookings/:id/cancel', async (req, res) => {
@@ -124,8 +128,8 @@ export function adminRoutes(deps: AppDeps): Router {
   // ---- end of availability
 
   r.get('/api/admin/clients-with-therapists', async (req, res) => {
-    const q = parseOr400(nameQuerySchema, req.query);
-    res.json(await listClientBookings(db, q.name || undefined));
+    const q = parseOr400(clientBookingsQuerySchema, req.query);
+    res.json(await listClientBookingsPage(db, q));
   });
 
   r.get('/api/admin/search-clients', async (req, res) => {
@@ -150,7 +154,7 @@ export function adminRoutes(deps: AppDeps): Router {
 
   r.get('/api/admin/audit-log', requireSuperadmin, async (req, res) => {
     const q = parseOr400(auditQuerySchema, req.query);
-    res.json(await listAudit(db, q.page ?? 1, q.page_size ?? 20));
+    res.json(await auditLogPage(db, q.page ?? 1, q.page_size ?? 20));
   });
 
   return r;

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gte, ilike, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { AdminBookingDto, ClientBookingDto, ClientSearchResult } from '../../contract/admin.ts';
+import { and, asc, desc, eq, gte, ilike, lte, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import type { AdminBookingDto, BookingFilterStatus, ClientBookingDto, ClientSearchResult } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { paymentNote } from '../../domain/payment-note.ts';
 import type { SlotHolder } from '../../domain/slot-states.ts';
@@ -59,21 +59,69 @@ export function toAdminBookingDto(r: RecordRow): AdminBookingDto {
     amount_refunded: paiseToRupees(r.refundedPaise ?? 0),
     payment_note: paymentNote({ paymentStatus: b.paymentStatus, cancelled: b.cancelled, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0 }),
     attendance: b.attendance ?? null,
+    payment_hold_expires_at:
+      b.paymentStatus === 'INITIATED' && !b.cancelled && b.paymentHoldExpiresAt ? b.paymentHoldExpiresAt.toISOString() : null,
   };
 }
 
-function selectRecords(db: Db, where: SQL | undefined) {
-  return db
+/** How a list of bookings is narrowed and sorted; dates are the centre's, inclusive. */
+export type BookingFilter = {
+  from?: string | undefined;
+  to?: string | undefined;
+  therapistId?: number | undefined;
+  statuses?: readonly BookingFilterStatus[] | undefined;
+  /** By date and start time: desc (newest first, the spec's list) unless asc is asked for. */
+  order?: 'asc' | 'desc' | undefined;
+  /** Admin blocks are not clients' bookings: the client list leaves them out. */
+  clientsOnly?: boolean | undefined;
+  /** Part of the client's name, any case. */
+  clientName?: string | undefined;
+};
+
+/** A page of a list: at most `limit` rows after skipping `offset`. */
+export type Slice = { limit: number; offset: number };
+
+/** CANCELLED is every cancelled booking (flag or status); any other status is that status, not cancelled. */
+function statusCondition(status: BookingFilterStatus): SQL {
+  if (status === 'CANCELLED') return or(bookings.cancelled, eq(bookings.paymentStatus, 'CANCELLED'))!;
+  return and(eq(bookings.paymentStatus, status), not(bookings.cancelled))!;
+}
+
+function filterWhere(f: BookingFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (f.from) conditions.push(gte(bookings.bookingDate, f.from));
+  if (f.to) conditions.push(lte(bookings.bookingDate, f.to));
+  if (f.therapistId !== undefined) conditions.push(eq(bookings.therapistId, f.therapistId));
+  if (f.statuses?.length) conditions.push(or(...f.statuses.map(statusCondition))!);
+  if (f.clientsOnly) conditions.push(ne(bookings.bookingType, 'ADMIN_BLOCK'));
+  if (f.clientName) conditions.push(ilike(bookings.clientFullName, containsPattern(f.clientName)));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+function selectRecords(db: Db, f: BookingFilter, slice?: Slice) {
+  const order =
+    f.order === 'asc'
+      ? [asc(bookings.bookingDate), asc(bookings.bookingTimeSlotStart), asc(bookings.id)]
+      : [desc(bookings.bookingDate), desc(bookings.bookingTimeSlotStart), desc(bookings.id)];
+  const query = db
     .select(recordColumns)
     .from(bookings)
     .innerJoin(therapists, eq(therapists.id, bookings.therapistId))
     .leftJoin(locations, eq(locations.id, bookings.locationId))
-    .where(where)
-    .orderBy(desc(bookings.bookingDate), desc(bookings.bookingTimeSlotStart), desc(bookings.id));
+    .where(filterWhere(f))
+    .orderBy(...order);
+  return slice ? query.limit(slice.limit).offset(slice.offset) : query;
 }
 
-export async function listAdminBookings(db: Db): Promise<AdminBookingDto[]> {
-  return (await selectRecords(db, undefined)).map(toAdminBookingDto);
+/** The admin's booking records, narrowed by the filter, all of them or one slice. */
+export async function listAdminBookings(db: Db, f: BookingFilter = {}, slice?: Slice): Promise<AdminBookingDto[]> {
+  return (await selectRecords(db, f, slice)).map(toAdminBookingDto);
+}
+
+/** How many bookings the filter leaves (bookings_date_idx serves a date range). */
+export async function countAdminBookings(db: Db, f: BookingFilter = {}): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(bookings).where(filterWhere(f));
+  return row?.n ?? 0;
 }
 
 /** `%term%` for ILIKE with the user's own % and _ taken literally. */
@@ -81,10 +129,9 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export async function listClientBookings(db: Db, name: string | undefined): Promise<ClientBookingDto[]> {
-  const conditions = [ne(bookings.bookingType, 'ADMIN_BLOCK')];
-  if (name) conditions.push(ilike(bookings.clientFullName, containsPattern(name)));
-  const rows = await selectRecords(db, and(...conditions));
+/** The client list's form of a booking record: the spec's `data` object and the client's city and state. */
+export async function listClientBookings(db: Db, name: string | undefined, slice?: Slice): Promise<ClientBookingDto[]> {
+  const rows = await selectRecords(db, { clientsOnly: true, clientName: name }, slice);
   return rows.map((r) => {
     const dto = toAdminBookingDto(r);
     return {
@@ -103,25 +150,42 @@ export async function listClientBookings(db: Db, name: string | undefined): Prom
   });
 }
 
-/** Distinct clients (by e-mail and mobile) whose name, e-mail or mobile contains the term. */
+export async function countClientBookings(db: Db, name: string | undefined): Promise<number> {
+  return countAdminBookings(db, { clientsOnly: true, clientName: name });
+}
+
+/**
+ * The clients of bookings whose name, e-mail or mobile contains the term, each under the name they
+ * booked with: one row per name, e-mail and mobile together (any case), so two people who gave the
+ * same e-mail are two results, and one client's own bookings are one. Clients whose name matches come
+ * first, then by name.
+ */
 export async function searchClients(db: Db, term: string | undefined): Promise<ClientSearchResult[]> {
   const conditions = [ne(bookings.bookingType, 'ADMIN_BLOCK')];
-  if (term) {
-    const p = containsPattern(term);
-    conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, p))!);
-  }
+  const p = term ? containsPattern(term) : undefined;
+  if (p) conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, p))!);
+  const name = sql`lower(btrim(${bookings.clientFullName}))`;
+  const email = sql`lower(${bookings.clientEmail})`;
   const rows = await db
-    .selectDistinctOn([sql`lower(${bookings.clientEmail})`, bookings.clientMobile], {
+    .selectDistinctOn([name, email, bookings.clientMobile], {
       name: bookings.clientFullName,
       email: bookings.clientEmail,
       phone: bookings.clientMobile,
+      nameMatches: p ? sql<boolean>`${bookings.clientFullName} ilike ${p}` : sql<boolean>`true`,
     })
     .from(bookings)
     .where(and(...conditions))
     // The latest booking's spelling of the name wins.
-    .orderBy(sql`lower(${bookings.clientEmail})`, bookings.clientMobile, desc(bookings.createdAt), desc(bookings.id))
+    .orderBy(name, email, bookings.clientMobile, desc(bookings.createdAt), desc(bookings.id))
     .limit(1000);
-  return rows.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.email.localeCompare(b.email));
+  return rows
+    .sort(
+      (a, b) =>
+        Number(b.nameMatches) - Number(a.nameMatches) ||
+        a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
+        a.email.localeCompare(b.email),
+    )
+    .map(({ name: n, email: e, phone }) => ({ name: n, email: e, phone }));
 }
 
 export async function findBookingForUpdate(tx: Pick<Db, 'select'>, id: number): Promise<BookingRow | undefined> {

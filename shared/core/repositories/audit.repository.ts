@@ -1,5 +1,4 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { AuditEntryDto, AuditPage } from '../../contract/admin.ts';
 import type { Db } from '../db/client.ts';
 import { adminUsers, auditLog } from '../db/schema.ts';
 
@@ -29,7 +28,22 @@ export async function insertAudit(tx: Tx, e: AuditEntry): Promise<void> {
   });
 }
 
-export async function listAudit(db: Db, page: number, pageSize: number): Promise<AuditPage> {
+/** An audit row as stored: the whole before and after records, and the admin's username. */
+export type AuditRow = {
+  id: number;
+  at: Date;
+  adminId: number | null;
+  adminUsername: string | null;
+  actor: string;
+  action: string;
+  entityType: string;
+  entityId: string;
+  before: unknown;
+  after: unknown;
+};
+
+/** One page of the audit log, newest first, and how many entries there are. */
+export async function listAudit(db: Db, page: number, pageSize: number): Promise<{ total: number; rows: AuditRow[] }> {
   const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
   const rows = await db
     .select({ a: auditLog, username: adminUsers.username })
@@ -38,17 +52,19 @@ export async function listAudit(db: Db, page: number, pageSize: number): Promise
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  const items: AuditEntryDto[] = rows.map(({ a, username }) => ({
-    id: a.id,
-    at: a.at.toISOString(),
-    admin_id: a.adminId,
-    admin_username: username,
-    actor: a.actor,
-    action: a.action,
-    entity_type: a.entityType,
-    entity_id: a.entityId,
-    before: a.before,
-    after: a.after,
-  }));
-  return { page, page_size: pageSize, total: count?.n ?? 0, items };
+  return {
+    total: count?.n ?? 0,
+    rows: rows.map(({ a, username }) => ({
+      id: a.id,
+      at: a.at,
+      adminId: a.adminId,
+      adminUsername: username,
+      actor: a.actor,
+      action: a.action,
+      entityType: a.entityType,
+      entityId: a.entityId,
+      before: a.before,
+      after: a.after,
+    })),
+  };
 }

@@ -47,6 +47,20 @@ export async function liveDayTherapistTotals(db: Tx, date: string): Promise<Ther
   return res.rows;
 }
 
+/**
+ * The day's sessions and unpaid holds, counted apart: a booked session will take place (paid, or to
+ * be paid at the centre) and is not cancelled; an unpaid hold is an online booking still waiting for
+ * its payment (INITIATED), which becomes a session only when paid. Live, from bookings_date_idx.
+ */
+export async function dayBookedAndHeld(db: Pick<Db, 'execute'>, date: string): Promise<{ booked: number; held: number }> {
+  const res = await db.execute<{ booked: number; held: number }>(sql`
+    select (count(*) filter (where b.payment_status in ('COMPLETED', 'PENDING')))::int as booked,
+           (count(*) filter (where b.payment_status = 'INITIATED'))::int as held
+    from bookings b
+    where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK' and not b.cancelled`);
+  return res.rows[0] ?? { booked: 0, held: 0 };
+}
+
 /** The aggregated totals of a day, if the day has been aggregated (and not invalidated since). */
 export async function aggregatedDayTotals(db: Db, date: string): Promise<Totals | undefined> {
   const res = await db.execute<Totals>(

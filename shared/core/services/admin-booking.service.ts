@@ -2,7 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import {
   ADMIN_MESSAGES as AM,
+  type AdminBookingDto,
+  type AdminBookingsQuery,
   type AdminTherapistDto,
+  type ClientBookingDto,
+  type ClientBookingsQuery,
+  type Paged,
   type BlockSlotInput,
   type BlockSlotResponse,
   type CancelRefund,
@@ -26,9 +31,14 @@ import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '
 import { linkReference, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import {
   auditableBooking,
+  countAdminBookings,
+  countClientBookings,
   findBookingForUpdate,
   findLiveSlotForUpdate,
+  listAdminBookings,
+  listClientBookings,
   listLiveSlotHolders,
+  type BookingFilter,
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { moneyOf, recordCapture } from '../repositories/ledger.repository.ts';
@@ -60,6 +70,43 @@ export async function listAdminTherapists(db: Db): Promise<AdminTherapistDto[]> 
     offered_service_ids: serviceIds,
     email: t.emails,
   }));
+}
+
+/** A page size asked for without one: the panel's default. */
+export const DEFAULT_PAGE_SIZE = 10;
+
+function pageOf(q: { page?: number | undefined; page_size?: number | undefined }): { page: number; pageSize: number } | undefined {
+  if (q.page === undefined && q.page_size === undefined) return undefined;
+  return { page: q.page ?? 1, pageSize: q.page_size ?? DEFAULT_PAGE_SIZE };
+}
+
+/**
+ * GET /api/admin/bookings: without parameters the spec's answer, every booking newest first. The
+ * filters narrow it in the database, and page/page_size make it one page with the filter's total.
+ */
+export async function listBookings(db: Db, q: AdminBookingsQuery): Promise<AdminBookingDto[] | Paged<AdminBookingDto>> {
+  const filter: BookingFilter = { from: q.from, to: q.to, therapistId: q.therapist_id, statuses: q.status, order: q.order };
+  const paging = pageOf(q);
+  if (!paging) return listAdminBookings(db, filter);
+  const { page, pageSize } = paging;
+  const [total, items] = await Promise.all([
+    countAdminBookings(db, filter),
+    listAdminBookings(db, filter, { limit: pageSize, offset: (page - 1) * pageSize }),
+  ]);
+  return { page, page_size: pageSize, total, items };
+}
+
+/** GET /api/admin/clients-with-therapists: clients' bookings by name, all of them or one page. */
+export async function listClientBookingsPage(db: Db, q: ClientBookingsQuery): Promise<ClientBookingDto[] | Paged<ClientBookingDto>> {
+  const name = q.name || undefined;
+  const paging = pageOf(q);
+  if (!paging) return listClientBookings(db, name);
+  const { page, pageSize } = paging;
+  const [total, items] = await Promise.all([
+    countClientBookings(db, name),
+    listClientBookings(db, name, { limit: pageSize, offset: (page - 1) * pageSize }),
+  ]);
+  return { page, page_size: pageSize, total, items };
 }
 
 /**

@@ -7,6 +7,7 @@ import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
 import { eachLedgerEntry, type IncomeTotals } from '../repositories/income.repository.ts';
 import {
   aggregatedDayTotals,
+  dayBookedAndHeld,
   eodDetails,
   liveDayTherapistTotals,
   liveDayTotals,
@@ -91,13 +92,19 @@ export function incomeHeader(t: IncomeTotals, payments: IncomeReport['payments']
 
 export async function eodReport(db: Db, date: string, now: Date): Promise<EodReport> {
   const today = centreNow(now).date;
-  const [aggregated, details] = await Promise.all([date < today ? aggregatedDayTotals(db, date) : undefined, eodDetails(db, date)]);
+  const [aggregated, details, sessions] = await Promise.all([
+    date < today ? aggregatedDayTotals(db, date) : undefined,
+    eodDetails(db, date),
+    dayBookedAndHeld(db, date),
+  ]);
   const totals = aggregated ?? (await liveDayTotals(db, date));
   return {
     report_date: date,
     total_bookings_today: totals.total,
     completed_bookings_today: totals.completed,
     cancelled_bookings_today: totals.cancelled,
+    booked_sessions_today: sessions.booked,
+    unpaid_holds_today: sessions.held,
     total_income_today: paiseToRupees(totals.income),
     total_refunded_today: paiseToRupees(totals.refunded),
     details,

@@ -75,6 +75,25 @@ export type AdminBooking = {
   amount_paid?: number;
   amount_refunded?: number;
   payment_note?: string | null;
+  /** An unpaid online hold keeps its slot until then (ISO 8601). */
+  payment_hold_expires_at?: string | null;
+};
+
+/** One page of a server list, with the whole list's length. */
+export type Paged<T> = { page: number; page_size: number; total: number; items: T[] };
+
+/**
+ * What GET /api/admin/bookings is asked for: dates at the centre (inclusive), a therapist, payment
+ * statuses (CANCELLED: every cancelled booking), the order by date and time, and a page.
+ */
+export type BookingsQuery = {
+  from?: string;
+  to?: string;
+  therapist_id?: number;
+  status?: readonly string[];
+  order?: 'asc' | 'desc';
+  page?: number;
+  page_size?: number;
 };
 
 export type ClientBooking = AdminBooking & {
@@ -212,6 +231,18 @@ const q = (params: Record<string, string | number | undefined>): string => {
   return s ? `?${s}` : '';
 };
 
+function bookingsQuery(query: BookingsQuery): string {
+  return q({
+    from: query.from,
+    to: query.to,
+    therapist_id: query.therapist_id,
+    status: query.status?.length ? query.status.join(',') : undefined,
+    order: query.order,
+    page: query.page,
+    page_size: query.page_size,
+  });
+}
+
 export type ExcelFile = { blob: Blob; fileName: string };
 
 export const adminApi = {
@@ -234,7 +265,11 @@ export const adminApi = {
     return request<LoginResponse>('/api/admin/login', { method: 'POST', form: { username, password }, auth: false });
   },
   therapists: () => request<AdminTherapist[]>('/api/admin/therapists'),
-  bookings: () => request<AdminBooking[]>('/api/admin/bookings'),
+  /** The bookings the query leaves, all of them (the calendar's month). */
+  bookings: (query: Omit<BookingsQuery, 'page' | 'page_size'> = {}) => request<AdminBooking[]>(`/api/admin/bookings${bookingsQuery(query)}`),
+  /** One page of the bookings the query leaves, with their total. */
+  bookingsPage: (query: BookingsQuery & { page: number; page_size: number }) =>
+    request<Paged<AdminBooking>>(`/api/admin/bookings${bookingsQuery(query)}`),
   /** No body for unpaid bookings and blocks (the server answers 409 if it turns out to be paid). */
   cancelBooking: (id: number, refund?: CancelRefund) =>
     request<CancelBookingResponse | undefined>(`/api/admin/bookings/${id}/cancel`, refund ? { method: 'POST', json: refund } : { method: 'POST' }),
@@ -260,9 +295,21 @@ export const adminApi = {
   updatePaymentLink: (bookingId: number, url: string) =>
     request<unknown>(`/api/admin/bookings/${bookingId}/update-payment-link`, { method: 'POST', json: { payment_link_url: url } }),
   clientsWithTherapists: (name?: string) => request<ClientBooking[]>(`/api/admin/clients-with-therapists${q({ name: name || undefined })}`),
+  /** One page of the client list, filtered by name on the server. */
+  clientsPage: (name: string, page: number, pageSize: number) =>
+    request<Paged<ClientBooking>>(`/api/admin/clients-with-therapists${q({ name: name.trim() || undefined, page, page_size: pageSize })}`),
   searchClients: (name: string) => request<ClientSearchResult[]>(`/api/admin/search-clients${q({ name })}`),
   /** Bull Board is a page: the server turns the token into a cookie scoped to /admin/queues. */
   openQueues: () => request<{ url: string }>('/api/admin/queues-session', { method: 'POST' }),
+  /** Whether the board answers with its cookie alone (no bearer token), as the board's own page will ask. */
+  async queuesCookieWorks(): Promise<boolean> {
+    try {
+      const res = await fetch('/admin/queues/api/queues', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      return res.ok;
+    } catch {
+      return false;
+    }
+  },
   auditLog: (page: number, pageSize: number) => request<AuditPage>(`/api/admin/audit-log${q({ page, page_size: pageSize })}`),
   /** What the ledger reconciliation found (super admins): open issues, and those resolved in the last 7 days. */
   paymentsAttention: () => request<PaymentsAttentionResponse>('/api/admin/payments/attention'),

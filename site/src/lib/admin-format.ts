@@ -263,3 +263,114 @@ export function newTransactionId(): string {
 }
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+// ---- Booking lists (issue 19, item 15) -----------------------------------------------------
+
+/** The bookings that hold a slot or will: paid, to be paid at the centre, unpaid holds and blocks. */
+export const ACTIVE_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED', 'BLOCKED'] as const;
+/** What the calendar shows (spec section 4): not cancelled, not FAILED, not BLOCKED. */
+export const CALENDAR_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED'] as const;
+
+/** The status filter of the booking lists: a label and the statuses the server is asked for (none: all). */
+export const STATUS_FILTERS = [
+  { value: 'active', label: 'Active bookings', statuses: ACTIVE_STATUSES },
+  { value: 'COMPLETED', label: 'Paid', statuses: ['COMPLETED'] },
+  { value: 'PENDING', label: 'To pay at the centre', statuses: ['PENDING'] },
+  { value: 'INITIATED', label: 'Unpaid holds', statuses: ['INITIATED'] },
+  { value: 'BLOCKED', label: 'Blocked slots', statuses: ['BLOCKED'] },
+  { value: 'CANCELLED', label: 'Cancelled', statuses: ['CANCELLED'] },
+  { value: 'FAILED', label: 'Expired or failed', statuses: ['FAILED'] },
+  { value: 'all', label: 'All statuses', statuses: [] },
+] as const satisfies readonly { value: string; label: string; statuses: readonly string[] }[];
+export type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
+
+export function statusesFor(filter: string): readonly string[] {
+  return STATUS_FILTERS.find((f) => f.value === filter)?.statuses ?? ACTIVE_STATUSES;
+}
+
+/** An instant's time of day at the centre: '3:20 PM'. */
+export function formatInstantTime(iso: string): string {
+  const instant = new Date(iso);
+  if (Number.isNaN(instant.getTime())) return '--';
+  return formatTime12h(centreNow(instant).time);
+}
+
+/** An unpaid online hold: not cancelled, waiting for its payment. */
+export function isUnpaidHold(b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 'booking_type'>): boolean {
+  return b.payment_status === 'INITIATED' && !b.cancelled && b.booking_type === 'ONLINE';
+}
+
+/** 'Unpaid hold · expires 3:20 PM' (or 'expired' once the hold is over), for an unpaid hold only. */
+export function holdNote(b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 'booking_type' | 'payment_hold_expires_at'>, now: Date = new Date()): string | null {
+  if (!isUnpaidHold(b)) return null;
+  const until = b.payment_hold_expires_at;
+  if (!until) return 'Unpaid hold';
+  const over = new Date(until).getTime() <= now.getTime();
+  return `Unpaid hold · ${over ? 'expired' : 'expires'} ${formatInstantTime(until)}`;
+}
+
+// ---- Audit log (issue 19, item 18) ---------------------------------------------------------
+
+const AUDIT_ACTIONS: Record<string, string> = {
+  'booking.cancel': 'Cancelled a booking',
+  'booking.manual_create': 'Created a manual booking',
+  'booking.payment_link_create': 'Created a payment link',
+  'booking.payment_link_update': 'Updated the payment link',
+  'booking.record_payment': 'Recorded a payment',
+  'slot.block': 'Blocked a slot',
+  'slot.unblock': 'Unblocked a slot',
+  'admin_user.create': 'Created an admin',
+  'admin_user.activate': 'Activated an admin',
+  'admin_user.deactivate': 'Deactivated an admin',
+  'admin_user.password_change': 'Changed an admin’s password',
+};
+
+const AUDIT_FIELDS: Record<string, string> = {
+  therapist_id: 'Therapist',
+  booking_date: 'Date',
+  booking_time_slot_start: 'Time',
+  booking_type: 'Type',
+  payment_status: 'Payment status',
+  cancelled: 'Cancelled',
+  amount_paise: 'Amount',
+  payment_transaction_id: 'Transaction ID',
+  payment_link_url: 'Payment link',
+  razorpay_payment_link_id: 'Payment link ID',
+  location_id: 'Centre',
+  admin_confirmed: 'Confirmed by an admin',
+  username: 'Username',
+  email: 'E-mail',
+  is_superadmin: 'Super admin',
+  is_admin: 'Admin',
+  is_active: 'Active',
+  'refund.choice': 'Refund',
+  'refund.amount': 'Refunded',
+  'refund.reason': 'Refund reason',
+  'payment.method': 'Paid by',
+  'payment.amount': 'Paid',
+};
+
+export function auditActionLabel(action: string): string {
+  return AUDIT_ACTIONS[action] ?? action;
+}
+
+export function auditFieldLabel(field: string): string {
+  return AUDIT_FIELDS[field] ?? field.replace(/[._]/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+}
+
+/** An audited value as the panel shows it: money in rupees, dates and times as elsewhere, yes/no. */
+export function auditValue(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (field === 'amount_paise' && typeof value === 'number') return formatRupees(value / 100);
+  if (/(^|\.)amount$/.test(field) && typeof value === 'number') return formatRupees(value);
+  if (field === 'booking_date' && typeof value === 'string') return formatShortDate(value);
+  if (field === 'booking_time_slot_start' && typeof value === 'string') return formatTime(value);
+  if (field === 'booking_type' && typeof value === 'string') return sessionLabel(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function auditEntity(type: string, id: string): string {
+  return `${type === 'booking' ? 'Booking' : type === 'admin_user' ? 'Admin' : type} ${id}`;
+}

@@ -7,10 +7,10 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $adminSession, clearSession, loadSession, storedToken } from '../../stores/admin-session.ts';
 import { adminApi } from '../../lib/admin-api.ts';
-import { ADMIN_ROUTES, adminNav } from '../../lib/admin-nav.ts';
+import { ADMIN_ROUTES, adminNav, afterSignIn } from '../../lib/admin-nav.ts';
 import { MESSAGES } from '../../lib/admin-format.ts';
 import { Sidebar, type AdminRoute } from './Sidebar.tsx';
-import { ErrorPanel, Loading } from './ui.tsx';
+import { Loading } from './ui.tsx';
 
 const Login = lazy(() => import('./Login.tsx'));
 const Dashboard = lazy(() => import('./Dashboard.tsx'));
@@ -25,8 +25,9 @@ const Centre = lazy(() => import('./Centre.tsx'));
 const Staff = lazy(() => import('./Staff.tsx'));
 const Account = lazy(() => import('./Account.tsx'));
 const SetPassword = lazy(() => import('./SetPassword.tsx'));
+const OpenQueues = lazy(() => import('./OpenQueues.tsx'));
 
-const SUPER_ONLY: AdminRoute[] = ['reports', 'income', 'audit-log', 'therapists', 'centre', 'staff'];
+const SUPER_ONLY: AdminRoute[] = ['reports', 'income', 'audit-log', 'therapists', 'centre', 'staff', 'queues'];
 
 export type ScreenProps = { onLogout: () => void };
 
@@ -54,6 +55,8 @@ function Screen({ route, onLogout }: { route: AdminRoute } & ScreenProps) {
       return <Staff />;
     case 'account':
       return <Account />;
+    case 'queues':
+      return <OpenQueues />;
     default:
       return null;
   }
@@ -68,7 +71,9 @@ export default function AdminApp(props: { route: AdminRoute; onLogout?: () => vo
     // The set-password link works without a session (the link is the proof).
     if (route === 'set-password') return setChecked(true);
     const s = loadSession();
-    if (route === 'login' && s) adminNav.replace(ADMIN_ROUTES.dashboard);
+    if (route === 'login' && s) adminNav.replace(afterSignIn(window.location.search));
+    // The job queues were asked for by address: back to them after signing in.
+    else if (route === 'queues' && !s) adminNav.replace(`${ADMIN_ROUTES.login}?next=${encodeURIComponent(ADMIN_ROUTES.openQueues)}`);
     else if (route !== 'login' && !s) adminNav.replace(ADMIN_ROUTES.login);
     else setChecked(true);
   }, [route]);
@@ -105,7 +110,17 @@ export default function AdminApp(props: { route: AdminRoute; onLogout?: () => vo
       <Sidebar route={route} user={session.user} onLogout={logout} />
       <main id="main" className="adm-main" tabIndex={-1}>
         {refused ? (
-          <ErrorPanel title="Access denied" message={MESSAGES.forbidden} />
+          <div className="adm-page">
+            <header className="adm-page__head">
+              <h1>Access denied</h1>
+            </header>
+            <div className="adm-error card" role="alert">
+              <p>{MESSAGES.forbidden}</p>
+              <p>
+                <a href={ADMIN_ROUTES.dashboard}>Back to the dashboard</a>
+              </p>
+            </div>
+          </div>
         ) : (
           <Suspense fallback={<Loading />}>
             <Screen route={route} onLogout={logout} />

@@ -1,8 +1,8 @@
-/** Audit Log (super admins): who changed what, newest first, from GET /api/admin/audit-log. */
+/** Audit Log (super admins): who changed what, field by field, newest first, from GET /api/admin/audit-log. */
 import { useCallback, useEffect, useState } from 'react';
-import { adminApi, errorMessage, type AuditPage } from '../../lib/admin-api.ts';
-import { DEFAULT_PAGE_SIZE } from '../../lib/admin-format.ts';
-import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager } from './ui.tsx';
+import { adminApi, errorMessage, type AuditEntry, type AuditPage } from '../../lib/admin-api.ts';
+import { DEFAULT_PAGE_SIZE, auditActionLabel, auditEntity, auditFieldLabel, auditValue } from '../../lib/admin-format.ts';
+import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager, useIsMobile } from './ui.tsx';
 
 const when = new Intl.DateTimeFormat('en-IN', {
   timeZone: 'Asia/Kolkata',
@@ -15,13 +15,35 @@ const when = new Intl.DateTimeFormat('en-IN', {
   hour12: true,
 });
 
-function summary(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value !== 'object') return String(value);
-  return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-    .join(', ');
+/**
+ * What an entry changed, field by field: "Payment status: PENDING → COMPLETED"; a value where there
+ * was none (a creation's) is shown alone. An entry whose fields did not change (a password) says what it did.
+ */
+export function AuditChanges({ entry }: { entry: AuditEntry }) {
+  if (entry.changes.length === 0) {
+    return <span className="muted">{entry.action === 'admin_user.password_change' ? 'Password changed (never recorded)' : 'No field changed'}</span>;
+  }
+  return (
+    <ul className="adm-changes">
+      {entry.changes.map((c) => (
+        <li key={c.field}>
+          <span className="adm-changes__field">{auditFieldLabel(c.field)}:</span>{' '}
+          {c.before === null ? (
+            // A value where there was none (a new record's, a payment's method): just the value.
+            auditValue(c.field, c.after)
+          ) : (
+            <>
+              <span className="adm-changes__before">{auditValue(c.field, c.before)}</span> <span aria-hidden="true">→</span>{' '}
+              <span className="visually-hidden">changed to</span> <span className="adm-changes__after">{auditValue(c.field, c.after)}</span>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
 }
+
+const whenOf = (at: string) => (Number.isNaN(Date.parse(at)) ? at : when.format(new Date(at)));
 
 export default function AuditLog() {
   const [page, setPage] = useState(1);
@@ -46,6 +68,7 @@ export default function AuditLog() {
     void load();
   }, [load]);
 
+  const mobile = useIsMobile();
   const items = data?.items ?? [];
   const totalPages = Math.max(1, Math.ceil((data?.total ?? 0) / pageSize));
 
@@ -75,28 +98,42 @@ export default function AuditLog() {
             <Loading />
           ) : items.length === 0 ? (
             <Empty>No audit entries yet.</Empty>
+          ) : mobile ? (
+            <ul className="adm-cards" aria-label="Audit entries">
+              {items.map((e) => (
+                <li key={e.id} className="adm-card adm-audit-card">
+                  <p className="adm-audit-card__head">
+                    <strong>{auditActionLabel(e.action)}</strong> · {auditEntity(e.entity_type, e.entity_id)}
+                  </p>
+                  <p className="adm-audit-card__who muted">
+                    {e.by}, {whenOf(e.at)}
+                  </p>
+                  <AuditChanges entry={e} />
+                </li>
+              ))}
+            </ul>
           ) : (
             <div className="adm-table-wrap" role="region" aria-label="Audit entries table" tabIndex={0}>
-              <table className="adm-table">
+              <table className="adm-table adm-table--audit">
                 <thead>
                   <tr>
                     <th scope="col">When</th>
-                    <th scope="col">Admin</th>
+                    <th scope="col">Who</th>
                     <th scope="col">Action</th>
-                    <th scope="col">Entity</th>
-                    <th scope="col">Change</th>
+                    <th scope="col">Record</th>
+                    <th scope="col">What changed</th>
                   </tr>
                 </thead>
                 <tbody>
                   {items.map((e) => (
                     <tr key={e.id}>
-                      <td>{Number.isNaN(Date.parse(e.at)) ? e.at : when.format(new Date(e.at))}</td>
-                      <td>{e.admin_username ?? e.actor}</td>
-                      <td>{e.action}</td>
+                      <td>{whenOf(e.at)}</td>
+                      <td>{e.by}</td>
+                      <td>{auditActionLabel(e.action)}</td>
+                      <td className="adm-nowrap">{auditEntity(e.entity_type, e.entity_id)}</td>
                       <td>
-                        {e.entity_type} {e.entity_id}
+                        <AuditChanges entry={e} />
                       </td>
-                      <td className="adm-cell-note">{summary(e.after) || summary(e.before) || '--'}</td>
                     </tr>
                   ))}
                 </tbody>

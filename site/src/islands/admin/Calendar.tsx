@@ -4,6 +4,7 @@ import { useStore } from '@nanostores/react';
 import { adminApi, errorMessage, isUnauthorized, type AdminBooking } from '../../lib/admin-api.ts';
 import {
   CALENDAR_EVENTS_PER_DAY,
+  CALENDAR_STATUSES,
   MESSAGES,
   calendarBadge,
   eventTimeRange,
@@ -17,21 +18,33 @@ import {
   therapistLabel,
   todayAtCentre,
 } from '../../lib/admin-format.ts';
-import { monthName } from '../../../../shared/domain/time.ts';
+import { monthName, pad2 } from '../../../../shared/domain/time.ts';
+import { displayName } from '../../../../shared/domain/therapist.ts';
 import { $adminSession } from '../../stores/admin-session.ts';
-import { Badge, ErrorPanel, Loading, Modal, PaymentCell } from './ui.tsx';
+import { Badge, ErrorPanel, Loading, Modal, PaymentCell, useIsMobile } from './ui.tsx';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const WEEKDAYS_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
+/** The first and last dates of a month: what the calendar asks the server for. */
+export function monthBounds(year: number, month: number): { from: string; to: string } {
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return { from: `${year}-${pad2(month)}-01`, to: `${year}-${pad2(month)}-${pad2(last)}` };
+}
+
+/**
+ * The month grid. Each event shows its client, time, type and therapist; on a phone (`compact`) a
+ * cell holds only its count, and the Agenda below the grid gives the names in full.
+ */
 export function CalendarGrid(props: {
   year: number;
   month: number;
   today: string;
   events: Map<string, AdminBooking[]>;
   onOpenDay: (date: string) => void;
+  compact?: boolean;
 }) {
-  const { year, month, today, events, onOpenDay } = props;
+  const { year, month, today, events, onOpenDay, compact } = props;
   const weeks = monthGrid(year, month);
   return (
     <table className="adm-cal" aria-label={`${monthName(month)} ${year}`}>
@@ -61,17 +74,24 @@ export function CalendarGrid(props: {
                       <span className="adm-cal__num" aria-current={date === today ? 'date' : undefined}>
                         {dayNum}
                       </span>
-                      <span className="adm-cal__events" aria-hidden="true">
-                        {shown.map((b) => (
-                          <span key={b.id} className={`adm-cal__event adm-cal__event--${b.booking_type === 'ONLINE' ? 'online' : 'offline'}`}>
-                            <span className="adm-cal__client">{b.client_full_name}</span>
-                            <span className="adm-cal__meta">
-                              {formatTime(b.booking_time_slot_start)} · {b.booking_type === 'ONLINE' ? 'Online' : 'In-Person'}
+                      {compact ? (
+                        <span className="adm-cal__count" aria-hidden="true">
+                          {list.length}
+                        </span>
+                      ) : (
+                        <span className="adm-cal__events" aria-hidden="true">
+                          {shown.map((b) => (
+                            <span key={b.id} className={`adm-cal__event adm-cal__event--${b.booking_type === 'ONLINE' ? 'online' : 'offline'}`}>
+                              <span className="adm-cal__client">{b.client_full_name}</span>
+                              <span className="adm-cal__meta">
+                                {formatTime(b.booking_time_slot_start)} · {b.booking_type === 'ONLINE' ? 'Online' : 'In-Person'}
+                              </span>
+                              <span className="adm-cal__meta adm-cal__therapist">{displayName(b.therapist_name ?? '')}</span>
                             </span>
-                          </span>
-                        ))}
-                        {more > 0 ? <span className="adm-cal__more">+{more} more</span> : null}
-                      </span>
+                          ))}
+                          {more > 0 ? <span className="adm-cal__more">+{more} more</span> : null}
+                        </span>
+                      )}
                     </button>
                   ) : (
                     <span className="adm-cal__num" aria-current={date === today ? 'date' : undefined}>
@@ -85,6 +105,43 @@ export function CalendarGrid(props: {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The month's sessions as a list, day by day, with every name in full: the phone's view of the grid. */
+export function Agenda(props: { year: number; month: number; events: Map<string, AdminBooking[]>; onOpenDay: (date: string) => void }) {
+  const { year, month, events, onOpenDay } = props;
+  const days = [...events.keys()].filter((d) => d.startsWith(`${year}-${pad2(month)}-`)).sort();
+  return (
+    <section className="adm-agenda" aria-labelledby="cal-agenda">
+      <h3 id="cal-agenda">
+        Sessions in {monthName(month)} {year}
+      </h3>
+      {days.length === 0 ? (
+        <p className="adm-empty">No sessions this month.</p>
+      ) : (
+        <ul className="adm-agenda__days">
+          {days.map((date) => (
+            <li key={date}>
+              <button type="button" className="adm-agenda__day" onClick={() => onOpenDay(date)}>
+                {formatLongDate(date)}
+              </button>
+              <ul className="adm-agenda__events">
+                {events.get(date)!.map((b) => (
+                  <li key={b.id} className={`adm-agenda__event adm-cal__event--${b.booking_type === 'ONLINE' ? 'online' : 'offline'}`}>
+                    <span className="adm-agenda__time">{formatTime(b.booking_time_slot_start)}</span>
+                    <span className="adm-agenda__client">{b.client_full_name || '--'}</span>
+                    <span className="adm-agenda__meta">
+                      {sessionLabel(b.booking_type)} · {therapistLabel(b.therapist_name)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
@@ -146,6 +203,7 @@ export default function Calendar(props: { onLogout: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [openDay, setOpenDay] = useState<string | null>(null);
 
+  const mobile = useIsMobile();
   const load = useCallback(async () => {
     if (!session?.user?.is_active) {
       setError(MESSAGES.unauthorizedInactive);
@@ -155,19 +213,21 @@ export default function Calendar(props: { onLogout: () => void }) {
     setLoading(true);
     setError(null);
     try {
-      setBookings(await adminApi.bookings());
+      // Only the month shown, and only what the calendar shows (spec section 4).
+      setBookings(await adminApi.bookings({ ...monthBounds(ym.year, ym.month), status: CALENDAR_STATUSES, order: 'asc' }));
     } catch (err) {
       if (isUnauthorized(err)) onLogout();
       setError(errorMessage(err, MESSAGES.calendarFailed));
     } finally {
       setLoading(false);
     }
-  }, [session, onLogout]);
+  }, [session, onLogout, ym]);
 
   useEffect(() => {
     void load();
+    // A new month asks for its own bookings.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [ym]);
 
   const events = useMemo(() => eventsByDate(bookings), [bookings]);
   const dayEvents = openDay ? (events.get(openDay) ?? []) : [];
@@ -204,7 +264,14 @@ export default function Calendar(props: { onLogout: () => void }) {
               </button>
             </div>
           </div>
-          {loading ? <Loading label="Loading bookings..." /> : <CalendarGrid year={ym.year} month={ym.month} today={today} events={events} onOpenDay={setOpenDay} />}
+          {loading ? (
+            <Loading label="Loading bookings..." />
+          ) : (
+            <>
+              <CalendarGrid year={ym.year} month={ym.month} today={today} events={events} onOpenDay={setOpenDay} compact={mobile} />
+              {mobile ? <Agenda year={ym.year} month={ym.month} events={events} onOpenDay={setOpenDay} /> : null}
+            </>
+          )}
         </section>
       )}
       {openDay ? (

@@ -1,10 +1,13 @@
-/** Clients & Bookings (/admin/clients?search=): every booking with its client, filtered by name. */
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+/**
+ * Clients & Bookings (/admin/clients?search=): every booking with its client, filtered by name and
+ * paged by the server, in columns that fit a desk screen without scrolling sideways.
+ */
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { adminApi, errorMessage, isUnauthorized, type ClientBooking } from '../../lib/admin-api.ts';
-import { CLIENT_LIST_PAGE_SIZE, MESSAGES, formatShortDate, formatTime, paginate, sessionLabel } from '../../lib/admin-format.ts';
+import { CLIENT_LIST_PAGE_SIZE, MESSAGES, formatShortDate, formatTime, sessionLabel } from '../../lib/admin-format.ts';
 import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
-import { Empty, ErrorPanel, Loading, Pager, PaymentCell, StatusBadge } from './ui.tsx';
+import { Empty, ErrorPanel, Loading, Pager, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
 
 function searchParam(): string {
   if (typeof window === 'undefined') return '';
@@ -16,37 +19,79 @@ function sessionType(b: ClientBooking): string {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : '--';
 }
 
+/** A booking's fields as the list shows them (the spec's `data` object first, the record's own else). */
+function view(b: ClientBooking) {
+  const therapist = b.data?.therapist_details?.name ?? b.therapist_name;
+  const kind = sessionLabel(b.data?.booking_type ?? b.booking_type);
+  return {
+    therapist: therapist ? displayName(therapist) : '--',
+    date: formatShortDate(b.data?.booking_date ?? b.booking_date),
+    time: formatTime(b.data?.booking_time_slot_start ?? b.booking_time_slot_start),
+    kind,
+    type: b.session_type ? `${kind} · ${sessionType(b)}` : kind,
+    note: (b.data?.client_note ?? b.client_note)?.trim() || '--',
+  };
+}
+
+function BookingState({ cancelled }: { cancelled: boolean }) {
+  return cancelled ? (
+    <span className="adm-status adm-status--bad">
+      <span aria-hidden="true">✕</span> Cancelled
+    </span>
+  ) : (
+    <span className="adm-status adm-status--ok">
+      <span aria-hidden="true">✓</span> Active
+    </span>
+  );
+}
+
 export default function Clients(props: { onLogout: () => void }) {
   const { onLogout } = props;
   const [rows, setRows] = useState<ClientBooking[]>([]);
+  const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState(searchParam);
+  // The name the server filters by: what was typed, once typing pauses.
+  const [name, setName] = useState(filter);
   const [page, setPage] = useState(1);
+  const [reload, setReload] = useState(0);
+  const request = useRef(0);
   const filterId = useId();
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    setError(null);
-    try {
-      setRows(await adminApi.clientsWithTherapists());
-    } catch (err) {
-      if (isUnauthorized(err)) onLogout();
-      setError(errorMessage(err, MESSAGES.clientsFailed));
-    } finally {
-      setLoading(false);
-    }
-  }, [onLogout]);
+  const mobile = useIsMobile();
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (filter === name) return;
+    const timer = setTimeout(() => {
+      setName(filter);
+      setPage(1);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [filter, name]);
 
-  const filtered = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    return needle ? rows.filter((r) => (r.client_full_name ?? '').toLowerCase().includes(needle)) : rows;
-  }, [rows, filter]);
-  const view = paginate(filtered, page, CLIENT_LIST_PAGE_SIZE);
+  // One page of the client list, filtered by name on the server (it holds every booking ever made).
+  useEffect(() => {
+    const ticket = ++request.current;
+    setLoading(true);
+    setError(null);
+    adminApi.clientsPage(name, page, CLIENT_LIST_PAGE_SIZE).then(
+      (res) => {
+        if (ticket !== request.current) return;
+        setRows(res.items);
+        setTotal(res.total);
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (ticket !== request.current) return;
+        if (isUnauthorized(err)) onLogout();
+        setError(errorMessage(err, MESSAGES.clientsFailed));
+        setLoading(false);
+      },
+    );
+  }, [name, page, reload, onLogout]);
+
+  const totalPages = Math.max(1, Math.ceil(total / CLIENT_LIST_PAGE_SIZE));
+  const retry = () => setReload((n) => n + 1);
 
   return (
     <div className="adm-page">
@@ -55,12 +100,12 @@ export default function Clients(props: { onLogout: () => void }) {
           <h1>Clients &amp; Bookings</h1>
           <p className="muted">Every booking with its client details.</p>
         </div>
-        <button type="button" className="btn btn-secondary" onClick={() => void load()} disabled={loading}>
+        <button type="button" className="btn btn-secondary" onClick={retry} disabled={loading}>
           Refresh Data
         </button>
       </header>
       {error ? (
-        <ErrorPanel title="Error Loading Data" message={error} onRetry={() => void load()} />
+        <ErrorPanel title="Error Loading Data" message={error} onRetry={retry} />
       ) : (
         <section className="adm-panel card" aria-labelledby="clients-title">
           <div className="adm-panel__head">
@@ -69,43 +114,59 @@ export default function Clients(props: { onLogout: () => void }) {
               <label htmlFor={filterId} className="label">
                 Filter by name
               </label>
-              <input
-                id={filterId}
-                className="input"
-                type="search"
-                value={filter}
-                onChange={(e) => {
-                  setFilter(e.target.value);
-                  setPage(1);
-                }}
-              />
+              <input id={filterId} className="input" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
             </div>
           </div>
-          {loading ? (
+          {loading && rows.length === 0 ? (
             <Loading label="Loading client data..." />
-          ) : filtered.length === 0 ? (
+          ) : rows.length === 0 ? (
             <Empty>{MESSAGES.noClientData}</Empty>
+          ) : mobile ? (
+            <ul className="adm-cards" aria-label="Client bookings" aria-busy={loading}>
+              {rows.map((b) => {
+                const v = view(b);
+                return (
+                  <li key={b.id} className="adm-card">
+                    <p className="adm-client-card__head">
+                      <a href={clientsSearchUrl(b.client_full_name)}>{b.client_full_name || '--'}</a>
+                      <span className="muted"> · Booking {b.id}</span>
+                    </p>
+                    <dl>
+                      {(
+                        [
+                          ['Email', b.client_email || '--'],
+                          ['Phone', b.client_mobile || '--'],
+                          ['Therapist', v.therapist],
+                          ['Date', v.date],
+                          ['Time', v.time],
+                          ['Type', v.type],
+                          ['Payment Status', <PaymentCell key="pay" badge={<StatusBadge status={b.payment_status} />} note={b.payment_note} />],
+                          ['Status', <BookingState key="state" cancelled={b.cancelled} />],
+                          ['Notes', v.note],
+                        ] as [string, ReactNode][]
+                      ).map(([label, value]) => (
+                        <div key={label} className="adm-card__row">
+                          <dt>{label}</dt>
+                          <dd>{value}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  </li>
+                );
+              })}
+            </ul>
           ) : (
-            <div className="adm-table-wrap adm-table-wrap--scroll" role="region" aria-label="Client bookings table" tabIndex={0}>
-              <table className="adm-table adm-table--click adm-table--wide">
+            <div className="adm-table-wrap" role="region" aria-label="Client bookings table" tabIndex={0} aria-busy={loading}>
+              <table className="adm-table adm-table--click adm-table--clients">
+                {/* Fixed widths: the table is never wider than the page, so nothing scrolls sideways. */}
+                <colgroup>
+                  {[8, 20, 11, 12, 8, 9, 12, 11, 9].map((w, i) => (
+                    <col key={i} style={{ width: `${w}%` }} />
+                  ))}
+                </colgroup>
                 <thead>
                   <tr>
-                    {[
-                      'Booking ID',
-                      'Client Name',
-                      'Client Email',
-                      'Client Phone',
-                      'Session Type',
-                      'Client Notes',
-                      'Client City',
-                      'Client State',
-                      'Therapist Name',
-                      'Date',
-                      'Time',
-                      'Type',
-                      'Payment Status',
-                      'Status',
-                    ].map((h) => (
+                    {['Booking ID', 'Client', 'Therapist', 'Date', 'Time', 'Type', 'Payment Status', 'Status', 'Notes'].map((h) => (
                       <th key={h} scope="col">
                         {h}
                       </th>
@@ -113,44 +174,32 @@ export default function Clients(props: { onLogout: () => void }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {view.items.map((b) => {
-                    const therapist = b.data?.therapist_details?.name ?? b.therapist_name;
-                    const date = b.data?.booking_date ?? b.booking_date;
-                    const time = b.data?.booking_time_slot_start ?? b.booking_time_slot_start;
-                    const note = b.data?.client_note ?? b.client_note;
-                    const type = b.data?.booking_type ?? b.booking_type;
+                  {rows.map((b) => {
+                    const v = view(b);
                     return (
                       <tr key={b.id} onClick={() => adminNav.go(clientsSearchUrl(b.client_full_name))}>
                         <td>{b.id}</td>
-                        <td>
+                        <td className="adm-client">
                           <a href={clientsSearchUrl(b.client_full_name)} onClick={(e) => e.stopPropagation()}>
                             {b.client_full_name || '--'}
                           </a>
+                          <span className="adm-client__contact">{b.client_email || '--'}</span>
+                          <span className="adm-client__contact">{b.client_mobile || '--'}</span>
                         </td>
-                        <td>{b.client_email || '--'}</td>
-                        <td>{b.client_mobile || '--'}</td>
-                        <td>{sessionType(b)}</td>
-                        <td className="adm-cell-note">{note?.trim() || '--'}</td>
-                        <td>--</td>
-                        <td>--</td>
-                        <td>{therapist ? displayName(therapist) : '--'}</td>
-                        <td>{formatShortDate(date)}</td>
-                        <td>{formatTime(time)}</td>
-                        <td>{sessionLabel(type)}</td>
+                        <td>{v.therapist}</td>
+                        <td>{v.date}</td>
+                        <td>{v.time}</td>
+                        <td>
+                          {v.kind}
+                          {b.session_type ? <span className="adm-client__contact">{sessionType(b)}</span> : null}
+                        </td>
                         <td>
                           <PaymentCell badge={<StatusBadge status={b.payment_status} />} note={b.payment_note} />
                         </td>
                         <td>
-                          {b.cancelled ? (
-                            <span className="adm-status adm-status--bad">
-                              <span aria-hidden="true">✕</span> Cancelled
-                            </span>
-                          ) : (
-                            <span className="adm-status adm-status--ok">
-                              <span aria-hidden="true">✓</span> Active
-                            </span>
-                          )}
+                          <BookingState cancelled={b.cancelled} />
                         </td>
+                        <td className="adm-client__note">{v.note}</td>
                       </tr>
                     );
                   })}
@@ -158,7 +207,7 @@ export default function Clients(props: { onLogout: () => void }) {
               </table>
             </div>
           )}
-          <Pager page={view.page} totalPages={view.totalPages} onPage={setPage} label="Client bookings" />
+          <Pager page={Math.min(page, totalPages)} totalPages={totalPages} onPage={setPage} label="Client bookings" />
         </section>
       )}
     </div>

@@ -1,5 +1,5 @@
 /** Admin Dashboard (spec section 2): therapists, availability, bookings and the actions on them. */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import {
   adminApi,
@@ -12,19 +12,25 @@ import {
   type PaymentMethod,
 } from '../../lib/admin-api.ts';
 import {
+  DEFAULT_PAGE_SIZE,
   MESSAGES,
+  STATUS_FILTERS,
   canCancel,
   canGenerateLink,
   canRecordPayment,
   canUnblock,
   formatAmount,
+  formatInstantTime,
   formatShortDate,
   formatTime,
+  holdNote,
   isBlockBooking,
   isPaidBooking,
+  isUnpaidHold,
   parseRefundAmount,
   REFUND_REASON_MAX,
   sessionLabel,
+  statusesFor,
   todayAtCentre,
 } from '../../lib/admin-format.ts';
 import { $adminSession } from '../../stores/admin-session.ts';
@@ -33,7 +39,7 @@ import { displayName, isOnlineType } from '../../../../shared/domain/therapist.t
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
 import PaymentsAttention from './PaymentsAttention.tsx';
-import { ErrorPanel, Loading, Modal, Notice, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
+import { ConfirmDialog, ErrorPanel, InlineNotice, LiveRegion, Loading, Modal, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
 
 function firstEmail(email: AdminTherapist['email']): string {
   if (Array.isArray(email)) return email[0] ?? '--';
@@ -59,24 +65,44 @@ async function copyText(text: string): Promise<void> {
   if (!ok) throw new Error('Could not copy to the clipboard.');
 }
 
+/** Which of the dashboard's two booking tables an action was taken in. */
+type Table = 'all' | 'therapist';
+
+/**
+ * Where an action's message is drawn: next to what was pressed (a booking's row, a slot of the
+ * grid), or at the top of the page for what was pressed there (Manual Booking).
+ */
+type NoticeAt = { kind: 'top' } | { kind: 'row'; table: Table; id: number; index: number } | { kind: 'slot'; date: string; start: string };
+type Message = { text: string; at: NoticeAt };
+
+/** An action waiting for the receptionist's yes in the panel's own dialog. */
+type Pending =
+  | { kind: 'cancel'; booking: AdminBooking; at: NoticeAt }
+  | { kind: 'slot'; slot: AdminSlotStateEntry; action: 'block' | 'unblock'; date: string };
+
+type ListState = { items: AdminBooking[]; total: number; loading: boolean; error: string | null };
+const EMPTY_LIST: ListState = { items: [], total: 0, loading: true, error: null };
+
+const NOTICE_ID = 'dashboard-notice';
+
 export default function Dashboard(props: { onLogout: () => void }) {
   const { onLogout } = props;
   const session = useStore($adminSession);
   const mobile = useIsMobile();
   const [therapists, setTherapists] = useState<AdminTherapist[]>([]);
-  const [bookings, setBookings] = useState<AdminBooking[]>([]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   // The server's states for one therapist; drawn only under that therapist (see slotsFor).
   const [slotStates, setSlotStates] = useState<AdminSlotStatesResponse | null>(null);
   const slotsRequest = useRef(0);
-  const [paying, setPaying] = useState<AdminBooking | null>(null);
+  const [paying, setPaying] = useState<{ booking: AdminBooking; at: NoticeAt } | null>(null);
   // A paid booking being cancelled: its refund is chosen in a dialog, not a yes/no confirm.
-  const [refunding, setRefunding] = useState<AdminBooking | null>(null);
+  const [refunding, setRefunding] = useState<{ booking: AdminBooking; at: NoticeAt } | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
   const [slotsLoading, setSlotsLoading] = useState(false);
   const [slotsError, setSlotsError] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<Message | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [manualOpen, setManualOpen] = useState(false);
   const today = todayAtCentre();
@@ -84,6 +110,16 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const [stripStart, setStripStart] = useState(0);
   const [selectedDate, setSelectedDate] = useState(today);
   const visible = mobile ? 3 : 5;
+  // The lists ask the server for one page of what they show: All Booked Slots from today on (or one
+  // date), by therapist and status; a therapist's sessions from today on. `refresh` reloads both.
+  const [allQuery, setAllQuery] = useState({ therapistId: '', status: 'active' as string, date: '', page: 1, pageSize: DEFAULT_PAGE_SIZE });
+  const [therapistPage, setTherapistPage] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
+  const [all, setAll] = useState<ListState>(EMPTY_LIST);
+  const [mine, setMine] = useState<ListState>(EMPTY_LIST);
+  const [refresh, setRefresh] = useState(0);
+  const allRequest = useRef(0);
+  const mineRequest = useRef(0);
+  const filterIds = { therapist: useId(), status: useId(), date: useId() };
 
   const load = useCallback(async () => {
     if (!session?.user?.is_active) {
@@ -94,9 +130,8 @@ export default function Dashboard(props: { onLogout: () => void }) {
     setLoading(true);
     setError(null);
     try {
-      const [t, b] = await Promise.all([adminApi.therapists(), adminApi.bookings()]);
-      setTherapists(t);
-      setBookings(b);
+      setTherapists(await adminApi.therapists());
+      setRefresh((n) => n + 1);
     } catch (err) {
       setError(errorMessage(err, MESSAGES.adminDataFailed));
     } finally {
@@ -109,13 +144,38 @@ export default function Dashboard(props: { onLogout: () => void }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const refreshBookings = useCallback(async () => {
-    try {
-      setBookings(await adminApi.bookings());
-    } catch (err) {
-      setMessage(errorMessage(err, MESSAGES.adminDataFailed));
-    }
-  }, []);
+  useEffect(() => {
+    if (refresh === 0) return;
+    const ticket = ++allRequest.current;
+    setAll((s) => ({ ...s, loading: true, error: null }));
+    const { therapistId, status, date, page, pageSize } = allQuery;
+    adminApi
+      .bookingsPage({
+        from: date || today,
+        ...(date ? { to: date } : {}),
+        ...(therapistId ? { therapist_id: Number(therapistId) } : {}),
+        status: statusesFor(status),
+        order: 'asc',
+        page,
+        page_size: pageSize,
+      })
+      .then(
+        (res) => ticket === allRequest.current && setAll({ items: res.items, total: res.total, loading: false, error: null }),
+        (err: unknown) => ticket === allRequest.current && setAll({ items: [], total: 0, loading: false, error: errorMessage(err, MESSAGES.adminDataFailed) }),
+      );
+  }, [allQuery, refresh, today]);
+
+  useEffect(() => {
+    if (refresh === 0 || selectedId === null) return;
+    const ticket = ++mineRequest.current;
+    setMine((s) => ({ ...s, loading: true, error: null }));
+    adminApi
+      .bookingsPage({ therapist_id: selectedId, from: today, order: 'asc', page: therapistPage.page, page_size: therapistPage.pageSize })
+      .then(
+        (res) => ticket === mineRequest.current && setMine({ items: res.items, total: res.total, loading: false, error: null }),
+        (err: unknown) => ticket === mineRequest.current && setMine({ items: [], total: 0, loading: false, error: errorMessage(err, MESSAGES.availabilityFailed) }),
+      );
+  }, [selectedId, therapistPage, refresh, today]);
 
   const loadSlots = useCallback(async (therapistId: number) => {
     // Only the latest request may draw: an answer for a therapist clicked away from must not land
@@ -124,10 +184,9 @@ export default function Dashboard(props: { onLogout: () => void }) {
     setSlotsLoading(true);
     setSlotsError(null);
     try {
-      const [s, b] = await Promise.all([adminApi.slotStates(therapistId), adminApi.bookings()]);
+      const s = await adminApi.slotStates(therapistId);
       if (ticket !== slotsRequest.current) return;
       setSlotStates(s);
-      setBookings(b);
     } catch (err) {
       if (ticket === slotsRequest.current) setSlotsError(errorMessage(err, MESSAGES.availabilityFailed));
     } finally {
@@ -135,100 +194,120 @@ export default function Dashboard(props: { onLogout: () => void }) {
     }
   }, []);
 
+  /** After an action: the grid and both lists show the bookings as they now are. */
+  const reloadAfterAction = useCallback(async () => {
+    setRefresh((n) => n + 1);
+    if (selectedId) await loadSlots(selectedId);
+  }, [selectedId, loadSlots]);
+
   function selectTherapist(id: number) {
     setSelectedId(id);
     setSlotStates(null);
     setSelectedDate(today);
     setStripStart(0);
+    setMine(EMPTY_LIST);
+    setTherapistPage((p) => ({ ...p, page: 1 }));
     void loadSlots(id);
     requestAnimationFrame(() => document.getElementById('therapist-details')?.focus());
   }
 
-  const selected = therapists.find((t) => t.id === selectedId) ?? null;
-  const therapistBookings = useMemo(
-    () => bookings.filter((b) => b.therapist_id === selectedId).sort((a, b) => (b.booking_date + b.booking_time_slot_start).localeCompare(a.booking_date + a.booking_time_slot_start)),
-    [bookings, selectedId],
-  );
-  const allBookings = useMemo(
-    () => bookings.slice().sort((a, b) => (b.booking_date + b.booking_time_slot_start).localeCompare(a.booking_date + a.booking_time_slot_start)),
-    [bookings],
-  );
+  // An action whose button went away with the reload (a cancelled booking's Cancel) leaves focus
+  // nowhere: it goes to the message, which says what happened.
+  useEffect(() => {
+    if (!message || message.at.kind === 'top') return;
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) document.getElementById(NOTICE_ID)?.focus();
+  }, [message, all.items, mine.items, slotStates]);
 
-  /** Cancel or Unblock: a paid booking asks what happens to the money; anything else is a yes/no. */
-  function startCancel(b: AdminBooking) {
+  const selected = therapists.find((t) => t.id === selectedId) ?? null;
+
+  const rowAt = (table: Table, b: AdminBooking): NoticeAt => ({
+    kind: 'row',
+    table,
+    id: b.id,
+    index: Math.max(0, (table === 'all' ? all.items : mine.items).findIndex((x) => x.id === b.id)),
+  });
+
+  /** Cancel or Unblock: a paid booking asks what happens to the money; anything else asks in a dialog. */
+  function startCancel(b: AdminBooking, at: NoticeAt) {
     if (!canUnblock(b) && isPaidBooking(b)) {
-      setRefunding(b);
+      setRefunding({ booking: b, at });
       return;
     }
-    if (!window.confirm(canUnblock(b) ? MESSAGES.blockConfirm('unblock') : MESSAGES.cancelConfirm(b.id))) return;
-    void cancelBooking(b);
+    setPending({ kind: 'cancel', booking: b, at });
   }
 
-  async function cancelBooking(b: AdminBooking, refund?: CancelRefund) {
+  async function cancelBooking(b: AdminBooking, at: NoticeAt, refund?: CancelRefund) {
     const unblock = canUnblock(b);
     setRefunding(null);
+    setPending(null);
+    setMessage(null);
     setBusy(`cancel-${b.id}`);
     try {
       const res = await adminApi.cancelBooking(b.id, refund);
-      setMessage(
-        unblock
+      setMessage({
+        at,
+        text: unblock
           ? MESSAGES.slotToggled(formatTime(b.booking_time_slot_start), formatShortDate(b.booking_date), 'unblock')
           : // The server's message says what became of the money (" ₹500.00 refunded.", " No refund.").
             res?.message || MESSAGES.cancelled(b.id),
-      );
+      });
     } catch (err) {
       const msg = errorMessage(err, 'Unknown error');
-      setMessage(
-        unblock
+      setMessage({
+        at,
+        text: unblock
           ? MESSAGES.slotToggleFailed('unblock', formatTime(b.booking_time_slot_start), formatShortDate(b.booking_date), msg)
           : MESSAGES.cancelFailed(b.id, msg),
-      );
+      });
     } finally {
       setBusy(null);
       // Refused or not, the lists show the booking as it now is: a 409 "is paid" means it was paid
       // since the list was loaded, and the next Cancel then asks about the refund.
-      if (selectedId) await loadSlots(selectedId);
-      else await refreshBookings();
+      await reloadAfterAction();
     }
   }
 
-  async function toggleSlot(slot: AdminSlotStateEntry, action: 'block' | 'unblock') {
+  async function toggleSlot(slot: AdminSlotStateEntry, action: 'block' | 'unblock', date: string) {
     if (!selected) return;
-    if (!window.confirm(MESSAGES.blockConfirm(action))) return;
+    setPending(null);
+    setMessage(null);
     const time = formatTime(slot.start_time);
-    const date = formatShortDate(selectedDate);
+    const shownDate = formatShortDate(date);
+    const at: NoticeAt = { kind: 'slot', date, start: slot.start_time };
     setBusy(`slot-${slot.start_time}`);
     try {
       // The server does what was asked or refuses; the notice reports what it did.
-      const res = await adminApi.setBlock(selected.id, slot.start_time, selectedDate, action);
-      setMessage(MESSAGES.slotToggled(time, date, res?.blocked ? 'block' : 'unblock'));
+      const res = await adminApi.setBlock(selected.id, slot.start_time, date, action);
+      setMessage({ at, text: MESSAGES.slotToggled(time, shownDate, res?.blocked ? 'block' : 'unblock') });
     } catch (err) {
-      setMessage(MESSAGES.slotToggleFailed(action, time, date, errorMessage(err, 'Unknown error')));
+      setMessage({ at, text: MESSAGES.slotToggleFailed(action, time, shownDate, errorMessage(err, 'Unknown error')) });
     } finally {
       setBusy(null);
       // Refused or not, the grid shows the slot as it now is.
-      await loadSlots(selected.id);
+      await reloadAfterAction();
     }
   }
 
-  async function recordPayment(b: AdminBooking, method: PaymentMethod, amount: number) {
+  async function recordPayment(b: AdminBooking, at: NoticeAt, method: PaymentMethod, amount: number) {
     setPaying(null);
+    setMessage(null);
     setBusy(`pay-${b.id}`);
     try {
       const res = await adminApi.recordPayment(b.id, method, amount);
-      setMessage(res?.message || MESSAGES.paymentRecorded(b.id));
+      setMessage({ at, text: res?.message || MESSAGES.paymentRecorded(b.id) });
     } catch (err) {
-      setMessage(errorMessage(err, 'Unknown error'));
+      setMessage({ at, text: errorMessage(err, 'Unknown error') });
     } finally {
       setBusy(null);
-      if (selectedId) await loadSlots(selectedId);
-      else await refreshBookings();
+      await reloadAfterAction();
     }
   }
 
-  async function generateLink(b: AdminBooking) {
+  async function generateLink(b: AdminBooking, at: NoticeAt) {
+    setMessage(null);
     if (!canGenerateLink(b)) {
-      setMessage(MESSAGES.linkMissingDetails(b.id));
+      setMessage({ at, text: MESSAGES.linkMissingDetails(b.id) });
       return;
     }
     setBusy(`link-${b.id}`);
@@ -236,21 +315,21 @@ export default function Dashboard(props: { onLogout: () => void }) {
       const res = await adminApi.createShareableLink(Number(b.amount), b.id, b.payment_transaction_id!);
       const url = res?.payment_link_url;
       if (!url) {
-        setMessage(MESSAGES.linkMissing);
+        setMessage({ at, text: MESSAGES.linkMissing });
         return;
       }
       await adminApi.updatePaymentLink(b.id, url);
       await copyText(url);
-      setMessage(MESSAGES.linkCopied(b.id));
-      void refreshBookings();
+      setMessage({ at, text: MESSAGES.linkCopied(b.id) });
+      setRefresh((n) => n + 1);
     } catch (err) {
-      setMessage(MESSAGES.linkFailed(b.id, errorMessage(err, 'Unknown error')));
+      setMessage({ at, text: MESSAGES.linkFailed(b.id, errorMessage(err, 'Unknown error')) });
     } finally {
       setBusy(null);
     }
   }
 
-  const bookingActions = (b: AdminBooking) => {
+  const bookingActions = (table: Table) => (b: AdminBooking) => {
     const unblock = canUnblock(b);
     const cancel = !unblock && canCancel(b, today);
     const link = !b.cancelled && !isBlockBooking(b) && b.payment_status !== 'COMPLETED' && b.payment_status !== 'CANCELLED';
@@ -264,13 +343,19 @@ export default function Dashboard(props: { onLogout: () => void }) {
             className="btn btn-sm btn-primary"
             disabled={busy !== null}
             aria-label={`Record payment for booking ${b.id}`}
-            onClick={() => setPaying(b)}
+            onClick={() => setPaying({ booking: b, at: rowAt(table, b) })}
           >
             {busy === `pay-${b.id}` ? 'Recording...' : 'Record payment'}
           </button>
         ) : null}
         {unblock ? (
-          <button type="button" className="btn btn-sm btn-warn" disabled={busy !== null} onClick={() => startCancel(b)}>
+          <button
+            type="button"
+            className="btn btn-sm btn-warn"
+            disabled={busy !== null}
+            aria-label={`Unblock booking ${b.id}`}
+            onClick={() => startCancel(b, rowAt(table, b))}
+          >
             Unblock
           </button>
         ) : null}
@@ -280,7 +365,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
             className="btn btn-sm btn-danger"
             disabled={busy !== null}
             aria-label={`Cancel booking ${b.id}`}
-            onClick={() => startCancel(b)}
+            onClick={() => startCancel(b, rowAt(table, b))}
           >
             Cancel
           </button>
@@ -291,7 +376,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
             className="btn btn-sm btn-secondary"
             disabled={busy !== null}
             aria-label={`Generate payment link for booking ${b.id}`}
-            onClick={() => void generateLink(b)}
+            onClick={() => void generateLink(b, rowAt(table, b))}
           >
             {busy === `link-${b.id}` ? 'Generating...' : 'Payment Link'}
           </button>
@@ -303,14 +388,14 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const statusCell = (b: AdminBooking) => (
     <PaymentCell
       badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
-      note={b.payment_note}
+      note={[b.payment_note, holdNote(b)].filter(Boolean).join(' · ') || null}
     />
   );
 
   const bookingColumns: Column<AdminBooking>[] = [
     { key: 'id', header: 'ID', cell: (b) => b.id, primary: true },
     { key: 'client', header: 'Client', cell: (b) => (isBlockBooking(b) ? <em>Admin block</em> : b.client_full_name || '--') },
-    { key: 'date', header: 'Date', cell: (b) => formatShortDate(b.booking_date) },
+    { key: 'date', header: 'Date', cell: (b) => <DateCell date={b.booking_date} today={today} /> },
     { key: 'time', header: 'Time', cell: (b) => formatTime(b.booking_time_slot_start) },
     { key: 'type', header: 'Type', cell: (b) => sessionLabel(b.booking_type) },
     { key: 'amount', header: 'Amount', cell: (b) => formatAmount(b.amount) },
@@ -335,8 +420,20 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const shownStates = selected && slotStates?.therapist_id === selected.id ? slotStates : null;
   const daySlots = shownStates?.days.find((d) => d.date === selectedDate)?.slots;
 
+  const noticeNode = message ? <InlineNotice id={NOTICE_ID} message={message.text} onDismiss={() => setMessage(null)} /> : null;
+  const rowNotice = (table: Table) =>
+    message?.at.kind === 'row' && message.at.table === table ? { rowKey: message.at.id, index: message.at.index, content: noticeNode } : null;
+  const slotAt = message?.at.kind === 'slot' ? message.at : null;
+  // A slot's message goes after its tile; one for a date or slot not shown goes above the grid.
+  const slotNoticeInGrid = slotAt !== null && slotAt.date === selectedDate && Boolean(daySlots?.some((s) => s.start_time === slotAt.start));
+  const setFilter = (patch: Partial<typeof allQuery>) => setAllQuery((q) => ({ ...q, ...patch, page: 1 }));
+  const allDescription = allQuery.date
+    ? `Bookings on ${formatShortDate(allQuery.date)}, earliest first.`
+    : "Today's sessions first, then upcoming, earliest first.";
+
   return (
     <div className="adm-page">
+      <LiveRegion message={message?.text ?? null} />
       <header className="adm-page__head">
         <div>
           <h1>Admin Dashboard</h1>
@@ -347,7 +444,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
         </button>
       </header>
 
-      <Notice message={message} onDismiss={() => setMessage(null)} />
+      {message?.at.kind === 'top' ? noticeNode : null}
 
       {/* Money first: what reconciliation found is for super admins only (the server refuses anyone else). */}
       {session?.user.is_superadmin ? <PaymentsAttention /> : null}
@@ -429,7 +526,8 @@ export default function Dashboard(props: { onLogout: () => void }) {
           </div>
 
           <h3 className="adm-subhead">Slots on {formatShortDate(selectedDate)}</h3>
-          {slotsLoading ? (
+          {slotAt && !slotNoticeInGrid ? noticeNode : null}
+          {slotsLoading && !shownStates ? (
             <Loading label="Loading availability..." />
           ) : slotsError ? (
             <ErrorPanel title="Could not load availability" message={slotsError} onRetry={() => void loadSlots(selected.id)} onLogout={onLogout} />
@@ -442,40 +540,47 @@ export default function Dashboard(props: { onLogout: () => void }) {
               {daySlots.map((slot) => {
                 const time = formatTime(slot.start_time);
                 return (
-                  <li key={slot.start_time} className={`adm-slot adm-slot--${slot.state}`}>
-                    <span className="adm-slot__time">{time}</span>
-                    {slot.state === 'booked' ? (
-                      <span className="adm-slot__state">Booked</span>
-                    ) : slot.state === 'past' ? (
-                      <span className="adm-slot__state muted">Past</span>
-                    ) : slot.state === 'blocked' ? (
-                      <>
-                        <span className="adm-slot__state">Blocked</span>
-                        {/* A block on the therapist's schedule (no booking id) is not the grid's to lift. */}
-                        {slot.booking_id !== null ? (
-                          <button
-                            type="button"
-                            className="btn btn-sm btn-warn"
-                            disabled={busy !== null}
-                            aria-label={`Unblock ${time}`}
-                            onClick={() => void toggleSlot(slot, 'unblock')}
-                          >
-                            Unblock
-                          </button>
-                        ) : null}
-                      </>
-                    ) : (
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-secondary"
-                        disabled={busy !== null}
-                        aria-label={`Block ${time}`}
-                        onClick={() => void toggleSlot(slot, 'block')}
-                      >
-                        Block
-                      </button>
-                    )}
-                  </li>
+                  <Fragment key={slot.start_time}>
+                    <li className={`adm-slot adm-slot--${slot.state}`}>
+                      {slot.state !== 'blocked' ? <span className="adm-slot__time">{time}</span> : null}
+                      {slot.state === 'booked' ? (
+                        <span className="adm-slot__state">Booked</span>
+                      ) : slot.state === 'past' ? (
+                        <span className="adm-slot__state muted">Past</span>
+                      ) : slot.state === 'blocked' ? (
+                        <>
+                          {/* Time over state, so the text and Unblock fit the tile side by side. */}
+                          <span className="adm-slot__label">
+                            <span className="adm-slot__time">{time}</span>
+                            <span className="adm-slot__state">Blocked</span>
+                          </span>
+                          {/* A block on the therapist's schedule (no booking id) is not the grid's to lift. */}
+                          {slot.booking_id !== null ? (
+                            <button
+                              type="button"
+                              className="btn btn-sm btn-warn"
+                              disabled={busy !== null}
+                              aria-label={`Unblock ${time}`}
+                              onClick={() => setPending({ kind: 'slot', slot, action: 'unblock', date: selectedDate })}
+                            >
+                              Unblock
+                            </button>
+                          ) : null}
+                        </>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-secondary"
+                          disabled={busy !== null}
+                          aria-label={`Block ${time}`}
+                          onClick={() => setPending({ kind: 'slot', slot, action: 'block', date: selectedDate })}
+                        >
+                          Block
+                        </button>
+                      )}
+                    </li>
+                    {slotNoticeInGrid && slotAt?.start === slot.start_time ? <li className="adm-slots__notice">{noticeNode}</li> : null}
+                  </Fragment>
                 );
               })}
             </ul>
@@ -486,49 +591,240 @@ export default function Dashboard(props: { onLogout: () => void }) {
       )}
 
       {selected ? (
-        <DataTable
-          title={`Booked Sessions: ${displayName(selected.name)}`}
-          rows={therapistBookings}
-          columns={bookingColumns}
-          rowKey={(b) => b.id}
-          empty="No booked sessions for this therapist."
-          actions={bookingActions}
-          resetKey={selectedId}
-        />
+        mine.error ? (
+          <ErrorPanel title="Could not load the bookings" message={mine.error} onRetry={() => setRefresh((n) => n + 1)} />
+        ) : (
+          <DataTable
+            title={`Booked Sessions: ${displayName(selected.name)}`}
+            rows={mine.items}
+            columns={bookingColumns}
+            rowKey={(b) => b.id}
+            empty="No booked sessions for this therapist from today on."
+            description="Today and upcoming, earliest first."
+            actions={bookingActions('therapist')}
+            loading={mine.loading && mine.items.length === 0}
+            paging={{
+              page: therapistPage.page,
+              pageSize: therapistPage.pageSize,
+              total: mine.total,
+              onPage: (page) => setTherapistPage((p) => ({ ...p, page })),
+              onPageSize: (pageSize) => setTherapistPage({ page: 1, pageSize }),
+            }}
+            notice={rowNotice('therapist')}
+          />
+        )
       ) : null}
 
-      <DataTable
-        title="All Booked Slots"
-        rows={allBookings}
-        columns={allColumns}
-        rowKey={(b) => b.id}
-        empty="No bookings yet."
-        actions={bookingActions}
-      />
+      {all.error ? (
+        <ErrorPanel title="Could not load the bookings" message={all.error} onRetry={() => setRefresh((n) => n + 1)} />
+      ) : (
+        <DataTable
+          title="All Booked Slots"
+          rows={all.items}
+          columns={allColumns}
+          rowKey={(b) => b.id}
+          empty={allQuery.date ? 'No bookings on this date match the filters.' : 'No bookings from today on match the filters.'}
+          description={allDescription}
+          actions={bookingActions('all')}
+          loading={all.loading && all.items.length === 0}
+          paging={{
+            page: allQuery.page,
+            pageSize: allQuery.pageSize,
+            total: all.total,
+            onPage: (page) => setAllQuery((q) => ({ ...q, page })),
+            onPageSize: (pageSize) => setAllQuery((q) => ({ ...q, pageSize, page: 1 })),
+          }}
+          notice={rowNotice('all')}
+          filters={
+            <>
+              <div className="field">
+                <label className="label" htmlFor={filterIds.therapist}>
+                  Therapist
+                </label>
+                <select id={filterIds.therapist} className="select" value={allQuery.therapistId} onChange={(e) => setFilter({ therapistId: e.target.value })}>
+                  <option value="">All therapists</option>
+                  {therapists.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label className="label" htmlFor={filterIds.status}>
+                  Status
+                </label>
+                <select id={filterIds.status} className="select" value={allQuery.status} onChange={(e) => setFilter({ status: e.target.value })}>
+                  {STATUS_FILTERS.map((f) => (
+                    <option key={f.value} value={f.value}>
+                      {f.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label className="label" htmlFor={filterIds.date}>
+                  Date
+                </label>
+                <div className="adm-filters__date">
+                  <input
+                    id={filterIds.date}
+                    className="input"
+                    type="date"
+                    value={allQuery.date}
+                    onChange={(e) => setFilter({ date: e.target.value })}
+                  />
+                  {allQuery.date ? (
+                    <button type="button" className="btn btn-sm btn-secondary" onClick={() => setFilter({ date: '' })}>
+                      From today
+                    </button>
+                  ) : null}
+                </div>
+              </div>
+            </>
+          }
+        />
+      )}
 
       {refunding ? (
         <CancelRefundDialog
-          booking={refunding}
+          booking={refunding.booking}
           superadmin={session?.user.is_superadmin === true}
           onCancel={() => setRefunding(null)}
-          onConfirm={(refund) => void cancelBooking(refunding, refund)}
+          onConfirm={(refund) => void cancelBooking(refunding.booking, refunding.at, refund)}
         />
       ) : null}
 
-      {paying ? <RecordPaymentDialog booking={paying} onCancel={() => setPaying(null)} onConfirm={(m, amount) => void recordPayment(paying, m, amount)} /> : null}
+      {pending?.kind === 'cancel' ? (
+        <CancelBookingDialog
+          booking={pending.booking}
+          onCancel={() => setPending(null)}
+          onConfirm={() => void cancelBooking(pending.booking, pending.at)}
+        />
+      ) : null}
+
+      {pending?.kind === 'slot' && selected ? (
+        <SlotBlockDialog
+          action={pending.action}
+          time={formatTime(pending.slot.start_time)}
+          date={formatShortDate(pending.date)}
+          therapist={selected.name}
+          onCancel={() => setPending(null)}
+          onConfirm={() => void toggleSlot(pending.slot, pending.action, pending.date)}
+        />
+      ) : null}
+
+      {paying ? (
+        <RecordPaymentDialog
+          booking={paying.booking}
+          onCancel={() => setPaying(null)}
+          onConfirm={(m, amount) => void recordPayment(paying.booking, paying.at, m, amount)}
+        />
+      ) : null}
 
       {manualOpen ? (
         <ManualBooking
           onClose={() => setManualOpen(false)}
           onCreated={(msg) => {
             setManualOpen(false);
-            setMessage(msg);
-            if (selectedId) void loadSlots(selectedId);
-            else void refreshBookings();
+            setMessage({ at: { kind: 'top' }, text: msg });
+            void reloadAfterAction();
           }}
         />
       ) : null}
     </div>
+  );
+}
+
+/** A booking's date, its day and month kept on one line, and today's marked as such. */
+function DateCell(props: { date: string; today: string }) {
+  const [weekdayMonthDay, year] = [formatShortDate(props.date).replace(/, \d{4}$/, ''), props.date.slice(0, 4)];
+  return (
+    <span className="adm-datecell">
+      {props.date.slice(0, 10) === props.today ? <span className="adm-today">Today</span> : null}
+      <span className="adm-nowrap">{weekdayMonthDay},</span> {year}
+    </span>
+  );
+}
+
+/**
+ * The spec's question before cancelling an unpaid booking or lifting a block, in the panel's own
+ * dialog, with what will follow: what was (not) paid, the hold's end, the freed slot, the client's e-mail.
+ */
+export function CancelBookingDialog(props: { booking: AdminBooking; onCancel: () => void; onConfirm: () => void }) {
+  const { booking: b, onCancel, onConfirm } = props;
+  const when = `${formatShortDate(b.booking_date)} at ${formatTime(b.booking_time_slot_start)}`;
+  const therapist = displayName(b.therapist_name ?? '') || '--';
+  if (canUnblock(b)) {
+    return (
+      <ConfirmDialog
+        title={MESSAGES.blockConfirm('unblock')}
+        confirmLabel="Unblock slot"
+        cancelLabel="Keep it blocked"
+        tone="warn"
+        onCancel={onCancel}
+        onConfirm={onConfirm}
+      >
+        <p>
+          {when} with {therapist} becomes free: clients can book it again.
+        </p>
+      </ConfirmDialog>
+    );
+  }
+  const paid = Number(b.amount_paid ?? 0);
+  const hold = holdNote(b);
+  const money = isUnpaidHold(b)
+    ? `This is an unpaid hold${b.payment_hold_expires_at ? ` (it ${hold?.includes('expired') ? 'expired' : 'expires'} at ${formatInstantTime(b.payment_hold_expires_at)})` : ''}: nothing has been paid, and its payment link stops taking payment.`
+    : paid > 0
+      ? `This booking was paid ${formatAmount(paid)}; it is not refunded.`
+      : b.booking_type === 'OFFLINE' && b.payment_status === 'PENDING'
+        ? `Nothing has been paid yet: the fee of ${formatAmount(b.amount)} was to be collected at the visit.`
+        : `No payment has been recorded for this booking (price ${formatAmount(b.amount)}).`;
+  return (
+    <ConfirmDialog
+      title={MESSAGES.cancelConfirm(b.id)}
+      confirmLabel={`Cancel booking ${b.id}`}
+      cancelLabel="Keep booking"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
+      <p className="adm-confirm__what">
+        {b.client_full_name || '--'} with {therapist}, {when} ({sessionLabel(b.booking_type)}).
+      </p>
+      <ul className="adm-confirm__list">
+        <li>{money}</li>
+        <li>The slot becomes free for other clients.</li>
+        <li>The client is told by e-mail that the session is cancelled.</li>
+      </ul>
+    </ConfirmDialog>
+  );
+}
+
+/** The spec's question before blocking or unblocking a slot of the grid, with what it means for clients. */
+export function SlotBlockDialog(props: {
+  action: 'block' | 'unblock';
+  time: string;
+  date: string;
+  therapist: string;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const { action, time, date, therapist, onCancel, onConfirm } = props;
+  return (
+    <ConfirmDialog
+      title={MESSAGES.blockConfirm(action)}
+      confirmLabel={action === 'block' ? 'Block slot' : 'Unblock slot'}
+      cancelLabel={action === 'block' ? "Don't block" : 'Keep it blocked'}
+      tone={action === 'block' ? 'primary' : 'warn'}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
+      <p>
+        {action === 'block'
+          ? `Clients can no longer book ${time} on ${date} with ${therapist}. You can unblock it later.`
+          : `${time} on ${date} with ${therapist} becomes free: clients can book it again.`}
+      </p>
+    </ConfirmDialog>
   );
 }
 

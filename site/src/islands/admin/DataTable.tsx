@@ -1,13 +1,23 @@
 /**
  * A paged table with a page-size selector (10/20/50, default 10; changing it returns to page 1),
- * shown as a table on wide screens and as cards on phones.
+ * shown as a table on wide screens and as cards on phones. It pages its rows itself, or, given
+ * `paging`, shows the page the server sent and asks the owner for others.
  */
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useState, type ReactNode } from 'react';
 import { DEFAULT_PAGE_SIZE, paginate } from '../../lib/admin-format.ts';
-import { Empty, PageSizeSelect, Pager, useIsMobile } from './ui.tsx';
+import { Empty, Loading, PageSizeSelect, Pager, useIsMobile } from './ui.tsx';
 
 /** numeric: right-aligned in the table (amounts), so digits line up. */
 export type Column<T> = { key: string; header: string; cell: (row: T) => ReactNode; primary?: boolean; numeric?: boolean };
+
+/** The page the server sent: its number and size, the whole list's length, and how to ask for another. */
+export type ServerPaging = { page: number; pageSize: number; total: number; onPage: (page: number) => void; onPageSize: (size: number) => void };
+
+/**
+ * A message drawn in the table next to the row whose action it reports: under that row, or, when
+ * the row has left the page (a cancelled booking under an "active" filter), where it was.
+ */
+export type RowNotice = { rowKey: string | number; index: number; content: ReactNode };
 
 export function DataTable<T>(props: {
   title: string;
@@ -21,15 +31,32 @@ export function DataTable<T>(props: {
   toolbar?: ReactNode;
   /** Resets to page 1 when this changes (e.g. a different therapist). */
   resetKey?: unknown;
+  /** The rows are the server's page: it pages, this only draws. */
+  paging?: ServerPaging;
+  /** Rows on their way (a page or a filter asked for): the table says so instead of its rows. */
+  loading?: boolean;
+  /** A line under the head: what the list holds. */
+  description?: ReactNode;
+  /** Controls that choose what the list holds (the server's filters), drawn under the head. */
+  filters?: ReactNode;
+  notice?: RowNotice | null;
 }) {
-  const { title, rows, columns, rowKey, empty, actions, actionsHeader = 'Actions', headingLevel = 2, toolbar, resetKey } = props;
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
-  const [page, setPage] = useState(1);
+  const { title, rows, columns, rowKey, empty, actions, actionsHeader = 'Actions', headingLevel = 2, toolbar, resetKey, paging, loading, description, filters, notice } = props;
+  const [ownPageSize, setOwnPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const [ownPage, setOwnPage] = useState(1);
   const mobile = useIsMobile();
   const headingId = useId();
-  useEffect(() => setPage(1), [resetKey]);
-  const view = paginate(rows, page, pageSize);
+  useEffect(() => setOwnPage(1), [resetKey]);
+  const view = paging
+    ? { items: rows as T[], page: paging.page, totalPages: Math.max(1, Math.ceil(paging.total / paging.pageSize)), total: paging.total }
+    : paginate(rows, ownPage, ownPageSize);
+  const pageSize = paging ? paging.pageSize : ownPageSize;
+  const setPage = paging ? paging.onPage : setOwnPage;
   const H = headingLevel === 2 ? 'h2' : 'h3';
+  // Where the notice goes: after its row, or before the row now at its place (at the end if past it).
+  const noticeAfter = notice ? view.items.findIndex((r) => rowKey(r) === notice.rowKey) : -1;
+  const noticeBefore = notice && noticeAfter < 0 ? Math.min(notice.index, view.items.length) : -1;
+  const colSpan = columns.length + (actions ? 1 : 0);
 
   return (
     <section className="adm-panel card" aria-labelledby={headingId}>
@@ -41,29 +68,45 @@ export function DataTable<T>(props: {
             value={pageSize}
             label="Rows per page"
             onChange={(n) => {
-              setPageSize(n);
-              setPage(1);
+              if (paging) {
+                paging.onPageSize(n);
+                return;
+              }
+              setOwnPageSize(n);
+              setOwnPage(1);
             }}
           />
         </div>
       </div>
-      {rows.length === 0 ? (
-        <Empty>{empty}</Empty>
+      {filters ? <div className="adm-filters">{filters}</div> : null}
+      {description ? <p className="adm-panel__desc muted">{description}</p> : null}
+      {loading ? (
+        <Loading label="Loading bookings..." />
+      ) : view.items.length === 0 ? (
+        <>
+          {notice ? <div className="adm-row-notice">{notice.content}</div> : null}
+          <Empty>{empty}</Empty>
+        </>
       ) : mobile ? (
         <ul className="adm-cards" aria-label={title}>
-          {view.items.map((row) => (
-            <li key={rowKey(row)} className="adm-card">
-              <dl>
-                {columns.map((c) => (
-                  <div key={c.key} className={c.primary ? 'adm-card__row adm-card__row--primary' : 'adm-card__row'}>
-                    <dt>{c.header}</dt>
-                    <dd>{c.cell(row)}</dd>
-                  </div>
-                ))}
-              </dl>
-              {actions ? <div className="adm-card__actions">{actions(row)}</div> : null}
-            </li>
+          {view.items.map((row, i) => (
+            <Fragment key={rowKey(row)}>
+              {i === noticeBefore ? <li className="adm-card adm-card--notice">{notice!.content}</li> : null}
+              <li className="adm-card">
+                <dl>
+                  {columns.map((c) => (
+                    <div key={c.key} className={c.primary ? 'adm-card__row adm-card__row--primary' : 'adm-card__row'}>
+                      <dt>{c.header}</dt>
+                      <dd>{c.cell(row)}</dd>
+                    </div>
+                  ))}
+                </dl>
+                {actions ? <div className="adm-card__actions">{actions(row)}</div> : null}
+                {i === noticeAfter ? <div className="adm-card__notice">{notice!.content}</div> : null}
+              </li>
+            </Fragment>
           ))}
+          {noticeBefore === view.items.length ? <li className="adm-card adm-card--notice">{notice!.content}</li> : null}
         </ul>
       ) : (
         <div className="adm-table-wrap" role="region" aria-label={`${title} table`} tabIndex={0}>
@@ -79,21 +122,34 @@ export function DataTable<T>(props: {
               </tr>
             </thead>
             <tbody>
-              {view.items.map((row) => (
-                <tr key={rowKey(row)}>
-                  {columns.map((c) => (
-                    <td key={c.key} className={c.numeric ? 'num' : undefined}>
-                      {c.cell(row)}
-                    </td>
-                  ))}
-                  {actions ? <td className="adm-actions">{actions(row)}</td> : null}
-                </tr>
+              {view.items.map((row, i) => (
+                <Fragment key={rowKey(row)}>
+                  {i === noticeBefore ? noticeRow(notice!.content, colSpan) : null}
+                  <tr>
+                    {columns.map((c) => (
+                      <td key={c.key} className={c.numeric ? 'num' : undefined}>
+                        {c.cell(row)}
+                      </td>
+                    ))}
+                    {actions ? <td className="adm-actions">{actions(row)}</td> : null}
+                  </tr>
+                  {i === noticeAfter ? noticeRow(notice!.content, colSpan) : null}
+                </Fragment>
               ))}
+              {noticeBefore === view.items.length ? noticeRow(notice!.content, colSpan) : null}
             </tbody>
           </table>
         </div>
       )}
       <Pager page={view.page} totalPages={view.totalPages} onPage={setPage} label={title} />
     </section>
+  );
+}
+
+function noticeRow(content: ReactNode, colSpan: number) {
+  return (
+    <tr className="adm-row-notice">
+      <td colSpan={colSpan}>{content}</td>
+    </tr>
   );
 }

@@ -2,7 +2,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { AdminApiError, adminApi } from '../../lib/admin-api.ts';
 import { MESSAGES } from '../../lib/admin-format.ts';
-import { ADMIN_ROUTES, adminNav } from '../../lib/admin-nav.ts';
+import { adminNav, afterSignIn } from '../../lib/admin-nav.ts';
 import { clearSession, saveSession, takeFlash } from '../../stores/admin-session.ts';
 
 export default function Login() {
@@ -35,7 +35,7 @@ export default function Login() {
         return;
       }
       saveSession(res.access_token, user);
-      adminNav.replace(ADMIN_ROUTES.dashboard);
+      adminNav.replace(afterSignIn(window.location.search));
     } catch (err) {
       setError(err instanceof AdminApiError ? err.message : err instanceof Error && err.message && !(err instanceof TypeError) ? err.message : MESSAGES.loginFailed);
       setBusy(false);

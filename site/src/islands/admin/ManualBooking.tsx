@@ -124,23 +124,34 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
     [slotStates, therapist, form.bookingDate],
   );
   const dates = adminWindowDates(now.date);
+  // Only what the chosen therapist offers: their type of session, and their centre in person.
+  const types: ('ONLINE' | 'OFFLINE')[] = therapist ? [isOnlineType(therapist.type) ? 'ONLINE' : 'OFFLINE'] : ['ONLINE', 'OFFLINE'];
+  const centres = therapist && !isOnlineType(therapist.type) && therapist.locations ? locations.filter((l) => l.id === therapist.locations) : locations;
 
   function set<K extends keyof Form>(key: K, value: Form[K]) {
     setForm((f) => ({ ...f, [key]: value }));
     setErrors((e) => ({ ...e, [key]: undefined }));
   }
 
+  /**
+   * A therapist decides the type (theirs), the centre (theirs, in person) and the price: the form
+   * fills them in, and a message about any of them from an earlier Create goes with the blank it was about.
+   */
   function chooseTherapist(id: string) {
     const t = therapists.find((x) => String(x.id) === id);
-    setForm((f) => ({
-      ...f,
-      therapistId: id,
-      slot: '',
-      bookingType: t ? (isOnlineType(t.type) ? 'ONLINE' : 'OFFLINE') : f.bookingType,
-      locationId: t && !isOnlineType(t.type) && t.locations ? String(t.locations) : f.locationId,
-      amount: t && t.price != null ? String(t.price) : f.amount,
-    }));
-    setErrors((e) => ({ ...e, therapistId: undefined, slot: undefined }));
+    const filled = t
+      ? {
+          bookingType: (isOnlineType(t.type) ? 'ONLINE' : 'OFFLINE') as Form['bookingType'],
+          locationId: !isOnlineType(t.type) && t.locations ? String(t.locations) : '',
+          ...(t.price != null ? { amount: String(t.price) } : {}),
+        }
+      : {};
+    setForm((f) => ({ ...f, therapistId: id, slot: '', ...filled }));
+    setErrors((e) => {
+      const next = { ...e, therapistId: undefined, slot: undefined };
+      for (const key of Object.keys(filled) as (keyof Form)[]) next[key] = undefined;
+      return next;
+    });
   }
 
   async function onSubmit(e: FormEvent) {
@@ -229,8 +240,11 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
                 {...described('bookingType')}
               >
                 <option value="">Select a type</option>
-                <option value="ONLINE">Online</option>
-                <option value="OFFLINE">Offline (In-Person)</option>
+                {types.map((t) => (
+                  <option key={t} value={t}>
+                    {t === 'ONLINE' ? 'Online' : 'Offline (In-Person)'}
+                  </option>
+                ))}
               </select>
               {err('bookingType')}
             </div>
@@ -241,7 +255,7 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
                 </label>
                 <select id={fid('locationId')} className="select" value={form.locationId} onChange={(e) => set('locationId', e.target.value)} {...described('locationId')}>
                   <option value="">Select a location</option>
-                  {locations.map((l) => (
+                  {centres.map((l) => (
                     <option key={l.id} value={l.id}>
                       {l.name}
                     </option>

@@ -3,7 +3,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { adminApi, errorMessage, type ClientSearchResult } from '../../lib/admin-api.ts';
 import { MESSAGES } from '../../lib/admin-format.ts';
 import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
-import { Empty, Loading } from './ui.tsx';
+import { Empty, Loading, useIsMobile } from './ui.tsx';
 
 export default function Patients() {
   const [term, setTerm] = useState('');
@@ -11,6 +11,8 @@ export default function Patients() {
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
+  // On a phone each client is a card: the table's e-mail column would run off the screen.
+  const mobile = useIsMobile();
 
   async function search(name: string) {
     setLoading(true);
@@ -40,7 +42,7 @@ export default function Patients() {
       <header className="adm-page__head">
         <div>
           <h1>Search Clients</h1>
-          <p className="muted">Find a client by name and open their bookings.</p>
+          <p className="muted">Find a client by name, e-mail or mobile and open their bookings.</p>
         </div>
       </header>
       <section className="adm-panel card" aria-labelledby="patients-results">
@@ -49,7 +51,7 @@ export default function Patients() {
             Client name
           </label>
           <div className="adm-search__row">
-            <input id={inputId} className="input" type="search" value={term} placeholder="Search by name" onChange={(e) => setTerm(e.target.value)} />
+            <input id={inputId} className="input" type="search" value={term} placeholder="Name, e-mail or mobile" onChange={(e) => setTerm(e.target.value)} />
             <button type="submit" className="btn btn-primary" disabled={loading}>
               {loading ? 'Searching...' : 'Search'}
             </button>
@@ -66,6 +68,26 @@ export default function Patients() {
           <Loading label="Searching..." />
         ) : results.length === 0 ? (
           <Empty>{MESSAGES.noClientsFound}</Empty>
+        ) : mobile ? (
+          <ol className="adm-cards" aria-label="Search results">
+            {results.map((r, i) => (
+              <li key={`${r.name}-${r.email}-${i}`} className="adm-card">
+                <p className="adm-client-card__head">
+                  <a href={clientsSearchUrl(r.name)}>{r.name}</a>
+                </p>
+                <dl>
+                  <div className="adm-card__row">
+                    <dt>Email</dt>
+                    <dd className="adm-client__contact-dd">{r.email || '--'}</dd>
+                  </div>
+                  <div className="adm-card__row">
+                    <dt>Mobile</dt>
+                    <dd>{r.phone || '--'}</dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ol>
         ) : (
           <div className="adm-table-wrap" role="region" aria-label="Search results table" tabIndex={0}>
             <table className="adm-table adm-table--click">

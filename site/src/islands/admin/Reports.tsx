@@ -5,7 +5,7 @@ import { MESSAGES, formatAmount, formatShortDate, todayAtCentre } from '../../li
 import { monthName, pad2 } from '../../../../shared/domain/time.ts';
 import { downloadExcel } from './excel.ts';
 import { LedgerTable } from './LedgerTable.tsx';
-import { Empty, ErrorPanel, Loading, StatusBadge } from './ui.tsx';
+import { Empty, ErrorPanel, Loading, PaymentCell, StatusBadge } from './ui.tsx';
 
 type Tab = 'inventory' | 'eod' | 'monthly';
 const TABS: { key: Tab; label: string; errorName: string }[] = [
@@ -138,6 +138,9 @@ function EodTab() {
             items={[
               ['Report Date', formatShortDate(data?.report_date ?? date)],
               ['Total Bookings', String(data?.total_bookings_today ?? 0)],
+              // Sessions that take place, apart from online holds still waiting for their payment.
+              ['Booked Sessions', String(data?.booked_sessions_today ?? 0)],
+              ['Unpaid Holds', String(data?.unpaid_holds_today ?? 0)],
               ['Completed', String(data?.completed_bookings_today ?? 0)],
               ['Cancelled', String(data?.cancelled_bookings_today ?? 0)],
               ['Total Income', formatAmount(data?.total_income_today)],
@@ -173,7 +176,7 @@ function EodTab() {
                       <td>{d.therapist_name || '--'}</td>
                       <td>{d.service_id ?? '--'}</td>
                       <td>
-                        <StatusBadge status={d.payment_status} />
+                        <PaymentCell badge={<StatusBadge status={d.payment_status} />} note={d.payment_status === 'INITIATED' && !d.cancelled ? 'Unpaid hold' : null} />
                       </td>
                       <td>{d.cancelled ? 'Yes' : 'No'}</td>
                       <td className="num">{formatAmount(d.amount)}</td>

@@ -13,7 +13,7 @@ function openQueues(event: MouseEvent<HTMLAnchorElement>): void {
   );
 }
 
-export type AdminRoute = 'login' | 'dashboard' | 'calendar' | 'patients' | 'clients' | 'reports' | 'income' | 'audit-log' | 'therapists' | 'centre' | 'staff' | 'account' | 'set-password';
+export type AdminRoute = 'login' | 'dashboard' | 'calendar' | 'patients' | 'clients' | 'reports' | 'income' | 'audit-log' | 'therapists' | 'centre' | 'staff' | 'account' | 'set-password' | 'queues';
 
 type Item = { key: string; label: string; href: string; superOnly?: boolean; routes: AdminRoute[]; external?: boolean };
 
@@ -27,7 +27,7 @@ const ITEMS: Item[] = [
   { key: 'therapists', label: 'Therapists', href: ADMIN_ROUTES.therapists, routes: ['therapists'], superOnly: true },
   { key: 'centre', label: 'Centre', href: ADMIN_ROUTES.centre, routes: ['centre'], superOnly: true },
   { key: 'staff', label: 'Staff', href: ADMIN_ROUTES.staff, routes: ['staff'], superOnly: true },
-  { key: 'queues', label: 'Job Queues', href: ADMIN_ROUTES.queues, routes: [], superOnly: true, external: true },
+  { key: 'queues', label: 'Job Queues', href: ADMIN_ROUTES.queues, routes: ['queues'], superOnly: true, external: true },
   { key: 'account', label: 'My Account', href: ADMIN_ROUTES.account, routes: ['account'] },
 ];
 

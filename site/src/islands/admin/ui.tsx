@@ -29,8 +29,18 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * A modal dialog: focus moves in on open, Tab cycles inside, Escape closes, and focus returns to
  * the element that opened it.
  */
-export function Modal(props: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
-  const { title, onClose, children, footer, wide } = props;
+export function Modal(props: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  wide?: boolean;
+  /** alertdialog for a question that needs an answer before anything happens (a confirmation). */
+  role?: 'dialog' | 'alertdialog';
+  /** The id of what the dialog says beyond its title (read out with it). */
+  describedBy?: string;
+}) {
+  const { title, onClose, children, footer, wide, role = 'dialog', describedBy } = props;
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);
@@ -72,7 +82,15 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
 
   return (
     <div className="adm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={ref} className={`adm-modal${wide ? ' adm-modal--wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+      <div
+        ref={ref}
+        className={`adm-modal${wide ? ' adm-modal--wide' : ''}`}
+        role={role}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        {...(describedBy ? { 'aria-describedby': describedBy } : {})}
+        tabIndex={-1}
+      >
         <div className="adm-modal__head">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="adm-icon-btn" aria-label="Close dialog" onClick={onClose}>
@@ -164,6 +182,69 @@ export function Notice(props: { message: string | null; onDismiss?: () => void }
           <span aria-hidden="true">×</span>
         </button>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * A confirmation in the panel's own dialog, not the browser's: the question (the spec's words) as
+ * its title, what will happen if it is confirmed, and two buttons that say what they do. Focus
+ * starts on the safe choice; Escape, the backdrop and × all mean no.
+ */
+export function ConfirmDialog(props: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel: string;
+  tone?: 'danger' | 'warn' | 'primary';
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { title, children, confirmLabel, cancelLabel, tone = 'danger', onConfirm, onCancel } = props;
+  const bodyId = useId();
+  const safe = useRef<HTMLButtonElement>(null);
+  useEffect(() => safe.current?.focus(), []);
+  return (
+    <Modal title={title} onClose={onCancel} role="alertdialog" describedBy={bodyId}>
+      <div id={bodyId} className="adm-confirm">
+        {children}
+      </div>
+      <div className="btn-row adm-form__actions">
+        <button ref={safe} type="button" className="btn btn-secondary" onClick={onCancel}>
+          {cancelLabel}
+        </button>
+        <button type="button" className={`btn btn-${tone}`} onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * An action's message shown where the action was taken (green when it says 'successfully', red
+ * otherwise). It is not itself a live region: the page's LiveRegion announces the same text, so a
+ * screen reader hears it once wherever it is drawn.
+ */
+export function InlineNotice(props: { id?: string; message: string; onDismiss?: () => void }) {
+  const tone = messageTone(props.message);
+  return (
+    <div id={props.id} className={`adm-notice adm-notice--${tone} adm-notice--inline`} tabIndex={-1}>
+      <span>{props.message}</span>
+      {props.onDismiss ? (
+        <button type="button" className="adm-icon-btn" aria-label="Dismiss message" onClick={props.onDismiss}>
+          <span aria-hidden="true">×</span>
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** A polite live region that is always on the page, so every new message put in it is announced. */
+export function LiveRegion(props: { message: string | null }) {
+  return (
+    <div role="status" aria-live="polite" aria-atomic="true" className="visually-hidden">
+      {props.message ?? ''}
     </div>
   );
 }
