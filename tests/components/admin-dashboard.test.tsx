@@ -534,7 +534,7 @@ describe('Payments needing attention', () => {
     let reviewed = false;
     return mockFetch({
       'GET /api/admin/therapists': therapists,
-      'GET /api/admin/bookings': [],
+      'GET /api/admin/bookings': bookingsServer([]),
       'GET /api/admin/payments/attention': () =>
         reviewed
           ? { open: open.slice(1), recently_resolved: [{ ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolution: 'Refunded by phone; booking kept.', resolved_by: 'owner' }, capture] }
@@ -626,7 +626,7 @@ describe('Payments needing attention', () => {
 
   it('says "Nothing needs attention." when there is nothing open', async () => {
     signIn(true);
-    mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': [], 'GET /api/admin/payments/attention': { open: [], recently_resolved: [] } });
+    mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': bookingsServer([]), 'GET /api/admin/payments/attention': { open: [], recently_resolved: [] } });
     render(<Dashboard onLogout={() => {}} />);
     const s = await section();
     expect(await within(s).findByText('Nothing needs attention.')).toBeTruthy();
@@ -636,7 +636,7 @@ describe('Payments needing attention', () => {
 
   it('shows nothing to a plain admin, and does not ask the server', async () => {
     signIn(false);
-    const { calls } = mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': [] });
+    const { calls } = mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': bookingsServer([]) });
     render(<Dashboard onLogout={() => {}} />);
     await screen.findByRole('button', { name: 'View availability of Dr. Asha Mehta' });
     expect(screen.queryByRole('heading', { name: 'Payments needing attention' })).toBeNull();
