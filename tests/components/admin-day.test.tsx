@@ -351,4 +351,31 @@ describe('end of day (item 15)', () => {
     expect(summary('Unpaid Holds')).toBe('1');
     expect(summary('Total Bookings')).toBe('3');
   });
+
+  it('a slow answer for today does not replace the report of the date picked meanwhile', async () => {
+    signIn(true);
+    let releaseToday!: () => void;
+    const todayHeld = new Promise<void>((r) => (releaseToday = r));
+    const eod = (date: string, total: number) => ({
+      report_date: date, total_bookings_today: total, completed_bookings_today: 0, cancelled_bookings_today: 0,
+      booked_sessions_today: total, unpaid_holds_today: 0, total_income_today: 0, total_refunded_today: 0, details: [],
+    });
+    mockFetch({
+      'GET /api/admin/reports/inventory': { total_amount: 0, total_collected: 0, total_refunded: 0, payments: [] },
+      'GET /api/admin/reports/eod': (url: URL) => (url.searchParams.get('report_date') === today ? eod(today, 1) : eod(tomorrow, 7)),
+    });
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal('fetch', async (...args: Parameters<typeof fetch>) => {
+      if (String(args[0]).includes(`report_date=${today}`)) await todayHeld;
+      return realFetch(...args);
+    });
+    render(<Reports />);
+    fireEvent.click(await screen.findByRole('tab', { name: 'End of Day' }));
+    fireEvent.change(await screen.findByLabelText('Report date'), { target: { value: tomorrow } });
+    const summary = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
+    await waitFor(() => expect(summary('Total Bookings')).toBe('7'));
+    releaseToday();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(summary('Total Bookings')).toBe('7');
+  });
 });

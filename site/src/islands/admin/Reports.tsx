@@ -20,15 +20,20 @@ function useReport<T>(fetcher: () => Promise<T>, errorName: string) {
   const [data, setData] = useState<T | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  // Only the latest request may draw: a slow answer for the date picked before must not replace the
+  // answer for the date picked now.
+  const request = useRef(0);
   const load = useCallback(async () => {
+    const ticket = ++request.current;
     setLoading(true);
     setError(null);
     try {
-      setData(await fetcher());
+      const answer = await fetcher();
+      if (ticket === request.current) setData(answer);
     } catch (err) {
-      setError(errorMessage(err, MESSAGES.reportFailed(errorName)));
+      if (ticket === request.current) setError(errorMessage(err, MESSAGES.reportFailed(errorName)));
     } finally {
-      setLoading(false);
+      if (ticket === request.current) setLoading(false);
     }
   }, [fetcher, errorName]);
   useEffect(() => {
