@@ -643,3 +643,34 @@ describe('Payments needing attention', () => {
     expect(calls.some((c) => c.url.pathname.startsWith('/api/admin/payments'))).toBe(false);
   });
 });
+
+describe('Attendance', () => {
+  // Today at midnight has always started at the centre; tomorrow's session has not.
+  const started = booking({ id: 61, payment_status: 'COMPLETED', booking_date: today, booking_time_slot_start: '00:00:00' });
+  const ahead = booking({ id: 62, payment_status: 'COMPLETED', booking_date: tomorrow, booking_time_slot_start: '10:00:00' });
+
+  it('is offered once a session has started: marking it posts the choice, says so in green and shows it beside the status', async () => {
+    signIn();
+    let attendance: string | null = null;
+    const { calls } = mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': bookingsServer(() => [{ ...started, attendance }, ahead]),
+      'POST /api/admin/bookings/61/attendance': () => {
+        attendance = 'NO_SHOW';
+        return { booking_id: 61, attendance, message: 'Booking 61 marked no-show.' };
+      },
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    const noShow = await screen.findByRole('button', { name: 'Mark booking 61 no-show' });
+    expect(screen.getByRole('button', { name: 'Mark booking 61 attended' }).getAttribute('aria-pressed')).toBe('false');
+    expect(screen.queryByRole('button', { name: /Mark booking 62/ })).toBeNull();
+    fireEvent.click(noShow);
+    const msg = await findNotice('Booking 61 marked no-show successfully.');
+    expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.url.pathname).toBe('/api/admin/bookings/61/attendance');
+    expect(JSON.parse(String(post.init!.body))).toEqual({ status: 'NO_SHOW' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Mark booking 61 no-show' }).getAttribute('aria-pressed')).toBe('true'));
+    expect(screen.getAllByText(/No-show/).length).toBeGreaterThan(1);
+  });
+});

@@ -4,15 +4,15 @@
  * not an unpaid online hold, and started by now at the centre.
  */
 import { eq } from 'drizzle-orm';
-import { isLiveBooking } from '../../domain/slot-states.ts';
-import { centreNow, timeToMinutes, toHhMm } from '../../domain/time.ts';
+import { hasStarted, isHeldSession, type Attendance } from '../../domain/attendance.ts';
+import { centreNow, toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { bookings } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { auditableBooking, findBookingForUpdate } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 
-export type Attendance = 'ATTENDED' | 'NO_SHOW';
+export type { Attendance };
 
 export async function markAttendance(
   db: Db,
@@ -26,11 +26,8 @@ export async function markAttendance(
     const before = await findBookingForUpdate(tx, id);
     if (!before) throw new AppError('not_found', `Booking ${id} was not found.`);
     if (before.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', `Booking ${id} is a blocked slot, not a session.`);
-    if (!isLiveBooking(before.cancelled, before.paymentStatus) || before.paymentStatus === 'INITIATED') {
-      throw new AppError('conflict', `Booking ${id} is cancelled or was never confirmed, so it has no attendance.`);
-    }
-    const started = before.bookingDate < today.date || (before.bookingDate === today.date && timeToMinutes(toHhMm(before.bookingTimeSlotStart)) <= today.minutes);
-    if (!started) throw new AppError('conflict', `Booking ${id} has not started yet; attendance is marked after the session.`);
+    if (!isHeldSession(before)) throw new AppError('conflict', `Booking ${id} is cancelled or was never confirmed, so it has no attendance.`);
+    if (!hasStarted({ bookingDate: before.bookingDate, start: toHhMm(before.bookingTimeSlotStart) }, today)) throw new AppError('conflict', `Booking ${id} has not started yet; attendance is marked after the session.`);
     const [after] = await tx
       .update(bookings)
       .set({ attendance: status, attendanceMarkedAt: now, attendanceMarkedByAdminId: by.adminId, updatedAt: now })

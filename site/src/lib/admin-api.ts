@@ -77,6 +77,8 @@ export type AdminBooking = {
   payment_note?: string | null;
   /** An unpaid online hold keeps its slot until then (ISO 8601). */
   payment_hold_expires_at?: string | null;
+  /** Whether the client came, once the desk marked the session. */
+  attendance?: 'ATTENDED' | 'NO_SHOW' | null;
 };
 
 /** One page of a server list, with the whole list's length. */

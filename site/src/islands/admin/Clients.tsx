@@ -8,6 +8,7 @@ import { CLIENT_LIST_PAGE_SIZE, MESSAGES, formatShortDate, formatTime, sessionLa
 import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { Empty, ErrorPanel, Loading, Pager, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
+import { ATTENDANCE_WORDS } from '../../../../shared/domain/attendance.ts';
 
 function searchParam(): string {
   if (typeof window === 'undefined') return '';
@@ -140,7 +141,7 @@ export default function Clients(props: { onLogout: () => void }) {
                           ['Date', v.date],
                           ['Time', v.time],
                           ['Type', v.type],
-                          ['Payment Status', <PaymentCell key="pay" badge={<StatusBadge status={b.payment_status} />} note={b.payment_note} />],
+                          ['Payment Status', <PaymentCell key="pay" badge={<StatusBadge status={b.payment_status} />} note={[b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null} />],
                           ['Status', <BookingState key="state" cancelled={b.cancelled} />],
                           ['Notes', v.note],
                         ] as [string, ReactNode][]
@@ -194,7 +195,7 @@ export default function Clients(props: { onLogout: () => void }) {
                           {b.session_type ? <span className="adm-client__contact">{sessionType(b)}</span> : null}
                         </td>
                         <td>
-                          <PaymentCell badge={<StatusBadge status={b.payment_status} />} note={b.payment_note} />
+                          <PaymentCell badge={<StatusBadge status={b.payment_status} />} note={[b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null} />
                         </td>
                         <td>
                           <BookingState cancelled={b.cancelled} />

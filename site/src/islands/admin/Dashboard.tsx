@@ -39,6 +39,9 @@ import { displayName, isOnlineType } from '../../../../shared/domain/therapist.t
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
 import PaymentsAttention from './PaymentsAttention.tsx';
+import { ATTENDANCE_WORDS, attendanceOpen, type Attendance } from '../../../../shared/domain/attendance.ts';
+import { centreNow } from '../../../../shared/domain/time.ts';
+import { catalogueApi } from '../../lib/catalogue-api.ts';
 import { ConfirmDialog, ErrorPanel, InlineNotice, LiveRegion, Loading, Modal, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
 
 function firstEmail(email: AdminTherapist['email']): string {
@@ -329,14 +332,49 @@ export default function Dashboard(props: { onLogout: () => void }) {
     }
   }
 
+  async function markAttendance(b: AdminBooking, status: Attendance, at: NoticeAt) {
+    setMessage(null);
+    setBusy(`attend-${b.id}`);
+    try {
+      await catalogueApi.markAttendance(b.id, status);
+      setMessage({ at, text: `Booking ${b.id} marked ${ATTENDANCE_WORDS[status].toLowerCase()} successfully.` });
+      setRefresh((n) => n + 1);
+    } catch (err) {
+      setMessage({ at, text: `Failed to mark booking ${b.id}: ${errorMessage(err, 'Unknown error')}` });
+    } finally {
+      setBusy(null);
+    }
+  }
+
   const bookingActions = (table: Table) => (b: AdminBooking) => {
     const unblock = canUnblock(b);
     const cancel = !unblock && canCancel(b, today);
     const link = !b.cancelled && !isBlockBooking(b) && b.payment_status !== 'COMPLETED' && b.payment_status !== 'CANCELLED';
     const pay = canRecordPayment(b);
-    if (!unblock && !cancel && !link && !pay) return <span className="muted">--</span>;
+    const now = centreNow();
+    // A session that has started: the desk says whether the client came (and may correct it).
+    const attend = attendanceOpen(
+      { bookingType: b.booking_type, cancelled: b.cancelled, paymentStatus: b.payment_status, bookingDate: b.booking_date, start: b.booking_time_slot_start },
+      now,
+    );
+    if (!unblock && !cancel && !link && !pay && !attend) return <span className="muted">--</span>;
     return (
       <div className="adm-btns">
+        {attend
+          ? (['ATTENDED', 'NO_SHOW'] as const).map((status) => (
+              <button
+                key={status}
+                type="button"
+                className={`btn btn-sm ${b.attendance === status ? 'btn-primary' : 'btn-secondary'}`}
+                disabled={busy !== null}
+                aria-pressed={b.attendance === status}
+                aria-label={`Mark booking ${b.id} ${ATTENDANCE_WORDS[status].toLowerCase()}`}
+                onClick={() => void markAttendance(b, status, rowAt(table, b))}
+              >
+                {ATTENDANCE_WORDS[status]}
+              </button>
+            ))
+          : null}
         {pay ? (
           <button
             type="button"
@@ -388,7 +426,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const statusCell = (b: AdminBooking) => (
     <PaymentCell
       badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
-      note={[b.payment_note, holdNote(b)].filter(Boolean).join(' · ') || null}
+      note={[b.payment_note, holdNote(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
     />
   );
 
