@@ -5,7 +5,7 @@
  *   - og-image.png           1200 x 630, the share image every public page names
  *
  * Run from the project root:
- *   node tests/support/render-site-icons.ts
+ *   npx node tests/support/render-site-icons.ts   (Node 24: the system node may be older)
  * Requires a system Chromium (default /usr/bin/chromium; override with CHROMIUM_PATH).
  * Never downloads a browser.
  */
@@ -54,4 +54,5 @@ const og = `<html><body style="margin:0;font-family:'DejaVu Sans',system-ui,sans
 </div></body></html>`;
 writeFileSync(root + 'og-image.png', await shot(og, 1200, 630));
 await browser.close();
-console.log('ok');
+// What was written, as render-demo-images.ts reports it.
+for (const name of ['favicon.ico', 'apple-touch-icon.png', 'og-image.png']) console.log(`site/public/${name}`);
