@@ -57,6 +57,16 @@ const schema = z
     AUTO_REFUND_STRAY_PAYMENTS: bool.optional(),
     HOLDS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(1000).default(2),
     HOLDS_PER_IP: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(100_000).default(10),
+    CHANGE_NOTICE_HOURS: z.coerce.number({ error: 'must be a whole number of hours' }).int().min(0).max(24 * 30).default(24),
+    MAX_RESCHEDULES: z.coerce.number({ error: 'must be a whole number (0 turns rescheduling off)' }).int().min(0).max(20).default(2),
+    WHATSAPP_TOKEN: z.string().min(1).optional(),
+    WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d{5,20}$/, { error: 'must be the digits of the phone number id' }).optional(),
+    WHATSAPP_TEMPLATE_NAME: z.string().regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' }).default('session_reminder'),
+    WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' }).default('en'),
+    WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+    WHATSAPP_VERIFY_TOKEN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
+    WHATSAPP_GRAPH_URL: z.url({ error: 'must be an absolute URL' }).default('https://graph.facebook.com'),
+    WHATSAPP_GRAPH_VERSION: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v23.0' }).default('v23.0'),
     TRUST_PROXY: z
       .string()
       .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
@@ -89,6 +99,11 @@ const schema = z
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENTS_PROVIDER is razorpay' });
       }
     }
+    if (env.WHATSAPP_TOKEN || env.WHATSAPP_PHONE_NUMBER_ID) {
+      for (const key of ['WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when WhatsApp reminders are configured (WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID)' });
+      }
+    }
     if (env.MEETINGS_PROVIDER === 'google') {
       for (const key of ['GOOGLE_SERVICE_ACCOUNT_EMAIL', 'GOOGLE_PRIVATE_KEY', 'GOOGLE_IMPERSONATE_USER'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when MEETINGS_PROVIDER is google' });
@@ -108,6 +123,20 @@ export type PaymentsConfig =
 export type MeetingsConfig =
   | { provider: 'jitsi'; domain: string }
   | { provider: 'google'; serviceAccountEmail: string; privateKey: string; impersonateUser: string; calendarId: string };
+
+/** Meta's WhatsApp Cloud API; undefined when not configured, and reminders go by e-mail only. */
+export type WhatsAppConfig = {
+  token: string;
+  phoneNumberId: string;
+  templateName: string;
+  templateLanguage: string;
+  /** The app secret Meta signs status webhooks with (X-Hub-Signature-256). */
+  appSecret: string;
+  /** What Meta must echo in hub.verify_token when the webhook is registered. */
+  verifyToken: string;
+  graphUrl: string;
+  graphVersion: string;
+};
 
 export type MailConfig = {
   from: string;
@@ -145,6 +174,11 @@ export type Config = Readonly<{
   holds: { perClient: number; perAddress: number };
   /** The reverse proxies whose X-Forwarded-For is believed; empty trusts none, so the socket's address is the client's. */
   trustProxy: readonly string[];
+  /** Clients may move or cancel a session themselves until this many hours before it starts. */
+  changeNoticeHours: number;
+  /** How many times a client may move one booking themselves. */
+  maxReschedules: number;
+  whatsapp: WhatsAppConfig | undefined;
 }>;
 
 export class ConfigError extends Error {
@@ -219,6 +253,21 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     autoRefundStrayPayments: e.AUTO_REFUND_STRAY_PAYMENTS ?? true,
     holds: { perClient: e.HOLDS_PER_CLIENT, perAddress: e.HOLDS_PER_IP },
     trustProxy: Object.freeze(e.TRUST_PROXY ?? []),
+    changeNoticeHours: e.CHANGE_NOTICE_HOURS,
+    maxReschedules: e.MAX_RESCHEDULES,
+    whatsapp:
+      e.WHATSAPP_TOKEN && e.WHATSAPP_PHONE_NUMBER_ID
+        ? {
+            token: e.WHATSAPP_TOKEN,
+            phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID,
+            templateName: e.WHATSAPP_TEMPLATE_NAME,
+            templateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
+            appSecret: e.WHATSAPP_APP_SECRET!,
+            verifyToken: e.WHATSAPP_VERIFY_TOKEN!,
+            graphUrl: e.WHATSAPP_GRAPH_URL.replace(/\/+$/, ''),
+            graphVersion: e.WHATSAPP_GRAPH_VERSION,
+          }
+        : undefined,
   });
 }
 

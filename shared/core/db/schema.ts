@@ -196,6 +196,15 @@ export const bookings = pgTable(
     attendance: text('attendance').$type<'ATTENDED' | 'NO_SHOW'>(),
     attendanceMarkedAt: timestamp('attendance_marked_at', { withTimezone: true }),
     attendanceMarkedByAdminId: integer('attendance_marked_by_admin_id').references(() => adminUsers.id),
+    /** SHA-256 of the client's Manage booking token (issue 21); the token is derived, never stored. */
+    manageTokenHash: text('manage_token_hash'),
+    /** How many times the client moved this session themselves (MAX_RESCHEDULES). */
+    rescheduleCount: smallint('reschedule_count').notNull().default(0),
+    /** The calendar invitation's SEQUENCE: each change the client is sent raises it by one. */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
+    /** WhatsApp reminder consent: when the client ticked the box, and the words they agreed to. */
+    whatsappOptInAt: timestamp('whatsapp_opt_in_at', { withTimezone: true }),
+    whatsappConsentText: text('whatsapp_consent_text'),
     ...timestamps,
   },
   (t) => [
@@ -209,9 +218,11 @@ export const bookings = pgTable(
     uniqueIndex('bookings_payment_link_uq').on(t.razorpayPaymentLinkId),
     // The client's idempotency key: a retried request finds the booking it already made.
     uniqueIndex('bookings_payment_txn_uq').on(t.paymentTransactionId),
+    uniqueIndex('bookings_manage_token_uq').on(t.manageTokenHash),
     // Holds per client address in the last minutes (HOLDS_PER_IP).
     index('bookings_client_address_idx').on(t.clientAddressHash, t.createdAt).where(sql`${t.clientAddressHash} is not null`),
     check('bookings_amount_check', sql`${t.amountPaise} >= 0`),
+    check('bookings_reschedule_count_check', sql`${t.rescheduleCount} >= 0`),
     check('bookings_attendance_check', sql`${t.attendance} is null or ${t.attendance} in ('ATTENDED', 'NO_SHOW')`),
   ],
 );
@@ -448,4 +459,46 @@ export const paymentDiscrepancies = pgTable(
     uniqueIndex('payment_discrepancies_open_uq').on(t.kind, t.provider, t.paymentId, t.refundId).where(sql`${t.resolvedAt} is null`),
     index('payment_discrepancies_detected_idx').on(t.detectedAt),
   ],
+);
+
+/**
+ * Every WhatsApp message the worker sent (or tried to), one row per booking and kind: the Graph API's
+ * message id (wamid) and the latest delivery status its webhooks reported. No phone number or text.
+ */
+export const whatsappMessages = pgTable(
+  'whatsapp_messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    /** What was sent, e.g. REMINDER; with the session's start, so a moved session gets its own reminder. */
+    kind: text('kind').notNull(),
+    sessionStartsAt: timestamp('session_starts_at', { withTimezone: true }).notNull(),
+    wamid: text('wamid'),
+    /** PENDING, SENT, DELIVERED, READ, FAILED, or FELL_BACK_TO_EMAIL. */
+    status: text('status').notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('whatsapp_messages_booking_kind_uq').on(t.bookingId, t.kind, t.sessionStartsAt),
+    uniqueIndex('whatsapp_messages_wamid_uq').on(t.wamid),
+  ],
+);
+
+/** Each delivery status Meta's webhook reported, once (webhooks repeat). */
+export const whatsappStatusEvents = pgTable(
+  'whatsapp_status_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    wamid: text('wamid').notNull(),
+    status: text('status').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    errorCode: integer('error_code'),
+    errorTitle: text('error_title'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('whatsapp_status_events_uq').on(t.wamid, t.status, t.occurredAt)],
 );

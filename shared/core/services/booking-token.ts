@@ -29,6 +29,23 @@ export function bookingTokenMatches(token: unknown, storedHash: string | null | 
 }
 
 /**
+ * The Manage booking token (issue 21): the private link in the client's e-mails and on the payment
+ * page. 256 bits keyed on the server's secret and the booking's id, so the worker can put the same link
+ * in every message without anyone storing it; the database keeps only its SHA-256 (`manage_token_hash`,
+ * unique). Its own derivation label, so it never equals a booking token.
+ */
+export function manageTokenFor(secret: string, bookingId: number): { token: string; hash: string } {
+  const key = createHmac('sha256', secret).update('manage-booking-token').digest();
+  const token = createHmac('sha256', key).update(String(bookingId), 'utf8').digest('base64url');
+  return { token, hash: hashBookingToken(token) };
+}
+
+/** Whether a string has the shape of a token at all (43 base64url characters), before any lookup. */
+export function isTokenShaped(token: unknown): token is string {
+  return typeof token === 'string' && TOKEN_SHAPE.test(token);
+}
+
+/**
  * The per-address hold limit needs to recognise an address, not to know it: a keyed hash (the key
  * derived from the server's signing secret) that an IPv4 brute force over the table cannot reverse.
  */
