@@ -1,6 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
+import { precompressIntegration } from '../api/src/http/precompress.ts';
 
 // Static build of the public site. Run from the repository root with
 //   ASTRO_TELEMETRY_DISABLED=1 npx astro build --root site
@@ -13,7 +14,8 @@ export default defineConfig({
   build: {
     format: 'directory',
   },
-  integrations: [react()],
+  // Every text file also as .br and .gz, which the API serves to browsers that accept them.
+  integrations: [react(), precompressIntegration()],
   devToolbar: {
     enabled: false,
   },

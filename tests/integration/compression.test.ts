@@ -1,10 +1,16 @@
 import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseEncoding } from '../../api/src/http/compress.ts';
+import { chooseEncoding, compressAnswers } from '../../api/src/http/compress.ts';
+import { precompressSite } from '../../api/src/http/precompress.ts';
+import { staticSite } from '../../api/src/middleware/static-site.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
@@ -34,7 +40,7 @@ afterAll(async () => {
 type Raw = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 
 /** The bytes of an answer exactly as sent: supertest's client would undo the compression itself. */
-async function raw(app: ReturnType<typeof testApp>, path: string, acceptEncoding: string | undefined): Promise<Raw> {
+async function raw(app: Pick<ReturnType<typeof testApp>, 'listen'>, path: string, acceptEncoding: string | undefined): Promise<Raw> {
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   try {
@@ -100,5 +106,63 @@ describe('compressed answers', () => {
     expect(decode(big).length).toBeGreaterThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(decode(small))).toEqual(expect.any(Object));
+  });
+});
+
+describe('the built site, pre-compressed', () => {
+  let dir: string;
+  let site: express.Express;
+  const script = `export const steps = [${Array.from({ length: 400 }, (_, i) => `"step ${i}"`).join(',')}];\n`;
+  const page = `<!doctype html><html><head><title>Book</title></head><body>${'<p>Book a session with a therapist.</p>'.repeat(80)}</body></html>`;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'site-'));
+    mkdirSync(path.join(dir, '_astro'));
+    mkdirSync(path.join(dir, 'book'));
+    writeFileSync(path.join(dir, '_astro', 'wizard.abc123.js'), script);
+    writeFileSync(path.join(dir, 'book', 'index.html'), page);
+    writeFileSync(path.join(dir, 'tiny.css'), 'body{margin:0}');
+    writeFileSync(path.join(dir, 'photo.png'), Buffer.alloc(4096, 7));
+    expect(await precompressSite(dir)).toBe(2);
+    site = express();
+    site.use(compressAnswers());
+    site.use(staticSite(dir));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes .br and .gz beside text files over 1 KB only', () => {
+    for (const f of ['_astro/wizard.abc123.js', 'book/index.html']) {
+      expect(existsSync(path.join(dir, `${f}.br`))).toBe(true);
+      expect(existsSync(path.join(dir, `${f}.gz`))).toBe(true);
+    }
+    expect(existsSync(path.join(dir, 'tiny.css.br'))).toBe(false);
+    expect(existsSync(path.join(dir, 'photo.png.br'))).toBe(false);
+  });
+
+  it('serves the stored variant the browser accepts, with the original type and caching', async () => {
+    for (const [asked, sent] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], [undefined, undefined], ['br;q=0, gzip;q=0', undefined]] as const) {
+      const js = await raw(site, '/_astro/wizard.abc123.js', asked);
+      expect(js.status).toBe(200);
+      expect(js.headers['content-encoding']).toBe(sent);
+      expect(js.headers['content-type']).toMatch(/javascript/);
+      expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(js.headers.vary).toMatch(/Accept-Encoding/);
+      expect(decode(js)).toBe(script);
+      if (sent) expect(js.body.length).toBeLessThan(script.length / 3);
+
+      const html = await raw(site, '/book', asked);
+      expect(html.status).toBe(200);
+      expect(html.headers['content-encoding']).toBe(sent);
+      expect(html.headers['content-type']).toMatch(/^text\/html/);
+      expect(html.headers['cache-control']).toBe('no-cache');
+      expect(html.headers['content-security-policy']).toMatch(/script-src/);
+      expect(decode(html)).toBe(page);
+    }
+  });
+
+  it('does not serve the variants as files of their own, nor anything outside the site', async () => {
+    expect((await raw(site, '/_astro/wizard.abc123.js.br', 'br')).status).toBe(404);
+    expect((await raw(site, '/book/index.html.gz', 'gzip')).status).toBe(404);
+    expect((await raw(site, '/..%2f..%2fetc%2fpasswd', 'br')).status).toBe(404);
   });
 });

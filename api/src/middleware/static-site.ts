@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { chooseEncoding, type Encoding } from '../http/compress.ts';
+import { ENCODED_SUFFIX, PRECOMPRESSIBLE } from '../http/precompress.ts';
 import { pageSecurityPolicy } from './security-headers.ts';
 
 /**
@@ -18,11 +20,49 @@ function setPagePolicy(res: Response, file: string, stat: Pick<Stats, 'mtimeMs'>
   res.setHeader('Content-Security-Policy', cached.csp);
 }
 
+function cacheControl(res: Response, file: string): void {
+  const immutable = file.includes(`${path.sep}_astro${path.sep}`);
+  res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+}
+
+/** A request for the stored variants themselves (x.js.br) is not a page of the site. */
+const ENCODED_FILE = /\.(br|gz)$/i;
+
+/**
+ * The built file a request names, and its pre-compressed variant in the encoding the client accepts
+ * (written by the build, api/src/http/precompress.ts), when there is one. Only inside `dir`, never a
+ * dotfile, like express.static.
+ */
+function encodedVariant(dir: string, req: Request): { file: string; encoded: string; encoding: Encoding } | undefined {
+  const encoding = chooseEncoding(req.headers['accept-encoding']);
+  if (!encoding) return undefined;
+  let relative: string;
+  try {
+    relative = decodeURIComponent(req.path);
+  } catch {
+    return undefined;
+  }
+  if (relative.includes('\0') || relative.split('/').some((part) => part.startsWith('.'))) return undefined;
+  let file = path.join(dir, relative);
+  if (!file.startsWith(dir + path.sep)) return undefined;
+  if (relative.endsWith('/')) file = path.join(file, 'index.html');
+  if (!PRECOMPRESSIBLE.test(file)) return undefined;
+  const encoded = file + ENCODED_SUFFIX[encoding];
+  try {
+    if (!statSync(encoded).isFile() || !statSync(file).isFile()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return { file, encoded, encoding };
+}
+
 /**
  * Serves Astro's static build. Astro writes /about as about/index.html; requests arrive without the
- * slash, so extension-less paths are looked up as directories first. Hashed assets are immutable.
+ * slash, so extension-less paths are looked up as directories first. Hashed assets are immutable. A
+ * browser that accepts Brotli or gzip gets the build's pre-compressed file, with the original's type.
  */
 export function staticSite(dir: string): RequestHandler {
+  const root = path.resolve(dir);
   const serve = express.static(dir, {
     index: 'index.html',
     redirect: false,
@@ -30,8 +70,8 @@ export function staticSite(dir: string): RequestHandler {
     setHeaders: (res, file, stat) => {
       // Its inline scripts (Astro's island loader) are allowed by hash, for this page only.
       if (file.endsWith('.html')) setPagePolicy(res, file, stat);
-      const immutable = file.includes(`${path.sep}_astro${path.sep}`);
-      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      if (PRECOMPRESSIBLE.test(file)) res.setHeader('Vary', 'Accept-Encoding');
+      cacheControl(res, file);
     },
   });
   return (req, res, next) => {
@@ -40,6 +80,24 @@ export function staticSite(dir: string): RequestHandler {
     if (!path.extname(req.path) && !req.path.endsWith('/')) {
       const query = original.slice(req.path.length);
       req.url = `${req.path}/${query}`;
+    }
+    if (ENCODED_FILE.test(req.path)) {
+      req.url = original;
+      return next();
+    }
+    const variant = encodedVariant(root, req);
+    if (variant) {
+      const { file, encoded, encoding } = variant;
+      req.url = original;
+      if (file.endsWith('.html')) setPagePolicy(res, file, statSync(file));
+      cacheControl(res, file);
+      res.type(path.extname(file));
+      res.setHeader('Content-Encoding', encoding);
+      res.setHeader('Vary', 'Accept-Encoding');
+      res.sendFile(encoded, (err) => {
+        if (err && !res.headersSent) next(err);
+      });
+      return;
     }
     serve(req, res, () => {
       req.url = original;
