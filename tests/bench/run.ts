@@ -339,7 +339,7 @@ async function main(): Promise<void> {
     await sql.connect();
     const freeCells = async () => {
       await sql.query('delete from bookings where booking_date > $1', [now.date]);
-      await sql.query('vacuum bookings');
+      await sql.query('vacuum analyze bookings');
     };
     await bookingLoad(cells);
     await freeCells();

@@ -214,6 +214,10 @@ export const bookings = pgTable(
       .where(sql`not ${t.cancelled} and ${t.paymentStatus} not in (${sql.raw(SLOT_RELEASING_STATUSES.map((s) => `'${s}'`).join(', '))})`),
     index('bookings_date_idx').on(t.bookingDate),
     index('bookings_initiated_idx').on(t.paymentHoldExpiresAt).where(sql`${t.paymentStatus} = 'INITIATED'`),
+    // A client's live holds (HOLDS_PER_CLIENT), counted by e-mail and by mobile for every public
+    // booking: without these each count read every live hold of the centre.
+    index('bookings_initiated_email_idx').on(t.clientEmail, t.paymentHoldExpiresAt).where(sql`${t.paymentStatus} = 'INITIATED'`),
+    index('bookings_initiated_mobile_idx').on(t.clientMobile, t.paymentHoldExpiresAt).where(sql`${t.paymentStatus} = 'INITIATED'`),
     index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),
     uniqueIndex('bookings_payment_link_uq').on(t.razorpayPaymentLinkId),
     // The client's idempotency key: a retried request finds the booking it already made.

@@ -1,0 +1,2 @@
+CREATE INDEX "bookings_initiated_email_idx" ON "bookings" USING btree ("client_email","payment_hold_expires_at") WHERE "bookings"."payment_status" = 'INITIATED';--> statement-breakpoint
+CREATE INDEX "bookings_initiated_mobile_idx" ON "bookings" USING btree ("client_mobile","payment_hold_expires_at") WHERE "bookings"."payment_status" = 'INITIATED';
