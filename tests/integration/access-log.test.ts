@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedPath } from '../../api/src/middleware/request-log.ts';
 import { spawnNodeService } from '../../shared/core/node-process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { ROOT, freePort } from '../support/stack.ts';
@@ -77,5 +78,14 @@ describe('the access log at the default level', () => {
     } finally {
       if (api.exitCode === null) api.kill('SIGKILL');
     }
+  });
+
+  it('never writes a secret path segment (the Manage booking token) or the query string', () => {
+    const token = 'k3J9_xQ-7bZr2LmN8pVt4YwA1cDe6FgH0iJkLmNoPqR';
+    expect(loggedPath(`/api/manage/${token}`)).toBe('/api/manage/[token]');
+    expect(loggedPath(`/api/manage/${token}/reschedule?x=1`)).toBe('/api/manage/[token]/reschedule');
+    expect(loggedPath('/manage-booking?token=abc')).toBe('/manage-booking');
+    expect(loggedPath('/api/slots?therapist_id=1')).toBe('/api/slots');
+    expect(loggedPath('/get_specific_image/therapists/meera-pillai.webp')).toBe('/get_specific_image/therapists/meera-pillai.webp');
   });
 });

@@ -22,7 +22,7 @@ export function requestIdOf(req: IncomingMessage): string {
 
 /**
  * Logs one line when the response is done: error for 5xx, warn for 4xx, info otherwise; a request the
- * client abandoned is logged as aborted. The query string never reaches the log. A response emits
+ * client abandoned is logged as aborted. The query string and secret path segments never reach the log. A response emits
  * 'close' both after it finished and when its connection went first, so one listener tells both.
  */
 export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, id: string, started: number): void {
@@ -35,9 +35,20 @@ export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerRes
   });
 }
 
+/**
+ * A path segment that is a secret: the client's Manage booking token (/api/manage/{token}) and any
+ * other capability carried in a path. 32+ URL-safe characters; no route's ordinary segment is that long.
+ */
+const SECRET_SEGMENT = /\/[A-Za-z0-9_-]{32,}(?=\/|$)/g;
+
+/** The path as logged: no query string, and no secret segment. */
+export function loggedPath(url: string): string {
+  return (url.split('?')[0] ?? '').replace(SECRET_SEGMENT, '/[token]');
+}
+
 // Express's originalUrl is the URL before a router trimmed its mount path.
 const requestFields = (req: IncomingMessage & { originalUrl?: string }, id: string) => ({
-  req: { id, method: req.method, url: (req.originalUrl ?? req.url ?? '').split('?')[0] },
+  req: { id, method: req.method, url: loggedPath(req.originalUrl ?? req.url ?? '') },
 });
 
 /**
