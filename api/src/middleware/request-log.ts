@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Logger } from '../../../shared/core/logger.ts';
+import { accessLoggerOf, type Logger } from '../../../shared/core/logger.ts';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -26,12 +26,13 @@ export function requestIdOf(req: IncomingMessage): string {
  * 'close' both after it finished and when its connection went first, so one listener tells both.
  */
 export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, id: string, started: number): void {
+  const access = accessLoggerOf(logger);
   res.once('close', () => {
     const status = res.statusCode;
     const level = !res.writableFinished ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-    if (!logger.isLevelEnabled(level)) return;
+    if (!access.isLevelEnabled(level)) return;
     const line = { ...requestFields(req, id), res: { statusCode: status }, responseTime: Math.round(performance.now() - started) };
-    logger[level](line, res.writableFinished ? 'request completed' : 'request aborted');
+    access[level](line, res.writableFinished ? 'request completed' : 'request aborted');
   });
 }
 
