@@ -14,6 +14,7 @@ import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
 import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
+import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 
 export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
@@ -175,10 +176,7 @@ export async function sendConfirmation(deps: NotificationDeps, bookingId: number
   if (!isConfirmed(b)) return 'skipped';
   // A booking made before Manage booking existed gets its token's hash now, before a link to it goes out.
   if (recipient === 'client' && !b.manageTokenHash) {
-    await deps.db
-      .update(bookings)
-      .set({ manageTokenHash: manageTokenFor(deps.config.jwtSecret, b.id).hash })
-      .where(and(eq(bookings.id, b.id), isNull(bookings.manageTokenHash)));
+    await setManageHashIfMissing(deps.db, b.id, manageTokenFor(deps.config.jwtSecret, b.id).hash);
   }
   const message = confirmationMail(b, recipient, deps.config, deps.now());
   if (!message) {
