@@ -8,7 +8,7 @@ import { API_MESSAGES as M } from '../../shared/contract/messages.ts';
 import type { Config } from '../../shared/core/config.ts';
 import { auditLog, bookings, centreHolidays, outbox, paymentsLedger, reportDaily, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import type { JobPayload } from '../../shared/core/jobs/jobs.ts';
+import { JOBS, type JobName, type JobPayload } from '../../shared/core/jobs/jobs.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import type { Mailer, MailMessage } from '../../shared/core/providers/mail/mail.provider.ts';
 import { googleMeetProvider } from '../../shared/core/providers/meetings/google.provider.ts';
@@ -350,6 +350,11 @@ describe('POST /api/manage/{token}/reschedule', () => {
         [{ bookingId: b.id, sessionStartsAt: ist('2026-12-01', '14:00') }, ist('2026-11-30', '14:00')],
       ]),
     );
+
+    // Every intent is one the worker accepts (it validates each payload against JOBS before its handler runs).
+    for (const o of await database.db.select().from(outbox)) {
+      if ((o.payload as { bookingId?: number }).bookingId === b.id) expect(JOBS[o.jobName as JobName].payload.safeParse(o.payload).success).toBe(true);
+    }
 
     const [audit] = await database.db.select().from(auditLog).where(and(eq(auditLog.entityId, String(b.id)), eq(auditLog.action, 'booking.client_reschedule')));
     expect(audit).toMatchObject({ adminId: null, actor: 'client', entityType: 'booking' });
