@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateField, timeField } from './booking.ts';
+import { MANAGE_CLOSED_REASONS, type ManageClosedReason } from '../domain/manage.ts';
 
 /**
  * The client's own Manage booking calls (issue 21), keyed only by the private token from their e-mail:
@@ -8,15 +9,15 @@ import { dateField, timeField } from './booking.ts';
  */
 export const manageTokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, { error: 'Not found' }) });
 
-export const manageRescheduleSchema = z.object({
+/** Strict: a field the call does not know is refused, never silently dropped. */
+export const manageRescheduleSchema = z.strictObject({
   booking_date: dateField,
   booking_time_slot_start: timeField,
 });
 export type ManageRescheduleBody = z.input<typeof manageRescheduleSchema>;
 
-/** Why a change is not offered now; null when it is. */
-export const MANAGE_CLOSED_REASONS = ['NOTICE_WINDOW', 'RESCHEDULE_LIMIT', 'CANCELLED', 'PAST', 'NOT_CONFIRMED'] as const;
-export type ManageClosedReason = (typeof MANAGE_CLOSED_REASONS)[number];
+/** Why a change is not offered now; null when it is. Defined with the rules that decide it (shared/domain/manage.ts). */
+export { MANAGE_CLOSED_REASONS, type ManageClosedReason };
 
 export type ManageBookingDto = {
   booking_reference: string;
