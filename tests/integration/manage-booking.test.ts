@@ -82,7 +82,9 @@ async function paidOnline(date: string, time: string, name = 'Meera Pillai'): Pr
 async function inPerson(date: string, time: string, name = 'Arjun Rao'): Promise<{ id: number; token: string }> {
   const made = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: date, booking_time_slot_start: time, client_email: nextEmail(), client_full_name: name })).expect(200);
   const id = made.body.booking_id as number;
-  return { id, token: manageTokenFor(config.jwtSecret, id).token };
+  // The client's confirmation, as the worker sends it: the link in it is what the client holds.
+  expect(await sendConfirmation(notify, id, 'client')).toBe('sent');
+  return { id, token: tokenOfUrl(/https:\/\/booking\.example\.in\/manage-booking\?token=[\w-]+/.exec(sent.at(-1)!.text)![0]) };
 }
 
 const intentsOf = async (id: number, jobName: string) =>
@@ -113,8 +115,14 @@ function parseIcs(text: string): { calendar: Record<string, string>; event: Reco
 const icsStamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
 describe('the Manage booking token', () => {
-  it('is written with the booking, derived from its id, and the confirmation e-mail carries the link (text and HTML)', async () => {
-    const b = await inPerson('2026-11-24', '10:00');
+  it('is derived from the id, its hash written before the confirmation e-mail carries the link (text and HTML)', async () => {
+    const made = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '10:00', client_email: nextEmail() })).expect(200);
+    // The public insert does not know the key: no hash, so no link works, until the confirmation goes out.
+    expect((await row(made.body.booking_id)).manageTokenHash).toBeNull();
+    await request(app).get(manage(manageTokenFor(config.jwtSecret, made.body.booking_id).token)).expect(404);
+    sent.length = 0;
+    expect(await sendConfirmation(notify, made.body.booking_id, 'client')).toBe('sent');
+    const b = { id: made.body.booking_id as number, token: manageTokenFor(config.jwtSecret, made.body.booking_id).token };
     const stored = await row(b.id);
     expect(stored.manageTokenHash).toBe(hashBookingToken(b.token));
     expect(b.token).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -174,7 +174,8 @@ export async function sendConfirmation(deps: NotificationDeps, bookingId: number
   const b = await getBookingView(deps.db, bookingId);
   if (!b) throw new AppError('not_found', 'Booking not found.');
   if (!isConfirmed(b)) return 'skipped';
-  // A booking made before Manage booking existed gets its token's hash now, before a link to it goes out.
+  // A public booking is written without its token's hash (the batch statement that writes it cannot
+  // know its id beforehand, and the key stays out of SQL); it gets it here, before a link to it goes out.
   if (recipient === 'client' && !b.manageTokenHash) {
     await setManageHashIfMissing(deps.db, b.id, manageTokenFor(deps.config.jwtSecret, b.id).hash);
   }
