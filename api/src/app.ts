@@ -25,6 +25,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
+import { whatsappRoutes } from './routes/whatsapp.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -69,6 +70,8 @@ export function buildApp(input: AppDeps): express.Express {
   app.use(compressAnswers());
   // The webhook's signature covers the exact bytes sent, so that route gets the raw body.
   app.use('/api/payment/webhook', express.raw({ type: 'application/json', limit: '256kb' }));
+  // Meta's signature too (X-Hub-Signature-256); its deliveries batch statuses, hence the larger limit.
+  app.use('/api/whatsapp/webhook', express.raw({ type: 'application/json', limit: '1mb' }));
   app.use(express.json({ limit: '32kb', strict: true }));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use(rejectNul);
@@ -80,6 +83,7 @@ export function buildApp(input: AppDeps): express.Express {
   // Before the admin routes: the wizard confirms its payment link under /api/admin without a token.
   app.use(paymentRoutes(deps));
   app.use(reportRoutes(deps));
+  if (deps.config.whatsapp) app.use(whatsappRoutes(deps));
   // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).
   app.use(catalogueRoutes(deps));
   app.use(adminRoutes(deps));
