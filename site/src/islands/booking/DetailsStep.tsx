@@ -241,13 +241,16 @@ export function DetailsStep({ onBack, onNext }: { onBack: () => void; onNext: ()
               onChange={(e) => change({ whatsappReminders: e.target.checked })}
               aria-describedby="hint-whatsappReminders"
             />
-            <label htmlFor="f-whatsappReminders">
-              {WHATSAPP_CONSENT.label} <span className="optional">(optional)</span>
-            </label>
+            {/* The wording sits under the label, in line with it: what ticking the box agrees to. */}
+            <div>
+              <label htmlFor="f-whatsappReminders">
+                {WHATSAPP_CONSENT.label} <span className="optional">(optional)</span>
+              </label>
+              <p id="hint-whatsappReminders" className="hint">
+                {WHATSAPP_CONSENT.detail}
+              </p>
+            </div>
           </div>
-          <p id="hint-whatsappReminders" className="hint">
-            {WHATSAPP_CONSENT.detail}
-          </p>
         </div>
 
         <div className="notes-box">
