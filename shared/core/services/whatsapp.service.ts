@@ -201,8 +201,12 @@ export async function handleWhatsAppWebhook(deps: WebhookDeps, rawBody: Buffer, 
     });
   if (events.length === 0) return { recorded: 0 };
   const now = deps.now();
+  // Written in one order (wamid, status, time): two deliveries repeating the same statuses wait for each
+  // other on the unique index in turn, never in a circle.
+  const key = (e: StatusEvent) => `${e.wamid}\u0001${e.status}\u0001${e.occurredAt.getTime()}`;
+  const ordered = [...new Map(events.map((e) => [key(e), e])).values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   const recorded = await deps.db.transaction(async (tx) => {
-    const fresh = await insertStatusEvents(tx, events);
+    const fresh = await insertStatusEvents(tx, ordered);
     // One wamid at a time, in one order, so two deliveries never wait for each other in a circle.
     for (const wamid of [...new Set(fresh)].sort()) await applyReportedStatuses(tx, wamid, now);
     return fresh.length;
