@@ -26,6 +26,7 @@ import { manageRoutes } from './routes/manage.routes.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
+import { whatsappRoutes } from './routes/whatsapp.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -70,6 +71,8 @@ export function buildApp(input: AppDeps): express.Express {
   app.use(compressAnswers());
   // The webhook's signature covers the exact bytes sent, so that route gets the raw body.
   app.use('/api/payment/webhook', express.raw({ type: 'application/json', limit: '256kb' }));
+  // Meta's signature too (X-Hub-Signature-256); its deliveries batch statuses, hence the larger limit.
+  app.use('/api/whatsapp/webhook', express.raw({ type: 'application/json', limit: '1mb' }));
   app.use(express.json({ limit: '32kb', strict: true }));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use(rejectNul);
@@ -82,6 +85,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.use(paymentRoutes(deps));
   app.use(manageRoutes(deps));
   app.use(reportRoutes(deps));
+  if (deps.config.whatsapp) app.use(whatsappRoutes(deps));
   // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).
   app.use(catalogueRoutes(deps));
   app.use(adminRoutes(deps));

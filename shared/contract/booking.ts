@@ -35,6 +35,20 @@ export const termsField = z.literal(true, { error: M.termsRequired });
 export const MINIMUM_AGE_WITHOUT_GUARDIAN = 18;
 export const noteField = optionalText(2000);
 
+/**
+ * The WhatsApp reminder opt-in (issue 21): the box's label and what ticking it agrees to. One place,
+ * so the page shows and the server records (bookings.whatsapp_consent_text) the very same words.
+ * Honest about what happens: the one reminder, to the number given, instead of the e-mail; no
+ * promise of a STOP reply (nothing reads replies), but a way to stop it.
+ */
+export const WHATSAPP_CONSENT = {
+  label: 'Send me reminders on WhatsApp',
+  detail:
+    "The reminder a day before this session comes to the mobile number above on WhatsApp (Meta's service) instead of by e-mail; if WhatsApp cannot reach you, it comes by e-mail. To stop it, call or write to us.",
+} as const;
+/** What a booking records as agreed to, word for word: the label, then its wording. */
+export const WHATSAPP_CONSENT_TEXT = `${WHATSAPP_CONSENT.label}. ${WHATSAPP_CONSENT.detail}`;
+
 export const BOOKING_TYPES = ['ONLINE', 'OFFLINE'] as const;
 export const PAYMENT_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED', 'FAILED', 'BLOCKED', 'CANCELLED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -103,6 +117,8 @@ export const bookingCreateSchema = z
     session_type: sessionTypeField,
     terms_accepted: termsField,
     guardian_consent: z.boolean({ error: 'guardian_consent must be true or false' }).optional(),
+    /** Ticked "Send me reminders on WhatsApp" (WHATSAPP_CONSENT); absent or false: e-mail only. */
+    whatsapp_reminders: z.boolean({ error: 'whatsapp_reminders must be true or false' }).optional(),
     booking_type: z.enum(BOOKING_TYPES, { error: 'Booking type must be ONLINE or OFFLINE' }),
     location_id: z.number({ error: 'Location must be a number' }).int().min(0).max(INT4_MAX, { error: 'The selected location does not exist' }).default(0),
     service_id: z.number().int().positive().max(INT4_MAX, { error: 'The selected service does not exist' }).optional(),

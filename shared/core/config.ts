@@ -66,7 +66,10 @@ const schema = z
     WHATSAPP_APP_SECRET: z.string().min(1).optional(),
     WHATSAPP_VERIFY_TOKEN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
     WHATSAPP_GRAPH_URL: z.url({ error: 'must be an absolute URL' }).default('https://graph.facebook.com'),
-    WHATSAPP_GRAPH_VERSION: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v23.0' }).default('v23.0'),
+    // The newest Graph API version when this was written: v26.0, introduced 29 July 2026, per Meta's
+    // changelog (developers.facebook.com/docs/graph-api/changelog, "Available Graph API versions").
+    WHATSAPP_GRAPH_VERSION: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v26.0' }).default('v26.0'),
+    WHATSAPP_RETRY_DELAY_MS: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int().min(10).max(3_600_000).default(60_000),
     TRUST_PROXY: z
       .string()
       .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
@@ -136,6 +139,8 @@ export type WhatsAppConfig = {
   verifyToken: string;
   graphUrl: string;
   graphVersion: string;
+  /** The first retry's wait after Meta could not take a message; each later one waits twice as long. */
+  retryDelayMs: number;
 };
 
 export type MailConfig = {
@@ -266,6 +271,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             verifyToken: e.WHATSAPP_VERIFY_TOKEN!,
             graphUrl: e.WHATSAPP_GRAPH_URL.replace(/\/+$/, ''),
             graphVersion: e.WHATSAPP_GRAPH_VERSION,
+            retryDelayMs: e.WHATSAPP_RETRY_DELAY_MS,
           }
         : undefined,
   });

@@ -14,6 +14,7 @@ import {
   setTimeSlot,
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
+import { WHATSAPP_CONSENT } from '../../shared/contract/booking.ts';
 import { CATALOG, LOCATIONS, mockFetch, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
 
 beforeEach(() => {
@@ -47,7 +48,7 @@ describe('Your Information', () => {
     render(<BookingWizard />);
     await screen.findByRole('heading', { name: 'Your Information' });
     // Consent is the client's own act: the box starts unticked (a deliberate departure from the spec).
-    expect((screen.getByRole('checkbox') as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole('checkbox', { name: /I accept the/ }) as HTMLInputElement).checked).toBe(false);
     submit();
     for (const m of [
       'Full name is required',
@@ -127,8 +128,9 @@ describe('Your Information', () => {
     expect(screen.getByText('Please arrive 10 minutes early for your in-person session.')).toBeTruthy();
     expect(screen.getByText(/Additional charges apply for every 15 minutes beyond the scheduled 60 minutes/)).toBeTruthy();
     expect(screen.getByText(/at least 24 hours in advance/)).toBeTruthy();
-    expect((screen.getByRole('checkbox') as HTMLInputElement).checked).toBe(false); // the client ticks it
-    fireEvent.click(screen.getByRole('checkbox'));
+    const terms = screen.getByRole('checkbox', { name: /I accept the/ }) as HTMLInputElement;
+    expect(terms.checked).toBe(false); // the client ticks it
+    fireEvent.click(terms);
     fireEvent.change(field('Full name'), { target: { value: 'Meera Sharma' } });
     fireEvent.change(field('Email'), { target: { value: 'meera@example.in' } });
     fireEvent.change(field('Mobile number'), { target: { value: '9876543210' } });
@@ -194,7 +196,28 @@ describe('Payment', () => {
       amount: 2500,
       service_id: 1,
     });
+    // Not ticked: the request carries no WhatsApp field at all.
+    expect(post.body).not.toHaveProperty('whatsapp_reminders');
     expect(screen.getByRole('heading', { name: 'Processing payment and redirecting...' })).toBeTruthy();
+  });
+
+  it('WhatsApp reminders: unticked by default with its wording beside it; ticked, the booking asks for them', async () => {
+    const { calls } = mockFetch({ ...CATALOG, 'POST /confirm-booking': { body: { booking_id: 43, message: 'Booking created successfully.' } } });
+    readyToPay('offline');
+    setStep(5);
+    const navigate = vi.fn();
+    render(<BookingWizard navigate={navigate} />);
+    await screen.findByRole('heading', { name: 'Your Information' });
+    const box = screen.getByRole('checkbox', { name: /Send me reminders on WhatsApp/ }) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    // The words agreed to are the box's description, the very string the server records.
+    expect(document.getElementById(box.getAttribute('aria-describedby')!)?.textContent).toBe(WHATSAPP_CONSENT.detail);
+    fireEvent.click(box);
+    expect($booking.get().clientInfo.whatsappReminders).toBe(true);
+    submit();
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm Booking' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalled());
+    expect(calls.find((c) => c.method === 'POST' && c.url === '/confirm-booking')!.body).toMatchObject({ whatsapp_reminders: true, client_mobile: '9876543210' });
   });
 
   it('online: booking, payment link (₹ amount, INR), link confirmation, then the provider page', async () => {

@@ -117,6 +117,7 @@ describe('bookings asked for together', () => {
       clientState: 'Maharashtra', clientCity: 'Mumbai', clientNote: '', sessionType: 'individual', termsAccepted: true,
       paymentStatus: 'INITIATED', paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000), paymentTransactionId: `txn-${start}`,
       adminConfirmed: false, createdByAdminId: null, bookingTokenHash: null, clientAddressHash: null,
+      whatsappOptInAt: null, whatsappConsentText: null,
     });
     // An age past smallint's range gets by no validation here: the server refuses the whole statement.
     const results = await Promise.allSettled([

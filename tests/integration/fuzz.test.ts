@@ -28,6 +28,7 @@ import { writtenRows } from '../support/rows.ts';
  */
 
 const SEED = 20_261_123;
+const WHATSAPP_FUZZ = { token: 'fuzz-token', phoneNumberId: '106540352242922', appSecret: 'fuzz-app-secret', verifyToken: 'fuzz-verify-token' };
 const RUNS = 1_200;
 
 let database: TestDatabase;
@@ -78,7 +79,9 @@ beforeAll(async () => {
     linkedUrl: linked.paymentLinkUrl!,
   };
   const payments = sandboxProvider({ db: database.db, secret: (testConfig.payments as { secret: string }).secret, publicBaseUrl: testConfig.publicBaseUrl, now: clock.now });
-  const app = testApp(database, { now: clock.now, payments });
+  // WhatsApp configured, so its webhook routes are the real ones (unconfigured they are plain 404s).
+  const whatsapp = { ...WHATSAPP_FUZZ, templateName: 'session_reminder', templateLanguage: 'en', graphUrl: 'http://127.0.0.1:9', graphVersion: 'v26.0', retryDelayMs: 60_000 };
+  const app = testApp(database, { config: { ...testConfig, whatsapp }, now: clock.now, payments });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   port = (server.address() as AddressInfo).port;
@@ -117,6 +120,7 @@ const FIELDS = {
     client_note: badText(2000),
     session_type: ['solo', '', 'INDIVIDUAL', ...WRONG_TYPES],
     terms_accepted: ['true', 1, false, ...WRONG_TYPES.filter((v) => v !== true)],
+    whatsapp_reminders: ['true', 'yes', 1, 0, ...WRONG_TYPES.filter((v) => typeof v !== 'boolean')],
     booking_type: ['online', 'ADMIN_BLOCK', '', 'BOTH', ...WRONG_TYPES],
     location_id: [-1, 1.5, INT4_OVER, 1e20, '0', ...WRONG_TYPES],
     service_id: BAD_INTS,
@@ -257,6 +261,15 @@ const SPECS = (): Spec[] => [
     auth: 'none',
   },
   { name: 'POST /api/manage/:token/cancel', method: 'POST', path: (p) => `/api/manage/${p}/cancel`, param: () => ids.manageToken, auth: 'none' },
+  {
+    name: 'GET /api/whatsapp/webhook',
+    method: 'GET',
+    path: () => '/api/whatsapp/webhook',
+    query: () => `hub.mode=subscribe&hub.verify_token=${WHATSAPP_FUZZ.verifyToken}&hub.challenge=1158201444`,
+    auth: 'none',
+  },
+  // Unsigned, as every fuzzed delivery is: a 401 before the body is read, and nothing written.
+  { name: 'POST /api/whatsapp/webhook', method: 'POST', path: () => '/api/whatsapp/webhook', body: () => ({ object: 'whatsapp_business_account', entry: [] }), auth: 'none', raw: true },
   { name: 'GET /sandbox/checkout', method: 'GET', path: (p) => `/sandbox/checkout/${p}`, param: () => 'plink_Fuzz0000000001', auth: 'none' },
   ...(['pay', 'fail'] as const).map((a): Spec => ({ name: `POST /sandbox/checkout/:id/${a}`, method: 'POST', path: (p) => `/sandbox/checkout/${p}/${a}`, param: () => 'plink_Fuzz0000000001', auth: 'none' })),
   { name: 'POST /api/admin/login', method: 'POST', path: () => '/api/admin/login', body: () => ({ username: 'super', password: PASSWORD }), fields: FIELDS.login, auth: 'none' },
@@ -411,7 +424,7 @@ function poisonsFor(spec: Spec): fc.Arbitrary<Poison>[] {
 
 const HEADER_NOISE: fc.Arbitrary<Noise> = fc.record({
   kind: fc.constant('header' as const),
-  name: fc.constantFrom('x-request-id', 'x-forwarded-for', 'accept', 'accept-encoding', 'cookie', 'if-none-match', 'range', 'x-razorpay-signature', 'x-razorpay-event-id', 'origin', 'referer', 'user-agent', 'accept-charset'),
+  name: fc.constantFrom('x-request-id', 'x-forwarded-for', 'accept', 'accept-encoding', 'cookie', 'if-none-match', 'range', 'x-razorpay-signature', 'x-razorpay-event-id', 'x-hub-signature-256', 'origin', 'referer', 'user-agent', 'accept-charset'),
   value: fc.oneof(
     fc.constantFrom('%00', '../../etc/passwd', '*/*', 'bytes=0-0,1-1', 'bytes=999999999-', 'admin_queues_token=x.y.z', "' OR 1=1 --", 'gzip;q=0, identity;q=0', 'x'.repeat(4000), '\u00ff\u00fe', '1.2.3.4, 999.999.999.999'),
     fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 }),

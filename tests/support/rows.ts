@@ -13,6 +13,8 @@ const TABLES = [
   'payments_ledger',
   'sandbox_refunds',
   'payment_discrepancies',
+  'whatsapp_messages',
+  'whatsapp_status_events',
 ];
 
 /**

@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { CENTRE_TIME_ZONE } from '../../shared/domain/time.ts';
 import { AppError } from '../../shared/core/errors.ts';
-import { isJobName, JOBS, QUEUE_NAMES, type JobName } from '../../shared/core/jobs/jobs.ts';
+import { isJobName, JOBS, QUEUE_NAMES, WHATSAPP_BACKOFF, type JobName } from '../../shared/core/jobs/jobs.ts';
 import { markOutboxCompleted } from '../../shared/core/jobs/outbox.ts';
 import { createOutboxRelay, type OutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
 import { quietRedis, workerConnection, type Queues } from '../../shared/core/jobs/queues.ts';
@@ -20,6 +20,7 @@ import { moneyMailJob } from './handlers/money-mail.job.ts';
 import { staffInvitationMailJob } from './handlers/staff-invitation-mail.job.ts';
 import { refundStrayJob } from './handlers/refund-stray.job.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
+import { whatsappReminderJob } from './handlers/whatsapp-reminder.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
 
@@ -38,6 +39,7 @@ const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'payments.refund-stray': refundStrayJob,
   'reports.nightly': nightlyReportsJob,
   'mail.staff-invitation': staffInvitationMailJob,
+  'whatsapp.reminder': whatsappReminderJob,
 };
 
 export type WorkerOptions = {
@@ -119,6 +121,14 @@ export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promis
       lockDuration: opts.lockDurationMs,
       stalledInterval: opts.stalledIntervalMs,
       maxStalledCount: 2,
+      // The WhatsApp reminder's backoff (jobs.ts): WHATSAPP_RETRY_DELAY_MS, doubling. Every other job
+      // names a built-in strategy and never reaches this.
+      settings: {
+        backoffStrategy: (attemptsMade: number, type?: string) => {
+          if (type !== WHATSAPP_BACKOFF) throw new Error(`unknown backoff strategy ${type}`);
+          return (deps.config.whatsapp?.retryDelayMs ?? 60_000) * 2 ** Math.max(0, attemptsMade - 1);
+        },
+      },
     });
     w.on('failed', (job, err) => {
       const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1) || err instanceof UnrecoverableError;

@@ -6,6 +6,15 @@ import { z } from 'zod';
  */
 const bookingRef = z.strictObject({ bookingId: z.number().int().positive() });
 
+/**
+ * The WhatsApp reminder's retries: its own, not the mail queue's. Meta's "not now" answers (rate
+ * limits, its own outages) are retried WHATSAPP_ATTEMPTS times in all, waiting WHATSAPP_RETRY_DELAY_MS,
+ * then twice that, and so on (the worker's 'whatsapp' backoff strategy; about half an hour in all by
+ * default), so the last try still leaves the e-mail fallback most of the day before the session.
+ */
+export const WHATSAPP_ATTEMPTS = 6;
+export const WHATSAPP_BACKOFF = 'whatsapp';
+
 export const JOBS = {
   'payments.create-link': { queue: 'payments', payload: bookingRef },
   /** Due when the earliest running hold ends; settles every hold over by then. */
@@ -47,6 +56,15 @@ export const JOBS = {
       from: z.strictObject({ date: z.iso.date(), time: z.string().regex(/^\d{2}:\d{2}$/) }).optional(),
     }),
   },
+  /**
+   * The 24-hour reminder on WhatsApp, for a client who opted in (the reminder job hands it over); on
+   * the mail queue, the client's notifications' own. Falls back to the e-mail reminder itself.
+   */
+  'whatsapp.reminder': {
+    queue: 'mail',
+    payload: z.strictObject({ bookingId: z.number().int().positive(), sessionStartsAt: z.iso.datetime({ offset: true }) }),
+    options: { attempts: WHATSAPP_ATTEMPTS, backoff: { type: WHATSAPP_BACKOFF } },
+  },
   /** What became of a booking's money after it was cancelled or did not go ahead (refunded, due, or kept and why). */
   'mail.booking-money': { queue: 'mail', payload: z.strictObject({ bookingId: z.number().int().positive(), reason: z.string().max(300).optional() }) },
   /** A payment that arrived for a booking that cannot take it: returned in full (AUTO_REFUND_STRAY_PAYMENTS). */
@@ -70,6 +88,11 @@ export function isJobName(name: string): name is JobName {
   return Object.hasOwn(JOBS, name);
 }
 
+/** A job's own retry options, where it has them; the rest use DEFAULT_JOB_OPTIONS. */
+export function jobOptionsOf(name: string): { attempts: number; backoff: { type: string } } | undefined {
+  return isJobName(name) ? (JOBS[name] as { options?: { attempts: number; backoff: { type: string } } }).options : undefined;
+}
+
 /** Retries back off exponentially (5 s, 10 s, 20 s, …); a job that keeps failing stays in the failed set. */
 export const DEFAULT_JOB_OPTIONS = {
   attempts: 8,
@@ -89,6 +112,10 @@ export const jobIds = {
   reminderMail: (bookingId: number, sessionStartsAt: Date) => `mail-reminder.${bookingId}.${sessionStartsAt.getTime()}`,
   changeMail: (bookingId: number, sequence: number, recipient: 'client' | 'therapist') => `mail-changed.${bookingId}.${sequence}.${recipient}`,
   meetingUpdate: (bookingId: number, sequence: number) => `meeting-update.${bookingId}.${sequence}`,
+  /** Per session start, as whatsapp_messages is: a moved session is reminded again. */
+  whatsappReminder: (bookingId: number, startsAt: Date) => `whatsapp-reminder.${bookingId}.${startsAt.getTime()}`,
+  /** The e-mail after Meta reported the WhatsApp reminder failed. */
+  whatsappFallback: (bookingId: number, startsAt: Date) => `whatsapp-reminder.${bookingId}.${startsAt.getTime()}.failed`,
   cancellationMail: (bookingId: number) => `mail-cancelled.${bookingId}`,
   strayRefund: (paymentId: string) => `refund-stray.${paymentId}`,
   strayRefundMail: (paymentId: string) => `mail-refund.${paymentId}`,

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { isJobName, queueOf } from './jobs.ts';
+import { isJobName, jobOptionsOf, queueOf } from './jobs.ts';
 import { withTimeout, type Queues } from './queues.ts';
 
 export type OutboxRelay = {
@@ -74,7 +74,7 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
           const jobs = batch.map((row) => ({
             name: row.jobName,
             data: row.payload,
-            opts: { jobId: row.jobId, delay: Math.max(0, row.availableAt.getTime() - now) },
+            opts: { ...jobOptionsOf(row.jobName), jobId: row.jobId, delay: Math.max(0, row.availableAt.getTime() - now) },
           }));
           try {
             await withTimeout(deps.queues[queue].addBulk(jobs), deps.enqueueTimeoutMs ?? 5_000, `enqueue ${batch.length} ${queue} job(s)`);

@@ -119,6 +119,7 @@ export type NewBooking = Required<
     | 'clientFullName' | 'clientEmail' | 'clientMobile' | 'clientAge' | 'clientState' | 'clientCity' | 'clientNote'
     | 'sessionType' | 'termsAccepted' | 'paymentStatus' | 'paymentHoldExpiresAt' | 'paymentTransactionId'
     | 'adminConfirmed' | 'createdByAdminId' | 'bookingTokenHash' | 'clientAddressHash'
+    | 'whatsappOptInAt' | 'whatsappConsentText'
   >
 >;
 const NEW_BOOKING_KEYS = [
@@ -126,6 +127,8 @@ const NEW_BOOKING_KEYS = [
   'clientFullName', 'clientEmail', 'clientMobile', 'clientAge', 'clientState', 'clientCity', 'clientNote',
   'sessionType', 'termsAccepted', 'paymentStatus', 'paymentHoldExpiresAt', 'paymentTransactionId',
   'adminConfirmed', 'createdByAdminId', 'bookingTokenHash', 'clientAddressHash',
+  // The WhatsApp consent rides in the same row of the batch: no statement of its own.
+  'whatsappOptInAt', 'whatsappConsentText',
 ] as const satisfies readonly (keyof NewBooking)[];
 const columns = getTableColumns(bookings);
 

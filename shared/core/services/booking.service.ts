@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { API_MESSAGES as M, HOLD_LIMIT_MESSAGES } from '../../contract/messages.ts';
-import type { BookingCreate, BookingCreateResponse, PaymentStatus } from '../../contract/booking.ts';
+import { WHATSAPP_CONSENT_TEXT, type BookingCreate, type BookingCreateResponse, type PaymentStatus } from '../../contract/booking.ts';
 import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
 import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
@@ -141,6 +141,9 @@ export async function createBooking(
     createdByAdminId: actor.kind === 'admin' ? actor.adminId : null,
     bookingTokenHash: token?.hash ?? null,
     clientAddressHash: limited ? (options.clientAddressHash ?? null) : null,
+    // Consent on record: when (the server's clock, not the browser's) and the exact words agreed to.
+    whatsappOptInAt: input.whatsapp_reminders === true ? now : null,
+    whatsappConsentText: input.whatsapp_reminders === true ? WHATSAPP_CONSENT_TEXT : null,
   } satisfies NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' };
   // The therapist, template and service checks, the booking and the jobs it needs: one statement.
   let created;

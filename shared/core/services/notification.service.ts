@@ -16,13 +16,14 @@ import { getBookingView, type BookingView } from '../repositories/booking.reposi
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
+import { handOverReminder } from './whatsapp.service.ts';
 
 export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
 
 const SESSION_MS = 60 * 60_000;
 
 /** Confirmed, still on: paid online, offline awaiting payment at the visit, not cancelled. */
-function isConfirmed(b: BookingView): boolean {
+export function isConfirmed(b: BookingView): boolean {
   if (b.cancelled) return false;
   return b.bookingType === 'ONLINE' ? b.paymentStatus === 'COMPLETED' : b.bookingType === 'OFFLINE' && (b.paymentStatus === 'PENDING' || b.paymentStatus === 'COMPLETED');
 }
@@ -190,13 +191,19 @@ export async function sendConfirmation(deps: NotificationDeps, bookingId: number
 
 /**
  * The mail.booking-reminder job (delayed to 24 hours before the session). `scheduledFor` is the session
- * start the reminder was scheduled for: a session the client moved since has its own reminder.
+ * start the reminder was scheduled for: a session the client moved since has its own reminder. A client
+ * who opted in to WhatsApp reminders, while WhatsApp is configured, gets it there: the whatsapp.reminder
+ * job takes it over (and falls back to this e-mail itself).
  */
-export async function sendReminder(deps: NotificationDeps, bookingId: number, scheduledFor?: string): Promise<'sent' | 'skipped'> {
+export async function sendReminder(deps: NotificationDeps, bookingId: number, scheduledFor?: string): Promise<'sent' | 'skipped' | 'whatsapp'> {
   const b = await getBookingView(deps.db, bookingId);
   if (!b) throw new AppError('not_found', 'Booking not found.');
   if (!isConfirmed(b) || sessionStart(b).getTime() <= deps.now().getTime()) return 'skipped';
   if (scheduledFor !== undefined && new Date(scheduledFor).getTime() !== sessionStart(b).getTime()) return 'skipped';
+  if (deps.config.whatsapp && b.whatsappOptInAt) {
+    await handOverReminder(deps, b);
+    return 'whatsapp';
+  }
   await deps.mailer.send(reminderMail(b, deps.config), `reminder-${bookingId}`);
   return 'sent';
 }

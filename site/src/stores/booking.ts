@@ -21,6 +21,8 @@ export type ClientInfo = {
   termsAccepted: boolean;
   /** Under 18: a parent or guardian agrees to the booking (the terms' eligibility rule). */
   guardianConsent: boolean;
+  /** Opted in to the WhatsApp reminder (WHATSAPP_CONSENT); unticked until the client ticks it. */
+  whatsappReminders: boolean;
   sessionType: SessionType | '';
 };
 
@@ -70,6 +72,7 @@ export const DEFAULT_CLIENT_INFO: ClientInfo = {
   // default of true. The README lists this among the departures from the spec.
   termsAccepted: false,
   guardianConsent: false,
+  whatsappReminders: false,
   sessionType: 'individual',
 };
 

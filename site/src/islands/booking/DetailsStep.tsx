@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { needsGuardianConsent } from '../../../../shared/contract/booking.ts';
+import { needsGuardianConsent, WHATSAPP_CONSENT } from '../../../../shared/contract/booking.ts';
 import { MOBILE_INPUT_MAX, normaliseIndianMobile } from '../../../../shared/domain/contact.ts';
 import { citiesOf, STATE_NAMES } from '../../../../shared/domain/india.ts';
 import { $booking, updateClientInfo, type ClientInfo } from '../../stores/booking.ts';
@@ -8,7 +8,7 @@ import { NavButtons, StepHeading } from './common.tsx';
 import { checkBooking, type FormErrors } from './payload.ts';
 
 type Field = keyof ClientInfo;
-const ORDER: Field[] = ['fullName', 'email', 'mobile', 'age', 'guardianConsent', 'sessionType', 'state', 'city', 'notes', 'termsAccepted'];
+const ORDER: Field[] = ['fullName', 'email', 'mobile', 'age', 'guardianConsent', 'sessionType', 'state', 'city', 'notes', 'whatsappReminders', 'termsAccepted'];
 
 export function DetailsStep({ onBack, onNext }: { onBack: () => void; onNext: () => void }) {
   const state = useStore($booking);
@@ -230,6 +230,28 @@ export function DetailsStep({ onBack, onNext }: { onBack: () => void; onNext: ()
             aria-describedby={describe('notes', 'hint-notes')}
           />
         </TextField>
+
+        <div className="field">
+          <div className="checkbox">
+            <input
+              id="f-whatsappReminders"
+              data-field="whatsappReminders"
+              type="checkbox"
+              checked={c.whatsappReminders}
+              onChange={(e) => change({ whatsappReminders: e.target.checked })}
+              aria-describedby="hint-whatsappReminders"
+            />
+            {/* The wording sits under the label, in line with it: what ticking the box agrees to. */}
+            <div>
+              <label htmlFor="f-whatsappReminders">
+                {WHATSAPP_CONSENT.label} <span className="optional">(optional)</span>
+              </label>
+              <p id="hint-whatsappReminders" className="hint">
+                {WHATSAPP_CONSENT.detail}
+              </p>
+            </div>
+          </div>
+        </div>
 
         <div className="notes-box">
           {!online && <p className="callout callout--warm">Please arrive 10 minutes early for your in-person session.</p>}

@@ -15,6 +15,7 @@ export const FIELD_OF_PAYLOAD: Record<string, keyof ClientInfo> = {
   client_note: 'notes',
   terms_accepted: 'termsAccepted',
   guardian_consent: 'guardianConsent',
+  whatsapp_reminders: 'whatsappReminders',
 };
 
 export type FormErrors = Partial<Record<keyof ClientInfo, string>>;
@@ -40,6 +41,8 @@ export function bookingPayload(s: BookingState, transactionId?: string): Booking
   };
   // Asked (and sent) only under 18: an adult's booking carries no such field.
   if (needsGuardianConsent(c.age)) payload.guardian_consent = c.guardianConsent;
+  // Sent only when ticked: a booking without it is what the server has always been sent.
+  if (c.whatsappReminders) payload.whatsapp_reminders = true;
   if (c.state) payload.client_state = c.state;
   if (c.city) payload.client_city = c.city;
   if (s.selectedService) payload.service_id = s.selectedService.id;

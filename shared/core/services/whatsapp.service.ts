@@ -1,0 +1,236 @@
+import { timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { advancedStatus, whatsappRecipient, type WhatsAppMessageStatus } from '../../domain/whatsapp.ts';
+import { formatLongDate, formatTimeIst } from '../../domain/time.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import { jobIds } from '../jobs/jobs.ts';
+import { enqueueInTx, intent, sessionStart, type DbOrTx } from '../jobs/outbox.ts';
+import type { Logger } from '../logger.ts';
+import { scrubbed, verifyMetaSignature, whatsappProvider, WhatsAppSendError } from '../providers/whatsapp/whatsapp.provider.ts';
+import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
+import {
+  countAttempt,
+  ensureMessage,
+  insertStatusEvents,
+  lockMessageByWamid,
+  markFellBack,
+  markSent,
+  recordError,
+  setStatus,
+  statusEventsOf,
+  type StatusEvent,
+} from '../repositories/whatsapp.repository.ts';
+import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
+import { manageTokenFor } from './booking-token.ts';
+import { isConfirmed, reminderMail, type NotificationDeps } from './notification.service.ts';
+
+export type WhatsAppDeps = NotificationDeps & { fetch: typeof fetch };
+
+/** whatsapp_messages.kind of the 24-hour reminder. */
+export const REMINDER = 'REMINDER';
+
+/**
+ * The reminder template's body parameters, in the order of the approved template (README, "WhatsApp
+ * reminders"): {{1}} the client's first name, {{2}} the therapist, {{3}} the date, {{4}} the time in
+ * IST. No more than a reminder needs; the button carries the Manage booking link.
+ */
+export function reminderParams(b: BookingView): string[] {
+  const firstName = b.clientFullName.trim().split(/\s+/)[0] ?? b.clientFullName;
+  return [firstName, b.therapistName, formatLongDate(b.bookingDate), formatTimeIst(b.bookingTimeSlotStart)];
+}
+
+/**
+ * The mail.booking-reminder job, for a client who opted in while WhatsApp is configured: the message row
+ * (PENDING, under its unique key) and the whatsapp.reminder job, in one transaction. A second hand-over
+ * (the reminder job run again) finds both and adds nothing.
+ */
+export async function handOverReminder(deps: Pick<NotificationDeps, 'db' | 'now'>, b: BookingView): Promise<void> {
+  const start = sessionStart(b);
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    await ensureMessage(tx, b.id, REMINDER, start);
+    await enqueueInTx(tx, [intent('whatsapp.reminder', jobIds.whatsappReminder(b.id, start), { bookingId: b.id, sessionStartsAt: start.toISOString() })], now);
+  });
+}
+
+export type ReminderOutcome = 'sent' | 'already-sent' | 'fell-back' | 'skipped';
+
+/**
+ * The whatsapp.reminder job. The row is PENDING until Meta takes the message, so a job run again after
+ * the message went out sends nothing. Meta's "not now" answers are thrown for BullMQ to retry with
+ * backoff, until the last attempt; that, any other refusal, or a failure Meta reported afterwards
+ * (the row is FAILED) sends the e-mail reminder instead and marks the row FELL_BACK_TO_EMAIL. A
+ * session that moved, was cancelled or has begun gets nothing (a moved one has its own reminder).
+ */
+export async function sendWhatsAppReminder(
+  deps: WhatsAppDeps,
+  payload: { bookingId: number; sessionStartsAt: string },
+  attempt: { last: boolean },
+): Promise<ReminderOutcome> {
+  const start = new Date(payload.sessionStartsAt);
+  const row = await ensureMessage(deps.db, payload.bookingId, REMINDER, start);
+  if (row.status !== 'PENDING' && row.status !== 'FAILED') return 'already-sent';
+  const b = await getBookingView(deps.db, payload.bookingId);
+  const now = deps.now();
+  if (!b || !isConfirmed(b) || sessionStart(b).getTime() !== start.getTime() || start.getTime() <= now.getTime()) return 'skipped';
+  const fallBack = async (why: string): Promise<ReminderOutcome> => {
+    deps.logger.warn({ bookingId: b.id, reason: why }, 'whatsapp reminder: sending the e-mail reminder instead');
+    // The e-mail first: should it fail, the row is still as it was and the job's retry tries again.
+    await deps.mailer.send(reminderMail(b, deps.config), `reminder-${b.id}`);
+    await markFellBack(deps.db, row.id, deps.now());
+    return 'fell-back';
+  };
+  if (row.status === 'FAILED') return fallBack('Meta reported the message failed');
+  const wa = deps.config.whatsapp;
+  const to = whatsappRecipient(b.clientMobile);
+  if (!wa || !b.whatsappOptInAt) return fallBack(wa ? 'no WhatsApp consent on the booking' : 'WhatsApp is no longer configured');
+  if (!to) {
+    await recordError(deps.db, row.id, 'The mobile number is not an Indian mobile number', now);
+    return fallBack('not an Indian mobile number');
+  }
+  await countAttempt(deps.db, row.id, now);
+  // The button carries the Manage booking link: it must work when the client taps it.
+  const manage = manageTokenFor(deps.config.jwtSecret, b.id);
+  await setManageHashIfMissing(deps.db, b.id, manage.hash);
+  try {
+    const { wamid } = await whatsappProvider(wa, deps.fetch).sendTemplate({
+      to,
+      templateName: wa.templateName,
+      language: wa.templateLanguage,
+      bodyParams: reminderParams(b),
+      buttonUrlSuffix: manage.token,
+    });
+    await deps.db.transaction(async (tx) => {
+      await markSent(tx, row.id, wamid, deps.now());
+      // Meta's first webhooks may have come before the wamid was stored: they count now.
+      await applyReportedStatuses(tx, wamid, deps.now());
+    });
+    return 'sent';
+  } catch (err) {
+    const e = err instanceof WhatsAppSendError ? err : new WhatsAppSendError(scrubbed((err as Error).message), { retryable: true });
+    await recordError(deps.db, row.id, e.message, deps.now());
+    if (e.retryable && !attempt.last) {
+      deps.logger.warn({ bookingId: b.id, code: e.code, httpStatus: e.httpStatus }, 'whatsapp reminder: Meta could not take it now; retrying with backoff');
+      throw e;
+    }
+    return fallBack(e.retryable ? `retries exhausted (${e.code ?? e.httpStatus ?? 'no answer'})` : `refused (${e.code ?? e.httpStatus})`);
+  }
+}
+
+/**
+ * Folds every status Meta reported for `wamid` into its message row (never backwards; see
+ * advancedStatus) and, when that makes a reminder FAILED, asks for the e-mail fallback in the same
+ * transaction. Nothing for a wamid no message has (yet).
+ */
+async function applyReportedStatuses(tx: DbOrTx, wamid: string, now: Date): Promise<void> {
+  const message = await lockMessageByWamid(tx, wamid);
+  if (!message) return;
+  let status = message.status as WhatsAppMessageStatus;
+  let lastError: string | undefined;
+  for (const e of await statusEventsOf(tx, wamid)) {
+    const next = advancedStatus(status, e.status);
+    if (!next) continue;
+    status = next;
+    if (next === 'FAILED') lastError = `Meta error ${e.errorCode ?? 'unknown'}: ${e.errorTitle ?? 'failed'}`;
+  }
+  if (status === message.status) return;
+  await setStatus(tx, message.id, status, lastError, now);
+  if (status === 'FAILED' && message.kind === REMINDER) {
+    const start = message.sessionStartsAt;
+    await enqueueInTx(
+      tx,
+      [intent('whatsapp.reminder', jobIds.whatsappFallback(message.bookingId, start), { bookingId: message.bookingId, sessionStartsAt: start.toISOString() })],
+      now,
+    );
+  }
+}
+
+// Meta's status webhook (entry[].changes[].value.statuses[]), as its reference gives it
+// (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages/status):
+// only what is acted on is read; recipient_id (the client's number) is never read or stored.
+const wellFormed = (s: string) => s.replace(/\u0000/g, '').toWellFormed();
+const statusSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9._=+/:-]{1,200}$/),
+  status: z.string().regex(/^[a-z_]{1,40}$/),
+  timestamp: z.union([z.string().regex(/^\d{1,12}$/), z.number().int().min(0).max(1e12)]),
+  errors: z
+    .array(z.object({ code: z.number().int().min(-2_147_483_648).max(2_147_483_647), title: z.string().max(2000).optional() }))
+    .max(20)
+    .optional(),
+});
+const webhookSchema = z.object({
+  entry: z
+    .array(
+      z.object({
+        changes: z
+          .array(z.object({ value: z.object({ statuses: z.array(statusSchema).max(1000).optional() }).optional() }))
+          .max(100)
+          .optional(),
+      }),
+    )
+    .max(100),
+});
+
+export type WebhookDeps = { db: Db; config: Config; logger: Logger; now: () => Date };
+
+/**
+ * POST /api/whatsapp/webhook: believes a delivery only when X-Hub-Signature-256 is Meta's signature of
+ * exactly these bytes (401, nothing written, otherwise); records each reported status once and moves
+ * its message's status forward. Statuses of messages we do not know are recorded and change nothing.
+ */
+export async function handleWhatsAppWebhook(deps: WebhookDeps, rawBody: Buffer, signature: string | undefined): Promise<{ recorded: number }> {
+  const wa = deps.config.whatsapp;
+  if (!wa) throw new AppError('not_found', 'Not found');
+  if (!verifyMetaSignature(wa.appSecret, rawBody, signature)) throw new AppError('unauthorized', 'Invalid webhook signature.');
+  let parsed: z.infer<typeof webhookSchema>;
+  try {
+    parsed = webhookSchema.parse(JSON.parse(rawBody.toString('utf8')));
+  } catch {
+    throw new AppError('validation', 'Malformed webhook body.');
+  }
+  const events: StatusEvent[] = parsed.entry
+    .flatMap((e) => e.changes ?? [])
+    .flatMap((c) => c.value?.statuses ?? [])
+    .map((s) => {
+      const error = s.errors?.[0];
+      return {
+        wamid: s.id,
+        status: s.status.toUpperCase(),
+        occurredAt: new Date(Number(s.timestamp) * 1000),
+        errorCode: error?.code ?? null,
+        errorTitle: error?.title !== undefined ? scrubbed(wellFormed(error.title)) : null,
+      };
+    });
+  if (events.length === 0) return { recorded: 0 };
+  const now = deps.now();
+  // Written in one order (wamid, status, time): two deliveries repeating the same statuses wait for each
+  // other on the unique index in turn, never in a circle.
+  const key = (e: StatusEvent) => `${e.wamid}\u0001${e.status}\u0001${e.occurredAt.getTime()}`;
+  const ordered = [...new Map(events.map((e) => [key(e), e])).values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const recorded = await deps.db.transaction(async (tx) => {
+    const fresh = await insertStatusEvents(tx, ordered);
+    // One wamid at a time, in one order, so two deliveries never wait for each other in a circle.
+    for (const wamid of [...new Set(fresh)].sort()) await applyReportedStatuses(tx, wamid, now);
+    return fresh.length;
+  });
+  return { recorded };
+}
+
+/** GET /api/whatsapp/webhook: Meta's subscription check. Answers the challenge to echo. */
+export function verifyWebhookSubscription(config: Config, query: Record<string, unknown>): string {
+  const wa = config.whatsapp;
+  if (!wa) throw new AppError('not_found', 'Not found');
+  const mode = query['hub.mode'];
+  const token = query['hub.verify_token'];
+  const challenge = query['hub.challenge'];
+  const given = Buffer.from(typeof token === 'string' ? token : '');
+  const expected = Buffer.from(wa.verifyToken);
+  const tokenOk = given.length === expected.length && timingSafeEqual(given, expected);
+  // The challenge is echoed as text: only a plain token (Meta sends digits) is, never markup.
+  if (mode !== 'subscribe' || !tokenOk || typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{1,200}$/.test(challenge)) {
+    throw new AppError('forbidden', 'Webhook verification failed.');
+  }
+  return challenge;
+}
