@@ -22,6 +22,7 @@ import { catalogueRoutes } from './routes/catalogue.routes.ts';
 import { paymentRoutes } from './routes/payment.routes.ts';
 import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { manageRoutes } from './routes/manage.routes.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
@@ -79,6 +80,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.use(healthRoutes(deps));
   // Before the admin routes: the wizard confirms its payment link under /api/admin without a token.
   app.use(paymentRoutes(deps));
+  app.use(manageRoutes(deps));
   app.use(reportRoutes(deps));
   // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).
   app.use(catalogueRoutes(deps));

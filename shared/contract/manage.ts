@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateField, timeField } from './booking.ts';
+import { MANAGE_CLOSED_REASONS, type ManageClosedReason } from '../domain/manage.ts';
 
 /**
  * The client's own Manage booking calls (issue 21), keyed only by the private token from their e-mail:
@@ -14,9 +15,8 @@ export const manageRescheduleSchema = z.object({
 });
 export type ManageRescheduleBody = z.input<typeof manageRescheduleSchema>;
 
-/** Why a change is not offered now; null when it is. */
-export const MANAGE_CLOSED_REASONS = ['NOTICE_WINDOW', 'RESCHEDULE_LIMIT', 'CANCELLED', 'PAST', 'NOT_CONFIRMED'] as const;
-export type ManageClosedReason = (typeof MANAGE_CLOSED_REASONS)[number];
+/** Why a change is not offered now; null when it is. Defined with the rules that decide it (shared/domain/manage.ts). */
+export { MANAGE_CLOSED_REASONS, type ManageClosedReason };
 
 export type ManageBookingDto = {
   booking_reference: string;

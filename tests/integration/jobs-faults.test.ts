@@ -12,6 +12,7 @@ import type { Config } from '../../shared/core/config.ts';
 import { outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { jobIds } from '../../shared/core/jobs/jobs.ts';
+import { centreInstant } from '../../shared/domain/time.ts';
 import { createOutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
 import { closeQueues, createJobsClient, createQueues, type JobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
@@ -92,7 +93,7 @@ describe('never lose work', () => {
     const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-27' })).expect(200);
     const id = res.body.booking_id as number;
     expect((await pendingIntents()).map((r) => r.jobId).sort()).toEqual(
-      [jobIds.confirmationMail(id, 'client'), jobIds.confirmationMail(id, 'therapist'), jobIds.reminderMail(id)].sort(),
+      [jobIds.confirmationMail(id, 'client'), jobIds.confirmationMail(id, 'therapist'), jobIds.reminderMail(id, centreInstant('2026-11-27', '10:00'))].sort(),
     );
 
     const deadQueues = createQueues(DEAD_REDIS, config.queuePrefix);
@@ -114,7 +115,7 @@ describe('never lose work', () => {
     const files = await readdir(outboxDir);
     expect(files.some((f) => f.includes(`confirmation-${id}-client`))).toBe(true);
     expect(files.some((f) => f.includes(`confirmation-${id}-therapist`))).toBe(true);
-    expect(await (await worker.jobs.queues.mail.getJob(jobIds.reminderMail(id)))!.getState()).toBe('delayed');
+    expect(await (await worker.jobs.queues.mail.getJob(jobIds.reminderMail(id, centreInstant('2026-11-27', '10:00'))))!.getState()).toBe('delayed');
   });
 
   it('a job whose worker is killed mid-run completes once after a restart (stalled-job recovery)', async () => {
@@ -207,7 +208,7 @@ describe('Redis restarted empty', () => {
       .send(offlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '10:00', client_email: 'redis.lost@example.com' }))
       .expect(200);
     const id = res.body.booking_id as number;
-    const reminderId = jobIds.reminderMail(id);
+    const reminderId = jobIds.reminderMail(id, centreInstant('2026-11-26', '10:00'));
     const confirmations = [jobIds.confirmationMail(id, 'client'), jobIds.confirmationMail(id, 'therapist')];
     const emls = async () => (await readdir(outboxDir)).filter((f) => f.endsWith('.eml'));
     const rowOf = async (jobId: string) => (await own.db.select().from(outbox).where(eq(outbox.jobId, jobId)))[0]!;

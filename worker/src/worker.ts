@@ -9,6 +9,8 @@ import { confirmationMailJob } from './handlers/confirmation-mail.job.ts';
 import { expireHoldsJob } from './handlers/expire-holds.job.ts';
 import type { JobHandler, WorkerDeps } from './handlers/handler.ts';
 import { meetingLinkJob } from './handlers/meeting-link.job.ts';
+import { meetingUpdateJob } from './handlers/meeting-update.job.ts';
+import { changeMailJob } from './handlers/change-mail.job.ts';
 import { nightlyReportsJob } from './handlers/nightly-reports.job.ts';
 import { paymentLinkJob } from './handlers/payment-link.job.ts';
 import { reconcileLedgerJob } from './handlers/reconcile-ledger.job.ts';
@@ -28,9 +30,11 @@ const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'payments.reconcile-ledger': reconcileLedgerJob,
   'payments.sandbox-webhook': sandboxWebhookJob,
   'meetings.create': meetingLinkJob,
+  'meetings.update': meetingUpdateJob,
   'mail.booking-confirmation': confirmationMailJob,
   'mail.booking-reminder': reminderMailJob,
   'mail.booking-money': moneyMailJob,
+  'mail.booking-changed': changeMailJob,
   'payments.refund-stray': refundStrayJob,
   'reports.nightly': nightlyReportsJob,
   'mail.staff-invitation': staffInvitationMailJob,

@@ -71,7 +71,7 @@ export function adminRoutes(deps: AppDeps): Router {
     const admin = await adminOf(deps, req);
     if (!admin) throw new AppError('unauthorized', API_MESSAGES.unauthorized);
     const input = parseOr400(manualBookingSchema, req.body);
-    res.json(await createManualBooking(db, input, { adminId: admin.id }, deps.now()));
+    res.json(await createManualBooking(db, input, { adminId: admin.id }, deps.now(), { tokenSecret: deps.config.jwtSecret }));
   });
 
   r.post('/api/create-shareable-payment-link', auth, async (req, res) => {

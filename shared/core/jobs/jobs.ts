@@ -18,11 +18,35 @@ export const JOBS = {
     payload: z.strictObject({ url: z.url(), body: z.string().min(2), eventId: z.string().min(1) }),
   },
   'meetings.create': { queue: 'meetings', payload: bookingRef },
+  /**
+   * The client moved or cancelled a session (issue 21): the meeting keeps its link; a provider with
+   * calendar events moves or cancels the event to the booking's state when the job runs.
+   */
+  'meetings.update': { queue: 'meetings', payload: z.strictObject({ bookingId: z.number().int().positive(), sequence: z.number().int().min(0) }) },
   'mail.booking-confirmation': {
     queue: 'mail',
     payload: z.strictObject({ bookingId: z.number().int().positive(), recipient: z.enum(['client', 'therapist']) }),
   },
-  'mail.booking-reminder': { queue: 'mail', payload: bookingRef },
+  /**
+   * Due 24 hours before the session that started at sessionStartsAt when it was scheduled: a session
+   * moved since has a reminder of its own, and this one is skipped. Jobs from before the field lack it.
+   */
+  'mail.booking-reminder': {
+    queue: 'mail',
+    payload: z.strictObject({ bookingId: z.number().int().positive(), sessionStartsAt: z.iso.datetime({ offset: true }).optional() }),
+  },
+  /** The client moved or cancelled a session: each side hears of it, with the calendar update (same UID, SEQUENCE = sequence). */
+  'mail.booking-changed': {
+    queue: 'mail',
+    payload: z.strictObject({
+      bookingId: z.number().int().positive(),
+      recipient: z.enum(['client', 'therapist']),
+      change: z.enum(['moved', 'cancelled']),
+      sequence: z.number().int().min(1),
+      /** Where a moved session was before (centre date and HH:MM). */
+      from: z.strictObject({ date: z.iso.date(), time: z.string().regex(/^\d{2}:\d{2}$/) }).optional(),
+    }),
+  },
   /** What became of a booking's money after it was cancelled or did not go ahead (refunded, due, or kept and why). */
   'mail.booking-money': { queue: 'mail', payload: z.strictObject({ bookingId: z.number().int().positive(), reason: z.string().max(300).optional() }) },
   /** A payment that arrived for a booking that cannot take it: returned in full (AUTO_REFUND_STRAY_PAYMENTS). */
@@ -61,7 +85,10 @@ export const jobIds = {
   holdExpiry: (endsAt: Date) => `expire-holds.${endsAt.getTime()}`,
   meeting: (bookingId: number) => `meeting.${bookingId}`,
   confirmationMail: (bookingId: number, recipient: 'client' | 'therapist') => `mail-confirmation.${bookingId}.${recipient}`,
-  reminderMail: (bookingId: number) => `mail-reminder.${bookingId}`,
+  /** Per session start, so a moved session gets a reminder of its own (and the old one's id stays used). */
+  reminderMail: (bookingId: number, sessionStartsAt: Date) => `mail-reminder.${bookingId}.${sessionStartsAt.getTime()}`,
+  changeMail: (bookingId: number, sequence: number, recipient: 'client' | 'therapist') => `mail-changed.${bookingId}.${sequence}.${recipient}`,
+  meetingUpdate: (bookingId: number, sequence: number) => `meeting-update.${bookingId}.${sequence}`,
   cancellationMail: (bookingId: number) => `mail-cancelled.${bookingId}`,
   strayRefund: (paymentId: string) => `refund-stray.${paymentId}`,
   strayRefundMail: (paymentId: string) => `mail-refund.${paymentId}`,

@@ -98,15 +98,47 @@ export function sessionStart(b: Pick<ConfirmedBooking, 'bookingDate' | 'bookingT
   return centreInstant(b.bookingDate, b.bookingTimeSlotStart);
 }
 
+/**
+ * The 24-hour reminder of a session (none when it is less than 24 hours away). Its id and payload carry
+ * the session's start: a session moved later gets a reminder of its own, and the reminder job skips a
+ * booking whose start is no longer the one it was scheduled for.
+ */
+export function reminderIntents(b: Pick<ConfirmedBooking, 'id' | 'bookingDate' | 'bookingTimeSlotStart'>, now: Date): JobIntent[] {
+  const start = sessionStart(b);
+  const remindAt = new Date(start.getTime() - 24 * 3600_000);
+  if (remindAt.getTime() <= now.getTime()) return [];
+  return [intent('mail.booking-reminder', jobIds.reminderMail(b.id, start), { bookingId: b.id, sessionStartsAt: start.toISOString() }, remindAt)];
+}
+
 /** The confirmation e-mails and the 24-hour reminder (skipped when the session is less than 24 hours away). */
 export function mailIntents(b: Pick<ConfirmedBooking, 'id' | 'bookingDate' | 'bookingTimeSlotStart'>, now: Date): JobIntent[] {
-  const intents: JobIntent[] = [
+  return [
     intent('mail.booking-confirmation', jobIds.confirmationMail(b.id, 'client'), { bookingId: b.id, recipient: 'client' }),
     intent('mail.booking-confirmation', jobIds.confirmationMail(b.id, 'therapist'), { bookingId: b.id, recipient: 'therapist' }),
+    ...reminderIntents(b, now),
   ];
-  const remindAt = new Date(sessionStart(b).getTime() - 24 * 3600_000);
-  if (remindAt.getTime() > now.getTime()) intents.push(intent('mail.booking-reminder', jobIds.reminderMail(b.id), { bookingId: b.id }, remindAt));
-  return intents;
+}
+
+/**
+ * What a change the client made themselves needs (issue 21): the client and the therapist each get an
+ * e-mail with the calendar update (SEQUENCE `sequence`), the meeting follows the session, and a moved
+ * session gets its new reminder (the old one skips itself). `from` is where a moved session was.
+ */
+export function intentsForClientChange(
+  b: Pick<ConfirmedBooking, 'id' | 'bookingType' | 'bookingDate' | 'bookingTimeSlotStart'>,
+  change: 'moved' | 'cancelled',
+  sequence: number,
+  now: Date,
+  from?: { date: string; time: string },
+): JobIntent[] {
+  const mail = (recipient: 'client' | 'therapist') =>
+    intent('mail.booking-changed', jobIds.changeMail(b.id, sequence, recipient), { bookingId: b.id, recipient, change, sequence, ...(from ? { from } : {}) });
+  return [
+    mail('client'),
+    mail('therapist'),
+    ...(b.bookingType === 'ONLINE' ? [intent('meetings.update', jobIds.meetingUpdate(b.id, sequence), { bookingId: b.id, sequence })] : []),
+    ...(change === 'moved' ? reminderIntents(b, now) : []),
+  ];
 }
 
 /**

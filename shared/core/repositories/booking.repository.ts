@@ -7,6 +7,7 @@ import { queueOf } from '../jobs/jobs.ts';
 import type { DbOrTx, JobIntent } from '../jobs/outbox.ts';
 import { bookings, locations, therapists } from '../db/schema.ts';
 import { LIVE_BOOKING_SQL } from './live-booking.ts';
+import { manageTokenHashSql } from '../services/booking-token.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
 
@@ -154,6 +155,8 @@ const BATCH_COLUMNS = [
   'asked_at timestamptz',
   'hold_limit_client int',
   'hold_limit_address int',
+  'manage_inner text',
+  'manage_outer text',
 ].join(', ');
 const INSERTED = NEW_BOOKING_KEYS.map((k) => columns[k].name);
 
@@ -222,13 +225,20 @@ const BOOKING_INSERT = `with input as (
     left join therapists t on t.id = i.therapist_id and t.is_active
     left join availability_slots s on s.therapist_id = t.id and s.start_time = i.booking_time_slot_start
   ),
+  -- The id is drawn here rather than by the column's default, so the same row can carry the hash of its
+  -- Manage booking token (derived from the id; see manageTokenPads): nextval in the subquery's select
+  -- list keeps it from being pulled up, so each row draws one id, used for both.
   b as (
-    insert into bookings (${INSERTED.join(', ')}, amount_paise)
-    -- Never the client's figure: the therapist's price as the centre set it (none set books 0).
-    select ${INSERTED.map((c) => `ctx.${c}`).join(', ')}, coalesce(ctx.price_paise, 0)
-    from ctx where ctx.refusal is null
-    -- Every statement takes the slots in one order, so two batches never wait for each other in a circle.
-    order by ctx.therapist_id, ctx.booking_date, ctx.booking_time_slot_start, ctx.n
+    insert into bookings (id, ${INSERTED.join(', ')}, amount_paise, manage_token_hash)
+    select x.id, ${INSERTED.map((c) => `x.${c}`).join(', ')}, x.amount_paise,
+      case when x.manage_inner is not null then ${manageTokenHashSql('x.id', 'x.manage_inner', 'x.manage_outer')} end
+    from (
+      -- Never the client's figure: the therapist's price as the centre set it (none set books 0).
+      select nextval(pg_get_serial_sequence('bookings', 'id'))::int as id, ctx.*, coalesce(ctx.price_paise, 0) as amount_paise
+      from ctx where ctx.refusal is null
+      -- Every statement takes the slots in one order, so two batches never wait for each other in a circle.
+      order by ctx.therapist_id, ctx.booking_date, ctx.booking_time_slot_start, ctx.n
+    ) x
     on conflict (therapist_id, booking_date, booking_time_slot_start)
       where ${LIVE_BOOKING_SQL}
     do nothing
@@ -292,6 +302,8 @@ export function insertBookingWithIntents(
   /** The app's clock when the booking was asked for: jobs due at once are stamped with it, and it decides which holds are live. */
   askedAt: Date,
   limits?: HoldLimits,
+  /** manageTokenPads of the server's secret: the booking is written with its Manage booking token's hash. */
+  manageToken?: { inner: string; outer: string },
 ): Promise<Created> {
   const intents = intentsFor(0);
   const perClient = limits?.perClient ?? 0;
@@ -301,6 +313,8 @@ export function insertBookingWithIntents(
     asked_at: askedAt.toISOString(),
     hold_limit_client: perClient,
     hold_limit_address: perAddress,
+    manage_inner: manageToken?.inner ?? null,
+    manage_outer: manageToken?.outer ?? null,
   };
   const lockKeys: bigint[] = [];
   if (perClient > 0) lockKeys.push(lockKey('email', values.clientEmail), lockKey('mobile', values.clientMobile));

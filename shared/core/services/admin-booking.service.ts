@@ -49,6 +49,7 @@ import { getTherapist, listAvailability, listClosedRanges, listTherapistRows } f
 import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { closeOpenLink } from './payment.service.ts';
+import { manageTokenFor } from './booking-token.ts';
 
 const silentLogger = createLogger({ level: 'silent' });
 
@@ -291,7 +292,14 @@ export async function therapistSlotStates(db: Db, therapistId: number, query: Sl
  * A manual booking (spec sections 4 and 5): admin-confirmed, offline PENDING and online COMPLETED,
  * the admin's amount, within 15 days including today, never a passed, blocked or taken slot.
  */
-export async function createManualBooking(db: Db, input: ManualBooking, by: AdminActor, now: Date): Promise<BookingCreateResponse> {
+export async function createManualBooking(
+  db: Db,
+  input: ManualBooking,
+  by: AdminActor,
+  now: Date,
+  /** The server's secret (config.jwtSecret): the booking is confirmed as it is written, so its Manage booking token's hash is written with it. */
+  opts: { tokenSecret?: string } = {},
+): Promise<BookingCreateResponse> {
   const therapist = await getTherapist(db, input.therapist_id);
   if (!therapist) throw fieldError('therapist_id', AM.therapistNotFound);
   const online = input.booking_type === 'ONLINE';
@@ -334,6 +342,9 @@ export async function createManualBooking(db: Db, input: ManualBooking, by: Admi
           paidAt: online ? now : null,
         })
         .returning();
+      if (opts.tokenSecret) {
+        await tx.update(bookings).set({ manageTokenHash: manageTokenFor(opts.tokenSecret, row!.id).hash }).where(eq(bookings.id, row!.id));
+      }
       await insertAudit(tx, { ...who(by), action: 'booking.manual_create', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
       // An online session the centre marks paid was paid to it some other way: the ledger holds it as
       // taken at the counter, by this admin.

@@ -27,7 +27,7 @@ const FIELD_ORDER = [
   'therapist_id', 'booking_date', 'booking_time_slot_start', 'booking_type', 'location_id', 'payment_status', 'cancelled',
   'amount_paise', 'payment_transaction_id', 'payment_link_url', 'razorpay_payment_link_id', 'admin_confirmed',
   'username', 'email', 'is_superadmin', 'is_admin', 'is_active',
-  'payment.method', 'payment.amount', 'refund.choice', 'refund.amount', 'refund.reason',
+  'reschedule_count', 'payment.method', 'payment.amount', 'refund.choice', 'refund.amount', 'refund.reason',
 ];
 const rank = (field: string) => {
   const i = FIELD_ORDER.indexOf(field);
@@ -55,10 +55,12 @@ export function auditChanges(before: unknown, after: unknown): AuditChange[] {
   return changes;
 }
 
-/** Who made a change, in words: the admin's username, "Command line", or the stored actor. */
+/** Who made a change, in words: the admin's username, "Command line", "Client", or the stored actor. */
 export function auditBy(actor: string, username: string | null): string {
   if (username) return username;
   if (actor === 'cli') return 'Command line';
+  // A change the client made through their Manage booking link (issue 21).
+  if (actor === 'client') return 'Client';
   return actor;
 }
 

@@ -35,9 +35,41 @@ export function bookingTokenMatches(token: unknown, storedHash: string | null | 
  * unique). Its own derivation label, so it never equals a booking token.
  */
 export function manageTokenFor(secret: string, bookingId: number): { token: string; hash: string } {
-  const key = createHmac('sha256', secret).update('manage-booking-token').digest();
-  const token = createHmac('sha256', key).update(String(bookingId), 'utf8').digest('base64url');
+  const token = createHmac('sha256', manageKey(secret)).update(String(bookingId), 'utf8').digest('base64url');
   return { token, hash: hashBookingToken(token) };
+}
+
+function manageKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('manage-booking-token').digest();
+}
+
+/**
+ * The manage token's HMAC key as RFC 2104's inner and outer padded keys (hex), so the booking insert can
+ * derive the token's hash in SQL from the id it has just drawn, with PostgreSQL's own sha256():
+ * sha256(outer || sha256(inner || id)) is HMAC-SHA256(key, id). The batch statement cannot know an id
+ * before it runs, and the hash belongs in the statement that writes the booking.
+ */
+export function manageTokenPads(secret: string): { inner: string; outer: string } {
+  const key = Buffer.alloc(64);
+  manageKey(secret).copy(key);
+  const xor = (byte: number) => Buffer.from(key.map((b) => b ^ byte)).toString('hex');
+  return { inner: xor(0x36), outer: xor(0x5c) };
+}
+
+/**
+ * The SQL expression of a booking's manage_token_hash from its id, given the pads of manageTokenPads as
+ * hex text expressions: the base64url of the HMAC (PostgreSQL's base64 padded and without line breaks
+ * for 32 bytes), then its SHA-256 in hex, as hashBookingToken.
+ */
+export function manageTokenHashSql(id: string, inner: string, outer: string): string {
+  const mac = `sha256(decode(${outer}, 'hex') || sha256(decode(${inner}, 'hex') || convert_to((${id})::text, 'UTF8')))`;
+  const token = `rtrim(translate(encode(${mac}, 'base64'), '+/', '-_'), '=')`;
+  return `encode(sha256(convert_to(${token}, 'UTF8')), 'hex')`;
+}
+
+/** The client's private Manage booking address. */
+export function manageUrlFor(publicBaseUrl: string, secret: string, bookingId: number): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/manage-booking?token=${manageTokenFor(secret, bookingId).token}`;
 }
 
 /** Whether a string has the shape of a token at all (43 base64url characters), before any lookup. */

@@ -15,7 +15,7 @@ import {
   type BookingRow,
   type NewBooking,
 } from '../repositories/booking.repository.ts';
-import { bookingTokenFor } from './booking-token.ts';
+import { bookingTokenFor, manageTokenPads } from './booking-token.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
 
@@ -47,6 +47,13 @@ function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
 function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
   if (actor.kind === 'admin') return input.booking_type === 'ONLINE' ? 'COMPLETED' : 'PENDING';
   return input.booking_type === 'ONLINE' ? 'INITIATED' : 'PENDING';
+}
+
+let lastPads: { secret: string; pads: { inner: string; outer: string } } | undefined;
+/** The pads change only with the secret: derived once, not per booking on the hot path. */
+function padsFor(secret: string): { inner: string; outer: string } {
+  if (lastPads?.secret !== secret) lastPads = { secret, pads: manageTokenPads(secret) };
+  return lastPads.pads;
 }
 
 export type CreateBookingOptions = {
@@ -164,6 +171,9 @@ export async function createBooking(
             ),
       now,
       limited ? options.holds : undefined,
+      // Every booking carries its Manage booking token's hash from the start: an in-person or admin
+      // booking is confirmed as it is written; an online hold's token reaches nobody until it is paid.
+      padsFor(options.tokenSecret),
     );
   } catch (err) {
     // The key was used by a booking committed meanwhile (or earlier, for another slot).

@@ -8,10 +8,13 @@ import { AppError } from '../errors.ts';
 import { enqueueInTx, mailIntents, sessionStart } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { buildIcs } from '../providers/mail/ics.ts';
+import { manageTokenFor, manageUrlFor } from './booking-token.ts';
+import type { JobPayload } from '../jobs/jobs.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
 import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
+import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 
 export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
@@ -59,8 +62,11 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-function renderHtml(title: string, paragraphs: string[]): string {
-  const body = paragraphs.map((p) => `<p style="margin:0 0 12px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
+/** `link`: an address in the paragraphs made a link in the HTML part (the text part shows it as it is). */
+function renderHtml(title: string, paragraphs: string[], link?: { href: string; text: string }): string {
+  const linked = (html: string) =>
+    link ? html.split(escapeHtml(link.href)).join(`<a href="${escapeHtml(link.href)}" style="color:#3f7f7a">${escapeHtml(link.text)}</a>`) : html;
+  const body = paragraphs.map((p) => `<p style="margin:0 0 12px">${linked(escapeHtml(p)).replace(/\n/g, '<br>')}</p>`).join('');
   return `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#2f3e3c;background:#f6f3ec;padding:24px"><div style="max-width:560px;margin:auto;background:#fff;border-radius:12px;padding:24px"><h2 style="color:#3f7f7a;margin-top:0">${escapeHtml(title)}</h2>${body}</div></body></html>`;
 }
 
@@ -83,11 +89,17 @@ function policy(config: Config): string {
   return `Cancellation policy: to reschedule or cancel, please contact us at least 24 hours before your session (${config.supportPhone}, ${config.supportEmail}); otherwise 100% of the session fee is charged. Sessions running beyond 60 minutes are charged for every additional 15 minutes.`;
 }
 
-function invitation(b: BookingView, config: Config, now: Date): string {
+/**
+ * The session's calendar invitation. One UID per booking for its whole life, so a change sent later
+ * (SEQUENCE raised, or METHOD:CANCEL) updates the event the first one made instead of adding another.
+ */
+function invitation(b: BookingView, config: Config, now: Date, opts: { sequence?: number; method?: 'REQUEST' | 'CANCEL' } = {}): string {
   const start = sessionStart(b);
   const host = new URL(config.publicBaseUrl).hostname;
   return buildIcs({
     uid: `booking-${b.id}@${host}`,
+    sequence: opts.sequence ?? b.calendarSequence,
+    method: opts.method ?? 'REQUEST',
     start,
     end: new Date(start.getTime() + SESSION_MS),
     stamp: now,
@@ -121,11 +133,13 @@ export function confirmationMail(b: BookingView, recipient: 'client' | 'therapis
     b.bookingType === 'ONLINE'
       ? `Payment received: ${amount}${b.razorpayPaymentId ? ` (payment ${b.razorpayPaymentId})` : ''}.`
       : `The session fee${b.amountPaise > 0 ? ` of ${amount}` : ''} is paid at the centre on the day of your visit (cash, card or UPI).`;
+  const manage = manageUrlFor(config.publicBaseUrl, config.jwtSecret, b.id);
   const paragraphs = [
     `Dear ${b.clientFullName},`,
     `Your session with ${b.therapistName} is confirmed.`,
     sessionLines(b, config).join('\n'),
     paymentLine,
+    manageParagraph(manage, config),
     policy(config),
     `Booking reference: ${b.id}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
     `Warm regards,\n${config.centreName}`,
@@ -134,9 +148,14 @@ export function confirmationMail(b: BookingView, recipient: 'client' | 'therapis
     to: b.clientEmail,
     subject: `Booking confirmed: your session on ${when(b)}`,
     text: paragraphs.join('\n\n'),
-    html: renderHtml('Your session is confirmed', paragraphs),
+    html: renderHtml('Your session is confirmed', paragraphs, { href: manage, text: 'Manage booking' }),
     ics,
   };
+}
+
+/** The private Manage booking link, in words: it is the client's alone. */
+function manageParagraph(url: string, config: Config): string {
+  return `Manage booking: to move or cancel this session yourself, up to ${config.changeNoticeHours} hours before it starts, open your private link (please do not share it):\n${url}`;
 }
 
 export function reminderMail(b: BookingView, config: Config): MailMessage {
@@ -155,6 +174,10 @@ export async function sendConfirmation(deps: NotificationDeps, bookingId: number
   const b = await getBookingView(deps.db, bookingId);
   if (!b) throw new AppError('not_found', 'Booking not found.');
   if (!isConfirmed(b)) return 'skipped';
+  // A booking made before Manage booking existed gets its token's hash now, before a link to it goes out.
+  if (recipient === 'client' && !b.manageTokenHash) {
+    await setManageHashIfMissing(deps.db, b.id, manageTokenFor(deps.config.jwtSecret, b.id).hash);
+  }
   const message = confirmationMail(b, recipient, deps.config, deps.now());
   if (!message) {
     deps.logger.warn({ bookingId, recipient }, 'no e-mail address for the therapist: confirmation not sent');
@@ -164,11 +187,15 @@ export async function sendConfirmation(deps: NotificationDeps, bookingId: number
   return 'sent';
 }
 
-/** The mail.booking-reminder job (delayed to 24 hours before the session). */
-export async function sendReminder(deps: NotificationDeps, bookingId: number): Promise<'sent' | 'skipped'> {
+/**
+ * The mail.booking-reminder job (delayed to 24 hours before the session). `scheduledFor` is the session
+ * start the reminder was scheduled for: a session the client moved since has its own reminder.
+ */
+export async function sendReminder(deps: NotificationDeps, bookingId: number, scheduledFor?: string): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
   if (!b) throw new AppError('not_found', 'Booking not found.');
   if (!isConfirmed(b) || sessionStart(b).getTime() <= deps.now().getTime()) return 'skipped';
+  if (scheduledFor !== undefined && new Date(scheduledFor).getTime() !== sessionStart(b).getTime()) return 'skipped';
   await deps.mailer.send(reminderMail(b, deps.config), `reminder-${bookingId}`);
   return 'sent';
 }
@@ -233,4 +260,110 @@ export async function sendStaffInvitation(deps: NotificationDeps, invitationId: 
   const subject = kind === 'invite' ? `Your admin account at ${deps.config.centreName}` : `Set a new password for ${deps.config.centreName}`;
   await deps.mailer.send({ to: found.admin.email, subject, text: paragraphs.join('\n\n'), html: renderHtml(kind === 'invite' ? 'Welcome to the admin panel' : 'Set a new password', paragraphs) }, `staff-${kind}`);
   return 'sent';
+}
+
+type ChangePayload = JobPayload<'mail.booking-changed'>;
+
+/**
+ * The e-mail of a change the client made (issue 21), to the client or the therapist, with the calendar
+ * update: the same UID as the first invitation, SEQUENCE raised, METHOD:CANCEL for a cancellation.
+ * `money` is what the ledger holds for the booking (a cancellation tells the client about the refund).
+ */
+export function changeMail(
+  b: BookingView,
+  p: Pick<ChangePayload, 'recipient' | 'change' | 'sequence' | 'from'>,
+  config: Config,
+  now: Date,
+  money: { capturedPaise: number; refundedPaise: number },
+): MailMessage | undefined {
+  const cancelled = p.change === 'cancelled';
+  const ics = invitation(b, config, now, { sequence: p.sequence, method: cancelled ? 'CANCEL' : 'REQUEST' });
+  const before = p.from ? `${formatLongDate(p.from.date)} at ${formatTimeIst(p.from.time)}` : undefined;
+  const rupees = (paise: number) => formatPrice(paiseToRupees(paise));
+  if (p.recipient === 'therapist') {
+    if (!b.therapistEmail) return undefined;
+    const paragraphs = cancelled
+      ? [`${b.clientFullName} has cancelled their session with you on ${when(b)}. The time is free again.`, `Booking reference: ${b.id}`]
+      : [
+          `${b.clientFullName} has moved their session with you${before ? ` from ${before}` : ''} to ${when(b)}.`,
+          sessionLines(b, config).join('\n'),
+          `Booking reference: ${b.id}`,
+        ];
+    const subject = cancelled ? `Session cancelled: ${b.clientFullName}, ${when(b)}` : `Session moved: ${b.clientFullName}, now ${when(b)}`;
+    return { to: b.therapistEmail, subject, text: paragraphs.join('\n\n'), html: renderHtml(cancelled ? 'Session cancelled' : 'Session moved', paragraphs), ics };
+  }
+  const manage = manageUrlFor(config.publicBaseUrl, config.jwtSecret, b.id);
+  let paragraphs: string[];
+  if (cancelled) {
+    const held = money.capturedPaise - money.refundedPaise;
+    const refund =
+      money.refundedPaise > 0
+        ? `${rupees(money.refundedPaise)} has been refunded in full to your original payment method; it usually reaches you within 5–7 working days.`
+        : money.capturedPaise > 0 && held > 0
+          ? `${rupees(held)} is being refunded to you; we will write again when it has gone through.`
+          : 'Nothing was paid for this session, so nothing is charged.';
+    paragraphs = [
+      `Dear ${b.clientFullName},`,
+      `As you asked, your session with ${b.therapistName} on ${when(b)} has been cancelled.`,
+      refund,
+      `Booking reference: ${b.id}. If you would like another session, you are welcome to book again; if you have any question, call ${config.supportPhone} or write to ${config.supportEmail}.`,
+      `Warm regards,\n${config.centreName}`,
+    ];
+  } else {
+    paragraphs = [
+      `Dear ${b.clientFullName},`,
+      `As you asked, your session with ${b.therapistName} has been moved${before ? ` from ${before}` : ''} to ${when(b)}. Your payment and your booking carry over unchanged${b.bookingType === 'ONLINE' ? ', and the video call link stays the same' : ''}.`,
+      sessionLines(b, config).join('\n'),
+      manageParagraph(manage, config),
+      policy(config),
+      `Booking reference: ${b.id}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
+      `Warm regards,\n${config.centreName}`,
+    ];
+  }
+  return {
+    to: b.clientEmail,
+    subject: cancelled ? `Booking cancelled: your session on ${when(b)}` : `Session moved: now ${when(b)}`,
+    text: paragraphs.join('\n\n'),
+    html: renderHtml(cancelled ? 'Your booking is cancelled' : 'Your session has been moved', paragraphs, cancelled ? undefined : { href: manage, text: 'Manage booking' }),
+    ics,
+  };
+}
+
+/**
+ * The mail.booking-changed job. A message about a move that a later change (another move, a
+ * cancellation) has overtaken is not sent: the later change's own message says where things stand.
+ */
+export async function sendChangeMail(deps: NotificationDeps, p: ChangePayload): Promise<'sent' | 'skipped'> {
+  const b = await getBookingView(deps.db, p.bookingId);
+  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (b.bookingType === 'ADMIN_BLOCK' || b.calendarSequence !== p.sequence) return 'skipped';
+  if ((p.change === 'cancelled') !== b.cancelled) return 'skipped';
+  const money = await moneyOf(deps.db, b.id);
+  const message = changeMail(b, p, deps.config, deps.now(), money);
+  if (!message) {
+    deps.logger.warn({ bookingId: b.id, recipient: p.recipient }, 'no e-mail address for the therapist: change not sent');
+    return 'skipped';
+  }
+  await deps.mailer.send(message, `${p.change}-${b.id}-${p.sequence}-${p.recipient}`);
+  return 'sent';
+}
+
+/**
+ * The meetings.update job: the meeting follows the booking as it is now (moved, or cancelled), never
+ * re-created, so the link the client has keeps working. A booking without a meeting yet needs nothing:
+ * meetings.create reads the booking's time when it runs. A job overtaken by a later change does nothing.
+ */
+export async function updateMeetingForBooking(deps: NotificationDeps, bookingId: number, sequence: number): Promise<'moved' | 'cancelled' | 'unchanged' | 'skipped'> {
+  const b = await getBookingView(deps.db, bookingId);
+  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (b.bookingType !== 'ONLINE' || !b.googleMeetLink || b.calendarSequence !== sequence) return 'skipped';
+  const start = sessionStart(b);
+  return deps.meetings.updateMeeting({
+    bookingId: b.id,
+    summary: `Therapy session with ${b.therapistName}`,
+    description: `${deps.config.centreName}: 60-minute online session (booking ${b.id}).`,
+    start,
+    end: new Date(start.getTime() + SESSION_MS),
+    cancelled: b.cancelled,
+  });
 }

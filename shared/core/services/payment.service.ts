@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { bookings, webhookEvents } from '../db/schema.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { enqueueInTx, intent, intentsForConfirmedBooking, type DbOrTx } from '../jobs/outbox.ts';
+import { enqueueInTx, intent, intentsForConfirmedBooking, sessionStart, type DbOrTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { bookingOfReference, linkReference, MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import { INT4_MAX } from '../../contract/booking.ts';
@@ -15,7 +15,9 @@ import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { findBookingByPublicRef, getBooking, getBookingView, toBookingRecord, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledger.repository.ts';
 import { refundBookingMoney } from './refund.service.ts';
-import { bookingTokenMatches } from './booking-token.ts';
+import { bookingTokenMatches, manageTokenFor, manageUrlFor } from './booking-token.ts';
+import { isConfirmedBooking } from '../../domain/manage.ts';
+import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 
 export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
 
@@ -435,7 +437,9 @@ function signedCallbackFor(payments: PaymentsProvider, booking: BookingView, que
   );
 }
 
-export type BookingDetailsAnswer = { data: ReturnType<typeof toBookingRecord> } | { data: { payment_status: BookingView['paymentStatus'] } };
+export type BookingDetailsAnswer =
+  | { data: ReturnType<typeof toBookingRecord> & { manage_url: string | null } }
+  | { data: { payment_status: BookingView['paymentStatus'] } };
 
 /**
  * GET /api/get-razorpay-details/{ref}: ref is the payment link id, the transaction id or, with proof
@@ -473,5 +477,18 @@ export async function bookingDetailsFor(
     }
     throw new AppError('conflict', 'We could not confirm this payment yet. Please contact support.');
   }
-  return proven ? { data: toBookingRecord(booking, deps.now()) } : { data: { payment_status: booking.paymentStatus } };
+  if (!proven) return { data: { payment_status: booking.paymentStatus } };
+  const now = deps.now();
+  return { data: { ...toBookingRecord(booking, now), manage_url: await manageUrlIfConfirmed(deps, booking, now) } };
+}
+
+/**
+ * The client's private Manage booking address (issue 21), for the caller who proved the booking is
+ * theirs: only once it is confirmed and until its session starts. A booking from before the feature
+ * gets its token's hash stored first, so the address works.
+ */
+async function manageUrlIfConfirmed(deps: PaymentDeps, booking: BookingView, now: Date): Promise<string | null> {
+  if (booking.bookingType === 'ADMIN_BLOCK' || !isConfirmedBooking(booking) || now.getTime() >= sessionStart(booking).getTime()) return null;
+  if (!booking.manageTokenHash) await setManageHashIfMissing(deps.db, booking.id, manageTokenFor(deps.config.jwtSecret, booking.id).hash);
+  return manageUrlFor(deps.config.publicBaseUrl, deps.config.jwtSecret, booking.id);
 }

@@ -314,6 +314,8 @@ export function holdNote(b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 
 const AUDIT_ACTIONS: Record<string, string> = {
   'booking.cancel': 'Cancelled a booking',
   'booking.manual_create': 'Created a manual booking',
+  'booking.client_reschedule': 'Moved their session (client, Manage booking)',
+  'booking.client_cancel': 'Cancelled their booking (client, Manage booking)',
   'booking.payment_link_create': 'Created a payment link',
   'booking.payment_link_update': 'Updated the payment link',
   'booking.record_payment': 'Recorded a payment',
@@ -338,6 +340,7 @@ const AUDIT_FIELDS: Record<string, string> = {
   razorpay_payment_link_id: 'Payment link ID',
   location_id: 'Centre',
   admin_confirmed: 'Confirmed by an admin',
+  reschedule_count: 'Times moved by the client',
   username: 'Username',
   email: 'E-mail',
   is_superadmin: 'Super admin',

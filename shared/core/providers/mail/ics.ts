@@ -10,6 +10,13 @@ export type IcsEvent = {
   organizer: { name: string; email: string };
   attendees: { name: string; email: string }[];
   url?: string;
+  /**
+   * RFC 5545 SEQUENCE: 0 for the first invitation, one more for each change sent since. With the same
+   * UID, calendars replace the event they hold by the highest SEQUENCE they receive.
+   */
+  sequence?: number;
+  /** REQUEST (a new or changed session) or CANCEL (the session is off: STATUS:CANCELLED). */
+  method?: 'REQUEST' | 'CANCEL';
 };
 
 function utc(d: Date): string {
@@ -46,12 +53,13 @@ function fold(line: string): string {
 }
 
 export function buildIcs(e: IcsEvent): string {
+  const cancel = e.method === 'CANCEL';
   const lines = [
     'BEGIN:VCALENDAR',
     'PRODID:-//Wellbeing Centre//Booking//EN',
     'VERSION:2.0',
     'CALSCALE:GREGORIAN',
-    'METHOD:REQUEST',
+    `METHOD:${cancel ? 'CANCEL' : 'REQUEST'}`,
     'BEGIN:VEVENT',
     `UID:${e.uid}`,
     `DTSTAMP:${utc(e.stamp)}`,
@@ -63,14 +71,11 @@ export function buildIcs(e: IcsEvent): string {
     ...(e.url ? [`URL:${e.url}`] : []),
     `ORGANIZER;CN=${param(e.organizer.name)}:mailto:${e.organizer.email}`,
     ...e.attendees.map((a) => `ATTENDEE;CN=${param(a.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${a.email}`),
-    'SEQUENCE:0',
-    'STATUS:CONFIRMED',
-    'TRANSP:OPAQUE',
-    'BEGIN:VALARM',
-    'ACTION:DISPLAY',
-    'DESCRIPTION:Therapy session in 1 hour',
-    'TRIGGER:-PT1H',
-    'END:VALARM',
+    `SEQUENCE:${Math.max(0, Math.trunc(e.sequence ?? 0))}`,
+    `STATUS:${cancel ? 'CANCELLED' : 'CONFIRMED'}`,
+    cancel ? 'TRANSP:TRANSPARENT' : 'TRANSP:OPAQUE',
+    // No reminder for a session that is off.
+    ...(cancel ? [] : ['BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Therapy session in 1 hour', 'TRIGGER:-PT1H', 'END:VALARM']),
     'END:VEVENT',
     'END:VCALENDAR',
   ];

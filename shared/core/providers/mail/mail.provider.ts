@@ -10,7 +10,7 @@ export type MailMessage = {
   subject: string;
   text: string;
   html: string;
-  /** An iCalendar invitation (METHOD:REQUEST) attached as invite.ics. */
+  /** An iCalendar invitation (METHOD:REQUEST, or METHOD:CANCEL for a cancelled session) attached as invite.ics. */
   ics?: string;
 };
 
@@ -21,6 +21,11 @@ export interface Mailer {
   close(): void;
 }
 
+/** The calendar part's method parameter must match the METHOD inside it, or mail clients ignore the update. */
+function icsMethod(ics: string): string {
+  return /^METHOD:([A-Z]+)\r?$/m.exec(ics)?.[1] ?? 'REQUEST';
+}
+
 function toNodemailer(from: string, m: MailMessage): SendMailOptions {
   return {
     from,
@@ -29,7 +34,7 @@ function toNodemailer(from: string, m: MailMessage): SendMailOptions {
     text: m.text,
     html: m.html,
     ...(m.ics
-      ? { attachments: [{ filename: 'invite.ics', content: m.ics, contentType: 'text/calendar; charset=utf-8; method=REQUEST' }] }
+      ? { attachments: [{ filename: 'invite.ics', content: m.ics, contentType: `text/calendar; charset=utf-8; method=${icsMethod(m.ics)}` }] }
       : {}),
   };
 }

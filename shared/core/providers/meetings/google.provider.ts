@@ -33,13 +33,16 @@ export function googleMeetProvider(opts: GoogleOptions, fetchImpl: typeof fetch 
     return cached.token;
   }
 
+  const base = `https://www.googleapis.com/calendar/v3/calendars/${encodeURIComponent(opts.calendarId)}/events`;
+  // A fixed event id (base32hex) makes a retried insert collide (409) instead of making a second meeting,
+  // and lets a moved or cancelled session find its event again.
+  const eventIdOf = (bookingId: number) => `booking${String(bookingId).padStart(6, '0')}`;
+
   return {
     name: 'google',
     async createMeeting(req) {
       const token = await accessToken();
-      const base = `https://www.googleapis.com/calendar/v3/calendars/${encodeURIComponent(opts.calendarId)}/events`;
-      // A fixed event id (base32hex) makes a retried insert collide (409) instead of making a second meeting.
-      const eventId = `booking${String(req.bookingId).padStart(6, '0')}`;
+      const eventId = eventIdOf(req.bookingId);
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const res = await fetchImpl(`${base}?conferenceDataVersion=1&sendUpdates=none`, {
         method: 'POST',
@@ -60,6 +63,31 @@ export function googleMeetProvider(opts: GoogleOptions, fetchImpl: typeof fetch 
       const link = event.hangoutLink;
       if (typeof link !== 'string' || !link.startsWith('https://')) throw new Error('Google answered an event without a Meet link');
       return { url: link };
+    },
+    async updateMeeting(req) {
+      const token = await accessToken();
+      const url = `${base}/${eventIdOf(req.bookingId)}?sendUpdates=none`;
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      if (req.cancelled) {
+        const res = await fetchImpl(url, { method: 'DELETE', headers });
+        // Gone already (a retry, or deleted by hand): the meeting is cancelled either way.
+        if (res.status === 404 || res.status === 410) return 'cancelled';
+        if (!res.ok) await asJson(res, 'events.delete');
+        return 'cancelled';
+      }
+      // PATCH keeps the conference (and so the Meet link); only the times change.
+      await asJson(
+        await fetchImpl(url, {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({
+            start: { dateTime: req.start.toISOString(), timeZone: 'Asia/Kolkata' },
+            end: { dateTime: req.end.toISOString(), timeZone: 'Asia/Kolkata' },
+          }),
+        }),
+        'events.patch',
+      );
+      return 'moved';
     },
   };
 }

@@ -8,5 +8,9 @@ export function jitsiProvider(opts: { domain: string }): MeetingsProvider {
     async createMeeting() {
       return { url: `https://${opts.domain}/WellbeingSession-${randomBytes(16).toString('hex')}` };
     },
+    // A Jitsi room has no time: the same link serves the moved session, and a cancelled one is simply not joined.
+    async updateMeeting() {
+      return 'unchanged';
+    },
   };
 }

@@ -1,0 +1,54 @@
+import { Router, type RequestHandler } from 'express';
+import { manageRescheduleSchema, manageTokenParam } from '../../../shared/contract/manage.ts';
+import { API_MESSAGES as M } from '../../../shared/contract/messages.ts';
+import { AppError } from '../../../shared/core/errors.ts';
+import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking, type ManageDeps } from '../../../shared/core/services/manage.service.ts';
+import type { AppDeps } from '../app.ts';
+import { parseOr400 } from '../middleware/validate.ts';
+
+/**
+ * The token is the whole credential and sits in the address: nothing may keep the answer (no-store)
+ * or pass the address on to another site (no-referrer; the page's links to the meeting, for instance).
+ */
+const privateAnswer: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  next();
+};
+
+/** A malformed token is answered as an unknown one: 404, the same words. */
+function tokenOf(params: unknown): string {
+  const parsed = manageTokenParam.safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', M.notFound);
+  return parsed.data.token;
+}
+
+/** The client's own Manage booking calls (issue 21), keyed only by the private token from their e-mail. */
+export function manageRoutes(deps: AppDeps): Router {
+  const r = Router();
+  const manageDeps = (): ManageDeps => ({ db: deps.db, config: deps.config, payments: deps.payments, logger: deps.logger, now: deps.now });
+
+  r.use('/api/manage', privateAnswer);
+
+  r.get('/api/manage/:token', async (req, res) => {
+    res.json(await getManagedBooking(manageDeps(), tokenOf(req.params)));
+  });
+
+  r.post('/api/manage/:token/reschedule', async (req, res) => {
+    const token = tokenOf(req.params);
+    const input = parseOr400(manageRescheduleSchema, req.body);
+    const { therapistId, ...result } = await rescheduleManagedBooking(manageDeps(), token, input);
+    // Read-your-writes here; other processes drop it when the commit's notification reaches them.
+    deps.readCache?.changed(`therapist:${therapistId}`);
+    res.json(result);
+  });
+
+  r.post('/api/manage/:token/cancel', async (req, res) => {
+    const token = tokenOf(req.params);
+    const { therapistId, ...result } = await cancelManagedBooking(manageDeps(), token);
+    deps.readCache?.changed(`therapist:${therapistId}`);
+    res.json(result);
+  });
+
+  return r;
+}

@@ -1,0 +1,256 @@
+import type { ManageBookingDto, ManageChangeResultDto, ManageClosedReason } from '../../contract/manage.ts';
+import { API_MESSAGES as M } from '../../contract/messages.ts';
+import { changesCloseAt, manageOptions, managePolicyText, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
+import { formatPrice, paiseToRupees } from '../../domain/money.ts';
+import { clientOfferDates, isOffered, SESSION_MINUTES } from '../../domain/slots.ts';
+import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
+import { enqueueInTx, intentsForClientChange } from '../jobs/outbox.ts';
+import type { Logger } from '../logger.ts';
+import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import { auditableBooking } from '../repositories/admin-booking.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
+import type { BookingRow } from '../repositories/booking.repository.ts';
+import { getTherapist, listAvailability, listClosedRanges } from '../repositories/catalog.repository.ts';
+import { moneyOf } from '../repositories/ledger.repository.ts';
+import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
+import { hashBookingToken, isTokenShaped } from './booking-token.ts';
+import { closeOpenLink } from './payment.service.ts';
+import { refundBookingMoney } from './refund.service.ts';
+
+export type ManageDeps = { db: Db; config: Config; payments: PaymentsProvider | undefined; logger: Logger; now: () => Date };
+
+/** The audit log's actor for a change the client made through their Manage booking link. */
+export const CLIENT_ACTOR = 'client';
+
+export const MANAGE_MESSAGES = {
+  sameSlot: 'Your session is already at this time. Please choose another.',
+} as const;
+
+/**
+ * One answer for a malformed, unknown, expired or otherwise unusable token, so a caller learns nothing
+ * about which it was (a guess at 256 bits is hopeless anyway).
+ */
+const notFound = () => new AppError('not_found', M.notFound);
+
+const SESSION_TYPES: Record<string, string> = { individual: 'Individual therapy', couple: 'Couple therapy' };
+
+function policyOf(config: Config): ManagePolicy {
+  return { noticeHours: config.changeNoticeHours, maxReschedules: config.maxReschedules };
+}
+
+function supportOf(config: Config) {
+  return { phone: config.supportPhone, email: config.supportEmail };
+}
+
+function startOf(b: Pick<BookingRow, 'bookingDate' | 'bookingTimeSlotStart'>): Date {
+  return centreInstant(b.bookingDate, toHhMm(b.bookingTimeSlotStart));
+}
+
+/** The session's end: its template slot's end, or SESSION_MINUTES after the start when the template no longer has it. */
+function endOf(b: ManagedBooking): Date {
+  const start = toHhMm(b.bookingTimeSlotStart);
+  if (b.slotEndTime && timeToMinutes(b.slotEndTime) > timeToMinutes(start)) return centreInstant(b.bookingDate, toHhMm(b.slotEndTime));
+  return new Date(startOf(b).getTime() + SESSION_MINUTES * 60_000);
+}
+
+function stateOf(b: BookingRow): ManagedBookingState {
+  return { bookingType: b.bookingType, paymentStatus: b.paymentStatus, cancelled: b.cancelled, rescheduleCount: b.rescheduleCount, startsAt: startOf(b) };
+}
+
+/**
+ * The booking a Manage booking token opens: only a client's booking, and only until its session ends.
+ * Nothing about the token is logged.
+ */
+async function findManaged(deps: ManageDeps, token: unknown, now: Date): Promise<ManagedBooking> {
+  if (!isTokenShaped(token)) throw notFound();
+  const b = await findBookingByManageHash(deps.db, hashBookingToken(token));
+  if (!b || b.bookingType === 'ADMIN_BLOCK' || now.getTime() >= endOf(b).getTime()) throw notFound();
+  return b;
+}
+
+function toDto(b: ManagedBooking, now: Date, config: Config, heldPaise: number): ManageBookingDto {
+  const policy = policyOf(config);
+  const options = manageOptions(stateOf(b), now, policy);
+  const online = b.bookingType === 'ONLINE';
+  return {
+    booking_reference: String(b.id),
+    therapist: { id: b.therapistId, name: b.therapistName, title: b.therapistTitle },
+    session_type: (b.sessionType && SESSION_TYPES[b.sessionType]) || b.serviceName || 'Therapy session',
+    booking_type: online ? 'ONLINE' : 'OFFLINE',
+    centre: online ? null : { name: b.locationName ?? config.centreName, address: b.locationAddress ?? '' },
+    booking_date: b.bookingDate,
+    booking_time_slot_start: toHhMm(b.bookingTimeSlotStart),
+    booking_time_slot_end: centreNow(endOf(b)).time,
+    amount: paiseToRupees(b.amountPaise),
+    payment_status: b.paymentStatus,
+    cancelled: b.cancelled,
+    meeting_link: online && !b.cancelled && b.paymentStatus === 'COMPLETED' ? b.googleMeetLink : null,
+    can_reschedule: options.canReschedule,
+    can_cancel: options.canCancel,
+    closed_reason: options.closedReason,
+    policy: managePolicyText(policy, supportOf(config)),
+    changes_close_at: changesCloseAt(startOf(b), policy.noticeHours).toISOString(),
+    reschedules_left: options.reschedulesLeft,
+    refund_on_cancel: options.canCancel ? paiseToRupees(Math.max(0, heldPaise)) : 0,
+    support: supportOf(config),
+  };
+}
+
+async function heldPaiseOf(db: Db, bookingId: number): Promise<number> {
+  const money = await moneyOf(db, bookingId);
+  return money.capturedPaise - money.refundedPaise;
+}
+
+/** GET /api/manage/{token}: the booking's summary and what its client may do now. */
+export async function getManagedBooking(deps: ManageDeps, token: unknown): Promise<ManageBookingDto> {
+  const now = deps.now();
+  const b = await findManaged(deps, token, now);
+  return toDto(b, now, deps.config, await heldPaiseOf(deps.db, b.id));
+}
+
+/** A 409 in words (with the centre's phone and e-mail) unless the client may still do `what`. */
+function refuseUnlessOpen(b: BookingRow, now: Date, config: Config, what: 'reschedule' | 'cancel'): void {
+  const options = manageOptions(stateOf(b), now, policyOf(config));
+  const allowed = what === 'reschedule' ? options.canReschedule : options.canCancel;
+  if (allowed) return;
+  const reason: ManageClosedReason = options.closedReason ?? 'NOT_CONFIRMED';
+  throw new AppError('conflict', manageRefusal(reason, policyOf(config), supportOf(config), startOf(b)));
+}
+
+/**
+ * The new slot must be one the wizard would offer a client for this therapist right now: inside the
+ * 15-day window, not passed, on the therapist's weekly hours, not blocked, not a holiday or time off.
+ * Whether it is free is decided by the live-slot index when the move is written (a race has one winner).
+ */
+async function checkNewSlot(db: Db, b: BookingRow, date: string, time: string, now: Date): Promise<void> {
+  if (date === b.bookingDate && time === toHhMm(b.bookingTimeSlotStart)) throw fieldError('booking_time_slot_start', MANAGE_MESSAGES.sameSlot);
+  const today = centreNow(now);
+  if (!clientOfferDates(today.date).includes(date)) throw fieldError('booking_date', weekday(date) === 0 ? M.sundayClosed : M.dateOutsideWindow);
+  if (date === today.date && timeToMinutes(time) <= today.minutes) throw fieldError('booking_time_slot_start', M.slotPassed);
+  const therapist = await getTherapist(db, b.therapistId);
+  if (!therapist) throw fieldError('booking_time_slot_start', M.slotNotOffered);
+  const [templates, closed, holder] = await Promise.all([
+    listAvailability(db, therapist.id),
+    listClosedRanges(db, therapist.id, date, date),
+    liveHolderOf(db, therapist.id, date, time),
+  ]);
+  // Bookings are left out of the offer here: a slot another client holds is a 409, as in the wizard.
+  const offered = isOffered({ today: today.date, nowMinutes: today.minutes, templates, booked: [], closed }, date, time);
+  if (!offered || holder === 'ADMIN_BLOCK') throw fieldError('booking_time_slot_start', M.slotNotOffered);
+  if (holder === 'BOOKING') throw new AppError('conflict', M.slotTaken);
+}
+
+function whenText(date: string, time: string): string {
+  return `${formatLongDate(date)} at ${formatTimeIst(time)}`;
+}
+
+/** The audit record of a client's change: the booking's fields, and how often it has been moved. */
+function audited(b: BookingRow): Record<string, unknown> {
+  return { ...auditableBooking(b), reschedule_count: b.rescheduleCount };
+}
+
+async function answer(deps: ManageDeps, token: string, message: string): Promise<ManageChangeResultDto> {
+  const now = deps.now();
+  const b = await findBookingByManageHash(deps.db, hashBookingToken(token));
+  if (!b) throw notFound();
+  return { booking: toDto(b, now, deps.config, await heldPaiseOf(deps.db, b.id)), message };
+}
+
+/**
+ * POST /api/manage/{token}/reschedule: the same therapist, another slot of the public offer, while the
+ * session is at least CHANGE_NOTICE_HOURS away and has been moved fewer than MAX_RESCHEDULES times. One
+ * transaction: the booking's row is locked (so the rules are checked again against what is committed),
+ * moved (the old slot is free and the new one taken at once), counted, audited as the client's, and
+ * the e-mails, calendar update, meeting move and new reminder are written to the outbox. The payment and
+ * the meeting link stay as they are.
+ */
+export async function rescheduleManagedBooking(
+  deps: ManageDeps,
+  token: unknown,
+  input: { booking_date: string; booking_time_slot_start: string },
+): Promise<ManageChangeResultDto & { therapistId: number }> {
+  const now = deps.now();
+  const found = await findManaged(deps, token, now);
+  refuseUnlessOpen(found, now, deps.config, 'reschedule');
+  const date = input.booking_date;
+  const time = toHhMm(input.booking_time_slot_start);
+  await checkNewSlot(deps.db, found, date, time, now);
+  try {
+    await deps.db.transaction(async (tx) => {
+      const before = (await lockBooking(tx, found.id))!;
+      refuseUnlessOpen(before, now, deps.config, 'reschedule');
+      if (date === before.bookingDate && time === toHhMm(before.bookingTimeSlotStart)) throw fieldError('booking_time_slot_start', MANAGE_MESSAGES.sameSlot);
+      const after = await moveBooking(tx, before.id, date, time, now);
+      await insertAudit(tx, {
+        adminId: null,
+        actor: CLIENT_ACTOR,
+        action: 'booking.client_reschedule',
+        entityType: 'booking',
+        entityId: before.id,
+        before: audited(before),
+        after: audited(after),
+      });
+      const from = { date: before.bookingDate, time: toHhMm(before.bookingTimeSlotStart) };
+      await enqueueInTx(tx, intentsForClientChange(after, 'moved', after.calendarSequence, now, from), now);
+    });
+  } catch (err) {
+    // The live-slot index: another booking took the slot first (or in the same instant).
+    if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', M.slotTaken);
+    throw err;
+  }
+  deps.logger.info({ bookingId: found.id }, 'booking moved by the client');
+  const result = await answer(deps, token as string, `Your session has been moved to ${whenText(date, time)}. We have sent you an e-mail with the updated calendar invitation.`);
+  return { ...result, therapistId: found.therapistId };
+}
+
+/**
+ * POST /api/manage/{token}/cancel: with CHANGE_NOTICE_HOURS' notice, the booking is cancelled and what
+ * was paid for it goes back in full through the provider, recorded in the ledger, in the same
+ * transaction (a refused refund cancels nothing; a retry is the same refund, by its idempotency key).
+ * An unpaid booking's open payment link is closed after the commit, as the hold expiry does.
+ */
+export async function cancelManagedBooking(deps: ManageDeps, token: unknown): Promise<ManageChangeResultDto & { therapistId: number }> {
+  const now = deps.now();
+  const found = await findManaged(deps, token, now);
+  refuseUnlessOpen(found, now, deps.config, 'cancel');
+  const outcome = await deps.db.transaction(async (tx) => {
+    const before = (await lockBooking(tx, found.id))!;
+    refuseUnlessOpen(before, now, deps.config, 'cancel');
+    const money = await moneyOf(tx, before.id);
+    const held = money.capturedPaise - money.refundedPaise;
+    const after = await cancelBookingRow(tx, before.id, now);
+    let refund: { paise: number; status: 'processed' | 'pending' } | undefined;
+    if (held > 0) {
+      const done = await refundBookingMoney(tx, { db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, before.id, held, {
+        key: `client-cancel-${before.id}`,
+        reason: 'Cancelled by the client',
+        byAdminId: null,
+      });
+      refund = { paise: held, status: done.status };
+    }
+    await insertAudit(tx, {
+      adminId: null,
+      actor: CLIENT_ACTOR,
+      action: 'booking.client_cancel',
+      entityType: 'booking',
+      entityId: before.id,
+      before: audited(before),
+      after: { ...audited(after), ...(refund ? { refund: { choice: 'FULL', amount: paiseToRupees(refund.paise), reason: 'Cancelled by the client' } } : {}) },
+    });
+    await enqueueInTx(tx, intentsForClientChange(after, 'cancelled', after.calendarSequence, now), now);
+    return { refund, openLink: before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null };
+  });
+  // Nobody may pay for a session that will not happen (as an admin's cancel and the hold expiry do).
+  if (deps.payments && outcome.openLink) {
+    await closeOpenLink({ db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, found.id, outcome.openLink);
+  }
+  deps.logger.info({ bookingId: found.id, refunded: outcome.refund?.paise ?? 0 }, 'booking cancelled by the client');
+  const refundWords = outcome.refund
+    ? ` ${formatPrice(paiseToRupees(outcome.refund.paise))} ${outcome.refund.status === 'processed' ? 'has been refunded in full' : 'is being refunded in full'} to your original payment method; it usually reaches you within 5–7 working days.`
+    : '';
+  const result = await answer(deps, token as string, `Your booking has been cancelled.${refundWords} We have sent you an e-mail to confirm it.`);
+  return { ...result, therapistId: found.therapistId };
+}
