@@ -150,10 +150,12 @@ describe('moving the session', () => {
 });
 
 describe('cancelling', () => {
-  const cancelledResult = (b: ManageBookingDto): ManageChangeResultDto => ({
+  const cancelledResult = (b: ManageBookingDto, message = 'Your booking has been cancelled. We have sent you an e-mail to confirm it.'): ManageChangeResultDto => ({
     booking: { ...b, cancelled: true, can_cancel: false, can_reschedule: false, closed_reason: 'CANCELLED', refund_on_cancel: 0, meeting_link: null },
-    message: 'Your session has been cancelled.',
+    message,
   });
+  const refundedMessage =
+    'Your booking has been cancelled. ₹1,800 has been refunded in full to your original payment method; it usually reaches you within 5–7 working days. We have sent you an e-mail to confirm it.';
 
   it('asks first, stating the refund; Keep my session changes nothing', async () => {
     const { calls } = renderPage({ [`GET ${PATH}`]: { body: BOOKING } });
@@ -176,10 +178,20 @@ describe('cancelling', () => {
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual([`${PATH}/cancel`]);
     expect(screen.getByText('₹1,800 will be refunded to your original payment method.')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Your booking has been cancelled. We have sent you an e-mail to confirm it.');
     expect(screen.getByText('Cancelled', { selector: 'dd' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Cancel session' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Change date or time' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Book a new session' }).getAttribute('href')).toBe('/book');
+  });
+
+  it('the server’s message naming the refund made is shown once, not repeated in the page’s own words', async () => {
+    renderPage({ [`GET ${PATH}`]: { body: BOOKING }, [`POST ${PATH}/cancel`]: { body: cancelledResult(BOOKING, refundedMessage) } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel session' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my session' }));
+    await screen.findByRole('heading', { name: 'Session cancelled' });
+    expect(screen.getByRole('status').textContent).toBe(refundedMessage);
+    expect(screen.queryByText(/will be refunded/)).toBeNull();
   });
 
   it('nothing paid (in person): nothing is refunded, in the dialog and after', async () => {

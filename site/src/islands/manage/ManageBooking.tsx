@@ -211,7 +211,8 @@ function BookingView({
             {notice}
           </p>
         )}
-        {b.cancelled && refunded !== null && <p className="manage-refund">{refundSentence(refunded)}</p>}
+        {/* The refund in words, unless the server's own message has said it already (it names the amount refunded). */}
+        {b.cancelled && refunded !== null && !/refund/i.test(notice ?? '') && <p className="manage-refund">{refundSentence(refunded)}</p>}
         <Summary booking={b} />
       </section>
 
@@ -419,8 +420,8 @@ function ReschedulePanel({
       setBusy(false);
       if (e instanceof ApiError && e.status === 404) return onLost();
       setError(e instanceof Error && e.message ? e.message : 'The time could not be changed. Please try again.');
-      if (e instanceof ApiError && e.status === 409) {
-        // Taken meanwhile (or the window closed): show what is free now, on the date the client was on.
+      if (e instanceof ApiError && (e.status === 409 || e.status === 400)) {
+        // Taken or no longer offered meanwhile: show what is free now, on the date the client was on.
         setShownDate(picked.date);
         setPicked(null);
         slots.reload();
