@@ -113,6 +113,7 @@ describe('Manage booking, from the confirmation e-mail (390×844)', () => {
     const link = await manageLinkFromOutbox(CLIENT.email);
     expect(link.startsWith(`${stack.baseUrl}/manage-booking?token=`)).toBe(true);
     expect(await page.getByRole('link', { name: 'Manage booking' }).getAttribute('href')).toBe(link);
+    await screenshot(page, 'manage-e2e-payment-status');
 
     // The summary.
     await page.goto(link);
