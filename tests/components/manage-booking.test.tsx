@@ -67,7 +67,7 @@ describe('the summary', () => {
     expect(row('Amount')).toBe('₹1,800');
     expect(row('Payment status')).toBe('Paid');
     expect(screen.getByRole('link', { name: /meet\.example/ }).getAttribute('href')).toBe('https://meet.example/abc-defg-hij');
-    expect(screen.getByText(/You can change or cancel online until 11:00 AM IST on Wednesday, January 9, 2030\. You can move this session 2 more times\./)).toBeTruthy();
+    expect(screen.getByText(/You can change or cancel your session online until 11:00 AM IST on Wednesday, January 9, 2030\. You can move this session 2 more times\./)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Change date or time' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Cancel session' })).toBeTruthy();
   });
@@ -170,6 +170,17 @@ describe('cancelling', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
+  it('keyboard: Escape closes the dialog and focus goes back to Cancel session', async () => {
+    renderPage({ [`GET ${PATH}`]: { body: BOOKING } });
+    const opener = await screen.findByRole('button', { name: 'Cancel session' });
+    opener.focus();
+    fireEvent.click(opener);
+    expect(screen.getByRole('alertdialog')).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
   it('Yes, cancel: the cancelled state with the refund stated and focus on its heading', async () => {
     const { calls } = renderPage({ [`GET ${PATH}`]: { body: BOOKING }, [`POST ${PATH}/cancel`]: { body: cancelledResult(BOOKING) } });
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel session' }));
@@ -235,6 +246,7 @@ describe('when changes are closed', () => {
     expect(screen.queryByRole('button', { name: 'Change date or time' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Cancel session' })).toBeTruthy();
     expect(screen.getByText('This session has already been moved as many times as can be done online.')).toBeTruthy();
+    expect(screen.getByText(/^You can cancel your session online until 11:00 AM IST on Wednesday, January 9, 2030\.$/)).toBeTruthy();
   });
 });
 

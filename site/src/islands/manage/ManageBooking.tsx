@@ -236,8 +236,8 @@ function BookingView({
             Need to change your plans?
           </h2>
           <p className="muted">
-            You can change or cancel online until {closeTime(b)}.
-            {b.can_reschedule && ` ${movesLeft(b.reschedules_left)}`}
+            You can {b.can_reschedule && b.can_cancel ? 'change or cancel' : b.can_reschedule ? 'change' : 'cancel'} your session online until{' '}
+            {closeTime(b)}.{b.can_reschedule && ` ${movesLeft(b.reschedules_left)}`}
           </p>
           <div className="btn-row manage-actions">
             {b.can_reschedule && (
