@@ -9,7 +9,8 @@ import { MANAGE_CLOSED_REASONS, type ManageClosedReason } from '../domain/manage
  */
 export const manageTokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, { error: 'Not found' }) });
 
-export const manageRescheduleSchema = z.object({
+/** Strict: a field the call does not know is refused, never silently dropped. */
+export const manageRescheduleSchema = z.strictObject({
   booking_date: dateField,
   booking_time_slot_start: timeField,
 });

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentDiscrepancies } from '../../shared/core/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { bookings, paymentDiscrepancies } from '../../shared/core/db/schema.ts';
+import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { sandboxProvider } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { bearer, createAdmins, insertBooking, PASSWORD, tokenFor } from '../support/admin.ts';
@@ -34,7 +36,7 @@ let port: number;
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 const clock = fixedClock(MONDAY_MORNING_IST);
 let tokens: { super: string; desk: string; former: string };
-let ids: { completed: number; linked: number; pending: number; linkedTxn: string; pendingTxn: string; linkedUrl: string; issue: number };
+let ids: { manageToken: string; completed: number; linked: number; pending: number; linkedTxn: string; pendingTxn: string; linkedUrl: string; issue: number };
 let before: Record<string, number | string>;
 
 beforeAll(async () => {
@@ -63,7 +65,10 @@ beforeAll(async () => {
     .insert(paymentDiscrepancies)
     .values({ kind: 'AMOUNT_MISMATCH', provider: 'sandbox', bookingId: completed.id, paymentId: 'pay_Fuzz0000000001', ledgerPaise: 150_000, providerPaise: 120_000, detail: 'Amounts differ.', detectedAt: now, lastSeenAt: now })
     .returning();
+  // The in-person booking's Manage booking token, so its routes are reached with a real one.
+  await database.db.update(bookings).set({ manageTokenHash: manageTokenFor(testConfig.jwtSecret, pending.id).hash }).where(eq(bookings.id, pending.id));
   ids = {
+    manageToken: manageTokenFor(testConfig.jwtSecret, pending.id).token,
     issue: issue!.id,
     completed: completed.id,
     linked: linked.id,
@@ -170,6 +175,10 @@ const FIELDS = {
   resolveIssue: {
     note: ['', '   ', 'x'.repeat(501), ...NUL_STRINGS, 12, 1e20, ...WRONG_TYPES],
   },
+  manageReschedule: {
+    booking_date: ['2026-02-30', '', '26/11/2026', '2026-11-29', '2027-01-05', '2026-11-25', ...WRONG_TYPES, ...NUL_STRINGS],
+    booking_time_slot_start: ['25:00', '', '1100', 1100, '13:00', '11:00:00.5', ...WRONG_TYPES, ...NUL_STRINGS],
+  },
   block: {
     therapist_id: BAD_INTS,
     start_time: ['25:00', '', '1000', 1000, ...WRONG_TYPES, ...NUL_STRINGS],
@@ -237,6 +246,17 @@ const SPECS = (): Spec[] => [
   },
   { name: 'GET /api/get-razorpay-details', method: 'GET', path: (p) => `/api/get-razorpay-details/${p}`, param: () => ids.linkedTxn, auth: 'none' },
   { name: 'POST /api/payment/webhook', method: 'POST', path: () => '/api/payment/webhook', body: () => ({ event: 'payment_link.paid', payload: {} }), auth: 'none', raw: true },
+  { name: 'GET /api/manage/:token', method: 'GET', path: (p) => `/api/manage/${p}`, param: () => ids.manageToken, auth: 'none' },
+  {
+    name: 'POST /api/manage/:token/reschedule',
+    method: 'POST',
+    path: (p) => `/api/manage/${p}/reschedule`,
+    param: () => ids.manageToken,
+    body: () => ({ booking_date: '2026-11-26', booking_time_slot_start: '11:00' }),
+    fields: FIELDS.manageReschedule,
+    auth: 'none',
+  },
+  { name: 'POST /api/manage/:token/cancel', method: 'POST', path: (p) => `/api/manage/${p}/cancel`, param: () => ids.manageToken, auth: 'none' },
   { name: 'GET /sandbox/checkout', method: 'GET', path: (p) => `/sandbox/checkout/${p}`, param: () => 'plink_Fuzz0000000001', auth: 'none' },
   ...(['pay', 'fail'] as const).map((a): Spec => ({ name: `POST /sandbox/checkout/:id/${a}`, method: 'POST', path: (p) => `/sandbox/checkout/${p}/${a}`, param: () => 'plink_Fuzz0000000001', auth: 'none' })),
   { name: 'POST /api/admin/login', method: 'POST', path: () => '/api/admin/login', body: () => ({ username: 'super', password: PASSWORD }), fields: FIELDS.login, auth: 'none' },

@@ -142,7 +142,7 @@ describe('online booking paid through the sandbox checkout', () => {
     expect(forBooking('meetings.create')).toHaveLength(1);
     expect(forBooking('mail.booking-confirmation')).toHaveLength(2);
     expect(forBooking('mail.booking-reminder')[0]!.availableAt.toISOString()).toBe('2026-11-24T04:30:00.000Z');
-    const reminder = await worker.jobs.queues.mail.getJob(`mail-reminder.${id}`);
+    const reminder = await worker.jobs.queues.mail.getJob(`mail-reminder.${id}.${Date.parse('2026-11-25T04:30:00Z')}`);
     expect(await reminder!.getState()).toBe('delayed');
   });
 

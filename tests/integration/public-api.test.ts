@@ -135,7 +135,8 @@ describe('POST /confirm-booking', () => {
     expect(of(offline.body.booking_id)).toEqual([
       ['mail.booking-confirmation', `mail-confirmation.${offline.body.booking_id}.client`],
       ['mail.booking-confirmation', `mail-confirmation.${offline.body.booking_id}.therapist`],
-      ['mail.booking-reminder', `mail-reminder.${offline.body.booking_id}`],
+      // Per session start, so a session moved later gets a reminder of its own.
+      ['mail.booking-reminder', `mail-reminder.${offline.body.booking_id}.${Date.parse('2026-11-30T10:00:00+05:30')}`],
     ]);
     // The hold ends PAYMENT_HOLD_MINUTES (20) after the booking.
     const [held] = await rowsOf(online.body.booking_id);
