@@ -5,6 +5,7 @@
  */
 import type { BookingCreate, BookingCreateResponse } from '../../../shared/contract/booking.ts';
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
+import type { ManageBookingDto, ManageChangeResultDto, ManageRescheduleBody } from '../../../shared/contract/manage.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
 
 export class ApiError extends Error {
@@ -94,6 +95,8 @@ export type BookingDetails = {
   payment_link_url?: string | null;
   /** While an unpaid online booking holds its slot: seconds left, on the server's clock. */
   payment_hold_seconds_left?: number | null;
+  /** A confirmed booking's private Manage booking address (/manage-booking?token=…), for its client only. */
+  manage_url?: string | null;
   [key: string]: unknown;
 };
 
@@ -107,6 +110,17 @@ export const getBookingDetails = (bookingId: string, params: Record<string, stri
     `/api/get-razorpay-details/${encodeURIComponent(bookingId)}?${new URLSearchParams(params).toString()}`,
     tokenHeader(bookingToken),
   );
+
+/**
+ * The client's own booking, keyed only by the private token from their confirmation e-mail. A 404
+ * (unknown or expired token) throws an ApiError with status 404; a refused change (409) carries the
+ * server's words in its message.
+ */
+const managePath = (token: string) => `/api/manage/${encodeURIComponent(token)}`;
+export const getManagedBooking = (token: string) => get<ManageBookingDto>(managePath(token));
+export const rescheduleManagedBooking = (token: string, body: ManageRescheduleBody) =>
+  post<ManageChangeResultDto>(`${managePath(token)}/reschedule`, body);
+export const cancelManagedBooking = (token: string) => post<ManageChangeResultDto>(`${managePath(token)}/cancel`, {});
 
 export const locationImage = (id: number) => `/get_location_image/${id}.png`;
 export const therapistImage = (imageUrl: string) => `/get_specific_image/${encodeURIComponent(imageUrl)}`;

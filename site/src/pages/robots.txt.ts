@@ -1,4 +1,4 @@
-/** /robots.txt: crawlers may read the public pages, not the admin, the API or a client's payment status. */
+/** /robots.txt: crawlers may read the public pages, not the admin, the API, a client's payment status or their private Manage booking page. */
 import type { APIRoute } from 'astro';
 import { siteConfig } from '../lib/site-config.ts';
 
@@ -9,6 +9,7 @@ export const GET: APIRoute = () =>
       'Disallow: /admin/',
       'Disallow: /api/',
       'Disallow: /payment-status',
+      'Disallow: /manage-booking',
       'Disallow: /sandbox/',
       'Allow: /',
       '',

@@ -1,4 +1,4 @@
-/** /sitemap.xml: every public page worth finding (not the admin, 404 or payment-status pages). */
+/** /sitemap.xml: every public page worth finding (not the admin, 404, payment-status or manage-booking pages: an allow-list, so a private page stays out). */
 import type { APIRoute } from 'astro';
 import { blogPosts } from '../lib/blog-posts.ts';
 import { canonicalUrl, legalNav, primaryNav } from '../lib/site-config.ts';

@@ -5,6 +5,7 @@ import { centreNow, formatLongDate, formatTimeIst, isHhMm } from '../../../../sh
 import { getBookingDetails, type BookingDetails } from '../../lib/api.ts';
 import { googleCalendarHref, icsHref, type CalendarSession } from '../../lib/calendar.ts';
 import { $booking, resetBooking } from '../../stores/booking.ts';
+import { paymentStatusInWords } from './words.ts';
 
 /** The provider's callback parameters that are forwarded to the server's lookup. */
 const FORWARDED = [
@@ -26,29 +27,11 @@ export const STATUS_TEXT = {
   tryAgain: 'Try payment again',
   holdEnded: 'The time held for this booking has ended, so the slot may have gone to someone else. Please book again.',
   preparingLink: 'Preparing your video link...',
+  manageBooking: 'Manage booking',
   linkLater: 'Your video link is on its way: we will e-mail it to you, and it will show here when you open this page again.',
 } as const;
 
-/** Payment statuses as a client reads them (the codes stay the server's). */
-export function paymentStatusInWords(status: string, bookingType: string, cancelled = false): string {
-  if (cancelled) return 'Cancelled';
-  switch (status.toUpperCase()) {
-    case 'COMPLETED':
-      return 'Paid';
-    case 'PENDING':
-      return String(bookingType).toUpperCase() === 'OFFLINE' ? 'To be paid at the centre' : 'Awaiting payment';
-    case 'INITIATED':
-      return 'Awaiting payment';
-    case 'FAILED':
-      return 'Payment not received';
-    case 'CANCELLED':
-      return 'Cancelled';
-    case 'BLOCKED':
-      return 'Not available for booking';
-    default:
-      return 'Being checked';
-  }
-}
+export { paymentStatusInWords };
 
 /** A failed attempt's booking: its reference and, while its hold lasts, its link to pay again. */
 export type Retry = { url: string; secondsLeft: number };
@@ -250,6 +233,7 @@ export function PaymentStatus({
             <>
               <Details booking={view.booking} />
               <AddToCalendar booking={view.booking} centreName={centreName} />
+              <ManageLink booking={view.booking} />
             </>
           ) : (
             <dl className="summary-list">
@@ -376,6 +360,7 @@ function Confirmed({
       )}
       {waiting && gaveUp && <p className="muted">{STATUS_TEXT.linkLater}</p>}
       <AddToCalendar booking={booking} centreName={centreName} />
+      <ManageLink booking={booking} />
     </>
   );
 }
@@ -407,6 +392,32 @@ function AddToCalendar({ booking, centreName }: { booking: BookingDetails; centr
           Google Calendar<span className="visually-hidden"> (opens in a new tab)</span>
         </a>
       </div>
+    </div>
+  );
+}
+
+/** The server's Manage booking address, only as a web address (never a script URL) on this site or its own. */
+function manageHref(url: unknown): string | null {
+  if (typeof url !== 'string' || !url) return null;
+  try {
+    const parsed = new URL(url, window.location.origin);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A confirmed booking's private link to move or cancel it (the same link as in the confirmation e-mail). */
+function ManageLink({ booking }: { booking: BookingDetails }) {
+  const href = booking.cancelled === true ? null : manageHref(booking.manage_url);
+  if (!href) return null;
+  return (
+    <div className="manage-link">
+      <h3 className="add-calendar-title">Need to change your plans?</h3>
+      <p className="muted">Move your session to another time or cancel it with your private link, also in your confirmation e-mail.</p>
+      <a className="btn btn-secondary" href={href}>
+        {STATUS_TEXT.manageBooking}
+      </a>
     </div>
   );
 }
