@@ -11,6 +11,9 @@ export default defineConfig({
   output: 'static',
   outDir: process.env.SITE_OUT_DIR || './dist',
   trailingSlash: 'ignore',
+  // Astro 7 changed the default to 'jsx', which drops the whitespace between inline elements
+  // ("Call us on …" ran into "Email us at …"); keep the HTML-aware compression the pages were written for.
+  compressHTML: true,
   build: {
     format: 'directory',
   },

@@ -54,6 +54,7 @@ const schema = z
     WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
+    RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days' }).int().min(1, { error: 'must be at least 1 day' }).max(3650).default(30),
     AUTO_REFUND_STRAY_PAYMENTS: bool.optional(),
     HOLDS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(1000).default(2),
     HOLDS_PER_IP: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(100_000).default(10),
@@ -173,6 +174,8 @@ export type Config = Readonly<{
   mail: MailConfig;
   queuePrefix: string;
   worker: { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; reconcileEveryMinutes: number };
+  /** Finished outbox rows and received webhook events older than this many days are deleted nightly. */
+  retentionDays: number;
   /** A payment for a booking that cannot take it is refunded by the worker at once (else shown as a refund due). */
   autoRefundStrayPayments: boolean;
   /** Live unpaid online holds per client e-mail and per mobile, and new holds per address per 10 minutes; 0 is no limit. */
@@ -255,6 +258,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
       reconcileEveryMinutes: e.RECONCILE_EVERY_MINUTES,
     },
+    retentionDays: e.RETENTION_DAYS,
     autoRefundStrayPayments: e.AUTO_REFUND_STRAY_PAYMENTS ?? true,
     holds: { perClient: e.HOLDS_PER_CLIENT, perAddress: e.HOLDS_PER_IP },
     trustProxy: Object.freeze(e.TRUST_PROXY ?? []),

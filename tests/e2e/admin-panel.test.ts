@@ -636,7 +636,9 @@ describe('reports', () => {
   it('Download Excel saves a valid .xlsx with the Inventory sheet', async () => {
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop, acceptDownloads: true });
     await signIn(page, OWNER);
+    // The sidebar's /admin/Reports (the spec's link) redirects to the page's own /admin/reports.
     await page.goto(`${stack.baseUrl}/admin/Reports`);
+    expect(new URL(page.url()).pathname).toBe('/admin/reports');
     await page.getByRole('heading', { name: 'Inventory Report' }).waitFor();
     await page.getByRole('button', { name: 'Retry' }).waitFor({ state: 'detached' });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Excel' }).click()]);

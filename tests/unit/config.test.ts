@@ -47,4 +47,12 @@ describe('configuration', () => {
   it('refuses a short JWT secret', () => {
     expect(() => parseConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32 characters/);
   });
+
+  it('keeps finished jobs and webhook events 30 days unless told, and never less than a day', () => {
+    expect(parseConfig({}).retentionDays).toBe(30);
+    expect(parseConfig({ RETENTION_DAYS: '7' }).retentionDays).toBe(7);
+    expect(() => parseConfig({ RETENTION_DAYS: '0' })).toThrow(/RETENTION_DAYS must be at least 1 day/);
+    expect(() => parseConfig({ RETENTION_DAYS: '1.5' })).toThrow(/RETENTION_DAYS/);
+    expect(() => parseConfig({ RETENTION_DAYS: 'month' })).toThrow(/RETENTION_DAYS must be a whole number of days/);
+  });
 });

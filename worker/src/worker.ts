@@ -19,6 +19,7 @@ import { reminderMailJob } from './handlers/reminder-mail.job.ts';
 import { moneyMailJob } from './handlers/money-mail.job.ts';
 import { staffInvitationMailJob } from './handlers/staff-invitation-mail.job.ts';
 import { refundStrayJob } from './handlers/refund-stray.job.ts';
+import { retentionJob } from './handlers/retention.job.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
 import { whatsappReminderJob } from './handlers/whatsapp-reminder.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
@@ -38,6 +39,7 @@ const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'mail.booking-changed': changeMailJob,
   'payments.refund-stray': refundStrayJob,
   'reports.nightly': nightlyReportsJob,
+  'reports.retention': retentionJob,
   'mail.staff-invitation': staffInvitationMailJob,
   'whatsapp.reminder': whatsappReminderJob,
 };
@@ -101,11 +103,21 @@ async function markCompleted(job: Job, deps: WorkerDeps): Promise<void> {
  */
 export const LEDGER_RECONCILE_PATTERN = '40 * * * *';
 
-/** Repeatable jobs: payment reconciliation, ledger reconciliation, and the nightly report aggregation at 00:30 in the centre's zone. */
+/**
+ * The retention job's schedule: daily at 03:15 in the centre's zone, when nobody books, after the
+ * 00:30 report aggregation. A pattern, not `every`, for the reason the ledger's is.
+ */
+export const RETENTION_PATTERN = '15 3 * * *';
+
+/**
+ * Repeatable jobs: payment reconciliation, ledger reconciliation, the nightly report aggregation at
+ * 00:30 and the retention prune at 03:15 in the centre's zone.
+ */
 export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOptions, 'reconcileEveryMinutes'>): Promise<void> {
   await queues.payments.upsertJobScheduler('payments.reconcile', { every: opts.reconcileEveryMinutes * 60_000 }, { name: 'payments.reconcile', data: {} });
   await queues.payments.upsertJobScheduler('payments.reconcile-ledger', { pattern: LEDGER_RECONCILE_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'payments.reconcile-ledger', data: {} });
   await queues.reports.upsertJobScheduler('reports.nightly', { pattern: '30 0 * * *', tz: CENTRE_TIME_ZONE }, { name: 'reports.nightly', data: {} });
+  await queues.reports.upsertJobScheduler('reports.retention', { pattern: RETENTION_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'reports.retention', data: {} });
 }
 
 /**

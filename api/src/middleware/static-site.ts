@@ -57,6 +57,18 @@ function encodedVariant(dir: string, req: Request): { file: string; encoded: str
 }
 
 /**
+ * Addresses the spec links to that differ from a page's own only in letter case (the sidebar links
+ * /admin/Reports for the page at /admin/reports). A build cannot hold both as folders: on a
+ * case-insensitive disk (macOS, Windows) they are one folder, so a checkout or build there would lose
+ * a page. Each page is built once, under its lower-case name, and its other spelling is a redirect.
+ * Matched with its exact case, since on such a disk the static lookup would match either spelling.
+ */
+export const PAGE_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['/admin/Reports', '/admin/reports'],
+  ['/admin/Income', '/admin/income'],
+]);
+
+/**
  * Serves Astro's static build. Astro writes /about as about/index.html; requests arrive without the
  * slash, so extension-less paths are looked up as directories first. Hashed assets are immutable. A
  * browser that accepts Brotli or gzip gets the build's pre-compressed file, with the original's type.
@@ -77,6 +89,11 @@ export function staticSite(dir: string): RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const original = req.url;
+    const alias = PAGE_ALIASES.get(req.path.endsWith('/') ? req.path.slice(0, -1) : req.path);
+    if (alias) {
+      res.redirect(301, alias + original.slice(req.path.length));
+      return;
+    }
     if (!path.extname(req.path) && !req.path.endsWith('/')) {
       const query = original.slice(req.path.length);
       req.url = `${req.path}/${query}`;

@@ -70,6 +70,12 @@ export const JOBS = {
   /** A payment that arrived for a booking that cannot take it: returned in full (AUTO_REFUND_STRAY_PAYMENTS). */
   'payments.refund-stray': { queue: 'payments', payload: z.strictObject({ bookingId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }) },
   'reports.nightly': { queue: 'reports', payload: z.strictObject({}) },
+  /**
+   * Nightly: finished outbox rows and webhook events past RETENTION_DAYS are deleted. On the reports
+   * queue, the one for nightly upkeep: a queue of its own would keep a worker and a Redis connection
+   * open for one short run a day.
+   */
+  'reports.retention': { queue: 'reports', payload: z.strictObject({}) },
   /** A staff account's set-password link (a new account, or a password reset); the token is derived in the worker, never stored. */
   'mail.staff-invitation': { queue: 'mail', payload: z.strictObject({ invitationId: z.uuid(), kind: z.enum(['invite', 'reset']) }) },
 } as const;
