@@ -27,10 +27,23 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
   res.setHeader('Cache-Control', 'no-store');
   let first = true;
   let left = false;
-  res.once('close', () => (left = true));
+  // One listener each for the whole answer: the compression middleware moves 'drain' listeners to its
+  // compressor, where res.off() cannot reach them, so a listener per wait would pile up there.
+  let wake: (() => void) | undefined;
+  const wakeUp = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  res.on('drain', wakeUp);
+  res.once('close', () => {
+    left = true;
+    wakeUp();
+  });
   const write = async (chunk: string) => {
     if (left) throw new Error(LEFT);
-    if (!res.write(chunk)) await drained(res, () => left);
+    if (!res.write(chunk)) await new Promise<void>((resolve) => (wake = resolve));
+    if (left) throw new Error(LEFT);
   };
   try {
     await eachLedgerBatch(db.$client, async (batch, totals) => {
@@ -59,23 +72,6 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
 }
 
 const LEFT = 'the client left before the income list was sent';
-
-/** Resolves once `res` can take more, or rejects if the client left first (which ends the cursor). */
-function drained(res: Response, left: () => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (left()) return reject(new Error(LEFT));
-    const done = (err?: Error) => {
-      res.off('drain', onDrain);
-      res.off('close', onClose);
-      if (err) reject(err);
-      else resolve();
-    };
-    const onDrain = () => done();
-    const onClose = () => done(new Error(LEFT));
-    res.on('drain', onDrain);
-    res.on('close', onClose);
-  });
-}
 
 /** GET income / inventory: the whole list as the spec has it, or one page with the ledger's totals. */
 async function sendIncome(req: Request, res: Response, db: AppDeps['db']): Promise<void> {
