@@ -1,7 +1,4 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
-import type { Express, RequestHandler } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Queues } from '../../shared/core/jobs/queues.ts';
 
 export const BULL_BOARD_PATH = '/admin/queues';
@@ -28,8 +25,35 @@ const withBackLink: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** Bull Board for the job queues, behind `guard` (the super-admin check). Mount before the 404 handler. */
+/**
+ * Bull Board for the job queues, behind `guard` (the super-admin check). Mount before the 404 handler.
+ *
+ * The board (its UI, templates and their dependencies) is loaded the first time a super admin opens
+ * it, not when the API starts: most API processes never serve it, and loaded it is a few megabytes of
+ * the API's resident memory for good (README, Performance). Until then an empty app holds its place.
+ */
 export function mountBullBoard(app: Express, queues: Queues, guard: RequestHandler): void {
+  const board = express();
+  let loaded: Promise<void> | undefined;
+  const loadBoard: RequestHandler = (_req, _res, next) => {
+    loaded ??= buildBoard(queues).then(
+      (router) => void board.use(router),
+      (err: unknown) => {
+        loaded = undefined; // the next visit tries again
+        throw err;
+      },
+    );
+    loaded.then(() => next(), next);
+  };
+  app.use(BULL_BOARD_PATH, guard, withBackLink, loadBoard, board);
+}
+
+async function buildBoard(queues: Queues): Promise<Express> {
+  const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/express'),
+  ]);
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);
   createBullBoard({
@@ -37,5 +61,5 @@ export function mountBullBoard(app: Express, queues: Queues, guard: RequestHandl
     serverAdapter,
     options: { uiConfig: { boardTitle: 'Job Queues', miscLinks: [{ text: 'Back to the admin panel', url: PANEL_PATH }] } },
   });
-  app.use(BULL_BOARD_PATH, guard, withBackLink, serverAdapter.getRouter());
+  return serverAdapter.getRouter() as Express;
 }

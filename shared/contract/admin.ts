@@ -254,6 +254,14 @@ const pagingFields = {
 
 export const auditQuerySchema = z.strictObject(pagingFields);
 
+/**
+ * GET /api/admin/income and /api/admin/reports/inventory. Without parameters the spec's answer, the
+ * whole ledger; page or page_size make it one page of it: {page, page_size, total, items} with the
+ * ledger's totals (IncomePage).
+ */
+export const incomeQuerySchema = z.strictObject(pagingFields);
+export type IncomeQuery = z.output<typeof incomeQuerySchema>;
+
 /** One page of a list, and how many rows the whole list has. */
 export type Paged<T> = { page: number; page_size: number; total: number; items: T[] };
 
@@ -392,6 +400,8 @@ export type PaymentDto = {
 };
 /** total_amount is net: payments less refunds; total_collected and total_refunded are its two parts (refunded as a positive number). */
 export type IncomeReport = { total_amount: number; total_collected: number; total_refunded: number; payments: PaymentDto[] };
+/** One page of the ledger, with the totals of the whole ledger (not of the page) beside it. */
+export type IncomePage = Paged<PaymentDto> & Omit<IncomeReport, 'payments'>;
 
 export type EodDetail = {
   booking_id: number;

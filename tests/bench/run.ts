@@ -28,6 +28,12 @@ const DB_URL = `${SERVER}/${DB_NAME}`;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 /** --quiet-logs: the slot figures again from an API at LOG_LEVEL=warn, beside the default ones. */
 const QUIET_LOGS = process.argv.includes('--quiet-logs');
+/**
+ * --only=reports (or slots, bookings, contention, frontend): that phase alone, for a quick look at one
+ * figure or at the API's memory after it. The full run is the bench; the table says which phases ran.
+ */
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const runs = (phase: 'slots' | 'bookings' | 'contention' | 'reports' | 'frontend') => !ONLY || ONLY === phase;
 const CONNECTIONS = 50;
 const results: Record<string, unknown> = {};
 const rows: [string, string, string, string][] = [];
@@ -243,7 +249,7 @@ async function main(): Promise<void> {
   // the worker beside the API. Only where to find things is set. Strip what the caller's shell may set.
   for (const name of ['NODE_ENV', 'LOG_LEVEL', 'HOLDS_PER_CLIENT', 'HOLDS_PER_IP', 'TRUST_PROXY']) delete process.env[name];
   const env = { DATABASE_URL: DB_URL, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, QUEUE_PREFIX: 'bench' };
-  if (process.env.BENCH_SKIP_BUILD !== '1') {
+  if (process.env.BENCH_SKIP_BUILD !== '1' && runs('frontend')) {
     say('building the site');
     if (!(await buildAndPublish(ROOT, undefined))) throw new Error('site build failed');
   }
@@ -254,6 +260,7 @@ async function main(): Promise<void> {
     const rssByPhase: Record<string, number> = { ready: Math.round(rssMb(api.pid)) };
 
     // 1. Slot offer.
+    if (runs('slots')) {
     const therapistId = 1;
     const offerBody = Buffer.from(await (await fetch(`${base}/api/slots?therapist_id=${therapistId}`)).arrayBuffer());
     const ref = await referenceServer(offerBody);
@@ -292,13 +299,15 @@ async function main(): Promise<void> {
         await new Promise((r) => quiet.once('exit', r));
       }
     }
+    }
 
     const phaseDone = (phase: string) => {
       rssByPhase[phase] = Math.round(rssMb(api.pid));
     };
     phaseDone('slot offer');
 
-    // 2. Booking creation on distinct slots.
+    // 2. Booking creation on distinct slots, and 3. contention (they share the cells).
+    if (runs('bookings') || runs('contention')) {
     // Every online therapist's hour on each offered day after today: distinct, all inside the window.
     const cells: { therapist_id: number; booking_date: string; booking_time_slot_start: string }[] = [];
     for (const date of clientOfferDates(now.date).filter((d) => d !== now.date)) {
@@ -372,8 +381,10 @@ async function main(): Promise<void> {
     record('contention: 200 bookings of one slot', `${ok} ok, ${conflicts} conflicts, ${errors} errors in ${burstMs.toFixed(0)} ms`, 'exactly 1 / 199 / 0, < 2000 ms', ok === 1 && conflicts === 199 && errors === 0 ? 'correct' : 'WRONG', { ok, conflicts, errors, burstMs });
 
     phaseDone('contention');
+    }
 
     // 4. Reports over the year.
+    if (runs('reports')) {
     const login = await fetch(`${base}/api/admin/login`, { method: 'POST', body: new URLSearchParams({ username: 'benchadmin', password: 'bench-password-123' }) });
     if (login.ok) {
       const { access_token } = (await login.json()) as { access_token: string };
@@ -385,6 +396,9 @@ async function main(): Promise<void> {
         'report therapist monthly': `/api/admin/reports/therapist-monthly?year=${prev.y}&month=${prev.m}`,
         'report income': '/api/admin/income',
         'report inventory': '/api/admin/reports/inventory',
+        // What the panel asks for since issue 22: a page, with the whole ledger's totals.
+        'report income, first page': '/api/admin/income?page=1&page_size=10',
+        'report inventory, a deep page': '/api/admin/reports/inventory?page=300&page_size=100',
       };
       for (const [name, p] of Object.entries(reportPaths)) {
         const times: number[] = [];
@@ -430,8 +444,10 @@ async function main(): Promise<void> {
     }
 
     phaseDone('Excel export');
+    }
 
     // 5. Front end.
+    if (runs('frontend')) {
     const js = await frontEndBytes(base);
     for (const [route, size] of Object.entries(js)) {
       const isContent = !['/', '/book', '/payment-status'].includes(route) && !route.startsWith('/admin');
@@ -441,9 +457,10 @@ async function main(): Promise<void> {
     }
 
     phaseDone('front end');
+    }
 
     // 6. Memory after the load.
-    record('memory after load', `API ${rssMb(api.pid).toFixed(0)} MB, worker ${rssMb(worker?.pid).toFixed(0)} MB resident`, 'API < 150 MB', rssMb(api.pid) < 150 ? 'met' : 'MISSED', { api: rssMb(api.pid), worker: rssMb(worker?.pid), apiAfterEachPhase: rssByPhase });
+    record(ONLY ? `memory after --only=${ONLY}` : 'memory after load', `API ${rssMb(api.pid).toFixed(0)} MB, worker ${rssMb(worker?.pid).toFixed(0)} MB resident`, 'API < 150 MB', rssMb(api.pid) < 150 ? 'met' : 'MISSED', { api: rssMb(api.pid), worker: rssMb(worker?.pid), apiAfterEachPhase: rssByPhase });
     say(`API resident MB after each phase: ${JSON.stringify(rssByPhase)}`);
   } finally {
     api.kill('SIGTERM');

@@ -93,7 +93,7 @@ describe('Login', () => {
   it('shows the message left by a 401 elsewhere', async () => {
     signIn();
     mockFetch({ 'GET /api/admin/income': [401, { detail: 'Token expired' }] });
-    await expect(adminApi.income()).rejects.toThrow('Unauthorized. Please log in again.');
+    await expect(adminApi.incomePage(1, 10)).rejects.toThrow('Unauthorized. Please log in again.');
     expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
     expect(adminNav.replace).toHaveBeenCalledWith('/admin/login');
     render(<Login />);

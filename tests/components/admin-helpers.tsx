@@ -86,3 +86,20 @@ export function bookingsServer(rows: Record<string, unknown>[] | (() => Record<s
 export const NOTICE = '.adm-notice > span';
 export const findNotice = (text: string | RegExp) => screen.findByText(text, { selector: NOTICE });
 export const getNotice = (text: string | RegExp) => screen.getByText(text, { selector: NOTICE });
+
+/**
+ * GET /api/admin/income or /api/admin/reports/inventory as the server answers it: the rows in the
+ * order given, one page of them with the whole list's totals when page or page_size is asked for,
+ * else the spec's whole report.
+ */
+export function ledgerServer(payments: { amount: number; kind: string }[]) {
+  return (url: URL) => {
+    const p = url.searchParams;
+    const cents = (kind?: string) => payments.filter((x) => !kind || x.kind === kind).reduce((n, x) => n + Math.round(x.amount * 100), 0);
+    const totals = { total_amount: cents() / 100, total_collected: cents('PAYMENT') / 100, total_refunded: -cents('REFUND') / 100 };
+    if (!p.has('page') && !p.has('page_size')) return { ...totals, payments };
+    const page = Number(p.get('page') ?? 1);
+    const size = Number(p.get('page_size') ?? 10);
+    return { page, page_size: size, total: payments.length, items: payments.slice((page - 1) * size, page * size), ...totals };
+  };
+}

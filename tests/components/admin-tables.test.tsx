@@ -1,11 +1,11 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataTable } from '../../site/src/islands/admin/DataTable.tsx';
 import Income from '../../site/src/islands/admin/Income.tsx';
 import Clients from '../../site/src/islands/admin/Clients.tsx';
 import Patients from '../../site/src/islands/admin/Patients.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
-import { booking, mockFetch, signIn } from './admin-helpers.tsx';
+import { booking, ledgerServer, mockFetch, signIn } from './admin-helpers.tsx';
 
 const rows = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `Row ${i + 1}` }));
 
@@ -89,25 +89,66 @@ describe('Income', () => {
     reason: null,
   }));
 
-  it('shows the total, newest booking date first, and pages', async () => {
+  // The server's order: newest booking date first.
+  const newestFirst = payments.slice().reverse();
+
+  it('shows the whole ledger\'s total and asks the server for one page at a time', async () => {
     signIn();
-    mockFetch({ 'GET /api/admin/income': { total_amount: 12066, total_collected: 12066, total_refunded: 0, payments } });
+    const { calls } = mockFetch({ 'GET /api/admin/income': ledgerServer(newestFirst) });
     render(<Income />);
     expect(await screen.findByText('Total Income: ₹12,066.00')).toBeTruthy();
+    expect(calls.at(-1)!.url.search).toBe('?page=1&page_size=10');
     const first = screen.getAllByRole('row')[1]!;
     expect(within(first).getByText('Sat, Nov 21, 2026')).toBeTruthy();
     expect(within(first).getByText('₹1,011.00')).toBeTruthy();
+    expect(screen.getAllByRole('row')).toHaveLength(11);
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-    expect(screen.getByText('Page 2 of 2')).toBeTruthy();
+    expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+    expect(calls.at(-1)!.url.search).toBe('?page=2&page_size=10');
+    // Page 2: the two oldest, and still the whole ledger's total.
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3));
+    expect(within(screen.getAllByRole('row')[2]!).getByText('Tue, Nov 10, 2026')).toBeTruthy();
+    expect(screen.getByText('Total Income: ₹12,066.00')).toBeTruthy();
+    // A new page size starts again at page 1.
     fireEvent.change(screen.getByLabelText('Rows per page'), { target: { value: '20' } });
+    await waitFor(() => expect(calls.at(-1)!.url.search).toBe('?page=1&page_size=20'));
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(13));
+    expect(screen.queryByText(/Page \d+ of/)).toBeNull();
+  });
+
+  it('draws only the page asked for last, whatever order the answers arrive in', async () => {
+    signIn();
+    const server = ledgerServer(newestFirst);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let heldAnswer: Promise<Response> | undefined;
+    let asked = 0;
+    vi.stubGlobal('fetch', vi.fn((input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      const answer = async () => new Response(JSON.stringify(server(url)), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      // The second request (page 2 of 10) answers only after the third (page 1 of 50) was drawn.
+      if (++asked === 2) return (heldAnswer = held.then(answer));
+      return answer();
+    }));
+    render(<Income />);
+    await screen.findByText('Page 1 of 2');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.change(screen.getByLabelText('Rows per page'), { target: { value: '50' } });
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(13));
+    release();
+    await act(async () => {
+      await heldAnswer;
+    });
+    // The late page 2 of 10 is not drawn over the 50-row page asked for after it.
+    expect(screen.getAllByRole('row')).toHaveLength(13);
     expect(screen.queryByText(/Page \d+ of/)).toBeNull();
   });
 
   it('shows a refund as its own negative row, marked Refund with its reason, and the net total with its parts', async () => {
     signIn();
     const refund = { ...payments[11]!, amount: -500, kind: 'REFUND' as const, method: 'OTHER' as const, provider_reference: 'rfnd_11', reason: 'Cancelled by the centre' };
-    mockFetch({ 'GET /api/admin/income': { total_amount: 11566, total_collected: 12066, total_refunded: 500, payments: [payments[11]!, refund, ...payments.slice(0, 11)] } });
+    mockFetch({ 'GET /api/admin/income': ledgerServer([payments[11]!, refund, ...payments.slice(0, 11).reverse()]) });
     render(<Income />);
     expect(await screen.findByText('Total Income: ₹11,566.00')).toBeTruthy();
     expect(screen.getByText('Collected ₹12,066.00 · Refunded ₹500.00')).toBeTruthy();
@@ -121,7 +162,7 @@ describe('Income', () => {
 
   it('empty state', async () => {
     signIn();
-    mockFetch({ 'GET /api/admin/income': { total_amount: 0, total_collected: 0, total_refunded: 0, payments: [] } });
+    mockFetch({ 'GET /api/admin/income': ledgerServer([]) });
     render(<Income />);
     expect(await screen.findByText('No income data available.')).toBeTruthy();
     expect(screen.getByText('Total Income: ₹0.00')).toBeTruthy();

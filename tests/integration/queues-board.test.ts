@@ -42,6 +42,12 @@ describe('Bull Board at /admin/queues', () => {
     expect(page.text).toContain('<title>Job Queues</title>');
     const config = JSON.parse(/<script id="__UI_CONFIG__" type="application\/json">([^<]*)<\/script>/.exec(page.text)![1]!);
     expect(config.miscLinks).toEqual([{ text: 'Back to the admin panel', url: '/admin/dashboard' }]);
+    // Its scripts come from under the board's path (the board is loaded on first use, then mounted there).
+    const base = /<base href="([^"]+)"/.exec(page.text)![1]!;
+    expect(base).toMatch(/^\/admin\/queues\/?$/);
+    const script = new URL(/<script[^>]+src="([^"]+)"/.exec(page.text)![1]!, `http://x${base.endsWith('/') ? base : `${base}/`}`).pathname;
+    const js = await request(app).get(script).set(bearer(token)).expect(200);
+    expect(js.headers['content-type']).toMatch(/javascript/);
     // The board's own calls are JSON as before.
     const api = await request(app).get('/admin/queues/api/queues').set(bearer(token)).expect(200);
     expect(api.headers['content-type']).toMatch(/^application\/json/);

@@ -386,3 +386,25 @@ describe('cached public reads, answered ahead of the routers', () => {
   });
 });
 
+
+describe('a bounded cache', () => {
+  it('keeps at most its limit of answers, the least recently computed going first', async () => {
+    const small = new ReadCache(database.url, createLogger({ level: 'silent' }), { maxEntries: 3 });
+    await small.start();
+    try {
+      let computed = 0;
+      const get = (key: string) => small.json(key, 'all', '', async () => ({ key, n: ++computed }));
+      for (const key of ['a', 'b', 'c', 'd']) await get(key);
+      expect(small.size).toBe(3);
+      // 'a' went first; 'b' to 'd' are still answered from memory.
+      expect(small.peek('a', '')).toBeUndefined();
+      for (const key of ['b', 'c', 'd']) expect(small.peek(key, '')).toBeDefined();
+      await get('a'); // computed again, and now 'b' is the oldest
+      expect(computed).toBe(5);
+      expect(small.peek('b', '')).toBeUndefined();
+      expect(small.size).toBe(3);
+    } finally {
+      await small.stop();
+    }
+  });
+});

@@ -20,6 +20,7 @@ import { AppError } from '../../../shared/core/errors.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import { searchClients } from '../../../shared/core/repositories/admin-booking.repository.ts';
 import { auditLogPage } from '../../../shared/core/services/audit.service.ts';
+import { pageOrFirst } from '../../../shared/core/services/paging.ts';
 import {
   cancelBooking,
   createManualBooking,
@@ -154,7 +155,7 @@ export function adminRoutes(deps: AppDeps): Router {
 
   r.get('/api/admin/audit-log', requireSuperadmin, async (req, res) => {
     const q = parseOr400(auditQuerySchema, req.query);
-    res.json(await auditLogPage(db, q.page ?? 1, q.page_size ?? 20));
+    res.json(await auditLogPage(db, pageOrFirst(q)));
   });
 
   return r;

@@ -1,11 +1,12 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { eodQuerySchema, monthlyQuerySchema } from '../../../shared/contract/admin.ts';
+import { eodQuerySchema, incomeQuerySchema, monthlyQuerySchema } from '../../../shared/contract/admin.ts';
 import { centreNow } from '../../../shared/domain/time.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
-import { eodReport, incomeHeader, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
-import { eachLedgerEntry } from '../../../shared/core/repositories/income.repository.ts';
+import { eodReport, incomeHeader, incomePage, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
+import { pageOf } from '../../../shared/core/services/paging.ts';
+import { eachLedgerBatch } from '../../../shared/core/repositories/income.repository.ts';
 import type { AppDeps } from '../app.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
@@ -14,37 +15,70 @@ import { parseOr400 } from '../middleware/validate.ts';
 const noQuery = z.strictObject({});
 
 /**
- * The income / inventory list (IncomeReport), written as the rows arrive rather than built whole: a
- * year of payments is megabytes of JSON, and holding it, its rows and its bytes at once is what grew
- * the API's memory. It carries client names and phones, so no cache may keep it.
+ * The whole income / inventory list (IncomeReport), the spec's answer when no page is asked for,
+ * written as it is read: batches from a server-side cursor (eachLedgerBatch), each written before the
+ * next is fetched and, when the client reads slower than we write, only once the socket has drained.
+ * So a year of payments (megabytes of JSON) is never in the API's memory, whoever asks for it and
+ * however slowly. It carries client names and phones, so no cache may keep it.
  */
 async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
-  let chunk = '';
-  let count = 0;
+  let first = true;
+  let left = false;
+  // One listener each for the whole answer: the compression middleware moves 'drain' listeners to its
+  // compressor, where res.off() cannot reach them, so a listener per wait would pile up there.
+  let wake: (() => void) | undefined;
+  const wakeUp = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  res.on('drain', wakeUp);
+  res.once('close', () => {
+    left = true;
+    wakeUp();
+  });
+  const write = async (chunk: string) => {
+    if (left) throw new Error(LEFT);
+    if (!res.write(chunk)) await new Promise<void>((resolve) => (wake = resolve));
+    if (left) throw new Error(LEFT);
+  };
   try {
-    await eachLedgerEntry(db.$client, (payment, totals) => {
-      if (count++ === 0) {
-        // The header is the report's own JSON with its list cut open, so its fields stay in one place.
-        const empty = JSON.stringify(incomeHeader(totals, []));
-        chunk += empty.slice(0, -2);
-      } else {
-        chunk += ',';
+    await eachLedgerBatch(db.$client, async (batch, totals) => {
+      let chunk = '';
+      for (const payment of batch) {
+        if (first) {
+          // The header is the report's own JSON with its list cut open, so its fields stay in one place.
+          chunk += JSON.stringify(incomeHeader(totals, [])).slice(0, -2);
+          first = false;
+        } else {
+          chunk += ',';
+        }
+        chunk += JSON.stringify(payment);
       }
-      chunk += JSON.stringify(payment);
-      if (chunk.length >= 64 * 1024) {
-        res.write(chunk);
-        chunk = '';
-      }
+      await write(chunk);
     });
   } catch (err) {
+    // An admin who left is no failure of ours (the cursor is closed with its transaction); the access
+    // log records the answer as aborted.
+    if (left) return;
     // Once part of the list is sent a JSON error is impossible: cut the answer short instead.
     if (res.headersSent) res.destroy(err as Error);
     throw err;
   }
-  res.end(count === 0 ? JSON.stringify(incomeHeader({ netPaise: 0, collectedPaise: 0, refundedPaise: 0 }, [])) : `${chunk}]}`);
+  res.end(first ? JSON.stringify(incomeHeader({ netPaise: 0, collectedPaise: 0, refundedPaise: 0 }, [])) : ']}');
+}
+
+const LEFT = 'the client left before the income list was sent';
+
+/** GET income / inventory: the whole list as the spec has it, or one page with the ledger's totals. */
+async function sendIncome(req: Request, res: Response, db: AppDeps['db']): Promise<void> {
+  const paging = pageOf(parseOr400(incomeQuerySchema, req.query));
+  if (!paging) return sendPayments(res, db);
+  res.setHeader('Cache-Control', 'no-store');
+  res.json(await incomePage(db, paging));
 }
 
 /** Income and every report, super admins only (spec section 6, enforced here). */
@@ -69,14 +103,8 @@ export function reportRoutes(deps: AppDeps): Router {
     return [q.year ?? Number(now.slice(0, 4)), q.month ?? Number(now.slice(5, 7))];
   };
 
-  r.get('/api/admin/income', ...guard, async (req, res) => {
-    parseOr400(noQuery, req.query);
-    await sendPayments(res, db);
-  });
-  r.get('/api/admin/reports/inventory', ...guard, async (req, res) => {
-    parseOr400(noQuery, req.query);
-    await sendPayments(res, db);
-  });
+  r.get('/api/admin/income', ...guard, (req, res) => sendIncome(req, res, db));
+  r.get('/api/admin/reports/inventory', ...guard, (req, res) => sendIncome(req, res, db));
   r.get('/api/admin/reports/inventory.xlsx', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
     await sendWorkbook(res, inventoryExport(today()), databaseUrl());

@@ -50,6 +50,7 @@ import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { closeOpenLink } from './payment.service.ts';
 import { manageTokenFor } from './booking-token.ts';
+import { pageOf } from './paging.ts';
 
 const silentLogger = createLogger({ level: 'silent' });
 
@@ -71,14 +72,6 @@ export async function listAdminTherapists(db: Db): Promise<AdminTherapistDto[]> 
     offered_service_ids: serviceIds,
     email: t.emails,
   }));
-}
-
-/** A page size asked for without one: the panel's default. */
-export const DEFAULT_PAGE_SIZE = 10;
-
-function pageOf(q: { page?: number | undefined; page_size?: number | undefined }): { page: number; pageSize: number } | undefined {
-  if (q.page === undefined && q.page_size === undefined) return undefined;
-  return { page: q.page ?? 1, pageSize: q.page_size ?? DEFAULT_PAGE_SIZE };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AuditChange, AuditPage } from '../../contract/admin.ts';
 import type { Db } from '../db/client.ts';
 import { listAudit } from '../repositories/audit.repository.ts';
+import type { PageRequest } from './paging.ts';
 
 type Flat = Record<string, unknown>;
 
@@ -64,8 +65,8 @@ export function auditBy(actor: string, username: string | null): string {
   return actor;
 }
 
-/** GET /api/admin/audit-log: a page of entries, each with who did it and only what changed. */
-export async function auditLogPage(db: Db, page: number, pageSize: number): Promise<AuditPage> {
+/** GET /api/admin/audit-log (always paged, page 1 of 10 by default): a page of entries, each with who did it and only what changed. */
+export async function auditLogPage(db: Db, { page, pageSize }: PageRequest): Promise<AuditPage> {
   const { total, rows } = await listAudit(db, page, pageSize);
   return {
     page,

@@ -5,19 +5,27 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import type { default as SharpFn, Sharp } from 'sharp';
 import { AppError } from '../errors.ts';
 
 export const PHOTO_MAX_BYTES = 2 * 1024 * 1024;
 const ACCEPTED = new Set(['png', 'jpeg', 'webp']);
 export const PHOTO_TYPES_MESSAGE = 'Send a PNG, JPEG or WebP image.';
 
+/**
+ * sharp, loaded the first time a photo arrives: libvips is 7 MB of resident code and data in a process
+ * that may never see a photo (the API starts about 10 MB smaller without it; README, Performance).
+ */
+let sharpLoaded: Promise<typeof SharpFn> | undefined;
+const loadSharp = () => (sharpLoaded ??= import('sharp').then((m) => m.default));
+
 /** Decodes `input` (PNG, JPEG or WebP only) and re-encodes it at `width`×`height`, cropped to fill. */
 export async function reencodePhoto(input: Buffer, size: { width: number; height: number }, format: 'webp' | 'png'): Promise<Buffer> {
   if (input.length === 0) throw new AppError('unsupported_media_type', PHOTO_TYPES_MESSAGE);
   if (input.length > PHOTO_MAX_BYTES) throw new AppError('payload_too_large', 'The photo must be at most 2 MB.');
+  const sharp = await loadSharp();
   try {
-    const image = sharp(input, { failOn: 'error', limitInputPixels: 40_000_000, animated: false });
+    const image: Sharp = sharp(input, { failOn: 'error', limitInputPixels: 40_000_000, animated: false });
     const meta = await image.metadata();
     if (!meta.format || !ACCEPTED.has(meta.format)) throw new AppError('unsupported_media_type', PHOTO_TYPES_MESSAGE);
     const resized = image.rotate().resize(size.width, size.height, { fit: 'cover', position: 'attention' });

@@ -30,10 +30,22 @@ export class ReadCache {
   private retry: NodeJS.Timeout | undefined;
   private readonly url: string;
   private readonly logger: Logger;
+  private readonly maxEntries: number;
 
-  constructor(url: string, logger: Logger) {
+  /**
+   * At most `maxEntries` answers are kept (four reads per therapist: a centre's catalogue is well
+   * under it), the least recently computed going first: a client asking for one therapist id after
+   * another, each answered and cached, must not grow the API's memory without end.
+   */
+  constructor(url: string, logger: Logger, { maxEntries = 256 }: { maxEntries?: number } = {}) {
     this.url = url;
     this.logger = logger;
+    this.maxEntries = maxEntries;
+  }
+
+  /** How many answers are held (tests). */
+  get size(): number {
+    return this.entries.size;
   }
 
   async start(): Promise<void> {
@@ -86,7 +98,15 @@ export class ReadCache {
   private async computeEntry(key: string, tag: string, stamp: string, generation: number, compute: () => Promise<unknown>): Promise<CachedEntry> {
     const entry: Entry = { ...entryOf(await compute()), tag, stamp };
     // A change announced while computing may not be in the answer: don't keep it.
-    if (generation === this.generation && this.listening) this.entries.set(key, entry);
+    if (generation === this.generation && this.listening) {
+      // Deleted first so the entry moves to the end of the map's order: the oldest computed is first out.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      for (const oldest of this.entries.keys()) {
+        if (this.entries.size <= this.maxEntries) break;
+        this.entries.delete(oldest);
+      }
+    }
     return entry;
   }
 

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { EodReport, IncomeReport, TherapistMonthlyReport } from '../../contract/admin.ts';
+import type { EodReport, IncomePage, IncomeReport, TherapistMonthlyReport } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { addDays, centreNow, pad2 } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
-import { eachLedgerEntry, type IncomeTotals } from '../repositories/income.repository.ts';
+import { eachLedgerBatch, ledgerPage, ledgerSummary, type IncomeTotals } from '../repositories/income.repository.ts';
+import type { PageRequest } from './paging.ts';
 import {
   aggregatedDayTotals,
   dayBookedAndHeld,
@@ -69,15 +70,29 @@ export async function aggregatePreviousDay(db: Db, now: Date): Promise<{ date: s
   return { date, totals: await aggregateDay(db, date) };
 }
 
-/** Income and inventory: the whole ledger, newest booking first, with its net total and its two parts. */
+/**
+ * Income and inventory: the whole ledger, newest booking first, with its net total and its two parts,
+ * held whole. The API never answers with this (a year is megabytes): the route streams the same JSON
+ * from a cursor, or answers a page (incomePage). For tests and the reports bench.
+ */
 export async function incomeReport(db: Db): Promise<IncomeReport> {
   const payments: IncomeReport['payments'] = [];
   let totals: IncomeTotals = { netPaise: 0, collectedPaise: 0, refundedPaise: 0 };
-  await eachLedgerEntry(db.$client, (payment, t) => {
-    payments.push(payment);
+  await eachLedgerBatch(db.$client, (batch, t) => {
+    payments.push(...batch);
     totals = t;
   });
   return incomeHeader(totals, payments);
+}
+
+/**
+ * One page of income / inventory: its rows, and the totals and row count of the whole ledger (one
+ * aggregate, so they never depend on the page). A page past the end has no rows and the same totals.
+ */
+export async function incomePage(db: Db, p: PageRequest): Promise<IncomePage> {
+  const [summary, items] = await Promise.all([ledgerSummary(db.$client), ledgerPage(db.$client, p.pageSize, p.offset)]);
+  const { payments: _, ...totals } = incomeHeader(summary, []);
+  return { page: p.page, page_size: p.pageSize, total: summary.count, items, ...totals };
 }
 
 /** The IncomeReport's totals in rupees, around its list. */

@@ -9,7 +9,7 @@ import type {
   BlockSlotResponse,
   ClientSearchResult,
   EodReport,
-  IncomeReport,
+  IncomePage,
   PaymentsAttentionResponse,
   ResolveDiscrepancyResponse,
   TherapistMonthlyReport,
@@ -120,6 +120,7 @@ export type {
   ClientSearchResult,
   EodDetail,
   EodReport,
+  IncomePage,
   IncomeReport,
   PaymentAttentionItem,
   PaymentDto as Payment,
@@ -284,8 +285,9 @@ export const adminApi = {
   /** An in-person booking paid at the desk. */
   recordPayment: (bookingId: number, method: PaymentMethod, amount: number) =>
     request<RecordPaymentResponse>(`/api/admin/bookings/${bookingId}/record-payment`, { method: 'POST', json: { method, amount } }),
-  income: () => request<IncomeReport>('/api/admin/income'),
-  inventoryReport: () => request<IncomeReport>('/api/admin/reports/inventory'),
+  /** One page of the payments ledger, with the whole ledger's totals and row count. */
+  incomePage: (page: number, pageSize: number) => request<IncomePage>(`/api/admin/income${q({ page, page_size: pageSize })}`),
+  inventoryPage: (page: number, pageSize: number) => request<IncomePage>(`/api/admin/reports/inventory${q({ page, page_size: pageSize })}`),
   eodReport: (reportDate: string) => request<EodReport>(`/api/admin/reports/eod${q({ report_date: reportDate })}`),
   monthlyReport: (year: number, month: number) =>
     request<TherapistMonthlyReport>(`/api/admin/reports/therapist-monthly${q({ year, month })}`),

@@ -35,13 +35,15 @@ export function DataTable<T>(props: {
   paging?: ServerPaging;
   /** Rows on their way (a page or a filter asked for): the table says so instead of its rows. */
   loading?: boolean;
+  /** What the table says while its rows are on their way. */
+  loadingLabel?: string;
   /** A line under the head: what the list holds. */
   description?: ReactNode;
   /** Controls that choose what the list holds (the server's filters), drawn under the head. */
   filters?: ReactNode;
   notice?: RowNotice | null;
 }) {
-  const { title, rows, columns, rowKey, empty, actions, actionsHeader = 'Actions', headingLevel = 2, toolbar, resetKey, paging, loading, description, filters, notice } = props;
+  const { title, rows, columns, rowKey, empty, actions, actionsHeader = 'Actions', headingLevel = 2, toolbar, resetKey, paging, loading, loadingLabel = 'Loading bookings...', description, filters, notice } = props;
   const [ownPageSize, setOwnPageSize] = useState(DEFAULT_PAGE_SIZE);
   const [ownPage, setOwnPage] = useState(1);
   const mobile = useIsMobile();
@@ -81,7 +83,7 @@ export function DataTable<T>(props: {
       {filters ? <div className="adm-filters">{filters}</div> : null}
       {description ? <p className="adm-panel__desc muted">{description}</p> : null}
       {loading ? (
-        <Loading label="Loading bookings..." />
+        <Loading label={loadingLabel} />
       ) : view.items.length === 0 ? (
         <>
           {notice ? <div className="adm-row-notice">{notice.content}</div> : null}

@@ -1,35 +1,18 @@
-/** Income (spec section 2): total collected and all transactions, newest booking date first. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { adminApi, errorMessage, type IncomeReport } from '../../lib/admin-api.ts';
+/**
+ * Income (spec section 2): total collected and all transactions, newest booking date first, one page
+ * at a time from the server (page size 10/20/50, default 10; changing it returns to page 1).
+ */
+import { adminApi, errorMessage } from '../../lib/admin-api.ts';
 import { MESSAGES } from '../../lib/admin-format.ts';
 import { DataTable } from './DataTable.tsx';
-import { LedgerTotals, ledgerColumns, ledgerRowKey } from './LedgerTable.tsx';
+import { LedgerTotals, ledgerColumns, ledgerRowKey, useLedgerPage } from './LedgerTable.tsx';
 import { ErrorPanel, Loading } from './ui.tsx';
 
+const failed = (err: unknown) => errorMessage(err, MESSAGES.incomeFailed);
+
 export default function Income() {
-  const [data, setData] = useState<IncomeReport | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    setError(null);
-    try {
-      setData(await adminApi.income());
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.incomeFailed));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  // Newest booking date first (the spec's order, which the server sends too); the sort is stable, so a
-  // booking's payment stays before its refunds.
-  const rows = useMemo(() => (data?.payments ?? []).slice().sort((a, b) => b.booking_date.localeCompare(a.booking_date)), [data]);
+  // The server's order is the spec's (newest booking date first, a payment before its refunds).
+  const { data, items, loading, error, load, paging } = useLedgerPage(adminApi.incomePage, failed);
 
   return (
     <div className="adm-page">
@@ -39,16 +22,25 @@ export default function Income() {
           <p className="muted">Payments collected for sessions, and refunds.</p>
         </div>
       </header>
-      {loading ? (
-        <Loading label="Loading income..." />
-      ) : error ? (
+      {error ? (
         <ErrorPanel title="Error Loading Income" message={error} onRetry={() => void load()} />
+      ) : loading && !data ? (
+        <Loading label="Loading income..." />
       ) : (
         <>
           <section className="adm-total card" aria-label="Total collected">
             <LedgerTotals report={data} label="Total Income" />
           </section>
-          <DataTable title="All Transactions" rows={rows} columns={ledgerColumns} rowKey={ledgerRowKey} empty={MESSAGES.noIncome} />
+          <DataTable
+            title="All Transactions"
+            rows={items}
+            columns={ledgerColumns}
+            rowKey={ledgerRowKey}
+            empty={MESSAGES.noIncome}
+            paging={paging}
+            loading={loading}
+            loadingLabel="Loading income..."
+          />
         </>
       )}
     </div>

@@ -1,11 +1,55 @@
 /**
  * The payments ledger as the Income page and the Inventory report show it: a payment or a refund per
- * row, refunds negative and marked as such, so the column adds up to the total above it.
+ * row, refunds negative and marked as such, so the whole list adds up to the total above it. Both ask
+ * the server for one page at a time (a year is tens of thousands of rows); the totals come with each
+ * page and are the whole ledger's.
  */
-import type { IncomeReport, Payment } from '../../lib/admin-api.ts';
-import { formatAmount, formatShortDate } from '../../lib/admin-format.ts';
-import type { Column } from './DataTable.tsx';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { IncomePage, Payment } from '../../lib/admin-api.ts';
+import { DEFAULT_PAGE_SIZE, formatAmount, formatShortDate } from '../../lib/admin-format.ts';
+import type { Column, ServerPaging } from './DataTable.tsx';
 import { Badge } from './ui.tsx';
+
+/** The totals a page of the ledger carries (the whole ledger's), and how many rows it has. */
+export type LedgerTotalsOf = Pick<IncomePage, 'total' | 'total_amount' | 'total_collected' | 'total_refunded'>;
+
+/**
+ * One page of the ledger from `fetchPage`, and the paging to draw with it. A new page or page size
+ * asks the server again; only the latest request may draw, so a slow answer for the page left behind
+ * never replaces the page asked for now. The last answer stays drawn while the next is on its way.
+ */
+export function useLedgerPage(fetchPage: (page: number, pageSize: number) => Promise<IncomePage>, failed: (err: unknown) => string) {
+  const [query, setQuery] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
+  const [data, setData] = useState<IncomePage | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const request = useRef(0);
+  const load = useCallback(async () => {
+    const ticket = ++request.current;
+    setLoading(true);
+    setError(null);
+    try {
+      const answer = await fetchPage(query.page, query.pageSize);
+      if (ticket === request.current) setData(answer);
+    } catch (err) {
+      if (ticket === request.current) setError(failed(err));
+    } finally {
+      if (ticket === request.current) setLoading(false);
+    }
+  }, [fetchPage, failed, query]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const paging: ServerPaging = {
+    page: query.page,
+    pageSize: query.pageSize,
+    total: data?.total ?? 0,
+    onPage: (page) => setQuery((q) => ({ ...q, page })),
+    // A new page size starts again at page 1, as the bookings lists do.
+    onPageSize: (pageSize) => setQuery({ page: 1, pageSize }),
+  };
+  return { data, items: data?.items ?? [], loading, error, load, paging };
+}
 
 const METHOD_WORDS: Record<Payment['method'], string> = {
   UPI: 'UPI',
@@ -17,13 +61,13 @@ const METHOD_WORDS: Record<Payment['method'], string> = {
 };
 
 /** Net total, with what was collected and refunded under it once there has been a refund. */
-export function LedgerTotals(props: { report: IncomeReport | null; label: string }) {
+export function LedgerTotals(props: { report: LedgerTotalsOf | null; label: string }) {
   const r = props.report;
   const refunded = Number(r?.total_refunded ?? 0);
   return (
     <>
       <p className="adm-total__label">
-        {props.label}: {formatAmount(r?.payments.length ? r.total_amount : 0)}
+        {props.label}: {formatAmount(r?.total ? r.total_amount : 0)}
       </p>
       {refunded > 0 ? (
         <p className="adm-total__parts">
@@ -69,7 +113,7 @@ export const ledgerColumns: Column<Payment>[] = [
 /** Rows are keyed by the provider's payment or refund id, which the ledger holds once. */
 export const ledgerRowKey = (p: Payment) => `${p.kind}-${p.provider_reference}`;
 
-/** The whole ledger as one table (the Inventory report, which its Excel export mirrors). */
+/** A page of the ledger as a plain table (the Inventory report, whose Excel export holds every page). */
 export function LedgerTable(props: { rows: readonly Payment[]; label: string }) {
   return (
     <div className="adm-table-wrap" role="region" aria-label={props.label} tabIndex={0}>

@@ -1,11 +1,11 @@
 /** Reports (spec section 2): Inventory, End of Day and Therapist Monthly, each with an Excel export. */
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { adminApi, errorMessage, type EodReport, type IncomeReport, type TherapistMonthlyReport } from '../../lib/admin-api.ts';
+import { adminApi, errorMessage, type EodReport, type TherapistMonthlyReport } from '../../lib/admin-api.ts';
 import { MESSAGES, formatAmount, formatShortDate, todayAtCentre } from '../../lib/admin-format.ts';
 import { monthName, pad2 } from '../../../../shared/domain/time.ts';
 import { downloadExcel } from './excel.ts';
-import { LedgerTable } from './LedgerTable.tsx';
-import { Empty, ErrorPanel, Loading, PaymentCell, StatusBadge } from './ui.tsx';
+import { LedgerTable, useLedgerPage } from './LedgerTable.tsx';
+import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager, PaymentCell, StatusBadge } from './ui.tsx';
 
 type Tab = 'inventory' | 'eod' | 'monthly';
 const TABS: { key: Tab; label: string; errorName: string }[] = [
@@ -81,34 +81,44 @@ function Summary(props: { items: [string, string][] }) {
   );
 }
 
+const inventoryFailed = (err: unknown) => errorMessage(err, MESSAGES.reportFailed('inventory'));
+
+/** The ledger a page at a time, like Income; the Excel download holds every row. */
 function InventoryTab() {
-  const { data, loading, error, load } = useReport<IncomeReport>(adminApi.inventoryReport, 'inventory');
+  const { data, items, loading, error, load, paging } = useLedgerPage(adminApi.inventoryPage, inventoryFailed);
   const today = todayAtCentre();
-  const payments = data?.payments ?? [];
+  const totalPages = Math.max(1, Math.ceil(paging.total / paging.pageSize));
   return (
     <>
       <div className="adm-panel__head">
         <h2>Inventory Report</h2>
-        <ExportButton path="/api/admin/reports/inventory.xlsx" fileName={`Inventory_Report_${today}.xlsx`} hasData={payments.length > 0} />
+        <div className="adm-panel__tools">
+          <PageSizeSelect value={paging.pageSize} label="Rows per page" onChange={paging.onPageSize} />
+          <ExportButton path="/api/admin/reports/inventory.xlsx" fileName={`Inventory_Report_${today}.xlsx`} hasData={(data?.total ?? 0) > 0} />
+        </div>
       </div>
-      {loading ? (
-        <Loading />
-      ) : error ? (
+      {error ? (
         <ErrorPanel title="Error Loading Report" message={error} onRetry={() => void load()} />
+      ) : loading && !data ? (
+        <Loading />
       ) : (
         <>
           <Summary
             items={[
               ['Total Income', formatAmount(data?.total_amount)],
-              ['Payments', String(payments.filter((p) => p.kind === 'PAYMENT').length)],
+              // Payments and refunds, every page's: the ledger's rows.
+              ['Entries', String(data?.total ?? 0)],
               ...(Number(data?.total_refunded ?? 0) > 0 ? ([['Refunded', formatAmount(data?.total_refunded)]] as [string, string][]) : []),
             ]}
           />
-          {payments.length === 0 ? (
+          {loading ? (
+            <Loading />
+          ) : items.length === 0 ? (
             <Empty>No inventory data available.</Empty>
           ) : (
-            <LedgerTable rows={payments} label="Inventory payments" />
+            <LedgerTable rows={items} label="Inventory payments" />
           )}
+          <Pager page={Math.min(paging.page, totalPages)} totalPages={totalPages} onPage={paging.onPage} label="Inventory" />
         </>
       )}
     </>

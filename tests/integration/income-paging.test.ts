@@ -1,0 +1,203 @@
+/**
+ * Income, inventory and the audit log are paged by the server (issue 22): page and page_size as the
+ * bookings list takes them, {page, page_size, total, items} in the answer, with the whole ledger's
+ * totals beside a ledger page. Without them, income and inventory answer the spec's whole list,
+ * streamed from a server-side cursor, and the inventory workbook holds every row.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import ExcelJS from 'exceljs';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
+import { binary, fixedClock, testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { MONDAY_MORNING_IST } from '../support/factories.ts';
+
+type Payment = { amount: number; booking_id: number; booking_date: string; kind: 'PAYMENT' | 'REFUND'; provider_reference: string };
+type IncomePage = { page: number; page_size: number; total: number; items: Payment[]; total_amount: number; total_collected: number; total_refunded: number };
+
+let database: TestDatabase;
+let app: ReturnType<typeof testApp>;
+let boss: Record<string, string>;
+const clock = fixedClock(MONDAY_MORNING_IST);
+const PATHS = ['/api/admin/income', '/api/admin/reports/inventory'];
+const paise = (rupees: number) => Math.round(rupees * 100);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+  const admins = await createAdmins(database.db);
+  app = testApp(database, { now: clock.now });
+  boss = bearer(tokenFor(admins.superadmin, clock.now()));
+  // 1,500 bookings, two at each date and time (therapists 1 and 2), so the order must break ties on
+  // the booking and the ledger row. Every one paid; every 7th partly refunded; every 11th paid twice.
+  await database.db.execute(sql`
+    with b as (
+      insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+                            client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
+      select 1 + n % 2, 1, date '2025-01-01' + (n / 24), make_time(8 + (n / 2) % 12, 0, 0), 'ONLINE', 'Client ' || n,
+             'c' || n || '@example.com', (9000000000 + n)::text, 'COMPLETED', 'txn-' || n, 100000 + n
+      from generate_series(0, 1499) n
+      returning id, amount_paise, payment_transaction_id)
+    insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
+    select id, 'capture', 'razorpay', 'pay_' || payment_transaction_id, amount_paise, 'UPI', timestamptz '2025-01-01 10:00+05:30' from b`);
+  await database.db.execute(sql`
+    insert into payments_ledger (booking_id, kind, provider, payment_id, refund_id, amount_paise, method, reason, occurred_at)
+    select id, 'refund', 'razorpay', 'pay_' || payment_transaction_id, 'rfnd_' || payment_transaction_id, -(1000 + id % 5 * 100), 'OTHER', 'Goodwill', now()
+    from bookings where payment_transaction_id like 'txn-%' and id % 7 = 0`);
+  await database.db.execute(sql`
+    insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
+    select id, 'capture', 'counter', 'cash_' || payment_transaction_id, 50050, 'CASH', now()
+    from bookings where payment_transaction_id like 'txn-%' and id % 11 = 0`);
+});
+afterAll(() => database.drop());
+
+const get = (path: string) => request(app).get(path).set(boss);
+
+describe('income and inventory, a page at a time', () => {
+  it('the pages together are the whole list, in its order, each row once; totals are the whole ledger’s on every page', async () => {
+    const ledger = (await database.db.execute<{ n: number; net: number; collected: number }>(sql`
+      select count(*)::int as n, sum(amount_paise)::int8 as net, sum(amount_paise) filter (where kind = 'capture')::int8 as collected from payments_ledger`)).rows[0]!;
+    expect(ledger.n).toBeGreaterThan(1700);
+    for (const path of PATHS) {
+      const whole = (await get(path).expect(200)).body as { total_amount: number; total_collected: number; total_refunded: number; payments: Payment[] };
+      expect(whole.payments).toHaveLength(ledger.n);
+      const pages: IncomePage[] = [];
+      const pageSize = 100;
+      for (let page = 1; page <= Math.ceil(ledger.n / pageSize); page++) {
+        const res = await get(`${path}?page=${page}&page_size=${pageSize}`).expect(200);
+        expect(res.headers['cache-control']).toBe('no-store');
+        pages.push(res.body as IncomePage);
+      }
+      for (const [i, p] of pages.entries()) {
+        expect(p).toMatchObject({ page: i + 1, page_size: pageSize, total: ledger.n, total_amount: whole.total_amount, total_collected: whole.total_collected, total_refunded: whole.total_refunded });
+        expect(Object.keys(p)).toEqual(['page', 'page_size', 'total', 'items', 'total_amount', 'total_collected', 'total_refunded']);
+      }
+      expect(pages.at(-1)!.items).toHaveLength(ledger.n - (pages.length - 1) * pageSize);
+      const walked = pages.flatMap((p) => p.items);
+      // Stable: the same rows in the same order as the whole list, none twice, none missing.
+      expect(walked).toEqual(whole.payments);
+      expect(new Set(walked.map((p) => `${p.kind}-${p.provider_reference}`)).size).toBe(ledger.n);
+      // The sum of every page's rows is the unpaged total, which is the ledger's.
+      const sum = walked.reduce((n, p) => n + paise(p.amount), 0);
+      expect(sum).toBe(paise(pages[0]!.total_amount));
+      expect(sum).toBe(ledger.net);
+      expect(paise(pages[0]!.total_collected)).toBe(ledger.collected);
+      expect(paise(pages[0]!.total_refunded)).toBe(ledger.collected - ledger.net);
+    }
+  });
+
+  it('newest booking date first, ties broken by the booking, and a booking’s payment before its refund', async () => {
+    const { items } = (await get('/api/admin/income?page=1&page_size=100').expect(200)).body as IncomePage;
+    for (let i = 1; i < items.length; i++) expect(items[i - 1]!.booking_date >= items[i]!.booking_date).toBe(true);
+    const byBooking = new Map<number, Payment[]>();
+    for (const p of items) byBooking.set(p.booking_id, [...(byBooking.get(p.booking_id) ?? []), p]);
+    for (const rows of byBooking.values()) expect(rows[0]!.kind).toBe('PAYMENT');
+    // A booking's rows are together, never split by another booking's.
+    const seen: number[] = [];
+    for (const p of items) if (seen.at(-1) !== p.booking_id) seen.push(p.booking_id);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('page boundaries: one row, the defaults, the last page and past it', async () => {
+    const whole = (await get('/api/admin/income').expect(200)).body.payments as Payment[];
+    const first = (await get('/api/admin/income?page=1&page_size=1').expect(200)).body as IncomePage;
+    expect(first.items).toEqual([whole[0]]);
+    const second = (await get('/api/admin/income?page=2&page_size=1').expect(200)).body as IncomePage;
+    expect(second.items).toEqual([whole[1]]);
+    // page alone is 10 rows; page_size alone is page 1 (the bookings list's defaults).
+    expect((await get('/api/admin/income?page=3').expect(200)).body).toMatchObject({ page: 3, page_size: 10, items: whole.slice(20, 30) });
+    expect((await get('/api/admin/reports/inventory?page_size=7').expect(200)).body).toMatchObject({ page: 1, page_size: 7, items: whole.slice(0, 7) });
+    const last = Math.ceil(whole.length / 100);
+    const lastPage = (await get(`/api/admin/income?page=${last}&page_size=100`).expect(200)).body as IncomePage;
+    expect(lastPage.items).toEqual(whole.slice((last - 1) * 100));
+    // Past the end: no rows, the same total and totals.
+    const past = (await get(`/api/admin/income?page=${last + 1}&page_size=100`).expect(200)).body as IncomePage;
+    expect(past).toEqual({ ...lastPage, page: last + 1, items: [] });
+    const far = (await get('/api/admin/reports/inventory?page=999999&page_size=100').expect(200)).body as IncomePage;
+    expect(far).toMatchObject({ page: 999999, total: whole.length, items: [] });
+  });
+
+  it.each([
+    ['page=0', 'page must be a positive whole number'],
+    ['page=-1', 'page must be a positive whole number'],
+    ['page=x', 'page must be a positive whole number'],
+    ['page=1.5', 'page must be a positive whole number'],
+    ['page=1000000', 'page must be a positive whole number'],
+    ['page=1&page=2', 'page must be a positive whole number'],
+    ['page_size=0', 'page_size must be a whole number from 1 to 100'],
+    ['page_size=101', 'page_size must be a whole number from 1 to 100'],
+    ['page_size=1e2', 'page_size must be a whole number from 1 to 100'],
+    ['page_size=', 'page_size must be a whole number from 1 to 100'],
+  ])('%s is a 400 that says what is wrong, on both lists', async (query, message) => {
+    for (const path of PATHS) {
+      const res = await get(`${path}?${query}`).expect(400);
+      expect(res.body.detail).toContain(message);
+    }
+  });
+
+  it('an unknown parameter is still a 400', async () => {
+    for (const path of PATHS) expect((await get(`${path}?page=1&from=2025-01-01`).expect(400)).body.detail).toBeTruthy();
+  });
+});
+
+describe('the whole list, streamed from a cursor', () => {
+  it('a reader who leaves mid-list ends the cursor: no transaction left open, and the next answer is whole', async () => {
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await new Promise<void>((resolve) => {
+        const req = http.get({ host: '127.0.0.1', port, path: '/api/admin/income', headers: boss }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', () => {});
+      });
+      // The cursor's transaction is gone once the server noticed (no session of ours sits idle in it).
+      await vi.waitFor(
+        async () => {
+          const open = await database.db.execute<{ n: number }>(sql`
+            select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`);
+          expect(open.rows[0]!.n).toBe(0);
+        },
+        { timeout: 5000, interval: 50 },
+      );
+      const again = await get('/api/admin/income').expect(200);
+      expect(again.body.payments.length).toBe((await get('/api/admin/income?page_size=1').expect(200)).body.total);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('the inventory workbook', () => {
+  it('holds every row of the ledger in the list’s order, whatever the page size of the screen', async () => {
+    const whole = (await get('/api/admin/reports/inventory').expect(200)).body.payments as Payment[];
+    const res = await get('/api/admin/reports/inventory.xlsx?').buffer(true).parse(binary).expect(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.body as ArrayBuffer);
+    const rows: unknown[][] = [];
+    wb.getWorksheet('Inventory')!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows).toHaveLength(1 + whole.length);
+    expect(rows.slice(1).map((r) => [r[1], r[5], r[7], r[9]])).toEqual(
+      whole.map((p) => [p.booking_id, p.kind === 'PAYMENT' ? 'Payment' : 'Refund', p.provider_reference, p.amount]),
+    );
+    // Downloads ignore paging: asking for a page is refused rather than silently exporting one.
+    await get('/api/admin/reports/inventory.xlsx?page=1').expect(400);
+  });
+});
+
+describe('the audit log', () => {
+  it('pages like the others: page 1 of 10 by default, and the same 400s', async () => {
+    const res = await get('/api/admin/audit-log').expect(200);
+    expect(res.body).toMatchObject({ page: 1, page_size: 10, total: expect.any(Number), items: expect.any(Array) });
+    expect((await get('/api/admin/audit-log?page_size=101').expect(400)).body.detail).toContain('page_size must be a whole number from 1 to 100');
+    expect((await get('/api/admin/audit-log?page=0').expect(400)).body.detail).toContain('page must be a positive whole number');
+  });
+});
