@@ -11,7 +11,8 @@ import { connectDatabase } from '../../shared/core/db/client.ts';
 import { runMigrations } from '../../shared/core/db/migrate.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { addDays } from '../../shared/domain/time.ts';
-import { aggregateDay, eodReport, incomeReport, therapistMonthlyReport } from '../../shared/core/services/report.service.ts';
+import { LEDGER_PAGE } from '../../shared/core/repositories/income.repository.ts';
+import { aggregateDay, eodReport, incomePage, incomeReport, therapistMonthlyReport } from '../../shared/core/services/report.service.ts';
 
 const server = process.env.TEST_DATABASE_SERVER ?? 'postgres://root@127.0.0.1:5432';
 const name = `booking_bench_${randomBytes(4).toString('hex')}`;
@@ -75,6 +76,13 @@ try {
     from payments_ledger l join bookings b on b.id = l.booking_id
     order by b.booking_date desc, b.booking_time_slot_start desc, b.id desc, l.id`);
   console.log(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+  // A page as the panel asks for it (issue 22): near the start, and deep in the year.
+  await time('Income, first page of 10', () => incomePage(database.db, { page: 1, pageSize: 10, offset: 0 }));
+  await time('Income, page 300 of 100', () => incomePage(database.db, { page: 300, pageSize: 100, offset: 29_900 }));
+  for (const offset of [0, 20_000]) {
+    const page = await database.pool.query(`explain analyze ${LEDGER_PAGE}`, [100, offset]);
+    console.log(`\nEXPLAIN ANALYZE of a page of 100 at offset ${offset}:\n${page.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+  }
 } finally {
   await database.close();
   const admin = new pg.Client({ connectionString: `${server}/postgres` });

@@ -22,7 +22,9 @@ import { launchBrowser } from '../support/browser.ts';
 import { childProcesses, peakRssMb } from '../support/proc.ts';
 import { loadBenchDataset } from './dataset.ts';
 
-const DB_NAME = 'booking_bench';
+/** BENCH_DATABASE_NAME: another name, for two benches on one PostgreSQL (each drops and loads its own). */
+const DB_NAME = process.env.BENCH_DATABASE_NAME ?? 'booking_bench';
+if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB_NAME)) throw new Error('BENCH_DATABASE_NAME must be a plain lower-case PostgreSQL name');
 const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://root@127.0.0.1:5432';
 const DB_URL = `${SERVER}/${DB_NAME}`;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);

@@ -11,6 +11,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { eachLedgerBatch } from '../../shared/core/repositories/income.repository.ts';
 import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
 import { binary, fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -173,6 +174,48 @@ describe('the whole list, streamed from a cursor', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('eachLedgerBatch', () => {
+  it('hands the ledger over in batches, in order, each only after the one before was dealt with', async () => {
+    const whole = (await get('/api/admin/income').expect(200)).body.payments as Payment[];
+    const seen: Payment[] = [];
+    const sizes: number[] = [];
+    let busy = false;
+    const count = await eachLedgerBatch(database.pool, async (batch) => {
+      expect(busy).toBe(false);
+      busy = true;
+      sizes.push(batch.length);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      seen.push(...(batch as Payment[]));
+      busy = false;
+    }, 400);
+    expect(count).toBe(whole.length);
+    expect(sizes.slice(0, -1).every((n) => n === 400)).toBe(true);
+    expect(sizes.at(-1)).toBe(whole.length - 400 * (sizes.length - 1));
+    expect(seen).toEqual(whole);
+  });
+
+  it('a caller that fails stops the cursor: the error is the caller’s, and the pool carries on', async () => {
+    let calls = 0;
+    await expect(
+      eachLedgerBatch(database.pool, () => {
+        calls++;
+        throw new Error('the reader failed');
+      }, 100),
+    ).rejects.toThrow('the reader failed');
+    expect(calls).toBe(1);
+    // Its connection was closed, not handed back with the transaction open.
+    await vi.waitFor(
+      async () => {
+        const open = await database.db.execute<{ n: number }>(sql`
+          select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`);
+        expect(open.rows[0]!.n).toBe(0);
+      },
+      { timeout: 5000, interval: 50 },
+    );
+    expect((await get('/api/admin/income?page=1&page_size=1').expect(200)).body.items).toHaveLength(1);
   });
 });
 
