@@ -8,7 +8,7 @@
 import { nanoquery, type FetcherValue } from '@nanostores/query';
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 
 type CacheEntry = { data?: unknown; error?: unknown; retryCount?: number; created?: number; expires?: number };
 
@@ -75,14 +75,18 @@ export function useQuery<P, T>(name: string, params: P | null, load: (params: P)
   useEffect(() => () => cache.close(screen), [screen]);
   const key = params === null ? null : JSON.stringify(params);
   // A store per request: the screen listens only to the one for what it now asks, so a late answer
-  // for other parameters is never drawn, and the request starts as the screen draws.
-  const $query = useMemo(
-    () =>
-      key === null
-        ? null
-        : createFetcherStore<T>([screen, key], { fetcher: (...parts: unknown[]) => loadParams(JSON.parse(String(parts[1])) as P) }),
-    [screen, key, loadParams],
+  // for other parameters is never drawn. A new request starts after the screen has drawn what led to
+  // it (an action's message, a new page's buttons), as a request made from an effect would.
+  const open = useCallback(
+    (k: string | null) =>
+      k === null ? null : createFetcherStore<T>([screen, k], { fetcher: (...parts: unknown[]) => loadParams(JSON.parse(String(parts[1])) as P) }),
+    [screen, loadParams],
   );
+  const [current, setCurrent] = useState(() => ({ key, $query: open(key) }));
+  useEffect(() => {
+    if (current.key !== key) setCurrent({ key, $query: open(key) });
+  }, [current.key, key, open]);
+  const { $query } = current;
   const { data, error, loading } = useStore<FetcherValue<T>>($query ?? $idle);
 
   // What was shown stays while the next answer loads (another page, or a refresh after an action),
