@@ -1,5 +1,5 @@
 /** Booking Calendar (spec sections 2 and 4): a Sunday-to-Saturday month grid of bookings. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { adminApi, errorMessage, isUnauthorized, type AdminBooking } from '../../lib/admin-api.ts';
 import {
@@ -20,6 +20,7 @@ import {
 } from '../../lib/admin-format.ts';
 import { monthName, pad2 } from '../../../../shared/domain/time.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
+import { useQuery } from '../../lib/query.ts';
 import { $adminSession } from '../../stores/admin-session.ts';
 import { Badge, ErrorPanel, Loading, Modal, PaymentCell, useIsMobile } from './ui.tsx';
 
@@ -198,36 +199,20 @@ export default function Calendar(props: { onLogout: () => void }) {
   const session = useStore($adminSession);
   const today = todayAtCentre();
   const [ym, setYm] = useState(() => ({ year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) }));
-  const [bookings, setBookings] = useState<AdminBooking[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [openDay, setOpenDay] = useState<string | null>(null);
-
   const mobile = useIsMobile();
-  const load = useCallback(async () => {
-    if (!session?.user?.is_active) {
-      setError(MESSAGES.unauthorizedInactive);
-      onLogout();
-      return;
-    }
-    setLoading(true);
-    setError(null);
-    try {
-      // Only the month shown, and only what the calendar shows (spec section 4).
-      setBookings(await adminApi.bookings({ ...monthBounds(ym.year, ym.month), status: CALENDAR_STATUSES, order: 'asc' }));
-    } catch (err) {
-      if (isUnauthorized(err)) onLogout();
-      setError(errorMessage(err, MESSAGES.calendarFailed));
-    } finally {
-      setLoading(false);
-    }
-  }, [session, onLogout, ym]);
-
+  // Checked once, when the calendar opens: an inactive account is signed out rather than shown data.
+  const [active] = useState(() => session?.user?.is_active === true);
+  // Only the month shown, and only what the calendar shows (spec section 4); a new month asks for its own.
+  const month = useQuery('calendar', active ? ym : null, (q) => adminApi.bookings({ ...monthBounds(q.year, q.month), status: CALENDAR_STATUSES, order: 'asc' }));
+  const unauthorized = !active || isUnauthorized(month.error);
   useEffect(() => {
-    void load();
-    // A new month asks for its own bookings.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ym]);
+    if (unauthorized) onLogout();
+  }, [unauthorized, onLogout]);
+  const error = !active ? MESSAGES.unauthorizedInactive : month.error ? errorMessage(month.error, MESSAGES.calendarFailed) : null;
+  const loading = month.loading;
+  const bookings = month.data ?? [];
+  const load = active ? month.refresh : onLogout;
 
   const events = useMemo(() => eventsByDate(bookings), [bookings]);
   const dayEvents = openDay ? (events.get(openDay) ?? []) : [];
@@ -241,7 +226,7 @@ export default function Calendar(props: { onLogout: () => void }) {
         </div>
       </header>
       {error ? (
-        <ErrorPanel title="Error Loading Calendar" message={error} onRetry={() => void load()} onLogout={onLogout} />
+        <ErrorPanel title="Error Loading Calendar" message={error} onRetry={load} onLogout={onLogout} />
       ) : (
         <section className="adm-panel card" aria-labelledby="cal-month">
           <div className="adm-cal__bar">

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { providerLabel, REVIEW_NOTE_MAX } from '../../../../shared/domain/payment-discrepancy.ts';
 import { adminApi, errorMessage, type PaymentAttentionItem, type PaymentsAttentionResponse } from '../../lib/admin-api.ts';
 import { MESSAGES, formatAmount, formatInstant, formatShortDate, formatTime } from '../../lib/admin-format.ts';
-import { Loading, Modal, Notice } from './ui.tsx';
+import { FieldError, FormActions, Loading, Modal, Notice } from './ui.tsx';
 
 function bookingLine(item: PaymentAttentionItem): string {
   if (item.booking_id === null) return 'No booking on record';
@@ -212,20 +212,9 @@ export function ReviewDialog(props: { item: PaymentAttentionItem; onCancel: () =
           <p id={`${id}-note-hint`} className="hint">
             Kept with the issue and in the audit log under your name (at most {REVIEW_NOTE_MAX} characters).
           </p>
-          {noteError ? (
-            <p id={`${id}-note-error`} className="error-text">
-              {noteError}
-            </p>
-          ) : null}
+          <FieldError id={`${id}-note-error`} error={noteError} />
         </div>
-        <div className="btn-row adm-form__actions">
-          <button type="button" className="btn btn-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary">
-            Mark reviewed
-          </button>
-        </div>
+        <FormActions onCancel={onCancel} submitLabel="Mark reviewed" />
       </form>
     </Modal>
   );

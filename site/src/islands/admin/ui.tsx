@@ -282,3 +282,26 @@ export function Loading(props: { label?: string }) {
 export function Empty(props: { children: ReactNode }) {
   return <p className="adm-empty">{props.children}</p>;
 }
+
+/** A field's error under it, tied to the field by its id (aria-describedby). */
+export function FieldError(props: { id: string; error: string | null | undefined }) {
+  return props.error ? (
+    <p id={props.id} className="error-text">
+      {props.error}
+    </p>
+  ) : null;
+}
+
+/** A dialog form's two buttons: Cancel (closes it) and the submit that says what it does. */
+export function FormActions(props: { onCancel: () => void; submitLabel: ReactNode; tone?: 'primary' | 'danger'; cancelLabel?: string; submitting?: boolean }) {
+  return (
+    <div className="btn-row adm-form__actions">
+      <button type="button" className="btn btn-secondary" onClick={props.onCancel}>
+        {props.cancelLabel ?? 'Cancel'}
+      </button>
+      <button type="submit" className={`btn btn-${props.tone ?? 'primary'}`} {...(props.submitting !== undefined ? { disabled: props.submitting } : {})}>
+        {props.submitLabel}
+      </button>
+    </div>
+  );
+}
