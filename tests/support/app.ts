@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type request from 'supertest';
-import { buildApp, type AppDeps } from '../../api/src/app.ts';
+import { buildApp } from '../../api/src/app.ts';
+import type { AppDeps } from '../../api/src/deps.ts';
 import { parseConfig } from '../../shared/core/config.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import type { TestDatabase } from './db.ts';

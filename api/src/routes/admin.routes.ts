@@ -34,7 +34,7 @@ import {
 } from '../../../shared/core/services/admin-booking.service.ts';
 import { recordCounterPayment } from '../../../shared/core/services/counter-payment.service.ts';
 import { markDiscrepancyReviewed, paymentsNeedingAttention } from '../../../shared/core/services/payments-attention.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import {
   adminOf,
   currentAdmin,

@@ -52,7 +52,7 @@ import {
   setPasswordWithLink,
   setStaffActive,
 } from '../../../shared/core/services/staff.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { currentAdmin, noStore, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 import { IMAGES_DIR } from './public.routes.ts';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { pingDatabase } from '../../../shared/core/repositories/catalog.repository.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { RETRY_AFTER_SECONDS } from '../middleware/errors.ts';
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -3,7 +3,7 @@ import { manageRescheduleSchema, manageTokenParam } from '../../../shared/contra
 import { API_MESSAGES as M } from '../../../shared/contract/messages.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking, type ManageDeps } from '../../../shared/core/services/manage.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 /**

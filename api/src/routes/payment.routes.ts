@@ -14,7 +14,7 @@ import {
   type PaymentDeps,
   type PaymentLinkResult,
 } from '../../../shared/core/services/payment.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { adminOf, noStore } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/core/repositories/catalog.repository.ts';
 import { entryOf, type ReadCache } from '../../../shared/core/services/read-cache.service.ts';
 import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { chooseEncoding, encodedBody } from '../http/compress.ts';
 import { logWhenDone, requestIdOf } from '../middleware/request-log.ts';
 import { SECURITY_POLICY, securityHeaderList } from '../middleware/security-headers.ts';

@@ -7,7 +7,7 @@ import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/
 import { eodReport, incomeHeader, incomePage, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
 import { pageOf } from '../../../shared/core/services/paging.ts';
 import { eachLedgerBatch } from '../../../shared/core/repositories/income.repository.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
