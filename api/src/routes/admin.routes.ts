@@ -18,7 +18,6 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../../shared/core/errors.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
-import { searchClients } from '../../../shared/core/repositories/admin-booking.repository.ts';
 import { auditLogPage } from '../../../shared/core/services/audit.service.ts';
 import { pageOrFirst } from '../../../shared/core/services/paging.ts';
 import {
@@ -28,6 +27,7 @@ import {
   listAdminTherapists,
   listBookings,
   listClientBookingsPage,
+  searchClients,
   therapistSlotStates,
   toggleBlock,
   updatePaymentLink,

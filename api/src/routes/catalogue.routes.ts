@@ -21,7 +21,7 @@ import {
   weeklyHoursSchema,
 } from '../../../shared/contract/catalogue.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import { listServices, listLocations } from '../../../shared/core/repositories/catalog.repository.ts';
+import { listServices, listLocations } from '../../../shared/core/services/public-catalogue.service.ts';
 import { markAttendance } from '../../../shared/core/services/attendance.service.ts';
 import { loginResponse } from '../../../shared/core/services/auth.service.ts';
 import {

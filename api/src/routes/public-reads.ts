@@ -8,7 +8,7 @@ import {
   listLocations,
   listServices,
   listTherapists,
-} from '../../../shared/core/repositories/catalog.repository.ts';
+} from '../../../shared/core/services/public-catalogue.service.ts';
 import { entryOf, type ReadCache } from '../../../shared/core/services/read-cache.service.ts';
 import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
 import type { AppDeps } from '../deps.ts';

@@ -1,4 +1,3 @@
-import { toAdminBookingDto } from './admin-booking.repository.ts';
 import { createHash } from 'node:crypto';
 import { eq, getTableColumns, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -92,23 +91,6 @@ export async function findRecentBookingByTransactionId(
 /** Sets a booking's token hash (a replay after the server's secret changed). */
 export async function setBookingTokenHash(db: DbOrTx, id: number, hash: string, now: Date): Promise<void> {
   await db.update(bookings).set({ bookingTokenHash: hash, updatedAt: now }).where(eq(bookings.id, id));
-}
-
-/**
- * The booking record of spec section 3 (money in rupees), for the confirmation page: the admin record
- * plus payment ids and, while an unpaid online booking holds its slot, how long the hold has left
- * (seconds from `now`, on the server's clock, so a client's wrong clock does not matter).
- */
-export function toBookingRecord(b: BookingView, now: Date) {
-  const holdLeft = b.paymentHoldExpiresAt ? Math.max(0, Math.floor((b.paymentHoldExpiresAt.getTime() - now.getTime()) / 1000)) : null;
-  return {
-    ...toAdminBookingDto({ b, therapistName: b.therapistName, locationName: b.locationName, locationAddress: b.locationAddress }),
-    razorpay_payment_link_id: b.razorpayPaymentLinkId,
-    razorpay_payment_id: b.razorpayPaymentId,
-    paid_at: b.paidAt?.toISOString() ?? null,
-    payment_hold_expires_at: b.paymentHoldExpiresAt?.toISOString() ?? null,
-    payment_hold_seconds_left: holdLeft,
-  };
 }
 
 /** What a new booking writes from the request; its price comes from the therapist, in the statement. */

@@ -12,9 +12,10 @@ import type { Logger } from '../logger.ts';
 import { bookingOfReference, linkReference, MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import { INT4_MAX } from '../../contract/booking.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
-import { findBookingByPublicRef, getBooking, getBookingView, toBookingRecord, type BookingView } from '../repositories/booking.repository.ts';
+import { findBookingByPublicRef, getBooking, getBookingView, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledger.repository.ts';
 import { refundBookingMoney } from './refund.service.ts';
+import { mapBookingRecord } from './booking-records.ts';
 import { bookingTokenMatches, manageTokenFor, manageUrlFor } from './booking-token.ts';
 import { isConfirmedBooking } from '../../domain/manage.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
@@ -438,7 +439,7 @@ function signedCallbackFor(payments: PaymentsProvider, booking: BookingView, que
 }
 
 export type BookingDetailsAnswer =
-  | { data: ReturnType<typeof toBookingRecord> & { manage_url: string | null } }
+  | { data: ReturnType<typeof mapBookingRecord> & { manage_url: string | null } }
   | { data: { payment_status: BookingView['paymentStatus'] } };
 
 /**
@@ -479,7 +480,7 @@ export async function bookingDetailsFor(
   }
   if (!proven) return { data: { payment_status: booking.paymentStatus } };
   const now = deps.now();
-  return { data: { ...toBookingRecord(booking, now), manage_url: await manageUrlIfConfirmed(deps, booking, now) } };
+  return { data: { ...mapBookingRecord(booking, now), manage_url: await manageUrlIfConfirmed(deps, booking, now) } };
 }
 
 /**
