@@ -32,7 +32,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.set('query parser', 'simple');
 
   // Ahead of everything: a cached public read is answered here whole, with the same headers and log line.
-  if (deps.readCache) app.use(cachedPublicReads(deps.readCache, deps));
+  app.use(cachedPublicReads(deps.readCache, deps));
   app.use(requestLog(deps.logger));
   app.use(securityHeaders(SECURITY_POLICY));
   app.use(compressAnswers());
@@ -56,8 +56,8 @@ export function buildApp(input: AppDeps): express.Express {
   // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).
   app.use(catalogueRoutes(deps));
   app.use(adminRoutes(deps));
-  if (deps.payments?.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
-  if (deps.jobs) mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));
+  if (deps.payments.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
+  mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));
 
   if (deps.siteDir) {
     app.use(staticSite(deps.siteDir));

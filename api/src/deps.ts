@@ -20,18 +20,24 @@ export type AppDeps = {
   logger: Logger;
   /** The clock; tests pin it. */
   now: () => Date;
-  /** Cache of the public read calls, invalidated by PostgreSQL notifications; absent means uncached. */
-  readCache?: ReadCache;
-  /** Astro's build output; served after the API routes when present. */
+  /**
+   * Cache of the public read calls, invalidated by PostgreSQL notifications. Until it is listening
+   * (started, and its LISTEN connection up) it passes every read through uncached.
+   */
+  readCache: ReadCache;
+  /**
+   * Astro's build output, served after the API routes. Optional: server.ts always gives it, but an API
+   * without a site (the tests, or a deployment whose own web server serves the pages) is whole without it.
+   */
   siteDir?: string;
   /** Resolves an admin bearer token to an actor; defaults to the JWT bearer check of middleware/auth.ts. */
   authenticateAdmin?: (req: Request) => Promise<Actor | undefined>;
-  /** Failed sign-in counters in Redis (shared by every API process); without it sign-in is not throttled. */
-  loginThrottle?: LoginThrottle;
-  /** BullMQ producers; POST /api/payment/generate-link waits on its job through them. */
-  jobs?: JobsClient;
-  /** The payments provider (razorpay or sandbox); without it link generation answers 503. */
-  payments?: PaymentsProvider;
+  /** Failed sign-in counters in Redis, shared by every API process. */
+  loginThrottle: LoginThrottle;
+  /** BullMQ producers; POST /api/payment/generate-link waits on its job through them, and Bull Board shows their queues. */
+  jobs: JobsClient;
+  /** The payments provider (razorpay or sandbox). */
+  payments: PaymentsProvider;
   /** Guards Bull Board at /admin/queues; defaults to super admins by bearer token or scoped cookie. */
   queuesGuard?: RequestHandler;
   /** Where therapist and location photos are read and uploaded ones written; defaults to api/images. */

@@ -39,14 +39,14 @@ export function manageRoutes(deps: AppDeps): Router {
     const input = parseOr400(manageRescheduleSchema, req.body);
     const { therapistId, ...result } = await rescheduleManagedBooking(manageDeps(), token, input);
     // Read-your-writes here; other processes drop it when the commit's notification reaches them.
-    deps.readCache?.changed(`therapist:${therapistId}`);
+    deps.readCache.changed(`therapist:${therapistId}`);
     res.json(result);
   });
 
   r.post('/api/manage/:token/cancel', async (req, res) => {
     const token = tokenOf(req.params);
     const { therapistId, ...result } = await cancelManagedBooking(manageDeps(), token);
-    deps.readCache?.changed(`therapist:${therapistId}`);
+    deps.readCache.changed(`therapist:${therapistId}`);
     res.json(result);
   });
 

@@ -45,7 +45,7 @@ export function publicRoutes(deps: AppDeps): Router {
       clientAddressHash: addressHash(addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown')),
     });
     // Read-your-writes here; other processes drop it when the announcement reaches them.
-    deps.readCache?.changed(`therapist:${input.therapist_id}`);
+    deps.readCache.changed(`therapist:${input.therapist_id}`);
     res.json(created);
   });
 

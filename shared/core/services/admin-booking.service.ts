@@ -371,7 +371,7 @@ const SHARED_LINK_TTL_MS = 24 * 3600 * 1000;
  */
 export async function createShareableLink(
   db: Db,
-  payments: PaymentsProvider | undefined,
+  payments: PaymentsProvider,
   input: ShareableLinkInput,
   by: AdminActor,
   now: Date,
@@ -389,7 +389,6 @@ export async function createShareableLink(
   }
   if (input.merchant_transaction_id !== booking.paymentTransactionId) throw new AppError('validation', AM.linkTransactionMismatch(id));
   if (booking.paymentStatus === 'COMPLETED') throw new AppError('conflict', AM.linkAlreadyPaid(id));
-  if (!payments) throw new AppError('unavailable', AM.linkUnavailable);
   // One live link per booking: the one it had stops taking payment first. Paid meanwhile, it is the
   // booking's payment (recorded), and no new link is needed.
   const previous = await closeOpenLink({ db, payments, logger: logger ?? silentLogger, now: () => now }, id, booking.razorpayPaymentLinkId);
