@@ -39,3 +39,36 @@ export async function insertTokenRevocation(db: Db, r: typeof adminTokenRevocati
 export async function deleteExpiredRevocations(db: Db, now: Date): Promise<void> {
   await db.delete(adminTokenRevocations).where(lt(adminTokenRevocations.expiresAt, now));
 }
+
+export async function insertAdminUser(tx: Pick<Db, 'insert'>, values: typeof adminUsers.$inferInsert): Promise<AdminUser> {
+  const [row] = await tx.insert(adminUsers).values(values).returning();
+  return row!;
+}
+
+/** The admin of that username (any case), row-locked for a change; undefined without one. */
+export async function lockAdminByUsername(tx: Pick<Db, 'select'>, username: string): Promise<AdminUser | undefined> {
+  const [row] = await tx
+    .select()
+    .from(adminUsers)
+    .where(eq(sql`lower(${adminUsers.username})`, username.trim().toLowerCase()))
+    .for('update');
+  return row;
+}
+
+/**
+ * Writes `set` to one admin; with `endSessions` the session version moves on too, so every token
+ * issued so far is refused (tokens carry the session version they were issued under).
+ */
+export async function updateAdminUser(
+  tx: Pick<Db, 'update'>,
+  id: number,
+  set: Partial<Pick<typeof adminUsers.$inferInsert, 'isActive' | 'passwordHash' | 'updatedAt'>>,
+  endSessions: boolean,
+): Promise<AdminUser> {
+  const [row] = await tx
+    .update(adminUsers)
+    .set({ ...set, ...(endSessions ? { sessionVersion: sql`${adminUsers.sessionVersion} + 1` } : {}) })
+    .where(eq(adminUsers.id, id))
+    .returning();
+  return row!;
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eq, getTableColumns, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import pg from '../db/pg-types.ts';
 import { queueOf } from '../jobs/jobs.ts';
@@ -376,4 +376,14 @@ async function writeBatch(pool: pg.Pool, batch: Pending[]): Promise<void> {
       for (const p of batch) p.reject(err);
     }
   }
+}
+
+/**
+ * Stores a booking's meeting link unless it has one already, and answers the link it holds now (the
+ * first one stored wins, whichever run of the job made it).
+ */
+export async function storeMeetingLinkIfNone(tx: DbOrTx, bookingId: number, url: string, now: Date): Promise<string | null | undefined> {
+  await tx.update(bookings).set({ googleMeetLink: url, updatedAt: now }).where(and(eq(bookings.id, bookingId), isNull(bookings.googleMeetLink)));
+  const [stored] = await tx.select({ link: bookings.googleMeetLink }).from(bookings).where(eq(bookings.id, bookingId));
+  return stored?.link;
 }
