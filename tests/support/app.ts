@@ -34,7 +34,8 @@ function redisDependencies(): NonNullable<typeof sharedRedis> {
   if (sharedRedis) return sharedRedis;
   const prefix = testPrefix();
   const jobs = createJobsClient(REDIS_URL, prefix);
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  // The offline queue on (unlike server.ts): a sign-in straight after the app is built waits for the connection.
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   redis.on('error', () => {});
   // Counted in Redis as in production, but never slowing or refusing: most tests sign in and fail
   // sign-ins from one address far more often than a person could. admin-auth.test.ts gives its apps
