@@ -103,14 +103,15 @@ export async function countClientBookings(db: Db, name: string | undefined): Pro
   return countAdminBookings(db, { clientsOnly: true, clientName: name });
 }
 
+/** A client as they booked, and whether their name itself contains the search term. */
+export type ClientRow = { name: string; email: string; phone: string; nameMatches: boolean };
+
 /**
  * The clients of bookings whose name, e-mail or mobile contains the term, each under the name they
  * booked with: one row per name, e-mail and mobile together (any case), so two people who gave the
- * same e-mail are two rows, and one client's own bookings are one; `nameMatches` says whether the
- * name itself contains the term. At most 1000 rows, in no order the caller may rely on.
+ * same e-mail are two rows, and one client's own bookings are one. At most 1000 rows, in no order the
+ * caller may rely on (the service sorts them).
  */
-export type ClientRow = { name: string; email: string; phone: string; nameMatches: boolean };
-
 export async function searchClientRows(db: Db, term: string | undefined): Promise<ClientRow[]> {
   const conditions = [ne(bookings.bookingType, 'ADMIN_BLOCK')];
   const p = term ? containsPattern(term) : undefined;

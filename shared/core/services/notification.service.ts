@@ -48,8 +48,9 @@ export async function createMeetingForBooking(deps: NotificationDeps, bookingId:
     });
     url = made.url;
   }
+  const link = url;
   await deps.db.transaction(async (tx) => {
-    url = (await storeMeetingLinkIfNone(tx, b.id, url!, now)) ?? url;
+    url = (await storeMeetingLinkIfNone(tx, b.id, link, now)) ?? link;
     await enqueueInTx(tx, mailIntents(b, now), now);
   });
   return { url };
