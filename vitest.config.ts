@@ -23,6 +23,7 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-setup.ts'],
+          setupFiles: ['tests/support/integration-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

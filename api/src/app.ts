@@ -1,14 +1,6 @@
-import express, { type Request, type RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
-import type { Config } from '../../shared/core/config.ts';
-import type { Db } from '../../shared/core/db/client.ts';
-import type { Logger } from '../../shared/core/logger.ts';
-import type { PaymentsProvider } from '../../shared/core/providers/payments/payments.provider.ts';
-import type { LoginThrottle } from '../../shared/core/services/auth.service.ts';
-import type { Actor } from '../../shared/core/services/booking.service.ts';
-import type { ReadCache } from '../../shared/core/services/read-cache.service.ts';
-import type { JobsClient } from '../../shared/core/jobs/queues.ts';
+import express from 'express';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import type { AppDeps } from './deps.ts';
 import { mountBullBoard } from './bull-board.ts';
 import { compressAnswers } from './http/compress.ts';
 import { bearerAdminActor, queuesGuard } from './middleware/auth.ts';
@@ -28,31 +20,6 @@ import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
 import { whatsappRoutes } from './routes/whatsapp.routes.ts';
 
-export type AppDeps = {
-  config: Config;
-  db: Db;
-  redis: Pick<Redis, 'ping'>;
-  logger: Logger;
-  /** The clock; tests pin it. */
-  now: () => Date;
-  /** Cache of the public read calls, invalidated by PostgreSQL notifications; absent means uncached. */
-  readCache?: ReadCache;
-  /** Astro's build output; served after the API routes when present. */
-  siteDir?: string;
-  /** Resolves an admin bearer token to an actor; defaults to the JWT bearer check of middleware/auth.ts. */
-  authenticateAdmin?: (req: Request) => Promise<Actor | undefined>;
-  /** Failed sign-in counters in Redis (shared by every API process); without it sign-in is not throttled. */
-  loginThrottle?: LoginThrottle;
-  /** BullMQ producers; POST /api/payment/generate-link waits on its job through them. */
-  jobs?: JobsClient;
-  /** The payments provider (razorpay or sandbox); without it link generation answers 503. */
-  payments?: PaymentsProvider;
-  /** Guards Bull Board at /admin/queues; defaults to super admins by bearer token or scoped cookie. */
-  queuesGuard?: RequestHandler;
-  /** Where therapist and location photos are read and uploaded ones written; defaults to api/images. */
-  imagesDir?: string;
-};
-
 /** Builds the Express app without listening, so tests can import it. */
 export function buildApp(input: AppDeps): express.Express {
   const deps: AppDeps = { ...input };
@@ -65,7 +32,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.set('query parser', 'simple');
 
   // Ahead of everything: a cached public read is answered here whole, with the same headers and log line.
-  if (deps.readCache) app.use(cachedPublicReads(deps.readCache, deps));
+  app.use(cachedPublicReads(deps.readCache, deps));
   app.use(requestLog(deps.logger));
   app.use(securityHeaders(SECURITY_POLICY));
   app.use(compressAnswers());
@@ -89,8 +56,8 @@ export function buildApp(input: AppDeps): express.Express {
   // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).
   app.use(catalogueRoutes(deps));
   app.use(adminRoutes(deps));
-  if (deps.payments?.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
-  if (deps.jobs) mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));
+  if (deps.payments.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
+  mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));
 
   if (deps.siteDir) {
     app.use(staticSite(deps.siteDir));

@@ -49,8 +49,8 @@ beforeAll(async () => {
   // Some bookings, so the admin lists, reports and payment calls have rows to work on.
   const completed = await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-20', bookingTimeSlotStart: '10:00' });
   // The only booking awaiting an online payment already has its link: asking for one answers the stored
-  // link, so no request here can need the link job (the app has no jobs client, and a 503/504 from a
-  // job that cannot run would not be the request's fault).
+  // link, so no request here can need the link job (no worker runs it here, and a 504 from a job that
+  // cannot run would not be the request's fault).
   const linked = await insertBooking(database.db, {
     therapistId: 1,
     bookingDate: '2026-11-24',

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { eachLedgerBatch } from '../../shared/core/repositories/income.repository.ts';
+import { mapPayment } from '../../shared/core/services/income.service.ts';
 import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
 import { binary, fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -188,7 +189,7 @@ describe('eachLedgerBatch', () => {
       busy = true;
       sizes.push(batch.length);
       await new Promise((resolve) => setTimeout(resolve, 1));
-      seen.push(...(batch as Payment[]));
+      seen.push(...batch.map(mapPayment));
       busy = false;
     }, 400);
     expect(count).toBe(whole.length);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
@@ -15,12 +14,9 @@ import { createLinkForBooking, type PaymentDeps } from '../../shared/core/servic
 import { startWorker, type RunningWorker } from '../../worker/src/worker.ts';
 import type { TestDatabase } from './db.ts';
 
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { REDIS_URL } from './redis.ts';
 
-/** A BullMQ key prefix of its own, so parallel test files never share queues. */
-export function testPrefix(): string {
-  return `test-${randomBytes(5).toString('hex')}`;
-}
+export { REDIS_URL, testPrefix } from './redis.ts';
 
 export function configFor(env: Record<string, string | undefined>): Config {
   return parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL, HOLDS_PER_CLIENT: '0', HOLDS_PER_IP: '0', ...env });

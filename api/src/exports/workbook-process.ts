@@ -12,7 +12,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import pg from '../../../shared/core/db/pg-types.ts';
-import { eachLedgerBatch } from '../../../shared/core/repositories/income.repository.ts';
+import { eachPaymentBatch } from '../../../shared/core/services/income.service.ts';
 import { inventoryRow, NO_ROWS_EXIT_CODE, type Export, type Row } from '../../../shared/core/services/report-export.service.ts';
 
 /**
@@ -60,7 +60,7 @@ async function main(): Promise<number> {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1, application_name: 'booking-export' });
   try {
     // A server-side cursor, a thousand rows a FETCH: the year is never in this process's memory either.
-    const written = await writeWorkbook(e, (add) => eachLedgerBatch(pool, (payments) => add(payments.map(inventoryRow))), out);
+    const written = await writeWorkbook(e, (add) => eachPaymentBatch(pool, (payments) => add(payments.map(inventoryRow))), out);
     return written ? 0 : NO_ROWS_EXIT_CODE;
   } finally {
     await pool.end();

@@ -15,7 +15,7 @@ import {
   type AdminTokenClaims,
 } from '../../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../../shared/core/services/booking.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/i;
 

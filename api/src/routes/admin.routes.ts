@@ -18,7 +18,6 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../../shared/core/errors.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
-import { searchClients } from '../../../shared/core/repositories/admin-booking.repository.ts';
 import { auditLogPage } from '../../../shared/core/services/audit.service.ts';
 import { pageOrFirst } from '../../../shared/core/services/paging.ts';
 import {
@@ -28,13 +27,14 @@ import {
   listAdminTherapists,
   listBookings,
   listClientBookingsPage,
+  searchClients,
   therapistSlotStates,
   toggleBlock,
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
 import { recordCounterPayment } from '../../../shared/core/services/counter-payment.service.ts';
 import { markDiscrepancyReviewed, paymentsNeedingAttention } from '../../../shared/core/services/payments-attention.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import {
   adminOf,
   currentAdmin,

@@ -21,7 +21,7 @@ import {
   weeklyHoursSchema,
 } from '../../../shared/contract/catalogue.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import { listServices, listLocations } from '../../../shared/core/repositories/catalog.repository.ts';
+import { listServices, listLocations } from '../../../shared/core/services/public-catalogue.service.ts';
 import { markAttendance } from '../../../shared/core/services/attendance.service.ts';
 import { loginResponse } from '../../../shared/core/services/auth.service.ts';
 import {
@@ -52,7 +52,7 @@ import {
   setPasswordWithLink,
   setStaffActive,
 } from '../../../shared/core/services/staff.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { currentAdmin, noStore, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 import { IMAGES_DIR } from './public.routes.ts';
@@ -77,7 +77,7 @@ export function catalogueRoutes(deps: AppDeps): Router {
   const boss = [auth, superOnly];
   const actor = (res: Response) => ({ adminId: currentAdmin(res).id });
   const imagesDir = deps.imagesDir ?? IMAGES_DIR;
-  const changed = () => deps.readCache?.changed('all');
+  const changed = () => deps.readCache.changed('all');
 
   // ---- Therapists
   r.get('/api/admin/catalogue/therapists', ...boss, async (req, res) => {
@@ -120,20 +120,20 @@ export function catalogueRoutes(deps: AppDeps): Router {
     const { id } = parseOr400(therapistId, req.params);
     const hours = parseOr400(weeklyHoursSchema, req.body);
     const done = await setWeeklyHours(db, id, hours, actor(res), deps.now());
-    deps.readCache?.changed(`therapist:${id}`);
+    deps.readCache.changed(`therapist:${id}`);
     res.json(done);
   });
   r.post('/api/admin/therapists/:id/time-off', ...boss, async (req, res) => {
     const { id } = parseOr400(therapistId, req.params);
     const input = parseOr400(timeOffSchema, req.body);
     const done = await addTimeOff(db, id, input, actor(res), deps.now());
-    deps.readCache?.changed(`therapist:${id}`);
+    deps.readCache.changed(`therapist:${id}`);
     res.status(201).json(done);
   });
   r.delete('/api/admin/therapists/:id/time-off/:entry', ...boss, async (req, res) => {
     const { id, entry } = parseOr400(timeOffParams, req.params);
     const done = await deleteTimeOff(db, id, entry, actor(res));
-    deps.readCache?.changed(`therapist:${id}`);
+    deps.readCache.changed(`therapist:${id}`);
     res.json(done);
   });
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { pingDatabase } from '../../../shared/core/repositories/catalog.repository.ts';
-import type { AppDeps } from '../app.ts';
+import { databaseReady } from '../../../shared/core/services/public-catalogue.service.ts';
+import type { AppDeps } from '../deps.ts';
 import { RETRY_AFTER_SECONDS } from '../middleware/errors.ts';
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -23,7 +23,7 @@ export function healthRoutes(deps: AppDeps): Router {
   r.get('/readyz', async (_req, res) => {
     const checks: Record<string, string> = {};
     await Promise.all([
-      withTimeout(pingDatabase(deps.db), 2000).then(
+      withTimeout(databaseReady(deps.db), 2000).then(
         () => (checks.postgres = 'ok'),
         (e: Error) => (checks.postgres = e.message),
       ),

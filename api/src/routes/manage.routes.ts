@@ -3,7 +3,7 @@ import { manageRescheduleSchema, manageTokenParam } from '../../../shared/contra
 import { API_MESSAGES as M } from '../../../shared/contract/messages.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking, type ManageDeps } from '../../../shared/core/services/manage.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 /**
@@ -39,14 +39,14 @@ export function manageRoutes(deps: AppDeps): Router {
     const input = parseOr400(manageRescheduleSchema, req.body);
     const { therapistId, ...result } = await rescheduleManagedBooking(manageDeps(), token, input);
     // Read-your-writes here; other processes drop it when the commit's notification reaches them.
-    deps.readCache?.changed(`therapist:${therapistId}`);
+    deps.readCache.changed(`therapist:${therapistId}`);
     res.json(result);
   });
 
   r.post('/api/manage/:token/cancel', async (req, res) => {
     const token = tokenOf(req.params);
     const { therapistId, ...result } = await cancelManagedBooking(manageDeps(), token);
-    deps.readCache?.changed(`therapist:${therapistId}`);
+    deps.readCache.changed(`therapist:${therapistId}`);
     res.json(result);
   });
 

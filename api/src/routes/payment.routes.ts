@@ -3,18 +3,15 @@ import { z } from 'zod';
 import { INT4_MAX } from '../../../shared/contract/booking.ts';
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import { jobIds } from '../../../shared/core/jobs/jobs.ts';
 import {
-  bookingDetailsFor,
   confirmStoredLink,
   handlePaymentWebhook,
-  PAYMENT_LINK_FAILED,
+  paymentStatusFor,
   requestPaymentLink,
   type BookingProof,
   type PaymentDeps,
-  type PaymentLinkResult,
 } from '../../../shared/core/services/payment.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { adminOf, noStore } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
@@ -46,7 +43,6 @@ const idParam = z.object({ id: bookingIdField });
 const refParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Booking not found.' }) });
 
 function paymentDeps(deps: AppDeps): PaymentDeps {
-  if (!deps.payments) throw new AppError('unavailable', 'Payments are not configured.');
   return { db: deps.db, payments: deps.payments, config: deps.config, logger: deps.logger, now: deps.now };
 }
 
@@ -58,24 +54,13 @@ function headerToken(req: Request): string | undefined {
 export function paymentRoutes(deps: AppDeps): Router {
   const r = Router();
 
-  const runLinkJob = async (req: Request, bookingId: number): Promise<PaymentLinkResult> => {
-    if (!deps.jobs) throw new AppError('unavailable', PAYMENT_LINK_FAILED);
-    try {
-      return await deps.jobs.runAndWait('payments.create-link', { bookingId }, jobIds.paymentLink(bookingId), deps.config.paymentLinkWaitMs);
-    } catch (err) {
-      const timedOut = /timed out/i.test((err as Error).message);
-      req.log?.warn({ bookingId, err: (err as Error).message }, 'payment link job did not answer');
-      throw new AppError(timedOut ? 'timeout' : 'bad_gateway', PAYMENT_LINK_FAILED);
-    }
-  };
-
   r.post('/api/payment/generate-link', noStore, async (req, res) => {
     const input = parseOr400(generateLinkSchema, req.body);
     const proof: BookingProof = {
       token: headerToken(req) ?? input.booking_token,
       admin: req.headers.authorization ? Boolean(await adminOf(deps, req)) : false,
     };
-    const link = await requestPaymentLink(deps.db, input.booking_id, proof, (id) => runLinkJob(req, id));
+    const link = await requestPaymentLink({ db: deps.db, jobs: deps.jobs, config: deps.config, logger: req.log ?? deps.logger }, input.booking_id, proof);
     res.json({ short_url: link.short_url, payment_link_id: link.payment_link_id });
   });
 
@@ -91,7 +76,7 @@ export function paymentRoutes(deps: AppDeps): Router {
 
   r.get('/api/get-razorpay-details/:id', noStore, async (req, res) => {
     const { id } = parseOr400(refParam, req.params);
-    res.json(await bookingDetailsFor(paymentDeps(deps), id, req.query as Record<string, unknown>, { token: headerToken(req) }));
+    res.json(await paymentStatusFor(paymentDeps(deps), id, req.query as Record<string, unknown>, { token: headerToken(req) }));
   });
 
   r.post('/api/payment/webhook', async (req, res) => {

@@ -8,10 +8,10 @@ import {
   listLocations,
   listServices,
   listTherapists,
-} from '../../../shared/core/repositories/catalog.repository.ts';
-import { entryOf, type ReadCache } from '../../../shared/core/services/read-cache.service.ts';
+} from '../../../shared/core/services/public-catalogue.service.ts';
+import type { ReadCache } from '../../../shared/core/services/read-cache.service.ts';
 import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { chooseEncoding, encodedBody } from '../http/compress.ts';
 import { logWhenDone, requestIdOf } from '../middleware/request-log.ts';
 import { SECURITY_POLICY, securityHeaderList } from '../middleware/security-headers.ts';
@@ -73,7 +73,7 @@ export function addPublicReads(r: Router, deps: AppDeps): void {
     const now = deps.now();
     const compute = () => read.compute(deps.db, id, now);
     const { key, tag, stamp } = read.entry(id, now);
-    const entry = deps.readCache ? await deps.readCache.json(key, tag, stamp, compute) : entryOf(await compute());
+    const entry = await deps.readCache.json(key, tag, stamp, compute);
     // Compressed here as the early answer does, so both send the same bytes and headers (and the
     // compression middleware passes an answer that already has its encoding).
     const encoding = chooseEncoding(req.headers['accept-encoding']);

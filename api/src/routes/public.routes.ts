@@ -6,7 +6,7 @@ import { AppError } from '../../../shared/core/errors.ts';
 import { createBooking } from '../../../shared/core/services/booking.service.ts';
 import { addressKey } from '../../../shared/core/services/auth.service.ts';
 import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
 import { addPublicReads } from './public-reads.ts';
@@ -45,7 +45,7 @@ export function publicRoutes(deps: AppDeps): Router {
       clientAddressHash: addressHash(addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown')),
     });
     // Read-your-writes here; other processes drop it when the announcement reaches them.
-    deps.readCache?.changed(`therapist:${input.therapist_id}`);
+    deps.readCache.changed(`therapist:${input.therapist_id}`);
     res.json(created);
   });
 

@@ -6,8 +6,8 @@ import { AppError } from '../../../shared/core/errors.ts';
 import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
 import { eodReport, incomeHeader, incomePage, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
 import { pageOf } from '../../../shared/core/services/paging.ts';
-import { eachLedgerBatch } from '../../../shared/core/repositories/income.repository.ts';
-import type { AppDeps } from '../app.ts';
+import { databaseUrlOf, eachPaymentBatch } from '../../../shared/core/services/income.service.ts';
+import type { AppDeps } from '../deps.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
@@ -16,7 +16,7 @@ const noQuery = z.strictObject({});
 
 /**
  * The whole income / inventory list (IncomeReport), the spec's answer when no page is asked for,
- * written as it is read: batches from a server-side cursor (eachLedgerBatch), each written before the
+ * written as it is read: batches from a server-side cursor (eachPaymentBatch), each written before the
  * next is fetched and, when the client reads slower than we write, only once the socket has drained.
  * So a year of payments (megabytes of JSON) is never in the API's memory, whoever asks for it and
  * however slowly. It carries client names and phones, so no cache may keep it.
@@ -46,7 +46,7 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
     if (left) throw new Error(LEFT);
   };
   try {
-    await eachLedgerBatch(db.$client, async (batch, totals) => {
+    await eachPaymentBatch(db, async (batch, totals) => {
       let chunk = '';
       for (const payment of batch) {
         if (first) {
@@ -85,7 +85,7 @@ async function sendIncome(req: Request, res: Response, db: AppDeps['db']): Promi
 export function reportRoutes(deps: AppDeps): Router {
   const { db } = deps;
   // The workbook process reads the same database as this pool, whatever the configuration says.
-  const databaseUrl = () => db.$client.options.connectionString ?? deps.config.databaseUrl;
+  const databaseUrl = () => databaseUrlOf(db, deps.config.databaseUrl);
   const r = Router();
   const guard = [requireAdmin(deps), requireSuperadmin];
   const today = () => centreNow(deps.now()).date;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { formatRupees, paiseToRupees } from '../../../shared/domain/money.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import type { SandboxLink, SandboxPayments } from '../../../shared/core/providers/payments/sandbox.provider.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 const linkParam = z.object({ id: z.string().regex(/^plink_[A-Za-z0-9]{14}$/, { error: 'Payment link not found.' }) });

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { AppError } from '../../../shared/core/errors.ts';
 import { handleWhatsAppWebhook, verifyWebhookSubscription } from '../../../shared/core/services/whatsapp.service.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { noStore } from '../middleware/auth.ts';
 
 /**

@@ -68,10 +68,21 @@ export function addJob<N extends JobName>(queues: Queues, name: N, payload: JobP
   return queues[queueOf(name)].add(name, payload, opts);
 }
 
+/** A job that did not finish within the wait its caller gave it (it may still finish later). */
+export class JobWaitTimeout extends Error {
+  constructor(what: string, ms: number) {
+    super(`${what}: no result within ${ms} ms`);
+    this.name = 'JobWaitTimeout';
+  }
+}
+
 /** What the API needs from BullMQ: the queues, and a way to wait for one job's result. */
 export type JobsClient = {
   queues: Queues;
-  /** Adds the job (a no-op if that job id exists), retries it if it had failed for good, and waits for its result. */
+  /**
+   * Adds the job (a no-op if that job id exists), retries it if it had failed for good, and waits for its
+   * result: JobWaitTimeout when the wait ends first, the job's own failure or Redis's otherwise.
+   */
   runAndWait<N extends JobName, R>(name: N, payload: JobPayload<N>, jobId: string, timeoutMs: number): Promise<R>;
   close(): Promise<void>;
 };
@@ -111,7 +122,13 @@ export function createJobsClient(redisUrl: string, prefix: string): JobsClient {
         timeoutMs,
         `enqueue ${name}`,
       );
-      return job.waitUntilFinished(queueEvents, Math.max(1, deadline - Date.now()));
+      try {
+        return await job.waitUntilFinished(queueEvents, Math.max(1, deadline - Date.now()));
+      } catch (err) {
+        // BullMQ says a wait ran out only in words; the deadline says it without reading them.
+        if (Date.now() >= deadline) throw new JobWaitTimeout(`job ${name}`, timeoutMs);
+        throw err;
+      }
     },
     async close() {
       await closeAll([...events.values()], eventConnections);

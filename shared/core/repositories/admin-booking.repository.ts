@@ -1,7 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, lte, ne, not, or, sql, type SQL } from 'drizzle-orm';
-import type { AdminBookingDto, BookingFilterStatus, ClientBookingDto, ClientSearchResult } from '../../contract/admin.ts';
-import { paiseToRupees } from '../../domain/money.ts';
-import { paymentNote } from '../../domain/payment-note.ts';
+import type { BookingFilterStatus } from '../../contract/admin.ts';
 import type { SlotHolder } from '../../domain/slot-states.ts';
 import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
@@ -20,7 +18,8 @@ const recordColumns = {
   refundedPaise: sql<number>`(select coalesce(-sum(l.amount_paise), 0)::int from payments_ledger l where l.booking_id = ${bookings.id} and l.kind = 'refund')`,
 };
 
-type RecordRow = {
+/** A booking with its therapist's and location's names and, where read, its money from the ledger. */
+export type RecordRow = {
   b: BookingRow;
   therapistName: string;
   locationName: string | null;
@@ -29,40 +28,6 @@ type RecordRow = {
   paidPaise?: number;
   refundedPaise?: number;
 };
-
-export function toAdminBookingDto(r: RecordRow): AdminBookingDto {
-  const b = r.b;
-  return {
-    id: b.id,
-    booking_date: b.bookingDate,
-    booking_time_slot_start: toHhMm(b.bookingTimeSlotStart),
-    client_full_name: b.clientFullName,
-    client_email: b.clientEmail,
-    client_mobile: b.clientMobile,
-    therapist_id: b.therapistId,
-    therapist_name: r.therapistName,
-    booking_type: b.bookingType,
-    payment_status: b.paymentStatus,
-    payment_link_url: b.paymentLinkUrl,
-    payment_transaction_id: b.paymentTransactionId,
-    amount: paiseToRupees(b.amountPaise),
-    cancelled: b.cancelled,
-    google_meet_link: b.googleMeetLink,
-    location_id: b.locationId,
-    location_name: r.locationName,
-    location_address: r.locationAddress,
-    client_note: b.clientNote,
-    service_id: b.serviceId,
-    session_type: b.sessionType,
-    admin_confirmed: b.adminConfirmed,
-    amount_paid: paiseToRupees(r.paidPaise ?? 0),
-    amount_refunded: paiseToRupees(r.refundedPaise ?? 0),
-    payment_note: paymentNote({ paymentStatus: b.paymentStatus, cancelled: b.cancelled, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0 }),
-    attendance: b.attendance ?? null,
-    payment_hold_expires_at:
-      b.paymentStatus === 'INITIATED' && !b.cancelled && b.paymentHoldExpiresAt ? b.paymentHoldExpiresAt.toISOString() : null,
-  };
-}
 
 /** How a list of bookings is narrowed and sorted; dates are the centre's, inclusive. */
 export type BookingFilter = {
@@ -114,8 +79,8 @@ function selectRecords(db: Db, f: BookingFilter, slice?: Slice) {
 }
 
 /** The admin's booking records, narrowed by the filter, all of them or one slice. */
-export async function listAdminBookings(db: Db, f: BookingFilter = {}, slice?: Slice): Promise<AdminBookingDto[]> {
-  return (await selectRecords(db, f, slice)).map(toAdminBookingDto);
+export async function listBookingRecords(db: Db, f: BookingFilter = {}, slice?: Slice): Promise<RecordRow[]> {
+  return selectRecords(db, f, slice);
 }
 
 /** How many bookings the filter leaves (bookings_date_idx serves a date range). */
@@ -129,44 +94,31 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The client list's form of a booking record: the spec's `data` object and the client's city and state. */
-export async function listClientBookings(db: Db, name: string | undefined, slice?: Slice): Promise<ClientBookingDto[]> {
-  const rows = await selectRecords(db, { clientsOnly: true, clientName: name }, slice);
-  return rows.map((r) => {
-    const dto = toAdminBookingDto(r);
-    return {
-      ...dto,
-      client_city: r.b.clientCity,
-      client_state: r.b.clientState,
-      data: {
-        booking_type: dto.booking_type,
-        client_note: dto.client_note,
-        therapist_details: { name: dto.therapist_name },
-        booking_date: dto.booking_date,
-        booking_time_slot_start: dto.booking_time_slot_start,
-        location_address: dto.location_address,
-      },
-    };
-  });
+/** The records of clients' bookings (no admin blocks) whose client's name contains `name`. */
+export async function listClientBookingRecords(db: Db, name: string | undefined, slice?: Slice): Promise<RecordRow[]> {
+  return selectRecords(db, { clientsOnly: true, clientName: name }, slice);
 }
 
 export async function countClientBookings(db: Db, name: string | undefined): Promise<number> {
   return countAdminBookings(db, { clientsOnly: true, clientName: name });
 }
 
+/** A client as they booked, and whether their name itself contains the search term. */
+export type ClientRow = { name: string; email: string; phone: string; nameMatches: boolean };
+
 /**
  * The clients of bookings whose name, e-mail or mobile contains the term, each under the name they
  * booked with: one row per name, e-mail and mobile together (any case), so two people who gave the
- * same e-mail are two results, and one client's own bookings are one. Clients whose name matches come
- * first, then by name.
+ * same e-mail are two rows, and one client's own bookings are one. At most 1000 rows, in no order the
+ * caller may rely on (the service sorts them).
  */
-export async function searchClients(db: Db, term: string | undefined): Promise<ClientSearchResult[]> {
+export async function searchClientRows(db: Db, term: string | undefined): Promise<ClientRow[]> {
   const conditions = [ne(bookings.bookingType, 'ADMIN_BLOCK')];
   const p = term ? containsPattern(term) : undefined;
   if (p) conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, p))!);
   const name = sql`lower(btrim(${bookings.clientFullName}))`;
   const email = sql`lower(${bookings.clientEmail})`;
-  const rows = await db
+  return db
     .selectDistinctOn([name, email, bookings.clientMobile], {
       name: bookings.clientFullName,
       email: bookings.clientEmail,
@@ -178,14 +130,6 @@ export async function searchClients(db: Db, term: string | undefined): Promise<C
     // The latest booking's spelling of the name wins.
     .orderBy(name, email, bookings.clientMobile, desc(bookings.createdAt), desc(bookings.id))
     .limit(1000);
-  return rows
-    .sort(
-      (a, b) =>
-        Number(b.nameMatches) - Number(a.nameMatches) ||
-        a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
-        a.email.localeCompare(b.email),
-    )
-    .map(({ name: n, email: e, phone }) => ({ name: n, email: e, phone }));
 }
 
 export async function findBookingForUpdate(tx: Pick<Db, 'select'>, id: number): Promise<BookingRow | undefined> {
@@ -238,4 +182,16 @@ export function auditableBooking(b: BookingRow): Record<string, unknown> {
     location_id: b.locationId,
     admin_confirmed: b.adminConfirmed,
   };
+}
+
+/** Writes `set` to one booking and answers the row as it now is (none when there is no such booking). */
+export async function updateBookingRow(tx: Pick<Db, 'update'>, id: number, set: Partial<typeof bookings.$inferInsert>): Promise<BookingRow | undefined> {
+  const [row] = await tx.update(bookings).set(set).where(eq(bookings.id, id)).returning();
+  return row;
+}
+
+/** Inserts one booking (a manual booking or an admin block) and answers its row. */
+export async function insertBookingRow(tx: Pick<Db, 'insert'>, values: typeof bookings.$inferInsert): Promise<BookingRow> {
+  const [row] = await tx.insert(bookings).values(values).returning();
+  return row!;
 }

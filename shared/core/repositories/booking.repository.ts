@@ -1,6 +1,5 @@
-import { toAdminBookingDto } from './admin-booking.repository.ts';
 import { createHash } from 'node:crypto';
-import { eq, getTableColumns, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import pg from '../db/pg-types.ts';
 import { queueOf } from '../jobs/jobs.ts';
@@ -92,23 +91,6 @@ export async function findRecentBookingByTransactionId(
 /** Sets a booking's token hash (a replay after the server's secret changed). */
 export async function setBookingTokenHash(db: DbOrTx, id: number, hash: string, now: Date): Promise<void> {
   await db.update(bookings).set({ bookingTokenHash: hash, updatedAt: now }).where(eq(bookings.id, id));
-}
-
-/**
- * The booking record of spec section 3 (money in rupees), for the confirmation page: the admin record
- * plus payment ids and, while an unpaid online booking holds its slot, how long the hold has left
- * (seconds from `now`, on the server's clock, so a client's wrong clock does not matter).
- */
-export function toBookingRecord(b: BookingView, now: Date) {
-  const holdLeft = b.paymentHoldExpiresAt ? Math.max(0, Math.floor((b.paymentHoldExpiresAt.getTime() - now.getTime()) / 1000)) : null;
-  return {
-    ...toAdminBookingDto({ b, therapistName: b.therapistName, locationName: b.locationName, locationAddress: b.locationAddress }),
-    razorpay_payment_link_id: b.razorpayPaymentLinkId,
-    razorpay_payment_id: b.razorpayPaymentId,
-    paid_at: b.paidAt?.toISOString() ?? null,
-    payment_hold_expires_at: b.paymentHoldExpiresAt?.toISOString() ?? null,
-    payment_hold_seconds_left: holdLeft,
-  };
 }
 
 /** What a new booking writes from the request; its price comes from the therapist, in the statement. */
@@ -394,4 +376,14 @@ async function writeBatch(pool: pg.Pool, batch: Pending[]): Promise<void> {
       for (const p of batch) p.reject(err);
     }
   }
+}
+
+/**
+ * Stores a booking's meeting link unless it has one already, and answers the link it holds now (the
+ * first one stored wins, whichever run of the job made it).
+ */
+export async function storeMeetingLinkIfNone(tx: DbOrTx, bookingId: number, url: string, now: Date): Promise<string | null | undefined> {
+  await tx.update(bookings).set({ googleMeetLink: url, updatedAt: now }).where(and(eq(bookings.id, bookingId), isNull(bookings.googleMeetLink)));
+  const [stored] = await tx.select({ link: bookings.googleMeetLink }).from(bookings).where(eq(bookings.id, bookingId));
+  return stored?.link;
 }

@@ -1,23 +1,22 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
-import type { AvailabilitySlotDto, BookedSlotDto, LocationDto, ServiceDto, TherapistDto } from '../../contract/public.ts';
-import { paiseToRupees } from '../../domain/money.ts';
-import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import type { ClosedRange } from '../../domain/slots.ts';
 import { availabilitySlots, bookings, centreHolidays, locations, services, therapists, therapistServices, therapistTimeOff } from '../db/schema.ts';
-
 import { liveBooking } from './live-booking.ts';
 
 export type TherapistRow = typeof therapists.$inferSelect;
+export type AvailabilityRow = typeof availabilitySlots.$inferSelect;
+export type LocationRow = Pick<typeof locations.$inferSelect, 'id' | 'name' | 'description' | 'address' | 'phone'>;
+export type ServiceRow = Pick<typeof services.$inferSelect, 'id' | 'name'>;
 
-export async function listLocations(db: Db): Promise<LocationDto[]> {
+export async function listLocations(db: Db): Promise<LocationRow[]> {
   return db
     .select({ id: locations.id, name: locations.name, description: locations.description, address: locations.address, phone: locations.phone })
     .from(locations)
     .orderBy(asc(locations.id));
 }
 
-export async function getLocation(db: Db, id: number): Promise<LocationDto | undefined> {
+export async function getLocation(db: Db, id: number): Promise<LocationRow | undefined> {
   const [row] = await db
     .select({ id: locations.id, name: locations.name, description: locations.description, address: locations.address, phone: locations.phone })
     .from(locations)
@@ -25,24 +24,8 @@ export async function getLocation(db: Db, id: number): Promise<LocationDto | und
   return row;
 }
 
-export async function listServices(db: Db): Promise<ServiceDto[]> {
+export async function listServices(db: Db): Promise<ServiceRow[]> {
   return db.select({ id: services.id, name: services.name }).from(services).orderBy(asc(services.id));
-}
-
-export function toTherapistDto(t: TherapistRow, serviceIds: number[]): TherapistDto {
-  return {
-    id: t.id,
-    name: t.name,
-    title: t.title,
-    specialization: t.specialization,
-    bio: t.bio,
-    price: t.pricePaise === null ? null : paiseToRupees(t.pricePaise),
-    image_url: t.imageUrl,
-    type: t.type,
-    locations: t.locationId,
-    offered_service_ids: serviceIds,
-    email: t.emails[0] ?? null,
-  };
 }
 
 export async function listTherapistRows(db: Db): Promise<{ row: TherapistRow; serviceIds: number[] }[]> {
@@ -60,10 +43,6 @@ export async function listTherapistRows(db: Db): Promise<{ row: TherapistRow; se
   return rows.map((row) => ({ row, serviceIds: byTherapist.get(row.id) ?? [] }));
 }
 
-export async function listTherapists(db: Db): Promise<TherapistDto[]> {
-  return (await listTherapistRows(db)).map(({ row, serviceIds }) => toTherapistDto(row, serviceIds));
-}
-
 export async function getTherapist(db: Db, id: number): Promise<TherapistRow | undefined> {
   const [row] = await db
     .select()
@@ -72,22 +51,22 @@ export async function getTherapist(db: Db, id: number): Promise<TherapistRow | u
   return row;
 }
 
-export async function listAvailability(db: Db, therapistId?: number): Promise<AvailabilitySlotDto[]> {
-  const rows = await db
+/** The weekly schedule's slots, of one therapist or of all, by therapist and start time. */
+export async function listAvailabilityRows(db: Db, therapistId?: number): Promise<AvailabilityRow[]> {
+  return db
     .select()
     .from(availabilitySlots)
     .where(therapistId === undefined ? undefined : eq(availabilitySlots.therapistId, therapistId))
     .orderBy(asc(availabilitySlots.therapistId), asc(availabilitySlots.startTime));
-  return rows.map((r) => ({
-    id: r.id,
-    start_time: toHhMm(r.startTime),
-    end_time: toHhMm(r.endTime),
-    is_available: r.isAvailable,
-    admin_blocked: r.adminBlocked,
-    therapist_id: r.therapistId,
-    locationId: r.locationId,
-    weekdays: [...r.weekdays].sort((a, b) => a - b),
-  }));
+}
+
+/** The therapist's weekly slot that starts at `start`, if the schedule has one. */
+export async function findTemplateSlot(db: Db, therapistId: number, start: string) {
+  const [slot] = await db
+    .select({ isAvailable: availabilitySlots.isAvailable, adminBlocked: availabilitySlots.adminBlocked, weekdays: availabilitySlots.weekdays })
+    .from(availabilitySlots)
+    .where(and(eq(availabilitySlots.therapistId, therapistId), eq(availabilitySlots.startTime, start)));
+  return slot;
 }
 
 /** The centre's holidays and the therapist's time off that touch from…to, as date ranges. */
@@ -105,14 +84,13 @@ export async function listClosedRanges(db: Db, therapistId: number, from: string
   return [...holidays.map((h) => ({ from: h.date, to: h.date })), ...off];
 }
 
-/** Live bookings (client bookings and admin blocks) of a therapist from a date on. */
-export async function listBookedSlots(db: Db, therapistId: number, fromDate: string): Promise<BookedSlotDto[]> {
-  const rows = await db
-    .select({ booking_date: bookings.bookingDate, start: bookings.bookingTimeSlotStart })
+/** Live bookings (client bookings and admin blocks) of a therapist from a date on, by date and start. */
+export async function listBookedSlotRows(db: Db, therapistId: number, fromDate: string): Promise<{ bookingDate: string; start: string }[]> {
+  return db
+    .select({ bookingDate: bookings.bookingDate, start: bookings.bookingTimeSlotStart })
     .from(bookings)
     .where(and(eq(bookings.therapistId, therapistId), gte(bookings.bookingDate, fromDate), liveBooking))
     .orderBy(asc(bookings.bookingDate), asc(bookings.bookingTimeSlotStart));
-  return rows.map((r) => ({ booking_date: r.booking_date, booking_time_slot_start: toHhMm(r.start) }));
 }
 
 export async function pingDatabase(db: Db): Promise<void> {

@@ -1,17 +1,17 @@
-import type { LedgerMethodDto, PaymentDto } from '../../contract/admin.ts';
-import { paiseToRupees } from '../../domain/money.ts';
-import pg from '../db/pg-types.ts';
+import type { LedgerMethodDto } from '../../contract/admin.ts';
+import type pg from '../db/pg-types.ts';
 
 /**
  * Kept apart from report.repository.ts and free of Drizzle: the workbook process (api/src/exports)
- * imports it, and starting that process must stay cheap.
+ * imports it (through income.service.ts), and starting that process must stay cheap.
  */
 
 export type IncomeTotals = { netPaise: number; collectedPaise: number; refundedPaise: number };
 /** The ledger's totals and how many rows it has: one aggregate over the whole ledger, never a page. */
 export type LedgerSummary = IncomeTotals & { count: number };
 
-type LedgerEntryRow = {
+/** A ledger entry with its booking's columns; income.service.ts maps it to the answer's PaymentDto. */
+export type LedgerEntryRow = {
   amount_paise: number;
   kind: 'capture' | 'refund';
   method: LedgerMethodDto;
@@ -69,35 +69,28 @@ const LEDGER_SUMMARY = `
          coalesce(sum(amount_paise) filter (where kind = 'capture'), 0)::int8 as collected_paise
   from payments_ledger`;
 
-function toPayment(r: LedgerEntryRow): PaymentDto {
-  return {
-    amount: paiseToRupees(r.amount_paise),
-    payment_transaction_id: r.payment_transaction_id,
-    client_name: r.client_full_name,
-    client_phone: r.client_mobile,
-    booking_date: r.booking_date,
-    booking_id: r.booking_id,
-    kind: r.kind === 'capture' ? 'PAYMENT' : 'REFUND',
-    method: r.method,
-    provider_reference: r.refund_id ?? r.payment_id,
-    recorded_at: r.occurred_at,
-    reason: r.reason,
-  };
+type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+/** The API's Drizzle database (its pool is its $client) or, in the workbook process, a pool of its own. */
+export type LedgerSource = { $client: Pick<pg.Pool, 'query' | 'connect'> } | Pick<pg.Pool, 'query' | 'connect'>;
+const poolOf = (s: LedgerSource): Pick<pg.Pool, 'query' | 'connect'> => ('$client' in s ? s.$client : s);
+
+/** The address of the database a source reads, when its pool was given one. */
+export function connectionStringOf(s: { $client: { options: { connectionString?: string | undefined } } }): string | undefined {
+  return s.$client.options.connectionString;
 }
 
-type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
-
 /** The ledger's net total, what was collected and refunded (positive), and its row count. */
-export async function ledgerSummary(db: Queryable): Promise<LedgerSummary> {
+export async function ledgerSummary(source: LedgerSource | Queryable): Promise<LedgerSummary> {
+  const db = '$client' in source ? source.$client : source;
   const { rows } = await db.query<{ count: number; net_paise: number; collected_paise: number }>(LEDGER_SUMMARY);
   const r = rows[0]!;
   return { count: r.count, netPaise: r.net_paise, collectedPaise: r.collected_paise, refundedPaise: r.collected_paise - r.net_paise };
 }
 
 /** `limit` rows of the ledger in its order, after skipping `offset`. */
-export async function ledgerPage(db: Queryable, limit: number, offset: number): Promise<PaymentDto[]> {
-  const { rows } = await db.query<LedgerEntryRow>(LEDGER_PAGE, [limit, offset]);
-  return rows.map(toPayment);
+export async function ledgerPage(source: LedgerSource, limit: number, offset: number): Promise<LedgerEntryRow[]> {
+  const { rows } = await poolOf(source).query<LedgerEntryRow>(LEDGER_PAGE, [limit, offset]);
+  return rows;
 }
 
 /** How many rows each FETCH brings: a few hundred kilobytes of rows, whatever the ledger's size. */
@@ -112,11 +105,11 @@ export const LEDGER_BATCH = 1000;
  * transaction), and `onBatch` is not called at all when the ledger is empty. Resolves with the row count.
  */
 export async function eachLedgerBatch(
-  pool: Pick<pg.Pool, 'connect'>,
-  onBatch: (payments: PaymentDto[], totals: IncomeTotals) => unknown,
+  source: LedgerSource,
+  onBatch: (rows: LedgerEntryRow[], totals: IncomeTotals) => unknown,
   batchSize = LEDGER_BATCH,
 ): Promise<number> {
-  const client = await pool.connect();
+  const client = await poolOf(source).connect();
   const fetchBatch = () => client.query<LedgerEntryRow>(`fetch forward ${batchSize} from ledger_entries`).then((r) => r.rows);
   let count = 0;
   let next: Promise<LedgerEntryRow[]> | undefined;
@@ -137,7 +130,7 @@ export async function eachLedgerBatch(
       // the answer work side by side instead of in turn.
       if (more) next = fetchBatch();
       count += rows.length;
-      await onBatch(rows.map(toPayment), totals);
+      await onBatch(rows, totals);
       if (!more) break;
     }
     await client.query('commit');

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { EodDetail } from '../../contract/admin.ts';
 import type { PaymentStatus } from '../../contract/booking.ts';
-import { paiseToRupees } from '../../domain/money.ts';
 import type { Db } from '../db/client.ts';
+import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
 import type { Tx } from './audit.repository.ts';
 
 /**
@@ -104,26 +103,61 @@ export async function therapistTotalsBetween(db: Db, from: string, to: string, t
   return res.rows;
 }
 
-export async function eodDetails(db: Db, date: string): Promise<EodDetail[]> {
-  const res = await db.execute<{
-    id: number; client_full_name: string; therapist_id: number; therapist_name: string; service_id: number | null;
-    payment_status: PaymentStatus; cancelled: boolean; amount_paise: number; paid: number; refunded: number;
-  }>(sql`
+/** A booking of the day with its therapist's name and its money from the ledger (paise). */
+export type EodRow = {
+  id: number; client_full_name: string; therapist_id: number; therapist_name: string; service_id: number | null;
+  payment_status: PaymentStatus; cancelled: boolean; amount_paise: number; paid: number; refunded: number;
+};
+
+/** The day's bookings (no admin blocks), by start time. */
+export async function eodRows(db: Db, date: string): Promise<EodRow[]> {
+  const res = await db.execute<EodRow>(sql`
     select b.id, b.client_full_name, b.therapist_id, t.name as therapist_name, b.service_id, b.payment_status, b.cancelled, b.amount_paise,
            m.paid::int as paid, m.refunded::int as refunded
     from bookings b join therapists t on t.id = b.therapist_id ${MONEY}
     where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'
     order by b.booking_time_slot_start, b.id`);
-  return res.rows.map((r) => ({
-    booking_id: r.id,
-    client_name: r.client_full_name,
-    therapist_id: r.therapist_id,
-    therapist_name: r.therapist_name,
-    service_id: r.service_id,
-    payment_status: r.payment_status,
-    cancelled: r.cancelled,
-    amount: paiseToRupees(r.amount_paise),
-    amount_paid: paiseToRupees(r.paid),
-    amount_refunded: paiseToRupees(r.refunded),
-  }));
+  return res.rows;
+}
+
+/**
+ * Holds the day for its aggregation: one aggregation of a day at a time (an advisory lock), and the
+ * day's bookings share-locked, so changes to them wait for the aggregation and their trigger then
+ * drops what it wrote, never the reverse.
+ */
+export async function lockDayForAggregation(tx: Tx, date: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('report_daily'), hashtext(${date}))`);
+  await tx.execute(sql`select id from bookings where booking_date = ${date} for share`);
+}
+
+/** Replaces the day's aggregated rows (the centre's and each therapist's) with these totals. */
+export async function replaceDayAggregate(tx: Tx, date: string, day: Totals, perTherapist: TherapistTotals[]): Promise<void> {
+  await tx.delete(reportDaily).where(sql`${reportDaily.reportDate} = ${date}`);
+  await tx.insert(reportDaily).values({
+    reportDate: date,
+    totalBookings: day.total,
+    completedBookings: day.completed,
+    cancelledBookings: day.cancelled,
+    failedBookings: day.failed,
+    incomePaise: day.income,
+    refundedPaise: day.refunded,
+    attendedBookings: day.attended,
+    noShowBookings: day.no_show,
+  });
+  if (perTherapist.length) {
+    await tx.insert(reportDailyTherapist).values(
+      perTherapist.map((t) => ({
+        reportDate: date,
+        therapistId: t.therapist_id,
+        totalBookings: t.total,
+        completedBookings: t.completed,
+        cancelledBookings: t.cancelled,
+        failedBookings: t.failed,
+        incomePaise: t.income,
+        refundedPaise: t.refunded,
+        attendedBookings: t.attended,
+        noShowBookings: t.no_show,
+      })),
+    );
+  }
 }

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import {
   ADMIN_MESSAGES as AM,
   type AdminBookingDto,
@@ -7,6 +6,7 @@ import {
   type AdminTherapistDto,
   type ClientBookingDto,
   type ClientBookingsQuery,
+  type ClientSearchResult,
   type Paged,
   type BlockSlotInput,
   type BlockSlotResponse,
@@ -19,14 +19,13 @@ import {
 } from '../../contract/admin.ts';
 import type { BookingCreateResponse } from '../../contract/booking.ts';
 import { API_MESSAGES } from '../../contract/messages.ts';
-import { findBookingByTransactionId } from '../repositories/booking.repository.ts';
+import { findBookingByTransactionId, getBooking } from '../repositories/booking.repository.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { adminSlotStates } from '../../domain/slot-states.ts';
 import { adminWindowDates, worksOn } from '../../domain/slots.ts';
 import { isOnlineType } from '../../domain/therapist.ts';
 import { addDays, centreNow, timeToMinutes } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
-import { availabilitySlots, bookings } from '../db/schema.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
 import { linkReference, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import {
@@ -35,9 +34,12 @@ import {
   countClientBookings,
   findBookingForUpdate,
   findLiveSlotForUpdate,
-  listAdminBookings,
-  listClientBookings,
+  insertBookingRow,
+  listBookingRecords,
+  listClientBookingRecords,
   listLiveSlotHolders,
+  searchClientRows,
+  updateBookingRow,
   type BookingFilter,
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
@@ -45,12 +47,14 @@ import { moneyOf, recordCapture } from '../repositories/ledger.repository.ts';
 import { refundBookingMoney } from './refund.service.ts';
 import { intent } from '../jobs/outbox.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { getTherapist, listAvailability, listClosedRanges, listTherapistRows } from '../repositories/catalog.repository.ts';
+import { findTemplateSlot, getTherapist, listClosedRanges, listTherapistRows } from '../repositories/catalog.repository.ts';
+import { listAvailability } from './public-catalogue.service.ts';
 import { enqueueInTx, intentsForConfirmedBooking } from '../jobs/outbox.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { closeOpenLink } from './payment.service.ts';
 import { manageTokenFor } from './booking-token.ts';
 import { pageOf } from './paging.ts';
+import { mapAdminBooking, mapClientBooking, mapClientSearch } from './booking-records.ts';
 
 const silentLogger = createLogger({ level: 'silent' });
 
@@ -81,26 +85,31 @@ export async function listAdminTherapists(db: Db): Promise<AdminTherapistDto[]> 
 export async function listBookings(db: Db, q: AdminBookingsQuery): Promise<AdminBookingDto[] | Paged<AdminBookingDto>> {
   const filter: BookingFilter = { from: q.from, to: q.to, therapistId: q.therapist_id, statuses: q.status, order: q.order };
   const paging = pageOf(q);
-  if (!paging) return listAdminBookings(db, filter);
+  if (!paging) return (await listBookingRecords(db, filter)).map(mapAdminBooking);
   const { page, pageSize } = paging;
-  const [total, items] = await Promise.all([
+  const [total, rows] = await Promise.all([
     countAdminBookings(db, filter),
-    listAdminBookings(db, filter, { limit: pageSize, offset: (page - 1) * pageSize }),
+    listBookingRecords(db, filter, { limit: pageSize, offset: (page - 1) * pageSize }),
   ]);
-  return { page, page_size: pageSize, total, items };
+  return { page, page_size: pageSize, total, items: rows.map(mapAdminBooking) };
 }
 
 /** GET /api/admin/clients-with-therapists: clients' bookings by name, all of them or one page. */
 export async function listClientBookingsPage(db: Db, q: ClientBookingsQuery): Promise<ClientBookingDto[] | Paged<ClientBookingDto>> {
   const name = q.name || undefined;
   const paging = pageOf(q);
-  if (!paging) return listClientBookings(db, name);
+  if (!paging) return (await listClientBookingRecords(db, name)).map(mapClientBooking);
   const { page, pageSize } = paging;
-  const [total, items] = await Promise.all([
+  const [total, rows] = await Promise.all([
     countClientBookings(db, name),
-    listClientBookings(db, name, { limit: pageSize, offset: (page - 1) * pageSize }),
+    listClientBookingRecords(db, name, { limit: pageSize, offset: (page - 1) * pageSize }),
   ]);
-  return { page, page_size: pageSize, total, items };
+  return { page, page_size: pageSize, total, items: rows.map(mapClientBooking) };
+}
+
+/** GET /api/admin/search-clients: the clients whose name, e-mail or mobile contains the term, name matches first. */
+export async function searchClients(db: Db, term: string | undefined): Promise<ClientSearchResult[]> {
+  return mapClientSearch(await searchClientRows(db, term));
 }
 
 /**
@@ -136,11 +145,7 @@ export async function cancelBooking(
     if (choice && choice.refund !== 'NONE' && heldPaise <= 0) throw new AppError('conflict', `Booking ${id} has no payment to refund.`);
     const refundPaise = !choice || choice.refund === 'NONE' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
     if (refundPaise > heldPaise) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(heldPaise))}, what was paid.`);
-    const [after] = await tx
-      .update(bookings)
-      .set(isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now })
-      .where(eq(bookings.id, id))
-      .returning();
+    const after = await updateBookingRow(tx, id, isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now });
     let refund: CancelResponse['refund'];
     if (refundPaise > 0) {
       const done = await refundBookingMoney(tx, { db, payments: opts.payments, logger, now: () => now }, id, refundPaise, {
@@ -188,14 +193,6 @@ export async function cancelBooking(
   return answer.response;
 }
 
-async function templateSlot(db: Db, therapistId: number, start: string) {
-  const [slot] = await db
-    .select({ isAvailable: availabilitySlots.isAvailable, adminBlocked: availabilitySlots.adminBlocked, weekdays: availabilitySlots.weekdays })
-    .from(availabilitySlots)
-    .where(and(eq(availabilitySlots.therapistId, therapistId), eq(availabilitySlots.startTime, start)));
-  return slot;
-}
-
 /**
  * POST /api/admin/availability/block. Without `action` it is the spec's toggle: blocks a free slot,
  * unblocks an admin block. With `action` it does only what was asked: "unblock" removes a block and
@@ -205,7 +202,7 @@ async function templateSlot(db: Db, therapistId: number, start: string) {
 export async function toggleBlock(db: Db, input: BlockSlotInput, by: AdminActor, now: Date): Promise<BlockSlotResponse> {
   const therapist = await getTherapist(db, input.therapist_id);
   if (!therapist) throw new AppError('not_found', AM.therapistNotFound);
-  const template = await templateSlot(db, therapist.id, input.start_time);
+  const template = await findTemplateSlot(db, therapist.id, input.start_time);
   if (!template) throw fieldError('start_time', AM.slotNotOnSchedule);
   const today = centreNow(now);
   if (input.date < today.date || (input.date === today.date && timeToMinutes(input.start_time) <= today.minutes)) {
@@ -221,33 +218,26 @@ export async function toggleBlock(db: Db, input: BlockSlotInput, by: AdminActor,
       }
       if (held) {
         if (action === 'block') throw new AppError('conflict', AM.slotAlreadyBlocked(time, date));
-        const [after] = await tx
-          .update(bookings)
-          .set({ cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now })
-          .where(eq(bookings.id, held.id))
-          .returning();
+        const after = await updateBookingRow(tx, held.id, { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now });
         await insertAudit(tx, { ...who(by), action: 'slot.unblock', entityType: 'booking', entityId: held.id, before: auditableBooking(held), after: auditableBooking(after!) });
         return { blocked: false, booking_id: held.id, message: AM.slotUnblocked(time, date) };
       }
       if (action === 'unblock') throw new AppError('conflict', AM.slotNotBlocked(time, date));
       // The schedule itself blocks this slot: a block row would add nothing, so say so.
       if (action === 'block' && template.adminBlocked) throw new AppError('conflict', AM.slotAlreadyBlocked(time, date));
-      const [row] = await tx
-        .insert(bookings)
-        .values({
-          therapistId: therapist.id,
-          bookingDate: date,
-          bookingTimeSlotStart: time,
-          bookingType: 'ADMIN_BLOCK',
-          locationId: therapist.locationId,
-          paymentStatus: 'BLOCKED',
-          amountPaise: 0,
-          adminConfirmed: true,
-          createdByAdminId: by.adminId,
-        })
-        .returning();
-      await insertAudit(tx, { ...who(by), action: 'slot.block', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
-      return { blocked: true, booking_id: row!.id, message: AM.slotBlocked(time, date) };
+      const row = await insertBookingRow(tx, {
+        therapistId: therapist.id,
+        bookingDate: date,
+        bookingTimeSlotStart: time,
+        bookingType: 'ADMIN_BLOCK',
+        locationId: therapist.locationId,
+        paymentStatus: 'BLOCKED',
+        amountPaise: 0,
+        adminConfirmed: true,
+        createdByAdminId: by.adminId,
+      });
+      await insertAudit(tx, { ...who(by), action: 'slot.block', entityType: 'booking', entityId: row.id, before: null, after: auditableBooking(row) });
+      return { blocked: true, booking_id: row.id, message: AM.slotBlocked(time, date) };
     });
   } catch (err) {
     // Someone took the slot between our look and our write (only a block inserts).
@@ -303,7 +293,7 @@ export async function createManualBooking(
   if (input.booking_date === today.date && timeToMinutes(input.booking_time_slot_start) <= today.minutes) {
     throw fieldError('booking_time_slot_start', AM.manualSlotPassed);
   }
-  const slot = await templateSlot(db, therapist.id, input.booking_time_slot_start);
+  const slot = await findTemplateSlot(db, therapist.id, input.booking_time_slot_start);
   if (!slot || !slot.isAvailable || slot.adminBlocked || !worksOn(slot, input.booking_date)) {
     throw fieldError('booking_time_slot_start', AM.manualSlotNotOffered);
   }
@@ -313,43 +303,40 @@ export async function createManualBooking(
   }
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(bookings)
-        .values({
-          therapistId: therapist.id,
-          serviceId: input.service_id ?? 1,
-          bookingDate: input.booking_date,
-          bookingTimeSlotStart: input.booking_time_slot_start,
-          bookingType: input.booking_type,
-          locationId: online ? null : input.location_id!,
-          clientFullName: input.client_full_name,
-          clientEmail: input.client_email.toLowerCase(),
-          clientMobile: input.client_mobile,
-          clientNote: input.client_note ?? '',
-          termsAccepted: input.terms_accepted ?? false,
-          paymentStatus: online ? 'COMPLETED' : 'PENDING',
-          paymentTransactionId: input.payment_transaction_id || randomUUID(),
-          amountPaise: rupeesToPaise(input.amount),
-          adminConfirmed: true,
-          createdByAdminId: by.adminId,
-          paidAt: online ? now : null,
-        })
-        .returning();
+      const row = await insertBookingRow(tx, {
+        therapistId: therapist.id,
+        serviceId: input.service_id ?? 1,
+        bookingDate: input.booking_date,
+        bookingTimeSlotStart: input.booking_time_slot_start,
+        bookingType: input.booking_type,
+        locationId: online ? null : input.location_id!,
+        clientFullName: input.client_full_name,
+        clientEmail: input.client_email.toLowerCase(),
+        clientMobile: input.client_mobile,
+        clientNote: input.client_note ?? '',
+        termsAccepted: input.terms_accepted ?? false,
+        paymentStatus: online ? 'COMPLETED' : 'PENDING',
+        paymentTransactionId: input.payment_transaction_id || randomUUID(),
+        amountPaise: rupeesToPaise(input.amount),
+        adminConfirmed: true,
+        createdByAdminId: by.adminId,
+        paidAt: online ? now : null,
+      });
       if (opts.tokenSecret) {
-        await tx.update(bookings).set({ manageTokenHash: manageTokenFor(opts.tokenSecret, row!.id).hash }).where(eq(bookings.id, row!.id));
+        await updateBookingRow(tx, row.id, { manageTokenHash: manageTokenFor(opts.tokenSecret, row.id).hash });
       }
-      await insertAudit(tx, { ...who(by), action: 'booking.manual_create', entityType: 'booking', entityId: row!.id, before: null, after: auditableBooking(row!) });
+      await insertAudit(tx, { ...who(by), action: 'booking.manual_create', entityType: 'booking', entityId: row.id, before: null, after: auditableBooking(row) });
       // An online session the centre marks paid was paid to it some other way: the ledger holds it as
       // taken at the counter, by this admin.
-      if (online && row!.amountPaise > 0) {
+      if (online && row.amountPaise > 0) {
         await recordCapture(tx, {
-          bookingId: row!.id, provider: 'counter', paymentId: `counter_${randomUUID()}`, amountPaise: row!.amountPaise,
+          bookingId: row.id, provider: 'counter', paymentId: `counter_${randomUUID()}`, amountPaise: row.amountPaise,
           method: 'OTHER', recordedByAdminId: by.adminId, occurredAt: now,
         });
       }
       // Meeting link (online) and confirmation mails, committed with the booking.
-      await enqueueInTx(tx, intentsForConfirmedBooking(row!, now), now);
-      return { booking_id: row!.id, message: AM.manualCreated(row!.id) };
+      await enqueueInTx(tx, intentsForConfirmedBooking(row, now), now);
+      return { booking_id: row.id, message: AM.manualCreated(row.id) };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', AM.manualSlotTaken);
@@ -384,7 +371,7 @@ const SHARED_LINK_TTL_MS = 24 * 3600 * 1000;
  */
 export async function createShareableLink(
   db: Db,
-  payments: PaymentsProvider | undefined,
+  payments: PaymentsProvider,
   input: ShareableLinkInput,
   by: AdminActor,
   now: Date,
@@ -392,7 +379,7 @@ export async function createShareableLink(
   logger?: Logger,
 ): Promise<ShareableLinkResponse> {
   const id = input.booking_id;
-  const [booking] = await db.select().from(bookings).where(eq(bookings.id, id));
+  const booking = await getBooking(db, id);
   if (!booking) throw new AppError('not_found', AM.bookingNotFound(id));
   if (booking.cancelled || booking.bookingType === 'ADMIN_BLOCK' || ['CANCELLED', 'BLOCKED'].includes(booking.paymentStatus)) {
     throw new AppError('conflict', AM.linkBookingClosed(id));
@@ -402,7 +389,6 @@ export async function createShareableLink(
   }
   if (input.merchant_transaction_id !== booking.paymentTransactionId) throw new AppError('validation', AM.linkTransactionMismatch(id));
   if (booking.paymentStatus === 'COMPLETED') throw new AppError('conflict', AM.linkAlreadyPaid(id));
-  if (!payments) throw new AppError('unavailable', AM.linkUnavailable);
   // One live link per booking: the one it had stops taking payment first. Paid meanwhile, it is the
   // booking's payment (recorded), and no new link is needed.
   const previous = await closeOpenLink({ db, payments, logger: logger ?? silentLogger, now: () => now }, id, booking.razorpayPaymentLinkId);
@@ -424,11 +410,7 @@ export async function createShareableLink(
   }
   await db.transaction(async (tx) => {
     const before = await findBookingForUpdate(tx, id);
-    const [after] = await tx
-      .update(bookings)
-      .set({ paymentLinkUrl: link.shortUrl, razorpayPaymentLinkId: link.id, updatedAt: now })
-      .where(eq(bookings.id, id))
-      .returning();
+    const after = await updateBookingRow(tx, id, { paymentLinkUrl: link.shortUrl, razorpayPaymentLinkId: link.id, updatedAt: now });
     await insertAudit(tx, { ...who(by), action: 'booking.payment_link_create', entityType: 'booking', entityId: id, before: auditableBooking(before!), after: auditableBooking(after!) });
   });
   return { payment_link_url: link.shortUrl };
@@ -447,15 +429,11 @@ export async function updatePaymentLink(
       const before = await findBookingForUpdate(tx, id);
       if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
       if (before.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', AM.linkBookingClosed(id));
-      const [after] = await tx
-        .update(bookings)
-        .set({
-          paymentLinkUrl: input.payment_link_url,
-          ...(input.razorpay_payment_link_id ? { razorpayPaymentLinkId: input.razorpay_payment_link_id } : {}),
-          updatedAt: now,
-        })
-        .where(eq(bookings.id, id))
-        .returning();
+      const after = await updateBookingRow(tx, id, {
+        paymentLinkUrl: input.payment_link_url,
+        ...(input.razorpay_payment_link_id ? { razorpayPaymentLinkId: input.razorpay_payment_link_id } : {}),
+        updatedAt: now,
+      });
       await insertAudit(tx, { ...who(by), action: 'booking.payment_link_update', entityType: 'booking', entityId: id, before: auditableBooking(before), after: auditableBooking(after!) });
       return { booking_id: id, payment_link_url: input.payment_link_url, message: AM.linkUpdated(id) };
     });

@@ -1,10 +1,8 @@
 import argon2 from 'argon2';
-import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
-import { adminUsers } from '../db/schema.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
-import type { AdminUser } from '../repositories/admin.repository.ts';
+import { insertAdminUser, lockAdminByUsername, updateAdminUser, type AdminUser } from '../repositories/admin.repository.ts';
 import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
 
 /** argon2id with OWASP's recommended memory and time costs. */
@@ -50,12 +48,9 @@ export async function createAdminUser(db: Db, input: z.input<typeof newAdminSche
   const passwordHash = await hashPassword(data.password);
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(adminUsers)
-        .values({ username: data.username, email: data.email.toLowerCase(), passwordHash, isSuperadmin: data.isSuperadmin })
-        .returning();
-      await insertAudit(tx, { ...by, action: 'admin_user.create', entityType: 'admin_user', entityId: row!.id, before: null, after: auditableAdmin(row!) });
-      return row!;
+      const row = await insertAdminUser(tx, { username: data.username, email: data.email.toLowerCase(), passwordHash, isSuperadmin: data.isSuperadmin });
+      await insertAudit(tx, { ...by, action: 'admin_user.create', entityType: 'admin_user', entityId: row.id, before: null, after: auditableAdmin(row) });
+      return row;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('conflict', 'An admin with this username or email already exists.');
@@ -63,15 +58,8 @@ export async function createAdminUser(db: Db, input: z.input<typeof newAdminSche
   }
 }
 
-/** Every token issued so far is refused: tokens carry the session version they were issued under. */
-const nextSessionVersion = () => sql`${adminUsers.sessionVersion} + 1`;
-
 async function lockAdmin(tx: Tx, username: string): Promise<AdminUser> {
-  const [row] = await tx
-    .select()
-    .from(adminUsers)
-    .where(eq(sql`lower(${adminUsers.username})`, username.trim().toLowerCase()))
-    .for('update');
+  const row = await lockAdminByUsername(tx, username);
   if (!row) throw new AppError('not_found', `No admin named ${username}.`);
   return row;
 }
@@ -80,20 +68,16 @@ async function lockAdmin(tx: Tx, username: string): Promise<AdminUser> {
 export async function setAdminActive(db: Db, username: string, active: boolean, by: ChangeActor = CLI): Promise<AdminUser> {
   return db.transaction(async (tx) => {
     const before = await lockAdmin(tx, username);
-    const [row] = await tx
-      .update(adminUsers)
-      .set({ isActive: active, updatedAt: new Date(), ...(active ? {} : { sessionVersion: nextSessionVersion() }) })
-      .where(eq(adminUsers.id, before.id))
-      .returning();
+    const row = await updateAdminUser(tx, before.id, { isActive: active, updatedAt: new Date() }, !active);
     await insertAudit(tx, {
       ...by,
       action: active ? 'admin_user.activate' : 'admin_user.deactivate',
       entityType: 'admin_user',
       entityId: before.id,
       before: auditableAdmin(before),
-      after: auditableAdmin(row!),
+      after: auditableAdmin(row),
     });
-    return row!;
+    return row;
   });
 }
 
@@ -106,19 +90,16 @@ export async function setAdminPassword(db: Db, username: string, password: strin
   const passwordHash = await hashPassword(data.password);
   return db.transaction(async (tx) => {
     const before = await lockAdmin(tx, username);
-    const [row] = await tx
-      .update(adminUsers)
-      .set({ passwordHash, sessionVersion: nextSessionVersion(), updatedAt: new Date() })
-      .where(eq(adminUsers.id, before.id))
-      .returning();
+    // Every token issued so far is refused with the old password.
+    const row = await updateAdminUser(tx, before.id, { passwordHash, updatedAt: new Date() }, true);
     await insertAudit(tx, {
       ...by,
       action: 'admin_user.password_change',
       entityType: 'admin_user',
       entityId: before.id,
       before: auditableAdmin(before),
-      after: auditableAdmin(row!),
+      after: auditableAdmin(row),
     });
-    return row!;
+    return row;
   });
 }

@@ -3,13 +3,11 @@
  * correct it. Only a session that went ahead on the books: not a block, not cancelled or released,
  * not an unpaid online hold, and started by now at the centre.
  */
-import { eq } from 'drizzle-orm';
 import { hasStarted, isHeldSession, type Attendance } from '../../domain/attendance.ts';
 import { centreNow, toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
-import { bookings } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
-import { auditableBooking, findBookingForUpdate } from '../repositories/admin-booking.repository.ts';
+import { auditableBooking, findBookingForUpdate, updateBookingRow } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 
 export type { Attendance };
@@ -28,11 +26,7 @@ export async function markAttendance(
     if (before.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', `Booking ${id} is a blocked slot, not a session.`);
     if (!isHeldSession(before)) throw new AppError('conflict', `Booking ${id} is cancelled or was never confirmed, so it has no attendance.`);
     if (!hasStarted({ bookingDate: before.bookingDate, start: toHhMm(before.bookingTimeSlotStart) }, today)) throw new AppError('conflict', `Booking ${id} has not started yet; attendance is marked after the session.`);
-    const [after] = await tx
-      .update(bookings)
-      .set({ attendance: status, attendanceMarkedAt: now, attendanceMarkedByAdminId: by.adminId, updatedAt: now })
-      .where(eq(bookings.id, id))
-      .returning();
+    const after = await updateBookingRow(tx, id, { attendance: status, attendanceMarkedAt: now, attendanceMarkedByAdminId: by.adminId, updatedAt: now });
     await insertAudit(tx, {
       adminId: by.adminId,
       actor: `admin:${by.adminId}`,

@@ -4,7 +4,6 @@
  * audit row (who, when, before and after); the tables' triggers announce it to every read cache, so
  * the public offer follows at once.
  */
-import { and, asc, eq, gte, inArray, lte, ne } from 'drizzle-orm';
 import {
   bioParts,
   bioText,
@@ -26,15 +25,42 @@ import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { SESSION_MINUTES } from '../../domain/slots.ts';
 import { addDays, centreNow, pad2, timeToMinutes, toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
-import { availabilitySlots, bookings, centreHolidays, locations, services, therapists, therapistServices, therapistTimeOff } from '../db/schema.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
 import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
-import { liveBooking } from '../repositories/live-booking.ts';
+import {
+  deleteHolidayRow,
+  deleteSlots,
+  deleteTimeOffEntry,
+  findTherapistRow,
+  holidaysFrom,
+  insertHoliday,
+  insertService,
+  insertSlot,
+  insertTherapist,
+  insertTimeOff,
+  listCatalogueRows,
+  liveClientBookingsBetween,
+  locationIdExists,
+  lockLocation,
+  lockService,
+  lockTherapistRow,
+  renameServiceRow,
+  replaceTherapistServices,
+  serviceIdsOf,
+  setSlotWeekdays,
+  slotsOf,
+  therapistIdExists,
+  timeOffFrom,
+  updateLocation,
+  updateTherapist,
+  type HolidayRow,
+  type LocationRow,
+  type TherapistRow,
+  type TimeOffRow,
+} from '../repositories/catalogue-admin.repository.ts';
 
 export type CatalogueActor = { adminId: number };
 const who = (a: CatalogueActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
-
-type TherapistRow = typeof therapists.$inferSelect;
 
 const NOT_FOUND = 'The selected therapist does not exist.';
 
@@ -56,17 +82,8 @@ function auditableTherapist(t: TherapistRow, serviceIds: number[]): Record<strin
   };
 }
 
-async function serviceIdsOf(tx: Tx, therapistId: number): Promise<number[]> {
-  const rows = await tx
-    .select({ id: therapistServices.serviceId })
-    .from(therapistServices)
-    .where(eq(therapistServices.therapistId, therapistId))
-    .orderBy(asc(therapistServices.position));
-  return rows.map((r) => r.id);
-}
-
 async function lockTherapist(tx: Tx, id: number): Promise<TherapistRow> {
-  const [row] = await tx.select().from(therapists).where(eq(therapists.id, id)).for('update');
+  const row = await lockTherapistRow(tx, id);
   if (!row) throw new AppError('not_found', NOT_FOUND);
   return row;
 }
@@ -89,13 +106,6 @@ const conflictMessages = {
   service: 'One of the selected services does not exist.',
 };
 
-async function writeServices(tx: Tx, therapistId: number, serviceIds: number[]): Promise<void> {
-  await tx.delete(therapistServices).where(eq(therapistServices.therapistId, therapistId));
-  if (serviceIds.length) {
-    await tx.insert(therapistServices).values(serviceIds.map((serviceId, position) => ({ therapistId, serviceId, position })));
-  }
-}
-
 function foreignKeyToField(err: unknown): never {
   if (isForeignKeyViolation(err, 'therapists_location_id_locations_id_fk')) throw fieldError('location_id', conflictMessages.location);
   if (isForeignKeyViolation(err, 'therapist_services_service_id_services_id_fk')) throw fieldError('service_ids', conflictMessages.service);
@@ -105,12 +115,7 @@ function foreignKeyToField(err: unknown): never {
 /** Every therapist, active or not, with services, weekly hours and time off from today on. */
 export async function listCatalogueTherapists(db: Db, now: Date): Promise<CatalogueTherapistDto[]> {
   const today = centreNow(now).date;
-  const [rows, links, slots, off] = await Promise.all([
-    db.select().from(therapists).orderBy(asc(therapists.id)),
-    db.select().from(therapistServices).orderBy(asc(therapistServices.therapistId), asc(therapistServices.position)),
-    db.select().from(availabilitySlots),
-    db.select().from(therapistTimeOff).where(gte(therapistTimeOff.toDate, today)).orderBy(asc(therapistTimeOff.fromDate)),
-  ]);
+  const { rows, links, slots, off } = await listCatalogueRows(db, today);
   return rows.map((t) => toCatalogueDto(
     t,
     links.filter((l) => l.therapistId === t.id).map((l) => l.serviceId),
@@ -119,7 +124,7 @@ export async function listCatalogueTherapists(db: Db, now: Date): Promise<Catalo
   ));
 }
 
-function toTimeOffDto(o: typeof therapistTimeOff.$inferSelect): TimeOffDto {
+function toTimeOffDto(o: TimeOffRow): TimeOffDto {
   return { id: o.id, from_date: o.fromDate, to_date: o.toDate, reason: o.reason };
 }
 
@@ -127,7 +132,7 @@ function toCatalogueDto(
   t: TherapistRow,
   serviceIds: number[],
   slots: { startTime: string; weekdays: number[]; isAvailable: boolean }[],
-  off: (typeof therapistTimeOff.$inferSelect)[],
+  off: TimeOffRow[],
 ): CatalogueTherapistDto {
   return {
     id: t.id,
@@ -150,13 +155,9 @@ function toCatalogueDto(
 
 export async function getCatalogueTherapist(db: Db | Tx, id: number, now: Date): Promise<CatalogueTherapistDto> {
   const today = centreNow(now).date;
-  const [t] = await db.select().from(therapists).where(eq(therapists.id, id));
+  const t = await findTherapistRow(db, id);
   if (!t) throw new AppError('not_found', NOT_FOUND);
-  const [links, slots, off] = await Promise.all([
-    serviceIdsOf(db, id),
-    db.select().from(availabilitySlots).where(eq(availabilitySlots.therapistId, id)),
-    db.select().from(therapistTimeOff).where(and(eq(therapistTimeOff.therapistId, id), gte(therapistTimeOff.toDate, today))).orderBy(asc(therapistTimeOff.fromDate)),
-  ]);
+  const [links, slots, off] = await Promise.all([serviceIdsOf(db, id), slotsOf(db, id), timeOffFrom(db, id, today)]);
   return toCatalogueDto(t, links, slots, off);
 }
 
@@ -164,24 +165,21 @@ export async function getCatalogueTherapist(db: Db | Tx, id: number, now: Date):
 export async function createTherapist(db: Db, input: TherapistCreate, by: CatalogueActor, now: Date): Promise<CatalogueTherapistDto> {
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(therapists)
-        .values({
-          name: input.name,
-          title: input.title,
-          specialization: input.specialization,
-          bio: bioText(input.bio),
-          pricePaise: input.price === null ? null : rupeesToPaise(input.price),
-          type: input.type,
-          locationId: input.type === 2 ? input.location_id! : null,
-          emails: input.email,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      await writeServices(tx, row!.id, input.service_ids);
-      await insertAudit(tx, { ...who(by), action: 'therapist.create', entityType: 'therapist', entityId: row!.id, before: null, after: auditableTherapist(row!, input.service_ids) });
-      return getCatalogueTherapist(tx, row!.id, now);
+      const row = await insertTherapist(tx, {
+        name: input.name,
+        title: input.title,
+        specialization: input.specialization,
+        bio: bioText(input.bio),
+        pricePaise: input.price === null ? null : rupeesToPaise(input.price),
+        type: input.type,
+        locationId: input.type === 2 ? input.location_id! : null,
+        emails: input.email,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await replaceTherapistServices(tx, row.id, input.service_ids);
+      await insertAudit(tx, { ...who(by), action: 'therapist.create', entityType: 'therapist', entityId: row.id, before: null, after: auditableTherapist(row, input.service_ids) });
+      return getCatalogueTherapist(tx, row.id, now);
     });
   } catch (err) {
     foreignKeyToField(err);
@@ -197,29 +195,25 @@ export async function patchTherapist(db: Db, id: number, input: TherapistPatch, 
       const type = input.type ?? before.type;
       const locationId = type === 1 ? null : input.location_id !== undefined ? input.location_id : before.locationId;
       if (type === 2 && !locationId) throw fieldError('location_id', 'An in-person therapist needs a location_id');
-      const [after] = await tx
-        .update(therapists)
-        .set({
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.title !== undefined ? { title: input.title } : {}),
-          ...(input.specialization !== undefined ? { specialization: input.specialization } : {}),
-          ...(input.bio !== undefined ? { bio: bioText(input.bio) } : {}),
-          ...(input.price !== undefined ? { pricePaise: input.price === null ? null : rupeesToPaise(input.price) } : {}),
-          ...(input.email !== undefined ? { emails: input.email } : {}),
-          type,
-          locationId,
-          updatedAt: now,
-        })
-        .where(eq(therapists.id, id))
-        .returning();
-      if (input.service_ids !== undefined) await writeServices(tx, id, input.service_ids);
+      const after = await updateTherapist(tx, id, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.specialization !== undefined ? { specialization: input.specialization } : {}),
+        ...(input.bio !== undefined ? { bio: bioText(input.bio) } : {}),
+        ...(input.price !== undefined ? { pricePaise: input.price === null ? null : rupeesToPaise(input.price) } : {}),
+        ...(input.email !== undefined ? { emails: input.email } : {}),
+        type,
+        locationId,
+        updatedAt: now,
+      });
+      if (input.service_ids !== undefined) await replaceTherapistServices(tx, id, input.service_ids);
       await insertAudit(tx, {
         ...who(by),
         action: 'therapist.update',
         entityType: 'therapist',
         entityId: id,
         before: auditableTherapist(before, beforeServices),
-        after: auditableTherapist(after!, input.service_ids ?? beforeServices),
+        after: auditableTherapist(after, input.service_ids ?? beforeServices),
       });
       return getCatalogueTherapist(tx, id, now);
     });
@@ -230,20 +224,7 @@ export async function patchTherapist(db: Db, id: number, input: TherapistPatch, 
 
 /** Live client bookings (not blocks) of one therapist, or of all, on dates from…to. */
 async function liveBookingsBetween(db: Db | Tx, therapistId: number | undefined, from: string, to: string): Promise<AffectedBookingDto[]> {
-  const rows = await db
-    .select({ b: bookings, therapistName: therapists.name })
-    .from(bookings)
-    .innerJoin(therapists, eq(therapists.id, bookings.therapistId))
-    .where(
-      and(
-        therapistId === undefined ? undefined : eq(bookings.therapistId, therapistId),
-        gte(bookings.bookingDate, from),
-        lte(bookings.bookingDate, to),
-        ne(bookings.bookingType, 'ADMIN_BLOCK'),
-        liveBooking,
-      ),
-    )
-    .orderBy(asc(bookings.bookingDate), asc(bookings.bookingTimeSlotStart), asc(bookings.id));
+  const rows = await liveClientBookingsBetween(db, therapistId, from, to);
   return rows.map(({ b, therapistName }) => ({
     id: b.id,
     therapist_id: b.therapistId,
@@ -273,14 +254,14 @@ export async function setTherapistActive(
   return db.transaction(async (tx) => {
     const before = await lockTherapist(tx, id);
     const serviceIds = await serviceIdsOf(tx, id);
-    const [after] = await tx.update(therapists).set({ isActive: active, updatedAt: now }).where(eq(therapists.id, id)).returning();
+    const after = await updateTherapist(tx, id, { isActive: active, updatedAt: now });
     await insertAudit(tx, {
       ...who(by),
       action: active ? 'therapist.activate' : 'therapist.deactivate',
       entityType: 'therapist',
       entityId: id,
       before: auditableTherapist(before, serviceIds),
-      after: auditableTherapist(after!, serviceIds),
+      after: auditableTherapist(after, serviceIds),
     });
     const today = centreNow(now).date;
     return { therapist: await getCatalogueTherapist(tx, id, now), live_bookings: active ? [] : await liveBookingsBetween(tx, id, today, FAR(today)) };
@@ -301,7 +282,7 @@ export async function setWeeklyHours(
 ): Promise<{ therapist_id: number; hours: WeeklyHours; outside_hours: AffectedBookingDto[] }> {
   return db.transaction(async (tx) => {
     const therapist = await lockTherapist(tx, id);
-    const existing = await tx.select().from(availabilitySlots).where(eq(availabilitySlots.therapistId, id));
+    const existing = await slotsOf(tx, id);
     const beforeHours = hoursOf(existing);
     const days = new Map<string, number[]>();
     for (const k of WEEKDAY_KEYS) {
@@ -309,16 +290,16 @@ export async function setWeeklyHours(
     }
     const keep = new Set(days.keys());
     const gone = existing.filter((r) => !keep.has(toHhMm(r.startTime))).map((r) => r.id);
-    if (gone.length) await tx.delete(availabilitySlots).where(inArray(availabilitySlots.id, gone));
+    await deleteSlots(tx, gone);
     for (const [start, weekdays] of days) {
       const row = existing.find((r) => toHhMm(r.startTime) === start);
       if (row) {
-        await tx.update(availabilitySlots).set({ weekdays, isAvailable: true }).where(eq(availabilitySlots.id, row.id));
+        await setSlotWeekdays(tx, row.id, weekdays);
       } else {
-        await tx.insert(availabilitySlots).values({ therapistId: id, startTime: start, endTime: endOf(start), weekdays, locationId: therapist.locationId });
+        await insertSlot(tx, { therapistId: id, startTime: start, endTime: endOf(start), weekdays, locationId: therapist.locationId });
       }
     }
-    const after = hoursOf(await tx.select().from(availabilitySlots).where(eq(availabilitySlots.therapistId, id)));
+    const after = hoursOf(await slotsOf(tx, id));
     await insertAudit(tx, { ...who(by), action: 'therapist.hours', entityType: 'therapist', entityId: id, before: { hours: beforeHours }, after: { hours: after } });
     const today = centreNow(now).date;
     const live = await liveBookingsBetween(tx, id, today, FAR(today));
@@ -344,11 +325,8 @@ export async function addTimeOff(
   if (input.to_date > addDays(today, 730)) throw fieldError('to_date', 'Time off can be planned up to two years ahead.');
   return db.transaction(async (tx) => {
     await lockTherapist(tx, id);
-    const [row] = await tx
-      .insert(therapistTimeOff)
-      .values({ therapistId: id, fromDate: input.from_date, toDate: input.to_date, reason: input.reason, createdByAdminId: by.adminId, createdAt: now })
-      .returning();
-    const dto = toTimeOffDto(row!);
+    const row = await insertTimeOff(tx, { therapistId: id, fromDate: input.from_date, toDate: input.to_date, reason: input.reason, createdByAdminId: by.adminId, createdAt: now });
+    const dto = toTimeOffDto(row);
     await insertAudit(tx, { ...who(by), action: 'therapist.time_off_add', entityType: 'therapist', entityId: id, before: null, after: dto });
     return { time_off: dto, bookings_inside: await liveBookingsBetween(tx, id, input.from_date, input.to_date) };
   });
@@ -357,23 +335,20 @@ export async function addTimeOff(
 /** DELETE /api/admin/therapists/{id}/time-off/{entry}. */
 export async function deleteTimeOff(db: Db, id: number, entry: number, by: CatalogueActor): Promise<{ deleted: true; id: number }> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(therapistTimeOff)
-      .where(and(eq(therapistTimeOff.id, entry), eq(therapistTimeOff.therapistId, id)))
-      .returning();
+    const row = await deleteTimeOffEntry(tx, id, entry);
     if (!row) throw new AppError('not_found', `Time off ${entry} of therapist ${id} was not found.`);
     await insertAudit(tx, { ...who(by), action: 'therapist.time_off_delete', entityType: 'therapist', entityId: id, before: toTimeOffDto(row), after: null });
     return { deleted: true as const, id: entry };
   });
 }
 
-function toHolidayDto(h: typeof centreHolidays.$inferSelect): HolidayDto {
+function toHolidayDto(h: HolidayRow): HolidayDto {
   return { id: h.id, date: h.holidayDate, reason: h.reason };
 }
 
 /** GET /api/admin/holidays: from today on. */
 export async function listHolidays(db: Db, now: Date): Promise<HolidayDto[]> {
-  const rows = await db.select().from(centreHolidays).where(gte(centreHolidays.holidayDate, centreNow(now).date)).orderBy(asc(centreHolidays.holidayDate));
+  const rows = await holidaysFrom(db, centreNow(now).date);
   return rows.map(toHolidayDto);
 }
 
@@ -384,9 +359,9 @@ export async function addHoliday(db: Db, input: HolidayInput, by: CatalogueActor
   if (input.date > addDays(today, 730)) throw fieldError('date', 'Holidays can be planned up to two years ahead.');
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx.insert(centreHolidays).values({ holidayDate: input.date, reason: input.reason, createdByAdminId: by.adminId, createdAt: now }).returning();
-      const dto = toHolidayDto(row!);
-      await insertAudit(tx, { ...who(by), action: 'holiday.add', entityType: 'holiday', entityId: row!.id, before: null, after: dto });
+      const row = await insertHoliday(tx, { holidayDate: input.date, reason: input.reason, createdByAdminId: by.adminId, createdAt: now });
+      const dto = toHolidayDto(row);
+      await insertAudit(tx, { ...who(by), action: 'holiday.add', entityType: 'holiday', entityId: row.id, before: null, after: dto });
       return { holiday: dto, bookings_inside: await liveBookingsBetween(tx, undefined, input.date, input.date) };
     });
   } catch (err) {
@@ -398,7 +373,7 @@ export async function addHoliday(db: Db, input: HolidayInput, by: CatalogueActor
 /** DELETE /api/admin/holidays/{id}. */
 export async function deleteHoliday(db: Db, id: number, by: CatalogueActor): Promise<{ deleted: true; id: number }> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.delete(centreHolidays).where(eq(centreHolidays.id, id)).returning();
+    const row = await deleteHolidayRow(tx, id);
     if (!row) throw new AppError('not_found', `Holiday ${id} was not found.`);
     await insertAudit(tx, { ...who(by), action: 'holiday.delete', entityType: 'holiday', entityId: id, before: toHolidayDto(row), after: null });
     return { deleted: true as const, id };
@@ -409,9 +384,9 @@ export async function deleteHoliday(db: Db, id: number, by: CatalogueActor): Pro
 export async function createService(db: Db, name: string, by: CatalogueActor): Promise<ServiceDto> {
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx.insert(services).values({ name }).returning();
-      await insertAudit(tx, { ...who(by), action: 'service.create', entityType: 'service', entityId: row!.id, before: null, after: row });
-      return row!;
+      const row = await insertService(tx, name);
+      await insertAudit(tx, { ...who(by), action: 'service.create', entityType: 'service', entityId: row.id, before: null, after: row });
+      return row;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('conflict', 'A service with this name already exists.');
@@ -423,11 +398,11 @@ export async function createService(db: Db, name: string, by: CatalogueActor): P
 export async function renameService(db: Db, id: number, name: string, by: CatalogueActor): Promise<ServiceDto> {
   try {
     return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(services).where(eq(services.id, id)).for('update');
+      const before = await lockService(tx, id);
       if (!before) throw new AppError('not_found', `Service ${id} was not found.`);
-      const [row] = await tx.update(services).set({ name }).where(eq(services.id, id)).returning();
+      const row = await renameServiceRow(tx, id, name);
       await insertAudit(tx, { ...who(by), action: 'service.update', entityType: 'service', entityId: id, before, after: row });
-      return row!;
+      return row;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('conflict', 'A service with this name already exists.');
@@ -438,12 +413,12 @@ export async function renameService(db: Db, id: number, name: string, by: Catalo
 /** PATCH /api/admin/locations/{id}. */
 export async function patchLocation(db: Db, id: number, input: LocationPatch, by: CatalogueActor, now: Date): Promise<LocationDto> {
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(locations).where(eq(locations.id, id)).for('update');
+    const before = await lockLocation(tx, id);
     if (!before) throw new AppError('not_found', `Location ${id} was not found.`);
-    const [after] = await tx.update(locations).set({ ...input, updatedAt: now }).where(eq(locations.id, id)).returning();
-    const view = (l: typeof locations.$inferSelect): LocationDto => ({ id: l.id, name: l.name, description: l.description, address: l.address, phone: l.phone });
-    await insertAudit(tx, { ...who(by), action: 'location.update', entityType: 'location', entityId: id, before: view(before), after: view(after!) });
-    return view(after!);
+    const after = await updateLocation(tx, id, { ...input, updatedAt: now });
+    const view = (l: LocationRow): LocationDto => ({ id: l.id, name: l.name, description: l.description, address: l.address, phone: l.phone });
+    await insertAudit(tx, { ...who(by), action: 'location.update', entityType: 'location', entityId: id, before: view(before), after: view(after) });
+    return view(after);
   });
 }
 
@@ -451,7 +426,7 @@ export async function patchLocation(db: Db, id: number, input: LocationPatch, by
 export async function setTherapistImage(db: Db, id: number, imageUrl: string, by: CatalogueActor, now: Date): Promise<{ image_url: string; previous: string }> {
   return db.transaction(async (tx) => {
     const before = await lockTherapist(tx, id);
-    await tx.update(therapists).set({ imageUrl, updatedAt: now }).where(eq(therapists.id, id));
+    await updateTherapist(tx, id, { imageUrl, updatedAt: now });
     await insertAudit(tx, { ...who(by), action: 'therapist.photo', entityType: 'therapist', entityId: id, before: { image_url: before.imageUrl }, after: { image_url: imageUrl } });
     return { image_url: imageUrl, previous: before.imageUrl };
   });
@@ -460,20 +435,18 @@ export async function setTherapistImage(db: Db, id: number, imageUrl: string, by
 /** The location's photo changed (the file is the record): audited, and the catalogue announced. */
 export async function recordLocationPhoto(db: Db, id: number, by: CatalogueActor, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
-    const [before] = await tx.select().from(locations).where(eq(locations.id, id)).for('update');
+    const before = await lockLocation(tx, id);
     if (!before) throw new AppError('not_found', `Location ${id} was not found.`);
     // Touching the row announces the change (its trigger) and dates it.
-    await tx.update(locations).set({ updatedAt: now }).where(eq(locations.id, id));
+    await updateLocation(tx, id, { updatedAt: now });
     await insertAudit(tx, { ...who(by), action: 'location.photo', entityType: 'location', entityId: id, before: null, after: { photo: `${id}.png` } });
   });
 }
 
 export async function locationExists(db: Db, id: number): Promise<boolean> {
-  const [row] = await db.select({ id: locations.id }).from(locations).where(eq(locations.id, id));
-  return Boolean(row);
+  return locationIdExists(db, id);
 }
 
 export async function therapistExists(db: Db, id: number): Promise<boolean> {
-  const [row] = await db.select({ id: therapists.id }).from(therapists).where(eq(therapists.id, id));
-  return Boolean(row);
+  return therapistIdExists(db, id);
 }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { RecordPaymentInput, RecordPaymentResponse } from '../../contract/admin.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import type { Db } from '../db/client.ts';
-import { bookings } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
-import { auditableBooking, findBookingForUpdate } from '../repositories/admin-booking.repository.ts';
+import { auditableBooking, findBookingForUpdate, updateBookingRow } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { hasCapture, recordCapture } from '../repositories/ledger.repository.ts';
 
@@ -39,11 +37,7 @@ export async function recordCounterPayment(
       recordedByAdminId: by.adminId,
       occurredAt: now,
     });
-    const [after] = await tx
-      .update(bookings)
-      .set({ paymentStatus: 'COMPLETED', paidAt: now, updatedAt: now })
-      .where(eq(bookings.id, id))
-      .returning();
+    const after = await updateBookingRow(tx, id, { paymentStatus: 'COMPLETED', paidAt: now, updatedAt: now });
     await insertAudit(tx, {
       adminId: by.adminId,
       actor: `admin:${by.adminId}`,

@@ -13,7 +13,8 @@ import type { PaymentsProvider } from '../providers/payments/payments.provider.t
 import { auditableBooking } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import type { BookingRow } from '../repositories/booking.repository.ts';
-import { getTherapist, listAvailability, listClosedRanges } from '../repositories/catalog.repository.ts';
+import { getTherapist, listClosedRanges } from '../repositories/catalog.repository.ts';
+import { listAvailability } from './public-catalogue.service.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';

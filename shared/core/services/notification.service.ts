@@ -1,9 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
 import { formatLongDate, formatTimeIst } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { bookings } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { enqueueInTx, mailIntents, sessionStart } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
@@ -12,7 +10,7 @@ import { manageTokenFor, manageUrlFor } from './booking-token.ts';
 import type { JobPayload } from '../jobs/jobs.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
-import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
+import { getBookingView, storeMeetingLinkIfNone, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
@@ -50,10 +48,9 @@ export async function createMeetingForBooking(deps: NotificationDeps, bookingId:
     });
     url = made.url;
   }
+  const link = url;
   await deps.db.transaction(async (tx) => {
-    await tx.update(bookings).set({ googleMeetLink: url, updatedAt: now }).where(and(eq(bookings.id, b.id), isNull(bookings.googleMeetLink)));
-    const [stored] = await tx.select({ link: bookings.googleMeetLink }).from(bookings).where(eq(bookings.id, b.id));
-    url = stored?.link ?? url;
+    url = (await storeMeetingLinkIfNone(tx, b.id, link, now)) ?? link;
     await enqueueInTx(tx, mailIntents(b, now), now);
   });
   return { url };

@@ -1,23 +1,33 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, gt, isNotNull, isNull, lte, min, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatLongDate, formatTime12h } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { bookings, webhookEvents } from '../db/schema.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
+import { JobWaitTimeout, type JobsClient } from '../jobs/queues.ts';
 import { enqueueInTx, intent, intentsForConfirmedBooking, sessionStart, type DbOrTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
-import { bookingOfReference, linkReference, MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import { bookingOfReference, linkReference, MIN_LINK_LIFETIME_MS, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import { paymentCallbackSchema, type PaymentCallback } from '../../contract/payment-callback.ts';
 import { INT4_MAX } from '../../contract/booking.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
-import { findBookingByPublicRef, getBooking, getBookingView, toBookingRecord, type BookingView } from '../repositories/booking.repository.ts';
+import { findBookingByPublicRef, getBooking, getBookingView, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledger.repository.ts';
 import { refundBookingMoney } from './refund.service.ts';
+import { mapBookingRecord } from './booking-records.ts';
 import { bookingTokenMatches, manageTokenFor, manageUrlFor } from './booking-token.ts';
 import { isConfirmedBooking } from '../../domain/manage.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
+import { findBookingForUpdate, updateBookingRow } from '../repositories/admin-booking.repository.ts';
+import {
+  earliestRunningHoldEnd,
+  failInitiatedBooking,
+  paymentLinkIdOf,
+  recordWebhookEvent,
+  storeLinkIfNone,
+  unpaidOnlineBookingIds,
+} from '../repositories/payment.repository.ts';
 
 export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
 
@@ -52,7 +62,7 @@ export function ledgerMethod(method: string | undefined): LedgerMethod {
  */
 export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedPayment, now: Date, logger: Logger): Promise<boolean> {
   // The booking's row lock orders every report of a payment for it.
-  const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update');
+  const booking = await findBookingForUpdate(tx, bookingId);
   if (!booking) {
     logger.error({ bookingId, paymentId: payment.paymentId }, 'payment for an unknown booking: refund needed');
     return false;
@@ -69,17 +79,17 @@ export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedP
   const set = { paymentStatus: 'COMPLETED' as const, razorpayPaymentId: payment.paymentId, razorpayPaymentLinkId: payment.linkId, paidAt: now, paymentHoldExpiresAt: null, updatedAt: now };
   let row: typeof booking | undefined;
   if (!booking.cancelled && booking.bookingType === 'ONLINE' && booking.paymentStatus === 'INITIATED') {
-    [row] = await tx.update(bookings).set(set).where(eq(bookings.id, bookingId)).returning();
+    row = await updateBookingRow(tx, bookingId, set);
   } else if (!booking.cancelled && booking.bookingType === 'ONLINE' && booking.paymentStatus === 'FAILED') {
     try {
       // A savepoint: losing the slot to a newer booking must not abort the caller's transaction.
-      [row] = await tx.transaction(async (sp) => sp.update(bookings).set(set).where(eq(bookings.id, bookingId)).returning());
+      row = await tx.transaction(async (sp) => updateBookingRow(sp, bookingId, set));
     } catch (err) {
       if (!isUniqueViolation(err, 'bookings_live_slot_uq')) throw err;
     }
   } else if (!booking.cancelled && booking.bookingType === 'OFFLINE' && booking.paymentStatus === 'PENDING') {
     // An in-person fee paid through a shareable link: nothing to send, the session was confirmed at booking.
-    await tx.update(bookings).set(set).where(eq(bookings.id, bookingId));
+    await updateBookingRow(tx, bookingId, set);
     logger.info({ bookingId }, 'in-person booking paid by link: COMPLETED');
     return true;
   }
@@ -98,13 +108,9 @@ export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedP
 
 /** INITIATED → FAILED: the slot is free again (bookings_live_slot_uq ignores FAILED rows). */
 export async function markUnpaid(tx: DbOrTx, bookingId: number, now: Date, logger: Logger, reason: string): Promise<boolean> {
-  const [row] = await tx
-    .update(bookings)
-    .set({ paymentStatus: 'FAILED', paymentHoldExpiresAt: null, updatedAt: now })
-    .where(and(eq(bookings.id, bookingId), eq(bookings.paymentStatus, 'INITIATED')))
-    .returning({ id: bookings.id });
-  if (row) logger.info({ bookingId, reason }, 'unpaid booking FAILED, slot freed');
-  return Boolean(row);
+  const failed = await failInitiatedBooking(tx, bookingId, now);
+  if (failed) logger.info({ bookingId, reason }, 'unpaid booking FAILED, slot freed');
+  return failed;
 }
 
 export type PaymentLinkResult = { short_url: string; payment_link_id: string };
@@ -135,10 +141,7 @@ export async function createLinkForBooking(deps: PaymentDeps, bookingId: number)
       // The provider needs a link to live at least 15 minutes; reconciliation cancels it when the hold ends.
       expireBy: new Date(Math.max(holdEnd.getTime(), now.getTime() + MIN_LINK_LIFETIME_MS)),
     }));
-  await deps.db
-    .update(bookings)
-    .set({ paymentLinkUrl: link.shortUrl, razorpayPaymentLinkId: link.id, updatedAt: now })
-    .where(and(eq(bookings.id, booking.id), isNull(bookings.razorpayPaymentLinkId)));
+  await storeLinkIfNone(deps.db, booking.id, link, now);
   return { short_url: link.shortUrl, payment_link_id: link.id };
 }
 
@@ -177,36 +180,24 @@ export async function reconcileBooking(deps: PaymentDeps, bookingId: number): Pr
 
 /** The scheduled payments.reconcile job: every unpaid online booking with a link, or whose hold is over. */
 export async function reconcileAll(deps: PaymentDeps): Promise<Record<ReconcileOutcome, number>> {
-  return reconcileWhere(
-    deps,
-    or(isNotNull(bookings.razorpayPaymentLinkId), isNull(bookings.paymentHoldExpiresAt), lte(bookings.paymentHoldExpiresAt, deps.now())),
-  );
+  return reconcileWhere(deps, 'to-reconcile');
 }
 
 /** The payments.expire-holds job: every unpaid online booking whose hold is over (paid ones complete). */
 export async function expireEndedHolds(deps: PaymentDeps): Promise<Record<ReconcileOutcome, number>> {
-  return reconcileWhere(deps, lte(bookings.paymentHoldExpiresAt, deps.now()));
+  return reconcileWhere(deps, 'hold-over');
 }
 
 /** When the earliest hold still running ends; its payments.expire-holds job waits for that instant. */
 export async function nextHoldEnd(db: Db, now: Date): Promise<Date | undefined> {
-  const [row] = await db
-    .select({ at: min(bookings.paymentHoldExpiresAt) })
-    .from(bookings)
-    .where(and(eq(bookings.paymentStatus, 'INITIATED'), eq(bookings.bookingType, 'ONLINE'), gt(bookings.paymentHoldExpiresAt, now)));
-  return row?.at ?? undefined;
+  return earliestRunningHoldEnd(db, now);
 }
 
-async function reconcileWhere(deps: PaymentDeps, which: SQL | undefined): Promise<Record<ReconcileOutcome, number>> {
-  const rows = await deps.db
-    .select({ id: bookings.id })
-    .from(bookings)
-    .where(and(eq(bookings.paymentStatus, 'INITIATED'), eq(bookings.bookingType, 'ONLINE'), which))
-    .orderBy(asc(bookings.id))
-    .limit(500);
+async function reconcileWhere(deps: PaymentDeps, which: 'to-reconcile' | 'hold-over'): Promise<Record<ReconcileOutcome, number>> {
+  const ids = await unpaidOnlineBookingIds(deps.db, which, deps.now());
   const counts: Record<ReconcileOutcome, number> = { completed: 0, failed: 0, pending: 0, noop: 0 };
   let lastError: unknown;
-  for (const { id } of rows) {
+  for (const id of ids) {
     try {
       counts[await reconcileBooking(deps, id)]++;
     } catch (err) {
@@ -255,11 +246,7 @@ export async function handlePaymentWebhook(
   const bookingId = bookingOfReference(link?.reference_id);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const [fresh] = await tx
-      .insert(webhookEvents)
-      .values({ eventId: eventId.slice(0, 200), provider: deps.payments.name, event: parsed.event.slice(0, 100) })
-      .onConflictDoNothing()
-      .returning({ eventId: webhookEvents.eventId });
+    const fresh = await recordWebhookEvent(tx, { eventId: eventId.slice(0, 200), provider: deps.payments.name, event: parsed.event.slice(0, 100) });
     if (!fresh) return 'duplicate';
     if (!link || bookingId === undefined) return 'ignored';
     switch (parsed.event) {
@@ -272,8 +259,7 @@ export async function handlePaymentWebhook(
       }
       case 'payment_link.expired':
       case 'payment_link.cancelled': {
-        const [b] = await tx.select({ linkId: bookings.razorpayPaymentLinkId }).from(bookings).where(eq(bookings.id, bookingId));
-        if (b?.linkId !== link.id) return 'ignored';
+        if ((await paymentLinkIdOf(tx, bookingId)) !== link.id) return 'ignored';
         await markUnpaid(tx, bookingId, now, deps.logger, parsed.event);
         return 'processed';
       }
@@ -282,14 +268,6 @@ export async function handlePaymentWebhook(
     }
   });
 }
-
-const callbackSchema = z.object({
-  razorpay_payment_link_id: z.string().min(1).max(64),
-  razorpay_payment_link_reference_id: z.string().min(1).max(64),
-  razorpay_payment_link_status: z.string().min(1).max(32),
-  razorpay_payment_id: z.string().min(1).max(64),
-  razorpay_signature: z.string().min(1).max(128),
-});
 
 /**
  * GET /api/get-razorpay-details: believes the query only when its signature verifies, otherwise asks
@@ -302,16 +280,10 @@ export async function confirmPayment(deps: PaymentDeps, booking: BookingView, qu
     (booking.bookingType === 'OFFLINE' && booking.paymentStatus === 'PENDING' && booking.razorpayPaymentLinkId !== null);
   if (!awaiting || booking.cancelled) return booking;
   const now = deps.now();
-  const callback = callbackSchema.safeParse(query);
+  const callback = signedCallbackFor(deps.payments, booking, query);
   let paid: CapturedPayment | undefined;
-  if (
-    callback.success &&
-    callback.data.razorpay_payment_link_status === 'paid' &&
-    bookingOfReference(callback.data.razorpay_payment_link_reference_id) === booking.id &&
-    (!booking.razorpayPaymentLinkId || callback.data.razorpay_payment_link_id === booking.razorpayPaymentLinkId) &&
-    deps.payments.verifyCallback(callback.data as CallbackParams)
-  ) {
-    paid = { provider: deps.payments.name, linkId: callback.data.razorpay_payment_link_id, paymentId: callback.data.razorpay_payment_id };
+  if (callback) {
+    paid = { provider: deps.payments.name, linkId: callback.razorpay_payment_link_id, paymentId: callback.razorpay_payment_id };
   } else if (booking.razorpayPaymentLinkId) {
     const link = await deps.payments.fetchPaymentLink(booking.razorpayPaymentLinkId);
     if (link.status === 'paid' && link.paymentId) paid = { provider: deps.payments.name, linkId: link.id, paymentId: link.paymentId, amountPaise: link.amountPaise };
@@ -332,7 +304,7 @@ export type StrayOutcome = 'refunded' | 'refund-due' | 'noop';
 export async function refundStrayPayment(deps: PaymentDeps, bookingId: number, paymentId: string): Promise<StrayOutcome> {
   if (!deps.config.autoRefundStrayPayments) return 'refund-due';
   return deps.db.transaction(async (tx) => {
-    const [booking] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update');
+    const booking = await findBookingForUpdate(tx, bookingId);
     if (!booking) return 'noop';
     // The payment did become the booking's (a later report found its slot free after all).
     if (booking.paymentStatus === 'COMPLETED' && !booking.cancelled && booking.razorpayPaymentId === paymentId) return 'noop';
@@ -380,19 +352,19 @@ export type BookingProof = {
   admin?: boolean;
 };
 
+/** What the API's link request needs: the database, and the jobs client the payments.create-link job runs through. */
+export type PaymentLinkDeps = { db: Db; jobs: JobsClient; config: Pick<Config, 'paymentLinkWaitMs'>; logger: Logger };
+
 /**
  * POST /api/payment/generate-link: only the booking's client (its token) or an admin may have its link,
  * and only while the booking waits for an online payment. Without proof the answer is 403 whether or
- * not the booking exists, so a loop over booking ids learns nothing. `runLinkJob` runs the
- * payments.create-link job and waits for its answer (the API never calls the provider itself).
+ * not the booking exists, so a loop over booking ids learns nothing. A stored link is answered as it
+ * is; otherwise the payments.create-link job makes it and the request waits for its answer, a bounded
+ * time (the API never calls the provider itself): 504 when the wait runs out (the job still runs), 502
+ * when the job or Redis fails.
  */
-export async function requestPaymentLink(
-  db: Db,
-  bookingId: number,
-  proof: BookingProof,
-  runLinkJob: (bookingId: number) => Promise<PaymentLinkResult>,
-): Promise<PaymentLinkResult> {
-  const booking = await getBooking(db, bookingId);
+export async function requestPaymentLink(deps: PaymentLinkDeps, bookingId: number, proof: BookingProof): Promise<PaymentLinkResult> {
+  const booking = await getBooking(deps.db, bookingId);
   if (!booking || (!proof.admin && !bookingTokenMatches(proof.token, booking.bookingTokenHash))) {
     throw new AppError('forbidden', M.bookingTokenRequired);
   }
@@ -402,7 +374,12 @@ export async function requestPaymentLink(
   if (booking.paymentLinkUrl && booking.razorpayPaymentLinkId) {
     return { short_url: booking.paymentLinkUrl, payment_link_id: booking.razorpayPaymentLinkId };
   }
-  return runLinkJob(booking.id);
+  try {
+    return await deps.jobs.runAndWait('payments.create-link', { bookingId: booking.id }, jobIds.paymentLink(booking.id), deps.config.paymentLinkWaitMs);
+  } catch (err) {
+    deps.logger.warn({ bookingId: booking.id, err: (err as Error).message }, 'payment link job did not answer');
+    throw new AppError(err instanceof JobWaitTimeout ? 'timeout' : 'bad_gateway', PAYMENT_LINK_FAILED);
+  }
 }
 
 /** The wizard's confirmation of the link the server stored: the booking's token, and the very same link. */
@@ -422,23 +399,23 @@ export async function confirmStoredLink(
 }
 
 /**
- * Whether the query is the provider's signed callback of a payment for this very booking (and its
+ * The query when it is the provider's signed callback of a payment for this very booking (and its
  * current link, if any). Only a paid one: whoever holds a link can make a failed attempt, and the
  * sandbox signs that redirect too.
  */
-function signedCallbackFor(payments: PaymentsProvider, booking: BookingView, query: Record<string, unknown>): boolean {
-  const callback = callbackSchema.safeParse(query);
-  return (
-    callback.success &&
-    callback.data.razorpay_payment_link_status === 'paid' &&
-    bookingOfReference(callback.data.razorpay_payment_link_reference_id) === booking.id &&
-    (!booking.razorpayPaymentLinkId || callback.data.razorpay_payment_link_id === booking.razorpayPaymentLinkId) &&
-    payments.verifyCallback(callback.data as CallbackParams)
-  );
+function signedCallbackFor(payments: PaymentsProvider, booking: BookingView, query: Record<string, unknown>): PaymentCallback | undefined {
+  const callback = paymentCallbackSchema.safeParse(query);
+  if (!callback.success) return undefined;
+  const c = callback.data;
+  const forThisBooking =
+    c.razorpay_payment_link_status === 'paid' &&
+    bookingOfReference(c.razorpay_payment_link_reference_id) === booking.id &&
+    (!booking.razorpayPaymentLinkId || c.razorpay_payment_link_id === booking.razorpayPaymentLinkId);
+  return forThisBooking && payments.verifyCallback(c) ? c : undefined;
 }
 
 export type BookingDetailsAnswer =
-  | { data: ReturnType<typeof toBookingRecord> & { manage_url: string | null } }
+  | { data: ReturnType<typeof mapBookingRecord> & { manage_url: string | null } }
   | { data: { payment_status: BookingView['paymentStatus'] } };
 
 /**
@@ -449,7 +426,7 @@ export type BookingDetailsAnswer =
  * booking number without proof is not found, so no answer is keyed by a sequential id alone. An
  * online booking is settled first (signed callback believed, otherwise the provider asked).
  */
-export async function bookingDetailsFor(
+export async function paymentStatusFor(
   deps: PaymentDeps,
   ref: string,
   query: Record<string, unknown>,
@@ -463,7 +440,7 @@ export async function bookingDetailsFor(
     byNumber = true;
   }
   if (!booking) throw notFound();
-  const proven = Boolean(proof.admin) || signedCallbackFor(deps.payments, booking, query) || bookingTokenMatches(proof.token, booking.bookingTokenHash);
+  const proven = Boolean(proof.admin) || signedCallbackFor(deps.payments, booking, query) !== undefined || bookingTokenMatches(proof.token, booking.bookingTokenHash);
   if (byNumber && !proven) throw notFound();
   if (booking.bookingType === 'ONLINE' || booking.razorpayPaymentLinkId) booking = await confirmPayment(deps, booking, query);
   const claimedPaid = query.payment_status === 'paid' || query.razorpay_payment_link_status === 'paid';
@@ -479,7 +456,7 @@ export async function bookingDetailsFor(
   }
   if (!proven) return { data: { payment_status: booking.paymentStatus } };
   const now = deps.now();
-  return { data: { ...toBookingRecord(booking, now), manage_url: await manageUrlIfConfirmed(deps, booking, now) } };
+  return { data: { ...mapBookingRecord(booking, now), manage_url: await manageUrlIfConfirmed(deps, booking, now) } };
 }
 
 /**

@@ -1,18 +1,20 @@
-import { sql } from 'drizzle-orm';
-import type { EodReport, IncomePage, IncomeReport, TherapistMonthlyReport } from '../../contract/admin.ts';
+import type { EodDetail, EodReport, IncomePage, IncomeReport, TherapistMonthlyReport } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { addDays, centreNow, pad2 } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
-import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
-import { eachLedgerBatch, ledgerPage, ledgerSummary, type IncomeTotals } from '../repositories/income.repository.ts';
+import { ledgerPage, ledgerSummary, type IncomeTotals } from '../repositories/income.repository.ts';
+import { eachPaymentBatch, mapPayment } from './income.service.ts';
 import type { PageRequest } from './paging.ts';
 import {
   aggregatedDayTotals,
   dayBookedAndHeld,
-  eodDetails,
+  eodRows,
   liveDayTherapistTotals,
   liveDayTotals,
+  lockDayForAggregation,
+  replaceDayAggregate,
   therapistTotalsBetween,
+  type EodRow,
   type Totals,
 } from '../repositories/report.repository.ts';
 
@@ -22,39 +24,10 @@ import {
  */
 export async function aggregateDay(db: Db, date: string): Promise<Totals> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('report_daily'), hashtext(${date}))`);
-    // Changes to the day's bookings wait for us; their trigger then drops what we write, never the reverse.
-    await tx.execute(sql`select id from bookings where booking_date = ${date} for share`);
+    await lockDayForAggregation(tx, date);
     const perTherapist = await liveDayTherapistTotals(tx, date);
     const day = await liveDayTotals(tx, date);
-    await tx.delete(reportDaily).where(sql`${reportDaily.reportDate} = ${date}`);
-    await tx.insert(reportDaily).values({
-      reportDate: date,
-      totalBookings: day.total,
-      completedBookings: day.completed,
-      cancelledBookings: day.cancelled,
-      failedBookings: day.failed,
-      incomePaise: day.income,
-      refundedPaise: day.refunded,
-      attendedBookings: day.attended,
-      noShowBookings: day.no_show,
-    });
-    if (perTherapist.length) {
-      await tx.insert(reportDailyTherapist).values(
-        perTherapist.map((t) => ({
-          reportDate: date,
-          therapistId: t.therapist_id,
-          totalBookings: t.total,
-          completedBookings: t.completed,
-          cancelledBookings: t.cancelled,
-          failedBookings: t.failed,
-          incomePaise: t.income,
-          refundedPaise: t.refunded,
-          attendedBookings: t.attended,
-          noShowBookings: t.no_show,
-        })),
-      );
-    }
+    await replaceDayAggregate(tx, date, day, perTherapist);
     return day;
   });
 }
@@ -78,7 +51,7 @@ export async function aggregatePreviousDay(db: Db, now: Date): Promise<{ date: s
 export async function incomeReport(db: Db): Promise<IncomeReport> {
   const payments: IncomeReport['payments'] = [];
   let totals: IncomeTotals = { netPaise: 0, collectedPaise: 0, refundedPaise: 0 };
-  await eachLedgerBatch(db.$client, (batch, t) => {
+  await eachPaymentBatch(db, (batch, t) => {
     payments.push(...batch);
     totals = t;
   });
@@ -90,9 +63,9 @@ export async function incomeReport(db: Db): Promise<IncomeReport> {
  * aggregate, so they never depend on the page). A page past the end has no rows and the same totals.
  */
 export async function incomePage(db: Db, p: PageRequest): Promise<IncomePage> {
-  const [summary, items] = await Promise.all([ledgerSummary(db.$client), ledgerPage(db.$client, p.pageSize, p.offset)]);
+  const [summary, rows] = await Promise.all([ledgerSummary(db), ledgerPage(db, p.pageSize, p.offset)]);
   const { payments: _, ...totals } = incomeHeader(summary, []);
-  return { page: p.page, page_size: p.pageSize, total: summary.count, items, ...totals };
+  return { page: p.page, page_size: p.pageSize, total: summary.count, items: rows.map(mapPayment), ...totals };
 }
 
 /** The IncomeReport's totals in rupees, around its list. */
@@ -109,7 +82,7 @@ export async function eodReport(db: Db, date: string, now: Date): Promise<EodRep
   const today = centreNow(now).date;
   const [aggregated, details, sessions] = await Promise.all([
     date < today ? aggregatedDayTotals(db, date) : undefined,
-    eodDetails(db, date),
+    eodRows(db, date),
     dayBookedAndHeld(db, date),
   ]);
   const totals = aggregated ?? (await liveDayTotals(db, date));
@@ -122,7 +95,22 @@ export async function eodReport(db: Db, date: string, now: Date): Promise<EodRep
     unpaid_holds_today: sessions.held,
     total_income_today: paiseToRupees(totals.income),
     total_refunded_today: paiseToRupees(totals.refunded),
-    details,
+    details: details.map(mapEodDetail),
+  };
+}
+
+export function mapEodDetail(r: EodRow): EodDetail {
+  return {
+    booking_id: r.id,
+    client_name: r.client_full_name,
+    therapist_id: r.therapist_id,
+    therapist_name: r.therapist_name,
+    service_id: r.service_id,
+    payment_status: r.payment_status,
+    cancelled: r.cancelled,
+    amount: paiseToRupees(r.amount_paise),
+    amount_paid: paiseToRupees(r.paid),
+    amount_refunded: paiseToRupees(r.refunded),
   };
 }
 

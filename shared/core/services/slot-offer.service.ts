@@ -3,7 +3,8 @@ import { clientOfferDates, clientSlotOffer } from '../../domain/slots.ts';
 import { centreNow } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { getTherapist, listAvailability, listBookedSlots, listClosedRanges } from '../repositories/catalog.repository.ts';
+import { getTherapist, listClosedRanges } from '../repositories/catalog.repository.ts';
+import { listAvailability, listBookedSlots } from './public-catalogue.service.ts';
 
 /** The server-computed offer for a therapist, from the same pure function the wizard uses. */
 export async function slotOfferFor(db: Db, therapistId: number, now: Date): Promise<SlotOfferDto> {

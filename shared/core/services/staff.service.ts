@@ -8,15 +8,25 @@
  * secret and the invitation's random id (HMAC), and only its SHA-256 is kept to find it again.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { StaffCreate, StaffDto } from '../../contract/catalogue.ts';
 import { isCommonPassword } from '../../domain/passwords.ts';
 import type { Db } from '../db/client.ts';
-import { adminInvitations, adminUsers } from '../db/schema.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
 import { enqueueInTx, intent } from '../jobs/outbox.ts';
-import type { AdminUser } from '../repositories/admin.repository.ts';
+import {
+  countOtherActiveSuperadmins,
+  findInvitation,
+  findUsableInvitation,
+  insertAdminUser,
+  listAdminsWithPendingInvitation,
+  lockAdminById,
+  lockSuperadmins,
+  replaceInvitation,
+  updateAdminUser,
+  useInvitation,
+  type AdminUser,
+} from '../repositories/admin.repository.ts';
 import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
 import { auditableAdmin, hashPassword, verifyPassword } from './admin-user.service.ts';
 
@@ -61,21 +71,14 @@ function toStaffDto(a: AdminUser, pending: boolean): StaffDto {
 
 /** GET /api/admin/users. */
 export async function listStaff(db: Db, now: Date): Promise<StaffDto[]> {
-  const rows = await db
-    .select({
-      a: adminUsers,
-      pending: sql<boolean>`exists (select 1 from admin_invitations i where i.admin_id = admin_users.id and i.used_at is null and i.expires_at > ${now.toISOString()}::timestamptz)`.mapWith(Boolean),
-    })
-    .from(adminUsers)
-    .orderBy(asc(adminUsers.id));
+  const rows = await listAdminsWithPendingInvitation(db, now);
   return rows.map((r) => toStaffDto(r.a, r.pending));
 }
 
 /** A new invitation for `admin` (older unused ones stop working) and its e-mail, in the caller's transaction. */
 async function invite(tx: Tx, admin: AdminUser, kind: 'invite' | 'reset', secret: string, now: Date): Promise<void> {
-  await tx.update(adminInvitations).set({ usedAt: now }).where(and(eq(adminInvitations.adminId, admin.id), isNull(adminInvitations.usedAt)));
   const id = randomUUID();
-  await tx.insert(adminInvitations).values({
+  await replaceInvitation(tx, {
     id,
     adminId: admin.id,
     tokenHash: tokenHash(invitationToken(secret, id)),
@@ -94,20 +97,17 @@ export async function createStaff(db: Db, input: StaffCreate, by: StaffActor, se
   const passwordHash = input.password !== undefined ? await hashPassword(input.password) : await unusableHash();
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(adminUsers)
-        .values({ username: input.username, email: input.email, passwordHash, isSuperadmin: input.is_superadmin, createdAt: now, updatedAt: now })
-        .returning();
-      if (input.password === undefined) await invite(tx, row!, 'invite', secret, now);
+      const row = await insertAdminUser(tx, { username: input.username, email: input.email, passwordHash, isSuperadmin: input.is_superadmin, createdAt: now, updatedAt: now });
+      if (input.password === undefined) await invite(tx, row, 'invite', secret, now);
       await insertAudit(tx, {
         ...who(by),
         action: 'admin_user.create',
         entityType: 'admin_user',
-        entityId: row!.id,
+        entityId: row.id,
         before: null,
-        after: { ...auditableAdmin(row!), invited: input.password === undefined },
+        after: { ...auditableAdmin(row), invited: input.password === undefined },
       });
-      return toStaffDto(row!, input.password === undefined);
+      return toStaffDto(row, input.password === undefined);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('conflict', STAFF_MESSAGES.exists);
@@ -116,7 +116,7 @@ export async function createStaff(db: Db, input: StaffCreate, by: StaffActor, se
 }
 
 async function lockById(tx: Tx, id: number): Promise<AdminUser> {
-  const [row] = await tx.select().from(adminUsers).where(eq(adminUsers.id, id)).for('update');
+  const row = await lockAdminById(tx, id);
   if (!row) throw new AppError('not_found', STAFF_MESSAGES.notFound(id));
   return row;
 }
@@ -129,29 +129,21 @@ async function lockById(tx: Tx, id: number): Promise<AdminUser> {
  */
 export async function setStaffActive(db: Db, id: number, active: boolean, by: StaffActor, now: Date): Promise<StaffDto> {
   return db.transaction(async (tx) => {
-    if (!active) await tx.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.isSuperadmin, true)).orderBy(asc(adminUsers.id)).for('update');
+    if (!active) await lockSuperadmins(tx);
     const before = await lockById(tx, id);
     if (!active && before.isSuperadmin && before.isActive) {
-      const [others] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(adminUsers)
-        .where(and(eq(adminUsers.isSuperadmin, true), eq(adminUsers.isActive, true), sql`${adminUsers.id} <> ${id}`));
-      if ((others?.n ?? 0) === 0) throw new AppError('conflict', STAFF_MESSAGES.lastSuperadmin);
+      if ((await countOtherActiveSuperadmins(tx, id)) === 0) throw new AppError('conflict', STAFF_MESSAGES.lastSuperadmin);
     }
-    const [row] = await tx
-      .update(adminUsers)
-      .set({ isActive: active, updatedAt: now, ...(active ? {} : { sessionVersion: sql`${adminUsers.sessionVersion} + 1` }) })
-      .where(eq(adminUsers.id, id))
-      .returning();
+    const row = await updateAdminUser(tx, id, { isActive: active, updatedAt: now }, !active);
     await insertAudit(tx, {
       ...who(by),
       action: active ? 'admin_user.activate' : 'admin_user.deactivate',
       entityType: 'admin_user',
       entityId: id,
       before: auditableAdmin(before),
-      after: auditableAdmin(row!),
+      after: auditableAdmin(row),
     });
-    return toStaffDto(row!, false);
+    return toStaffDto(row, false);
   });
 }
 
@@ -164,14 +156,10 @@ export async function resetStaffPassword(db: Db, id: number, by: StaffActor, sec
   return db.transaction(async (tx) => {
     const before = await lockById(tx, id);
     if (!before.isActive) throw new AppError('conflict', STAFF_MESSAGES.inactive);
-    const [row] = await tx
-      .update(adminUsers)
-      .set({ passwordHash, sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: now })
-      .where(eq(adminUsers.id, id))
-      .returning();
-    await invite(tx, row!, 'reset', secret, now);
-    await insertAudit(tx, { ...who(by), action: 'admin_user.password_reset', entityType: 'admin_user', entityId: id, before: auditableAdmin(before), after: auditableAdmin(row!) });
-    return { id, message: `A link to set a new password was sent to ${row!.email}; it works for ${INVITATION_HOURS} hours.` };
+    const row = await updateAdminUser(tx, id, { passwordHash, updatedAt: now }, true);
+    await invite(tx, row, 'reset', secret, now);
+    await insertAudit(tx, { ...who(by), action: 'admin_user.password_reset', entityType: 'admin_user', entityId: id, before: auditableAdmin(before), after: auditableAdmin(row) });
+    return { id, message: `A link to set a new password was sent to ${row.email}; it works for ${INVITATION_HOURS} hours.` };
   });
 }
 
@@ -185,54 +173,33 @@ export async function changeOwnPassword(db: Db, me: AdminUser, current: string, 
     const before = await lockById(tx, me.id);
     // The password changed under us (another tab, a reset): the current one given is no longer it.
     if (before.passwordHash !== me.passwordHash) throw fieldError('current_password', STAFF_MESSAGES.wrongCurrent);
-    const [row] = await tx
-      .update(adminUsers)
-      .set({ passwordHash, sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: now })
-      .where(eq(adminUsers.id, me.id))
-      .returning();
-    await insertAudit(tx, { ...who({ adminId: me.id }), action: 'admin_user.password_change', entityType: 'admin_user', entityId: me.id, before: auditableAdmin(before), after: auditableAdmin(row!) });
-    return row!;
+    const row = await updateAdminUser(tx, me.id, { passwordHash, updatedAt: now }, true);
+    await insertAudit(tx, { ...who({ adminId: me.id }), action: 'admin_user.password_change', entityType: 'admin_user', entityId: me.id, before: auditableAdmin(before), after: auditableAdmin(row) });
+    return row;
   });
 }
 
 /** POST /api/admin/set-password (no session: the link is the proof): one use, within 48 hours. */
 export async function setPasswordWithLink(db: Db, token: string, password: string, now: Date): Promise<AdminUser> {
   const hash = tokenHash(token);
-  const [found] = await db
-    .select({ i: adminInvitations, a: adminUsers })
-    .from(adminInvitations)
-    .innerJoin(adminUsers, eq(adminUsers.id, adminInvitations.adminId))
-    .where(and(eq(adminInvitations.tokenHash, hash), isNull(adminInvitations.usedAt), gt(adminInvitations.expiresAt, now)));
+  const found = await findUsableInvitation(db, hash, now);
   if (!found) throw new AppError('validation', STAFF_MESSAGES.linkInvalid);
   if (!found.a.isActive) throw new AppError('conflict', STAFF_MESSAGES.inactive);
   checkPasswordPolicy(password, 'password', found.a.username);
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     // One use, even for two requests at once: only the one that marks the row goes on.
-    const used = await tx
-      .update(adminInvitations)
-      .set({ usedAt: now })
-      .where(and(eq(adminInvitations.id, found.i.id), isNull(adminInvitations.usedAt)))
-      .returning({ id: adminInvitations.id });
-    if (used.length === 0) throw new AppError('validation', STAFF_MESSAGES.linkInvalid);
+    if (!(await useInvitation(tx, found.i.id, now))) throw new AppError('validation', STAFF_MESSAGES.linkInvalid);
     const before = await lockById(tx, found.a.id);
-    const [row] = await tx
-      .update(adminUsers)
-      .set({ passwordHash, sessionVersion: sql`${adminUsers.sessionVersion} + 1`, updatedAt: now })
-      .where(eq(adminUsers.id, found.a.id))
-      .returning();
-    await insertAudit(tx, { adminId: found.a.id, actor: `admin:${found.a.id}`, action: 'admin_user.password_set', entityType: 'admin_user', entityId: found.a.id, before: auditableAdmin(before), after: auditableAdmin(row!) });
-    return row!;
+    const row = await updateAdminUser(tx, found.a.id, { passwordHash, updatedAt: now }, true);
+    await insertAudit(tx, { adminId: found.a.id, actor: `admin:${found.a.id}`, action: 'admin_user.password_set', entityType: 'admin_user', entityId: found.a.id, before: auditableAdmin(before), after: auditableAdmin(row) });
+    return row;
   });
 }
 
 /** What the invitation mail needs: whose, which kind, and the link's token (derived, never stored). */
 export async function invitationForMail(db: Db, invitationId: string, secret: string): Promise<{ admin: AdminUser; token: string; expiresAt: Date; used: boolean } | undefined> {
-  const [row] = await db
-    .select({ i: adminInvitations, a: adminUsers })
-    .from(adminInvitations)
-    .innerJoin(adminUsers, eq(adminUsers.id, adminInvitations.adminId))
-    .where(eq(adminInvitations.id, invitationId));
+  const row = await findInvitation(db, invitationId);
   if (!row) return undefined;
   return { admin: row.a, token: invitationToken(secret, invitationId), expiresAt: row.i.expiresAt, used: row.i.usedAt !== null };
 }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { PaymentCallback } from '../../../contract/payment-callback.ts';
 import { AppError } from '../../errors.ts';
 
 /** What the product needs from a card-payment provider (Razorpay Payment Links, or the local sandbox). */
@@ -26,13 +27,8 @@ export type PaymentLink = {
   paymentId?: string;
 };
 
-export type CallbackParams = {
-  razorpay_payment_link_id: string;
-  razorpay_payment_link_reference_id: string;
-  razorpay_payment_link_status: string;
-  razorpay_payment_id: string;
-  razorpay_signature: string;
-};
+/** The provider's signed callback query (shared/contract/payment-callback.ts). */
+export type CallbackParams = PaymentCallback;
 
 export type RefundInput = {
   /** The captured payment to return money from (pay_...). */
