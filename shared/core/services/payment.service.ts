@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, gt, isNotNull, isNull, lte, min, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { formatLongDate, formatTime12h } from '../../domain/time.ts';
+import { formatLongDate, formatTime12h, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { bookings, webhookEvents } from '../db/schema.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { enqueueInTx, intent, intentsForConfirmedBooking, sessionStart, type DbOrTx } from '../jobs/outbox.ts';
+import { enqueueInTx, intent, type DbOrTx } from '../jobs/outbox.ts';
+import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import { bookingOfReference, linkReference, MIN_LINK_LIFETIME_MS, type CallbackParams, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import { INT4_MAX } from '../../contract/booking.ts';
