@@ -94,20 +94,15 @@ const MAX_BATCH = 64;
 const MAX_IN_FLIGHT = 2;
 
 /**
- * Checks and writes a new online or in-person booking with its job intents. Bookings asked for in the
- * same turn of the event loop, or while two statements are on their way, share one statement and one
- * commit: under load that is one round trip and one flush to disk for many bookings, and alone it is
- * the single statement it always was.
+ * One booking as the statement reads it, and the advisory lock keys its hold limits count against
+ * (none without limits).
  */
-export function insertBookingWithIntents(
-  db: Db,
+export function batchRow(
   values: NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' },
-  /** The jobs the booking needs, written with it under its new id. */
   followups: readonly BookingJobTemplate[],
-  /** The app's clock when the booking was asked for: jobs due at once are stamped with it, and it decides which holds are live. */
   askedAt: Date,
   limits?: HoldLimits,
-): Promise<Created> {
+): { row: BatchRow; lockKeys: bigint[] } {
   const perClient = limits?.perClient ?? 0;
   const perAddress = values.clientAddressHash ? (limits?.perAddress ?? 0) : 0;
   const row: BatchRow = {
@@ -128,6 +123,25 @@ export function insertBookingWithIntents(
   if (perClient > 0) lockKeys.push(lockKey('email', values.clientEmail), lockKey('mobile', values.clientMobile));
   if (perAddress > 0) lockKeys.push(lockKey('address', values.clientAddressHash!));
   for (const k of NEW_BOOKING_KEYS) row[columns[k].name] = values[k] === null ? null : columns[k].mapToDriverValue(values[k]);
+  return { row, lockKeys };
+}
+
+/**
+ * Checks and writes a new online or in-person booking with its jobs. Bookings asked for in the
+ * same turn of the event loop, or while two statements are on their way, share one statement and one
+ * commit: under load that is one round trip and one flush to disk for many bookings, and alone it is
+ * the single statement it always was.
+ */
+export function insertBookingWithIntents(
+  db: Db,
+  values: NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' },
+  /** The jobs the booking needs, written with it under its new id. */
+  followups: readonly BookingJobTemplate[],
+  /** The app's clock when the booking was asked for: jobs due at once are stamped with it, and it decides which holds are live. */
+  askedAt: Date,
+  limits?: HoldLimits,
+): Promise<Created> {
+  const { row, lockKeys } = batchRow(values, followups, askedAt, limits);
   const pool = db.$client;
   let writer = writers.get(pool);
   if (!writer) writers.set(pool, (writer = { waiting: [], scheduled: false, inFlight: 0 }));
