@@ -33,5 +33,5 @@ export type ResolveJobFailureResponse = { item: JobFailureDto; message: string }
 export const JOB_FAILURE_MESSAGES = {
   notFound: (id: number) => `Failed job ${id} was not found.`,
   alreadyResolved: (id: number) => `Failed job ${id} is already resolved.`,
-  resolved: (id: number) => `Failed job ${id} marked resolved.`,
+  resolved: (id: number) => `Failed job ${id} marked resolved successfully.`,
 };

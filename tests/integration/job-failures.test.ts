@@ -177,7 +177,7 @@ describe('GET /api/admin/job-failures and POST …/{id}/resolve', () => {
       .returning();
     const res = await request(app).post(`/api/admin/job-failures/${row!.id}/resolve`).set(desk()).expect(200);
     expect(res.body).toEqual({
-      message: `Failed job ${row!.id} marked resolved.`,
+      message: `Failed job ${row!.id} marked resolved successfully.`,
       item: expect.objectContaining({ id: row!.id, resolved_at: clock.now().toISOString(), resolved_by: admins.admin.username }),
     });
     const audit = await database.db.select().from(auditLog).where(and(eq(auditLog.entityType, 'job_failure'), eq(auditLog.entityId, String(row!.id))));

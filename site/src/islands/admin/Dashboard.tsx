@@ -39,6 +39,7 @@ import { displayName, isOnlineType } from '../../../../shared/domain/therapist.t
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
 import PaymentsAttention from './PaymentsAttention.tsx';
+import JobFailures from './JobFailures.tsx';
 import { ATTENDANCE_WORDS, attendanceOpen, type Attendance } from '../../../../shared/domain/attendance.ts';
 import { centreNow } from '../../../../shared/domain/time.ts';
 import { catalogueApi } from '../../lib/catalogue-api.ts';
@@ -486,6 +487,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
 
       {/* Money first: what reconciliation found is for super admins only (the server refuses anyone else). */}
       {session?.user.is_superadmin ? <PaymentsAttention /> : null}
+      <JobFailures />
 
       <DataTable
         title="Therapists"
