@@ -26,7 +26,7 @@ export function intent<N extends JobName>(name: N, jobId: string, payload: JobPa
 }
 
 /** A booking's job: its payload is the booking id and more. */
-export type BookingJobName = { [N in JobName]: JobPayload<N> extends { bookingId: number } ? N : never }[JobName];
+type BookingJobName = { [N in JobName]: JobPayload<N> extends { bookingId: number } ? N : never }[JobName];
 
 /**
  * A booking's job decided before the booking has an id: the booking batcher writes it in the statement

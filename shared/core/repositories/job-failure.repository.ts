@@ -6,7 +6,7 @@ import type { DbOrTx } from '../jobs/outbox.ts';
 export type JobFailureRow = typeof jobFailures.$inferSelect;
 export type JobFailureListRow = JobFailureRow & { resolvedByUsername: string | null };
 
-export type NewJobFailure = Pick<typeof jobFailures.$inferInsert, 'queue' | 'jobName' | 'jobId' | 'bookingId' | 'summary' | 'failedAt' | 'attempts'>;
+type NewJobFailure = Pick<typeof jobFailures.$inferInsert, 'queue' | 'jobName' | 'jobId' | 'bookingId' | 'summary' | 'failedAt' | 'attempts'>;
 
 /**
  * Records a job that failed for good: one row per queue and job id. `reopen`: a row already there

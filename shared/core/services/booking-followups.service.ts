@@ -7,7 +7,7 @@ import { bookingJob as template, intent, intentFor, type BookingJobTemplate, typ
  * The outbox (jobs/outbox.ts) only writes what this decides.
  */
 
-export type ConfirmedBooking = {
+type ConfirmedBooking = {
   id: number;
   bookingType: 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
   bookingDate: string;
@@ -54,7 +54,7 @@ export function intentsForConfirmedBooking(b: ConfirmedBooking, now: Date): JobI
 }
 
 /** The 24-hour reminder alone (see reminderTemplates). */
-export function reminderIntents(b: Pick<ConfirmedBooking, 'id' | 'bookingDate' | 'bookingTimeSlotStart'>, now: Date): JobIntent[] {
+function reminderIntents(b: Pick<ConfirmedBooking, 'id' | 'bookingDate' | 'bookingTimeSlotStart'>, now: Date): JobIntent[] {
   return reminderTemplates(b, now).map((t) => intentFor(t, b.id));
 }
 

@@ -47,7 +47,7 @@ function bookingIdOf(payload: unknown): number | null {
  * confirmation, whose copy), never from its error, which may quote a client's address or number.
  * The error stays with the job in the queues.
  */
-export function jobFailureSummary(jobName: string, payload: unknown): string {
+function jobFailureSummary(jobName: string, payload: unknown): string {
   const label = (JOB_LABELS as Record<string, string | undefined>)[jobName];
   if (!label) return `Job "${jobName}" is unknown to this worker and was not queued`;
   const recipient = (payload as { recipient?: unknown } | null)?.recipient;
@@ -56,7 +56,7 @@ export function jobFailureSummary(jobName: string, payload: unknown): string {
   return bookingId === null ? `${label}${whose} failed` : `${label}${whose} failed for booking ${bookingId}`;
 }
 
-export type FailedJob = { queue: string; jobName: string; jobId: string; payload: unknown; attempts: number };
+type FailedJob = { queue: string; jobName: string; jobId: string; payload: unknown; attempts: number };
 
 /**
  * A job failed for good. From the worker (its last attempt failed): writes its row, or reopens it when
