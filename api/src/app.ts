@@ -14,6 +14,7 @@ import { catalogueRoutes } from './routes/catalogue.routes.ts';
 import { paymentRoutes } from './routes/payment.routes.ts';
 import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { jobFailureRoutes } from './routes/job-failures.routes.ts';
 import { manageRoutes } from './routes/manage.routes.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
@@ -55,6 +56,7 @@ export function buildApp(input: AppDeps): express.Express {
   if (deps.config.whatsapp) app.use(whatsappRoutes(deps));
   // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).
   app.use(catalogueRoutes(deps));
+  app.use(jobFailureRoutes(deps));
   app.use(adminRoutes(deps));
   if (deps.payments.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
   mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));

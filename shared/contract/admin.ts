@@ -237,7 +237,7 @@ const PAGE_MESSAGE = 'page must be a positive whole number';
 const PAGE_SIZE_MAX = 100;
 const PAGE_SIZE_MESSAGE = `page_size must be a whole number from 1 to ${PAGE_SIZE_MAX}`;
 /** ?page= and ?page_size= of a paged list: page from 1, page_size from 1 to 100. */
-const pagingFields = {
+export const pagingFields = {
   page: z
     .string({ error: PAGE_MESSAGE })
     .regex(/^\d{1,6}$/, { error: PAGE_MESSAGE })

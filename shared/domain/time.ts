@@ -143,3 +143,8 @@ export function centreInstant(date: string, time: string): Date {
   const d = toUtc(date);
   return new Date(d.getTime() + (timeToMinutes(time) - CENTRE_OFFSET_MINUTES) * 60_000);
 }
+
+/** The instant a session starts: the booking's wall-clock date and time at the centre. */
+export function sessionStart(b: { bookingDate: string; bookingTimeSlotStart: string }): Date {
+  return centreInstant(b.bookingDate, b.bookingTimeSlotStart);
+}

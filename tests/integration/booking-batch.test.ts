@@ -7,7 +7,7 @@ import type { Db } from '../../shared/core/db/client.ts';
 import { bookings, outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { AppError } from '../../shared/core/errors.ts';
-import { insertBookingWithIntents, type NewBooking } from '../../shared/core/repositories/booking.repository.ts';
+import { insertBookingWithIntents, type NewBooking } from '../../shared/core/repositories/booking-batch/booking-batch.ts';
 import { createBooking } from '../../shared/core/services/booking.service.ts';
 import { testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -121,9 +121,9 @@ describe('bookings asked for together', () => {
     });
     // An age past smallint's range gets by no validation here: the server refuses the whole statement.
     const results = await Promise.allSettled([
-      insertBookingWithIntents(database.db, values('10:00', 30), () => [], now),
-      insertBookingWithIntents(database.db, values('11:00', 40_000), () => [], now),
-      insertBookingWithIntents(database.db, values('12:00', 31), () => [], now),
+      insertBookingWithIntents(database.db, values('10:00', 30), [], now),
+      insertBookingWithIntents(database.db, values('11:00', 40_000), [], now),
+      insertBookingWithIntents(database.db, values('12:00', 31), [], now),
     ]);
     expect(statements).toEqual([3, 1, 1, 1]);
     expect(results[0]).toMatchObject({ status: 'fulfilled', value: { id: expect.any(Number) } });

@@ -10,7 +10,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import * as schema from '../../shared/core/db/schema.ts';
 import { availabilitySlots, bookings, therapists } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { announceBooking } from '../../shared/core/jobs/outbox.ts';
+import { announceBooking } from '../../shared/core/db/announce.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
 import { cachedPublicReads } from '../../api/src/routes/public-reads.ts';

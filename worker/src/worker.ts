@@ -3,6 +3,7 @@ import { CENTRE_TIME_ZONE } from '../../shared/domain/time.ts';
 import { AppError } from '../../shared/core/errors.ts';
 import { isJobName, JOBS, QUEUE_NAMES, WHATSAPP_BACKOFF, type JobName } from '../../shared/core/jobs/jobs.ts';
 import { markOutboxCompleted } from '../../shared/core/jobs/outbox.ts';
+import { jobSucceededAfterFailing, recordFailedJob } from '../../shared/core/services/job-failure.service.ts';
 import { createOutboxRelay, type OutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
 import { quietRedis, workerConnection, type Queues } from '../../shared/core/jobs/queues.ts';
 import { confirmationMailJob } from './handlers/confirmation-mail.job.ts';
@@ -81,7 +82,15 @@ async function dispatch(job: Job, deps: WorkerDeps): Promise<unknown> {
  * Failing to record it must not fail the job, whose work is done: a retry would do it twice.
  */
 async function markCompleted(job: Job, deps: WorkerDeps): Promise<void> {
-  if (job.repeatJobKey || !job.id) return;
+  if (!job.id) return;
+  // A job that failed before and now succeeded (a retry, maybe from the queues after it failed for
+  // good): its failure row, if it has one, is resolved. Only then: one statement more per job otherwise.
+  if (job.attemptsMade > 0) {
+    await jobSucceededAfterFailing(deps.db, job.queueName, job.id, deps.now()).catch((err: Error) =>
+      deps.logger.warn({ queue: job.queueName, job: job.name, jobId: job.id, err: err.message }, 'job done but its failure row could not be resolved'),
+    );
+  }
+  if (job.repeatJobKey) return;
   try {
     await markOutboxCompleted(deps.db, job.queueName, job.id);
   } catch (err) {
@@ -89,6 +98,20 @@ async function markCompleted(job: Job, deps: WorkerDeps): Promise<void> {
       { queue: job.queueName, job: job.name, jobId: job.id, err: (err as Error).message },
       'job done but not recorded in the outbox: should Redis lose its data, it would run again',
     );
+  }
+}
+
+/**
+ * A job failed for good: beside the log line, a row the admins see on the dashboard (job_failures).
+ * The job stays in the failed set, where the queues can retry it. Failing to write the row is logged:
+ * the job's failure is already in the log and the queues.
+ */
+async function recordFailure(job: Job, deps: WorkerDeps): Promise<void> {
+  if (!job.id) return;
+  try {
+    await recordFailedJob(deps.db, { queue: job.queueName, jobName: job.name, jobId: job.id, payload: job.data, attempts: job.attemptsMade }, deps.now());
+  } catch (err) {
+    deps.logger.error({ queue: job.queueName, job: job.name, jobId: job.id, err: (err as Error).message }, 'job failed for good and its failure row could not be written');
   }
 }
 
@@ -148,6 +171,7 @@ export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promis
         { queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
         final ? 'job failed for good: it stays in the failed set (Bull Board)' : 'job failed, will retry with backoff',
       );
+      if (final && job) void recordFailure(job, deps);
     });
     w.on('error', (err) => deps.logger.warn({ queue, err: err.message }, 'worker connection problem'));
     return w;

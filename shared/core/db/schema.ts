@@ -506,3 +506,32 @@ export const whatsappStatusEvents = pgTable(
   },
   (t) => [uniqueIndex('whatsapp_status_events_uq').on(t.wamid, t.status, t.occurredAt)],
 );
+
+/**
+ * A job that failed for good: its last attempt failed (or the outbox relay could not queue it), so
+ * nothing will try it again by itself. One row per job (queue and job id), which the worker writes
+ * once however often the job was tried; a job that fails for good again after a retry reopens its
+ * row. The summary says what failed in words, never with a client's personal data. booking_id has no
+ * foreign key: a job may name a booking that does not exist, and that failure must still be recorded.
+ */
+export const jobFailures = pgTable(
+  'job_failures',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    queue: text('queue').notNull(),
+    jobName: text('job_name').notNull(),
+    jobId: text('job_id').notNull(),
+    bookingId: integer('booking_id'),
+    summary: text('summary').notNull(),
+    failedAt: timestamp('failed_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /** Null on a resolved row when a later retry of the job succeeded. */
+    resolvedByAdminId: integer('resolved_by_admin_id').references(() => adminUsers.id),
+  },
+  (t) => [
+    uniqueIndex('job_failures_job_uq').on(t.queue, t.jobId),
+    // The dashboard's list: open ones first, newest first.
+    index('job_failures_list_idx').on(sql`(${t.resolvedAt} is null) desc`, t.failedAt.desc(), t.id.desc()),
+  ],
+);

@@ -108,14 +108,34 @@ export const DEFAULT_JOB_OPTIONS = {
   removeOnFail: false,
 } as const;
 
+/**
+ * The job id of a booking's job as the parts on either side of the booking id. A new booking's jobs
+ * are written by the statement that inserts it (the booking batcher), before any id is known: it fills
+ * the id in between the parts. jobIds below builds the same ids from the same parts, so the two
+ * cannot drift apart.
+ */
+export type BookingJobId = { prefix: string; suffix: string };
+
+/** The job id the parts make for one booking. */
+export function fillBookingJobId(parts: BookingJobId, bookingId: number): string {
+  return `${parts.prefix}${bookingId}${parts.suffix}`;
+}
+
+/** The jobs a newly written booking may need, as id parts (see BookingJobId). */
+export const bookingJobIds = {
+  meeting: (): BookingJobId => ({ prefix: 'meeting.', suffix: '' }),
+  confirmationMail: (recipient: 'client' | 'therapist'): BookingJobId => ({ prefix: 'mail-confirmation.', suffix: `.${recipient}` }),
+  /** Per session start, so a moved session gets a reminder of its own (and the old one's id stays used). */
+  reminderMail: (sessionStartsAt: Date): BookingJobId => ({ prefix: 'mail-reminder.', suffix: `.${sessionStartsAt.getTime()}` }),
+};
+
 /** Stable job ids: one per booking and purpose (per instant for hold expiry), so any re-dispatch is a no-op. BullMQ forbids ':'. */
 export const jobIds = {
   paymentLink: (bookingId: number) => `payment-link.${bookingId}`,
   holdExpiry: (endsAt: Date) => `expire-holds.${endsAt.getTime()}`,
-  meeting: (bookingId: number) => `meeting.${bookingId}`,
-  confirmationMail: (bookingId: number, recipient: 'client' | 'therapist') => `mail-confirmation.${bookingId}.${recipient}`,
-  /** Per session start, so a moved session gets a reminder of its own (and the old one's id stays used). */
-  reminderMail: (bookingId: number, sessionStartsAt: Date) => `mail-reminder.${bookingId}.${sessionStartsAt.getTime()}`,
+  meeting: (bookingId: number) => fillBookingJobId(bookingJobIds.meeting(), bookingId),
+  confirmationMail: (bookingId: number, recipient: 'client' | 'therapist') => fillBookingJobId(bookingJobIds.confirmationMail(recipient), bookingId),
+  reminderMail: (bookingId: number, sessionStartsAt: Date) => fillBookingJobId(bookingJobIds.reminderMail(sessionStartsAt), bookingId),
   changeMail: (bookingId: number, sequence: number, recipient: 'client' | 'therapist') => `mail-changed.${bookingId}.${sequence}.${recipient}`,
   meetingUpdate: (bookingId: number, sequence: number) => `meeting-update.${bookingId}.${sequence}`,
   /** Per session start, as whatsapp_messages is: a moved session is reminded again. */

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { isJobName, jobOptionsOf, queueOf } from './jobs.ts';
+import { recordFailedJob } from '../services/job-failure.service.ts';
 import { withTimeout, type Queues } from './queues.ts';
 
 export type OutboxRelay = {
@@ -60,6 +61,16 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
           .update(outbox)
           .set({ attempts: sql`${outbox.attempts} + 1`, lastError: sql`'unknown job ' || ${outbox.jobName}` })
           .where(inArray(outbox.id, unknown.map((r) => r.id)));
+        // No worker can run these until one knows the job: an admin sees each once, not only a log line.
+        // In a savepoint: a failure to record them must not hold back the rows that can be sent.
+        await tx
+          .transaction(async (sp) => {
+            for (const row of unknown) {
+              const job = { queue: row.queue, jobName: row.jobName, jobId: row.jobId, payload: row.payload, attempts: row.attempts + 1 };
+              await recordFailedJob(sp, job, deps.now(), { once: true });
+            }
+          })
+          .catch((err: Error) => deps.logger.warn({ err: err.message, outboxIds: unknown.map((r) => r.id) }, 'outbox: unknown jobs not recorded as failures'));
       }
       const unknownIds = new Set(unknown.map((r) => r.id));
       const byQueue = new Map<keyof Queues, typeof rows>();

@@ -1,9 +1,13 @@
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { QueryConfig } from 'pg';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
-import { jobIds, queueOf, type JobName, type JobPayload } from './jobs.ts';
-import { centreInstant } from '../../domain/time.ts';
+import { fillBookingJobId, queueOf, type BookingJobId, type JobName, type JobPayload } from './jobs.ts';
+
+/**
+ * The transactional outbox: job intents written in the transaction of the change that needs them, and
+ * the worker's record of finishing them. Which jobs a booking needs is decided in
+ * services/booking-followups.service.ts; the relay to BullMQ is outbox.relay.ts.
+ */
 
 /** A drizzle transaction, or the database itself when the caller needs no surrounding transaction. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -19,6 +23,32 @@ export type JobIntent<N extends JobName = JobName> = {
 
 export function intent<N extends JobName>(name: N, jobId: string, payload: JobPayload<N>, runAt?: Date): JobIntent<N> {
   return runAt ? { name, jobId, payload, runAt } : { name, jobId, payload };
+}
+
+/** A booking's job: its payload is the booking id and more. */
+type BookingJobName = { [N in JobName]: JobPayload<N> extends { bookingId: number } ? N : never }[JobName];
+
+/**
+ * A booking's job decided before the booking has an id: the booking batcher writes it in the statement
+ * that inserts the booking, putting the new id between `idParts` and into the payload. intentFor makes
+ * the same job for a booking that has its id.
+ */
+export type BookingJobTemplate<N extends BookingJobName = BookingJobName> = {
+  name: N;
+  idParts: BookingJobId;
+  /** The payload without bookingId. */
+  payload: Omit<JobPayload<N>, 'bookingId'>;
+  /** Run no earlier than this instant. */
+  runAt?: Date;
+};
+
+export function bookingJob<N extends BookingJobName>(name: N, idParts: BookingJobId, payload: Omit<JobPayload<N>, 'bookingId'>, runAt?: Date): BookingJobTemplate<N> {
+  return runAt ? { name, idParts, payload, runAt } : { name, idParts, payload };
+}
+
+/** The job a template makes for the booking `bookingId`. */
+export function intentFor(t: BookingJobTemplate, bookingId: number): JobIntent {
+  return intent(t.name, fillBookingJobId(t.idParts, bookingId), { bookingId, ...t.payload } as JobPayload<BookingJobName>, t.runAt);
 }
 
 /**
@@ -82,142 +112,5 @@ export async function redispatchUnfinished(db: Db, now: Date): Promise<number> {
       .returning({ id: outbox.id });
     if (rows.length > 0) await tx.execute(sql`select pg_notify('outbox', '')`);
     return rows.length;
-  });
-}
-
-export type ConfirmedBooking = {
-  id: number;
-  bookingType: 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
-  bookingDate: string;
-  bookingTimeSlotStart: string;
-  googleMeetLink: string | null;
-};
-
-/** The instant a session starts: the booking's wall-clock time at the centre (IST has no DST). */
-export function sessionStart(b: Pick<ConfirmedBooking, 'bookingDate' | 'bookingTimeSlotStart'>): Date {
-  return centreInstant(b.bookingDate, b.bookingTimeSlotStart);
-}
-
-/**
- * The 24-hour reminder of a session (none when it is less than 24 hours away). Its id and payload carry
- * the session's start: a session moved later gets a reminder of its own, and the reminder job skips a
- * booking whose start is no longer the one it was scheduled for.
- */
-export function reminderIntents(b: Pick<ConfirmedBooking, 'id' | 'bookingDate' | 'bookingTimeSlotStart'>, now: Date): JobIntent[] {
-  const start = sessionStart(b);
-  const remindAt = new Date(start.getTime() - 24 * 3600_000);
-  if (remindAt.getTime() <= now.getTime()) return [];
-  return [intent('mail.booking-reminder', jobIds.reminderMail(b.id, start), { bookingId: b.id, sessionStartsAt: start.toISOString() }, remindAt)];
-}
-
-/** The confirmation e-mails and the 24-hour reminder (skipped when the session is less than 24 hours away). */
-export function mailIntents(b: Pick<ConfirmedBooking, 'id' | 'bookingDate' | 'bookingTimeSlotStart'>, now: Date): JobIntent[] {
-  return [
-    intent('mail.booking-confirmation', jobIds.confirmationMail(b.id, 'client'), { bookingId: b.id, recipient: 'client' }),
-    intent('mail.booking-confirmation', jobIds.confirmationMail(b.id, 'therapist'), { bookingId: b.id, recipient: 'therapist' }),
-    ...reminderIntents(b, now),
-  ];
-}
-
-/**
- * What a change the client made themselves needs (issue 21): the client and the therapist each get an
- * e-mail with the calendar update (SEQUENCE `sequence`), the meeting follows the session, and a moved
- * session gets its new reminder (the old one skips itself). `from` is where a moved session was.
- */
-export function intentsForClientChange(
-  b: Pick<ConfirmedBooking, 'id' | 'bookingType' | 'bookingDate' | 'bookingTimeSlotStart'>,
-  change: 'moved' | 'cancelled',
-  sequence: number,
-  now: Date,
-  from?: { date: string; time: string },
-): JobIntent[] {
-  const mail = (recipient: 'client' | 'therapist') =>
-    intent('mail.booking-changed', jobIds.changeMail(b.id, sequence, recipient), { bookingId: b.id, recipient, change, sequence, ...(from ? { from } : {}) });
-  return [
-    mail('client'),
-    mail('therapist'),
-    ...(b.bookingType === 'ONLINE' ? [intent('meetings.update', jobIds.meetingUpdate(b.id, sequence), { bookingId: b.id, sequence })] : []),
-    ...(change === 'moved' ? reminderIntents(b, now) : []),
-  ];
-}
-
-/**
- * What a confirmed booking (paid online, offline PENDING, or admin-confirmed) needs next. Online
- * sessions get their meeting link first; that job then writes the e-mails, which carry the link.
- * The admin-booking path calls this and enqueueInTx in the transaction that writes the booking.
- */
-export function intentsForConfirmedBooking(b: ConfirmedBooking, now: Date): JobIntent[] {
-  if (b.bookingType === 'ADMIN_BLOCK') return [];
-  if (b.bookingType === 'ONLINE' && !b.googleMeetLink) return [intent('meetings.create', jobIds.meeting(b.id), { bookingId: b.id })];
-  return mailIntents(b, now);
-}
-
-/**
- * How long an announcement may take before it is given up (it takes milliseconds). Its bookings are
- * committed and answered after it, so a connection that stalls must not hold them, nor every
- * announcement gathered behind it.
- */
-const ANNOUNCE_TIMEOUT_MS = 3_000;
-
-type Announcement = { payloads: Set<string>; wakeRelay: boolean; sent: Promise<void>; settle: (err?: Error) => void };
-/** Per database handle: the batch being gathered, and whether one is on its way. */
-type Announcer = { gathering: Announcement | undefined; sending: boolean };
-const announcers = new WeakMap<Db, Announcer>();
-
-/**
- * Tells every process that a therapist's bookings changed (their read caches drop the offer) and,
- * when a job is due now, wakes the outbox relay; a lost announcement only delays the relay to its
- * next poll. Announcements share one notify-only transaction (committing it need not wait for the
- * disk): those made in the same turn of the event loop, and, while one is on its way, all made until
- * it is answered. Under load that is one round trip per round trip, not per booking. Resolves once
- * the announcement is sent.
- */
-export function announceBooking(db: Db, therapistId: number, wakeRelay: boolean): Promise<void> {
-  let announcer = announcers.get(db);
-  if (!announcer) announcers.set(db, (announcer = { gathering: undefined, sending: false }));
-  let batch = announcer.gathering;
-  if (!batch) {
-    let settle!: (err?: Error) => void;
-    const sent = new Promise<void>((resolve, reject) => {
-      settle = (err) => (err ? reject(err) : resolve());
-    });
-    announcer.gathering = batch = { payloads: new Set(), wakeRelay: false, sent, settle };
-    if (!announcer.sending) scheduleAnnouncement(db, announcer);
-  }
-  batch.payloads.add(`therapist:${therapistId}`);
-  batch.wakeRelay ||= wakeRelay;
-  return batch.sent;
-}
-
-function scheduleAnnouncement(db: Db, announcer: Announcer): void {
-  setImmediate(() => {
-    const batch = announcer.gathering;
-    if (!batch) return;
-    announcer.gathering = undefined;
-    announcer.sending = true;
-    const payloads = [...batch.payloads];
-    const channels = payloads.map(() => 'catalog_changed');
-    if (batch.wakeRelay) {
-      channels.push('outbox');
-      payloads.push('');
-    }
-    // query_timeout is pg's own (not in its types): it fails the query and the pool destroys the connection.
-    const query = {
-      name: 'booking_announce',
-      text: `select set_config('synchronous_commit', 'off', true), pg_notify(n.channel, n.payload)
-             from unnest($1::text[], $2::text[]) as n(channel, payload)`,
-      values: [channels, payloads],
-      query_timeout: ANNOUNCE_TIMEOUT_MS,
-    };
-    db.$client
-      .query(query as QueryConfig)
-      .then(
-        () => batch.settle(),
-        (err: Error) => batch.settle(err),
-      )
-      .finally(() => {
-        announcer.sending = false;
-        if (announcer.gathering) scheduleAnnouncement(db, announcer);
-      });
   });
 }

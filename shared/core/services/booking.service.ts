@@ -6,15 +6,10 @@ import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts'
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
-import { announceBooking, intentsForConfirmedBooking, type JobIntent } from '../jobs/outbox.ts';
-import {
-  findRecentBookingByTransactionId,
-  insertBookingWithIntents,
-  setBookingTokenHash,
-  type BookingRefusal,
-  type BookingRow,
-  type NewBooking,
-} from '../repositories/booking.repository.ts';
+import { announceBooking } from '../db/announce.ts';
+import { findRecentBookingByTransactionId, setBookingTokenHash, type BookingRow } from '../repositories/booking.repository.ts';
+import { insertBookingWithIntents, type BookingRefusal, type NewBooking } from '../repositories/booking-batch/booking-batch.ts';
+import { followupsForConfirmedBooking } from './booking-followups.service.ts';
 import { bookingTokenFor } from './booking-token.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
@@ -152,19 +147,12 @@ export async function createBooking(
       db,
       values,
       // An unpaid hold needs no job of its own: the worker's payments.expire-holds job ends it on time.
-      (bookingId): JobIntent[] =>
-        holdEnd
-          ? []
-          : intentsForConfirmedBooking(
-              {
-                id: bookingId,
-                bookingType: input.booking_type,
-                bookingDate: input.booking_date,
-                bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
-                googleMeetLink: null,
-              },
-              now,
-            ),
+      holdEnd
+        ? []
+        : followupsForConfirmedBooking(
+            { bookingType: input.booking_type, bookingDate: input.booking_date, bookingTimeSlotStart: toHhMm(input.booking_time_slot_start), googleMeetLink: null },
+            now,
+          ),
       now,
       limited ? options.holds : undefined,
     );

@@ -7,7 +7,8 @@ import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes,
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
-import { enqueueInTx, intentsForClientChange } from '../jobs/outbox.ts';
+import { enqueueInTx } from '../jobs/outbox.ts';
+import { intentsForClientChange } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import { auditableBooking } from '../repositories/admin-booking.repository.ts';

@@ -1,9 +1,10 @@
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
-import { formatLongDate, formatTimeIst } from '../../domain/time.ts';
+import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { enqueueInTx, mailIntents, sessionStart } from '../jobs/outbox.ts';
+import { enqueueInTx } from '../jobs/outbox.ts';
+import { mailIntents } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import { buildIcs } from '../providers/mail/ics.ts';
 import { manageTokenFor, manageUrlFor } from './booking-token.ts';

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { formatLongDate, formatTime12h } from '../../domain/time.ts';
+import { formatLongDate, formatTime12h, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
 import { JobWaitTimeout, type JobsClient } from '../jobs/queues.ts';
-import { enqueueInTx, intent, intentsForConfirmedBooking, sessionStart, type DbOrTx } from '../jobs/outbox.ts';
+import { enqueueInTx, intent, type DbOrTx } from '../jobs/outbox.ts';
+import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import { bookingOfReference, linkReference, MIN_LINK_LIFETIME_MS, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import { paymentCallbackSchema, type PaymentCallback } from '../../contract/payment-callback.ts';

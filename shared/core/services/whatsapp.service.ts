@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { advancedStatus, whatsappRecipient, type WhatsAppMessageStatus } from '../../domain/whatsapp.ts';
-import { formatLongDate, formatTimeIst } from '../../domain/time.ts';
+import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { enqueueInTx, intent, sessionStart, type DbOrTx } from '../jobs/outbox.ts';
+import { enqueueInTx, intent, type DbOrTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { scrubbed, verifyMetaSignature, whatsappProvider, WhatsAppSendError } from '../providers/whatsapp/whatsapp.provider.ts';
 import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';

@@ -14,6 +14,7 @@ import type {
   ResolveDiscrepancyResponse,
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
+import type { JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import { clearSession, storedToken, type AdminUser } from '../stores/admin-session.ts';
 import { ADMIN_ROUTES, adminNav } from './admin-nav.ts';
@@ -129,6 +130,8 @@ export type {
   TherapistMonthlyReport,
   TherapistPerformance,
 } from '../../../shared/contract/admin.ts';
+
+export type { JobFailureDto as JobFailure, JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 
 export type Location = { id: number; name: string; description?: string; address: string };
 
@@ -320,6 +323,10 @@ export const adminApi = {
   /** Marks an open payment issue reviewed with the super admin's note (409 if it was resolved meanwhile). */
   resolvePaymentIssue: (id: number, note: string) =>
     request<ResolveDiscrepancyResponse>(`/api/admin/payments/attention/${id}/resolve`, { method: 'POST', json: { note } }),
+  /** Jobs that failed for good (every admin): open ones first, one page. */
+  jobFailures: (page: number, pageSize: number) => request<JobFailuresPage>(`/api/admin/job-failures${q({ page, page_size: pageSize })}`),
+  /** Marks a failed job resolved (409 if it was resolved meanwhile). */
+  resolveJobFailure: (id: number) => request<ResolveJobFailureResponse>(`/api/admin/job-failures/${id}/resolve`, { method: 'POST', json: {} }),
   locations: () => request<Location[]>('/locations', { auth: false }),
   createManualBooking: (payload: ManualBookingPayload) =>
     request<{ booking_id?: number; message?: string }>('/confirm-booking', { method: 'POST', json: payload }),

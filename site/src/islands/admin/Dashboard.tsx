@@ -14,6 +14,7 @@ import { useDashboardActions } from './dashboard/useDashboardActions.ts';
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
 import PaymentsAttention from './PaymentsAttention.tsx';
+import JobFailures from './JobFailures.tsx';
 import { ErrorPanel, InlineNotice, LiveRegion, Loading } from './ui.tsx';
 
 export { CancelBookingDialog, SlotBlockDialog } from './dashboard/ConfirmDialogs.tsx';
@@ -80,6 +81,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
       {message?.at.kind === 'top' ? notice : null}
       {/* Money first: what reconciliation found is for super admins only (the server refuses anyone else). */}
       {session?.user.is_superadmin ? <PaymentsAttention /> : null}
+      <JobFailures />
       <DataTable
         title="Therapists"
         rows={therapists.data}

@@ -4,11 +4,12 @@
  * open one, and what was resolved in the last 7 days beneath. The server decides who may see it (403
  * for anyone else); the dashboard shows it only to super admins.
  */
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { providerLabel, REVIEW_NOTE_MAX } from '../../../../shared/domain/payment-discrepancy.ts';
-import { adminApi, errorMessage, type PaymentAttentionItem, type PaymentsAttentionResponse } from '../../lib/admin-api.ts';
+import { adminApi, errorMessage, type PaymentAttentionItem } from '../../lib/admin-api.ts';
 import { MESSAGES, formatAmount, formatInstant, formatShortDate, formatTime } from '../../lib/admin-format.ts';
-import { FieldError, FormActions, Loading, Modal, Notice } from './ui.tsx';
+import { AttentionPanel, useAttentionList } from './AttentionPanel.tsx';
+import { FieldError, FormActions, Modal } from './ui.tsx';
 
 function bookingLine(item: PaymentAttentionItem): string {
   if (item.booking_id === null) return 'No booking on record';
@@ -54,28 +55,10 @@ function Facts(props: { item: PaymentAttentionItem; resolved?: boolean }) {
 }
 
 export default function PaymentsAttention() {
-  const headingId = useId();
-  const [data, setData] = useState<PaymentsAttentionResponse | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const { data, loading, error, load } = useAttentionList(adminApi.paymentsAttention, MESSAGES.attentionFailed);
   const [message, setMessage] = useState<string | null>(null);
   const [reviewing, setReviewing] = useState<PaymentAttentionItem | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-
-  const load = useCallback(async () => {
-    setError(null);
-    try {
-      setData(await adminApi.paymentsAttention());
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.attentionFailed));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   async function review(item: PaymentAttentionItem, note: string) {
     setReviewing(null);
@@ -96,74 +79,67 @@ export default function PaymentsAttention() {
   const resolved = data?.recently_resolved ?? [];
 
   return (
-    <section className="adm-panel card adm-attn" aria-labelledby={headingId}>
-      <div className="adm-panel__head">
-        <h2 id={headingId}>Payments needing attention</h2>
-        {open.length > 0 ? <span className="adm-badge adm-badge--red">{open.length} open</span> : null}
-      </div>
-      {/* Beside the list whose action it reports; a polite live region even while empty. */}
-      <Notice message={message} onDismiss={() => setMessage(null)} />
-      {loading ? (
-        <Loading label="Loading payments needing attention..." />
-      ) : error ? (
-        <div className="adm-attn__error" role="alert">
-          <p className="error-text">{error}</p>
-          <button type="button" className="btn btn-sm btn-secondary" onClick={() => void load()}>
-            Retry
-          </button>
-        </div>
-      ) : open.length === 0 ? (
-        <p className="adm-empty">{MESSAGES.attentionEmpty}</p>
-      ) : (
-        <ul className="adm-attn__list" aria-label="Open payment issues">
-          {open.map((item) => (
-            <li key={item.id} className="adm-attn__item">
-              <div className="adm-attn__body">
-                <p className="adm-attn__what">{item.headline}</p>
-                <p className="adm-attn__booking">{bookingLine(item)}</p>
-                <p className="adm-attn__detail">{item.detail}</p>
-                <Facts item={item} />
-              </div>
-              <div className="adm-attn__actions">
-                <button
-                  type="button"
-                  className="btn btn-sm btn-primary"
-                  disabled={busy !== null}
-                  aria-label={`Mark payment issue ${item.id} reviewed`}
-                  onClick={() => setReviewing(item)}
-                >
-                  {busy === item.id ? 'Saving...' : 'Mark reviewed'}
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-
-      {!loading && !error && resolved.length > 0 ? (
+    <AttentionPanel
+      title="Payments needing attention"
+      openCount={open.length}
+      message={message}
+      onDismissMessage={() => setMessage(null)}
+      loading={loading}
+      loadingLabel="Loading payments needing attention..."
+      error={error}
+      onRetry={() => void load()}
+      emptyText={MESSAGES.attentionEmpty}
+      after={
         <>
-          <h3 className="adm-subhead">Resolved in the last 7 days</h3>
-          <ul className="adm-attn__list adm-attn__list--resolved" aria-label="Payment issues resolved in the last 7 days">
-            {resolved.map((item) => (
-              <li key={item.id} className="adm-attn__item">
-                <div className="adm-attn__body">
-                  <p className="adm-attn__what">{item.headline}</p>
-                  <p className="adm-attn__booking">{bookingLine(item)}</p>
-                  <p className="adm-attn__detail">{item.detail}</p>
-                  <p className="adm-attn__resolution">
-                    <span className="adm-badge adm-badge--green">Resolved</span> {item.resolution}
-                    <span className="muted"> — {item.resolved_by ? `reviewed by ${item.resolved_by}` : 'resolved automatically'}</span>
-                  </p>
-                  <Facts item={item} resolved />
-                </div>
-              </li>
-            ))}
-          </ul>
+          {resolved.length > 0 ? (
+            <>
+              <h3 className="adm-subhead">Resolved in the last 7 days</h3>
+              <ul className="adm-attn__list adm-attn__list--resolved" aria-label="Payment issues resolved in the last 7 days">
+                {resolved.map((item) => (
+                  <li key={item.id} className="adm-attn__item">
+                    <div className="adm-attn__body">
+                      <p className="adm-attn__what">{item.headline}</p>
+                      <p className="adm-attn__booking">{bookingLine(item)}</p>
+                      <p className="adm-attn__detail">{item.detail}</p>
+                      <p className="adm-attn__resolution">
+                        <span className="adm-badge adm-badge--green">Resolved</span> {item.resolution}
+                        <span className="muted"> — {item.resolved_by ? `reviewed by ${item.resolved_by}` : 'resolved automatically'}</span>
+                      </p>
+                      <Facts item={item} resolved />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          {reviewing ? <ReviewDialog item={reviewing} onCancel={() => setReviewing(null)} onConfirm={(note) => void review(reviewing, note)} /> : null}
         </>
-      ) : null}
-
-      {reviewing ? <ReviewDialog item={reviewing} onCancel={() => setReviewing(null)} onConfirm={(note) => void review(reviewing, note)} /> : null}
-    </section>
+      }
+    >
+      <ul className="adm-attn__list" aria-label="Open payment issues">
+        {open.map((item) => (
+          <li key={item.id} className="adm-attn__item">
+            <div className="adm-attn__body">
+              <p className="adm-attn__what">{item.headline}</p>
+              <p className="adm-attn__booking">{bookingLine(item)}</p>
+              <p className="adm-attn__detail">{item.detail}</p>
+              <Facts item={item} />
+            </div>
+            <div className="adm-attn__actions">
+              <button
+                type="button"
+                className="btn btn-sm btn-primary"
+                disabled={busy !== null}
+                aria-label={`Mark payment issue ${item.id} reviewed`}
+                onClick={() => setReviewing(item)}
+              >
+                {busy === item.id ? 'Saving...' : 'Mark reviewed'}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </AttentionPanel>
   );
 }
 

@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { getTableColumns } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import pg from '../../db/pg-types.ts';
+import { bookings } from '../../db/schema.ts';
+import { queueOf } from '../../jobs/jobs.ts';
+import type { BookingJobTemplate } from '../../jobs/outbox.ts';
+
+/**
+ * The booking batcher: new bookings asked for together are written, with their jobs, by one statement
+ * and one commit (booking-insert.sql). The bench's booking rate rests on it (docs/performance.md,
+ * "Bookings asked for together share one statement and one commit").
+ */
+
+/** What a new booking writes from the request; its price comes from the therapist, in the statement. */
+export type NewBooking = Required<
+  Pick<
+    typeof bookings.$inferInsert,
+    | 'therapistId' | 'serviceId' | 'bookingDate' | 'bookingTimeSlotStart' | 'bookingType' | 'locationId'
+    | 'clientFullName' | 'clientEmail' | 'clientMobile' | 'clientAge' | 'clientState' | 'clientCity' | 'clientNote'
+    | 'sessionType' | 'termsAccepted' | 'paymentStatus' | 'paymentHoldExpiresAt' | 'paymentTransactionId'
+    | 'adminConfirmed' | 'createdByAdminId' | 'bookingTokenHash' | 'clientAddressHash'
+    | 'whatsappOptInAt' | 'whatsappConsentText'
+  >
+>;
+export const NEW_BOOKING_KEYS = [
+  'therapistId', 'serviceId', 'bookingDate', 'bookingTimeSlotStart', 'bookingType', 'locationId',
+  'clientFullName', 'clientEmail', 'clientMobile', 'clientAge', 'clientState', 'clientCity', 'clientNote',
+  'sessionType', 'termsAccepted', 'paymentStatus', 'paymentHoldExpiresAt', 'paymentTransactionId',
+  'adminConfirmed', 'createdByAdminId', 'bookingTokenHash', 'clientAddressHash',
+  // The WhatsApp consent rides in the same row of the batch: no statement of its own.
+  'whatsappOptInAt', 'whatsappConsentText',
+] as const satisfies readonly (keyof NewBooking)[];
+const columns = getTableColumns(bookings);
+
+/**
+ * Why a booking was not written: the therapist is missing or inactive, offers the other session type,
+ * works elsewhere, the slot is not on their template (or blocked by the centre), the service does not
+ * exist, or the slot is already live for someone else.
+ */
+export type BookingRefusal = 'therapist' | 'therapist_type' | 'location' | 'slot' | 'service' | 'taken' | 'holds_client' | 'holds_address';
+
+/**
+ * The abuse limits on a public online booking (an unpaid hold): at most `perClient` live holds per
+ * e-mail and per mobile, at most `perAddress` new unpaid holds from one client address in
+ * HOLD_ADDRESS_WINDOW_MINUTES. 0 turns a limit off.
+ */
+export type HoldLimits = { perClient: number; perAddress: number };
+export const HOLD_ADDRESS_WINDOW_MINUTES = 10;
+const THERAPIST_TYPE = { ONLINE: 1, OFFLINE: 2 } as const;
+
+/**
+ * The statement (booking-insert.sql, which says what it does), read once when this module loads. Its
+ * input columns and insert list are written out there; tests/integration/booking-insert-plan.test.ts
+ * holds them to NEW_BOOKING_KEYS and the schema.
+ */
+export const BOOKING_INSERT = readFileSync(new URL('./booking-insert.sql', import.meta.url), 'utf8');
+
+/** What one booking of a batch carries beside its columns (the statement's `input`). */
+type BatchRow = Record<string, unknown> & {
+  therapist_type: number;
+  asked_at: string;
+  hold_limit_client: number;
+  hold_limit_address: number;
+  followups: { queue: string; job_name: string; id_prefix: string; id_suffix: string; payload: unknown; available_at: string | null }[];
+};
+
+type Created = { id: number; jobDueNow: boolean } | { refusal: BookingRefusal; retryAfterSeconds?: number };
+type Pending = {
+  row: BatchRow;
+  /** Advisory lock keys of the client and address a limited hold counts against; empty without limits. */
+  lockKeys: bigint[];
+  jobDueNow: boolean;
+  resolve: (created: Created) => void;
+  reject: (err: unknown) => void;
+};
+
+/** A 63-bit advisory lock key for one client e-mail, mobile or address (collisions only serialise two clients). */
+function lockKey(kind: string, value: string): bigint {
+  return BigInt.asIntN(64, createHash('sha256').update(`hold:${kind}:${value}`).digest().readBigInt64BE(0));
+}
+
+/** Per pool: the bookings waiting for a statement, and how many statements are on their way. */
+type Writer = { waiting: Pending[]; scheduled: boolean; inFlight: number };
+const writers = new WeakMap<pg.Pool, Writer>();
+/** A batch's JSON stays small (about 600 bytes a booking) and its statement short. */
+const MAX_BATCH = 64;
+/**
+ * Two, not one: a statement held up (waiting on another transaction's row for the same slot) does
+ * not hold every booking behind it. More only spread the same bookings over smaller batches, each
+ * with its own commit; on the bench's 2-core machine 1 and 2 measured alike, 4 slower.
+ */
+const MAX_IN_FLIGHT = 2;
+
+/**
+ * One booking as the statement reads it, and the advisory lock keys its hold limits count against
+ * (none without limits).
+ */
+export function batchRow(
+  values: NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' },
+  followups: readonly BookingJobTemplate[],
+  askedAt: Date,
+  limits?: HoldLimits,
+): { row: BatchRow; lockKeys: bigint[] } {
+  const perClient = limits?.perClient ?? 0;
+  const perAddress = values.clientAddressHash ? (limits?.perAddress ?? 0) : 0;
+  const row: BatchRow = {
+    therapist_type: THERAPIST_TYPE[values.bookingType],
+    asked_at: askedAt.toISOString(),
+    hold_limit_client: perClient,
+    hold_limit_address: perAddress,
+    followups: followups.map((f) => ({
+      queue: queueOf(f.name),
+      job_name: f.name,
+      id_prefix: f.idParts.prefix,
+      id_suffix: f.idParts.suffix,
+      payload: f.payload,
+      available_at: f.runAt?.toISOString() ?? null,
+    })),
+  };
+  const lockKeys: bigint[] = [];
+  if (perClient > 0) lockKeys.push(lockKey('email', values.clientEmail), lockKey('mobile', values.clientMobile));
+  if (perAddress > 0) lockKeys.push(lockKey('address', values.clientAddressHash!));
+  for (const k of NEW_BOOKING_KEYS) row[columns[k].name] = values[k] === null ? null : columns[k].mapToDriverValue(values[k]);
+  return { row, lockKeys };
+}
+
+/**
+ * Checks and writes a new online or in-person booking with its jobs. Bookings asked for in the
+ * same turn of the event loop, or while two statements are on their way, share one statement and one
+ * commit: under load that is one round trip and one flush to disk for many bookings, and alone it is
+ * the single statement it always was.
+ */
+export function insertBookingWithIntents(
+  db: Db,
+  values: NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' },
+  /** The jobs the booking needs, written with it under its new id. */
+  followups: readonly BookingJobTemplate[],
+  /** The app's clock when the booking was asked for: jobs due at once are stamped with it, and it decides which holds are live. */
+  askedAt: Date,
+  limits?: HoldLimits,
+): Promise<Created> {
+  const { row, lockKeys } = batchRow(values, followups, askedAt, limits);
+  const pool = db.$client;
+  let writer = writers.get(pool);
+  if (!writer) writers.set(pool, (writer = { waiting: [], scheduled: false, inFlight: 0 }));
+  const w = writer;
+  return new Promise((resolve, reject) => {
+    w.waiting.push({ row, lockKeys, jobDueNow: followups.some((f) => !f.runAt), resolve, reject });
+    schedule(pool, w);
+  });
+}
+
+function schedule(pool: pg.Pool, w: Writer): void {
+  if (w.scheduled || w.inFlight >= MAX_IN_FLIGHT || w.waiting.length === 0) return;
+  w.scheduled = true;
+  setImmediate(() => {
+    w.scheduled = false;
+    while (w.waiting.length && w.inFlight < MAX_IN_FLIGHT) {
+      const batch = w.waiting.splice(0, MAX_BATCH);
+      w.inFlight++;
+      void writeBatch(pool, batch).finally(() => {
+        w.inFlight--;
+        schedule(pool, w);
+      });
+    }
+  });
+}
+
+/** The statement's answer, one per booking; booking-insert-plan.test.ts holds its columns to these. */
+export type InsertRow = { n: number; refusal: BookingRefusal | null; id: number | null; retry_after: number | null };
+
+/**
+ * The statement alone, or, when some booking of the batch counts against a hold limit, inside a
+ * transaction that first takes an advisory lock per client and address (in one order, so two batches
+ * never wait for each other in a circle): the counts the statement reads then include every hold
+ * committed before, and no other batch for the same client can slip in between count and insert.
+ */
+async function runInsert(pool: pg.Pool, batch: Pending[]): Promise<InsertRow[]> {
+  const query = {
+    name: 'booking_insert',
+    text: BOOKING_INSERT,
+    values: [JSON.stringify(batch.map((p, n) => ({ n, ...p.row }))), HOLD_ADDRESS_WINDOW_MINUTES],
+  };
+  const keys = [...new Set(batch.flatMap((p) => p.lockKeys))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (keys.length === 0) return (await pool.query<InsertRow>(query)).rows;
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query({
+      name: 'booking_hold_locks',
+      text: 'select count(pg_advisory_xact_lock(k)) from (select k from unnest($1::bigint[]) as k order by k) as keys',
+      values: [keys.map(String)],
+    });
+    const { rows } = await client.query<InsertRow>(query);
+    await client.query('commit');
+    return rows;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function writeBatch(pool: pg.Pool, batch: Pending[]): Promise<void> {
+  try {
+    const rows = await runInsert(pool, batch);
+    // One row per booking: ctx joins only on unique keys, and w gives each inserted row one booking.
+    for (const r of rows) {
+      const p = batch[r.n]!;
+      p.resolve(
+        r.refusal
+          ? { refusal: r.refusal, ...(r.retry_after !== null ? { retryAfterSeconds: Math.max(1, r.retry_after) } : {}) }
+          : { id: r.id!, jobDueNow: p.jobDueNow },
+      );
+    }
+  } catch (err) {
+    // The server refused the statement, so nothing of it was written: one booking's bad value must not
+    // fail the others, so each is tried alone. A lost connection may have committed: no second try.
+    if (batch.length > 1 && err instanceof pg.DatabaseError) {
+      await Promise.all(batch.map((p) => writeBatch(pool, [p])));
+    } else {
+      for (const p of batch) p.reject(err);
+    }
+  }
+}

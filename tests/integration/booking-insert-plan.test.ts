@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getTableColumns } from 'drizzle-orm';
+import { bookings } from '../../shared/core/db/schema.ts';
+import { seedDemoData } from '../../shared/core/db/seed.ts';
+import { bookingJobIds, jobIds } from '../../shared/core/jobs/jobs.ts';
+import { bookingJob } from '../../shared/core/jobs/outbox.ts';
+import {
+  BOOKING_INSERT,
+  HOLD_ADDRESS_WINDOW_MINUTES,
+  NEW_BOOKING_KEYS,
+  batchRow,
+  type InsertRow,
+  type NewBooking,
+} from '../../shared/core/repositories/booking-batch/booking-batch.ts';
+import { LIVE_BOOKING_SQL } from '../../shared/core/repositories/live-booking.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { MONDAY_MORNING_IST } from '../support/factories.ts';
+
+/**
+ * The booking batcher's statement (booking-insert.sql) against the schema it runs on: its columns are
+ * the ones the code sends and reads, it prepares on a migrated database, and its plan uses the
+ * indexes its speed rests on.
+ */
+
+let database: TestDatabase;
+const now = new Date(MONDAY_MORNING_IST);
+const columns = getTableColumns(bookings);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemoData(database.db);
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const booking = (over: Partial<NewBooking> = {}): NewBooking & { bookingType: 'ONLINE' } => ({
+  ...BASE,
+  ...over,
+  bookingType: 'ONLINE',
+});
+const BASE: NewBooking = {
+  therapistId: 1, serviceId: 1, bookingDate: '2026-11-24', bookingTimeSlotStart: '10:00', bookingType: 'ONLINE', locationId: null,
+  clientFullName: 'Meera Pillai', clientEmail: 'meera.pillai@example.com', clientMobile: '9876543210', clientAge: 29,
+  clientState: 'Maharashtra', clientCity: 'Mumbai', clientNote: '', sessionType: 'individual', termsAccepted: true,
+  paymentStatus: 'INITIATED', paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000), paymentTransactionId: null,
+  adminConfirmed: false, createdByAdminId: null, bookingTokenHash: null, clientAddressHash: 'address-hash',
+  whatsappOptInAt: null, whatsappConsentText: null,
+};
+
+/** The statement's values for these bookings, as the batcher sends them. */
+const values = (rows: ReturnType<typeof batchRow>['row'][]) => [JSON.stringify(rows.map((row, n) => ({ n, ...row }))), HOLD_ADDRESS_WINDOW_MINUTES];
+
+/** `a b, c d(e, f), …` → [[a, b], [c, 'd(e, f)']]: a column list, types with commas kept whole. */
+function columnList(list: string): string[][] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of list) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts.map((p) => p.trim().split(/\s+/)).map(([name, ...type]) => [name!, type.join(' ')]);
+}
+
+describe('the booking insert statement', () => {
+  it('reads each booking with the schema’s column types and inserts the columns the code sends', () => {
+    const input = /jsonb_to_recordset\(\$1::jsonb\) as x\(([\s\S]*?)\)\n\s*\),/.exec(BOOKING_INSERT)![1]!;
+    const expected = [
+      ['n', 'int'],
+      ...NEW_BOOKING_KEYS.map((k) => [columns[k].name, columns[k].getSQLType()]),
+      ['therapist_type', 'smallint'],
+      ['followups', 'jsonb'],
+      ['asked_at', 'timestamptz'],
+      ['hold_limit_client', 'int'],
+      ['hold_limit_address', 'int'],
+    ];
+    expect(columnList(input.replace(/--.*$/gm, ''))).toEqual(expected);
+    // What the TypeScript side puts in each row is exactly what the statement reads.
+    const { row } = batchRow(booking(), [], now, { perClient: 2, perAddress: 10 });
+    expect(Object.keys({ n: 0, ...row }).sort()).toEqual(expected.map(([name]) => name).sort());
+
+    const inserted = /insert into bookings \(([\s\S]*?)\)\n/.exec(BOOKING_INSERT)![1]!;
+    expect(columnList(inserted.replace(/--.*$/gm, '')).map(([name]) => name)).toEqual([...NEW_BOOKING_KEYS.map((k) => columns[k].name), 'amount_paise']);
+    // The ON CONFLICT target names the live-slot index's own predicate, or PostgreSQL would not infer it.
+    expect(BOOKING_INSERT).toContain(`where ${LIVE_BOOKING_SQL}\n`);
+    // Job ids are made from their parts around the new id, never by rewriting a placeholder id.
+    expect(BOOKING_INSERT).not.toMatch(/regexp_replace|replace\(/i);
+  });
+
+  it('prepares against the migrated database', async () => {
+    const client = await database.pool.connect();
+    try {
+      await client.query(`prepare booking_insert_check as ${BOOKING_INSERT}`);
+      const { rows } = await client.query<{ parameter_types: string[] }>(
+        `select parameter_types::text[] from pg_prepared_statements where name = 'booking_insert_check'`,
+      );
+      expect(rows[0]).toEqual({ parameter_types: ['jsonb', 'integer'] });
+    } finally {
+      await client.query('deallocate all');
+      client.release();
+    }
+  });
+
+  it('answers exactly the columns the code reads, and writes each job under the new booking’s own id', async () => {
+    const start = new Date('2026-11-30T10:00:00+05:30');
+    const followups = [
+      bookingJob('mail.booking-confirmation', bookingJobIds.confirmationMail('client'), { recipient: 'client' }),
+      bookingJob('mail.booking-reminder', bookingJobIds.reminderMail(start), { sessionStartsAt: start.toISOString() }, new Date(start.getTime() - 86_400_000)),
+    ];
+    const rows = [
+      batchRow(booking({ bookingDate: '2026-11-30', paymentStatus: 'PENDING', paymentHoldExpiresAt: null, paymentTransactionId: 'plan-1' }), followups, now).row,
+      batchRow(booking({ bookingDate: '2026-11-30', paymentTransactionId: 'plan-2' }), [], now).row,
+    ];
+    const result = await database.pool.query<InsertRow>({ text: BOOKING_INSERT, values: values(rows) });
+    // int4, text, int4, int4: the numbers pg hands over as numbers, as InsertRow says.
+    expect(result.fields.map((f) => [f.name, f.dataTypeID])).toEqual([['n', 23], ['refusal', 25], ['id', 23], ['retry_after', 23]] satisfies [keyof InsertRow, number][]);
+    const [written, taken] = [...result.rows].sort((a, b) => a.n - b.n);
+    expect(taken).toEqual({ n: 1, refusal: 'taken', id: null, retry_after: null });
+    const id = written!.id!;
+    expect(written).toEqual({ n: 0, refusal: null, id, retry_after: null });
+    const jobs = await database.pool.query('select job_name, job_id, payload, available_at from outbox order by job_id');
+    expect(jobs.rows).toEqual([
+      { job_name: 'mail.booking-confirmation', job_id: jobIds.confirmationMail(id, 'client'), payload: { bookingId: id, recipient: 'client' }, available_at: now },
+      {
+        job_name: 'mail.booking-reminder',
+        job_id: jobIds.reminderMail(id, start),
+        payload: { bookingId: id, sessionStartsAt: start.toISOString() },
+        available_at: new Date(start.getTime() - 86_400_000),
+      },
+    ]);
+  });
+
+  it('plans the slot conflict on bookings_live_slot_uq and the hold counts on their indexes', async () => {
+    // A centre's worth of live holds, each a client of its own, with statistics as autovacuum keeps them.
+    await database.pool.query(`
+      insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+        client_email, client_mobile, payment_status, payment_hold_expires_at, client_address_hash, amount_paise)
+      select 1, 1, date '2027-01-01' + g, time '10:00', 'ONLINE', 'Client ' || g,
+        'client' || g || '@example.com', lpad(g::text, 10, '9'), 'INITIATED', $1::timestamptz + interval '20 minutes', 'address-' || (g % 50), 150000
+      from generate_series(1, 3000) as g`, [now]);
+    await database.pool.query('analyze bookings');
+    const rows = Array.from({ length: 20 }, (_, i) =>
+      batchRow(
+        booking({ bookingDate: '2026-12-01', bookingTimeSlotStart: `${10 + (i % 8)}:00`, clientEmail: `asker${i}@example.com`, clientMobile: `98765${String(i).padStart(5, '0')}`, clientAddressHash: `address-${i}` }),
+        [],
+        now,
+        { perClient: 2, perAddress: 10 },
+      ).row,
+    );
+    const { rows: plan } = await database.pool.query<{ 'QUERY PLAN': unknown }>({ text: `explain (format json) ${BOOKING_INSERT}`, values: values(rows) });
+    const text = JSON.stringify(plan[0]!['QUERY PLAN']);
+    expect(text).toContain('"Conflict Arbiter Indexes":["bookings_live_slot_uq"]');
+    expect(text).toContain('"Index Name":"bookings_initiated_email_idx"');
+    expect(text).toContain('"Index Name":"bookings_initiated_mobile_idx"');
+    expect(text).toContain('"Index Name":"bookings_client_address_idx"');
+    // Nothing reads the whole of bookings.
+    type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
+    const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+    const root = (plan[0]!['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan;
+    expect(nodes(root).filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'bookings')).toEqual([]);
+  });
+});
