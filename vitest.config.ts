@@ -23,6 +23,8 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-setup.ts'],
+          // Fails a file whose answers do not match the OpenAPI document (tests/support/contract-check.ts).
+          setupFiles: ['tests/support/contract-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -3,6 +3,7 @@ import type request from 'supertest';
 import { buildApp, type AppDeps } from '../../api/src/app.ts';
 import { parseConfig } from '../../shared/core/config.ts';
 import { createLogger } from '../../shared/core/logger.ts';
+import { checkAnswers } from './contract-check.ts';
 import type { TestDatabase } from './db.ts';
 
 /**
@@ -19,14 +20,17 @@ export function fixedClock(iso: string): { now: () => Date; set: (iso: string) =
 
 export function testApp(database: TestDatabase, overrides: Partial<AppDeps> = {}) {
   const redis: Pick<Redis, 'ping'> = { ping: async () => 'PONG' };
-  return buildApp({
-    config: testConfig,
-    db: database.db,
-    redis,
-    logger: createLogger({ level: 'silent' }),
-    now: () => new Date(),
-    ...overrides,
-  });
+  // Every answer is checked against the contract (the OpenAPI document's schemas): contract-check.ts.
+  return checkAnswers(
+    buildApp({
+      config: testConfig,
+      db: database.db,
+      redis,
+      logger: createLogger({ level: 'silent' }),
+      now: () => new Date(),
+      ...overrides,
+    }),
+  );
 }
 
 /** A supertest parser that keeps a binary answer (an .xlsx) as one Buffer. */
