@@ -1,9 +1,11 @@
-import type { Express } from 'express';
+import compression from 'compression';
+import express, { type Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULL_BOARD_PATH } from '../../api/src/bull-board.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../shared/contract/openapi.ts';
 import { testApp, testConfig } from '../support/app.ts';
+import { checkAnswers, contractChecked, contractFailures } from '../support/contract-check.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 /**
@@ -145,6 +147,28 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(doc.components.schemas.Error).toMatchObject({ type: 'object', required: ['detail'] });
+  });
+
+  it("catches an answer that is not the document's, compressed or not, and names the field (the harness's own check)", async () => {
+    const liar = express();
+    liar.get('/healthz', (_req, res) => void res.json({ status: 'fine', extra: 1 }));
+    liar.get('/readyz', (_req, res) => void res.status(503).json({ status: 'ready', checks: {} }));
+    liar.get('/locations', (_req, res) => void res.status(418).json({ message: 'no detail' }));
+    liar.use(compression({ threshold: 0 }));
+    liar.get('/services', (_req, res) => void res.json([{ id: 'one', name: 'x' }]));
+    checkAnswers(liar);
+    const before = contractChecked.count;
+    await request(liar).get('/healthz').expect(200);
+    await request(liar).get('/readyz').expect(503);
+    await request(liar).get('/locations').expect(418);
+    await request(liar).get('/services').set('Accept-Encoding', 'gzip').expect(200);
+    const found = contractFailures.splice(0);
+    expect(contractChecked.count - before).toBe(4);
+    expect(found.map((f) => `${f.call} ${f.status}`)).toEqual(['GET /healthz 200', 'GET /readyz 503', 'GET /locations 418', 'GET /services 200']);
+    expect(found[0]!.problem).toContain('status');
+    expect(found[0]!.problem).toContain('extra');
+    expect(found[2]!.problem).toContain('detail');
+    expect(found[3]!.problem).toContain('0.id');
   });
 
   it('is served at GET /api/openapi.json to anyone, cacheable, revalidated by its ETag', async () => {

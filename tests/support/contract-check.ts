@@ -53,7 +53,7 @@ function issuesOf(error: z.ZodError): string {
     .join('; ');
 }
 
-function check(method: string, url: string, res: ServerResponse, chunks: Buffer[]): void {
+function check(method: string, url: string, res: ServerResponse, chunks: Buffer[], header: (name: string) => string): void {
   const status = res.statusCode;
   if (method === 'HEAD' || status === 204 || status === 304) return;
   const path = url.split('?')[0]!;
@@ -63,7 +63,7 @@ function check(method: string, url: string, res: ServerResponse, chunks: Buffer[
   const fail = (problem: string): void => void contractFailures.push({ call, status, problem });
   const expected = schemaFor(route, status);
   if (!expected) return fail(`status ${status} is not in the document`);
-  const type = String(res.getHeader('content-type') ?? '');
+  const type = header('content-type');
   const isJson = /^application\/json\b/.test(type);
   if (!expected.schema) {
     if (isJson) fail(`answered JSON where the document says ${expected.media}`);
@@ -72,7 +72,7 @@ function check(method: string, url: string, res: ServerResponse, chunks: Buffer[
   if (!isJson) return fail(`answered ${type || 'no content type'} where the document says application/json`);
   let body: unknown;
   try {
-    body = JSON.parse(decode(Buffer.concat(chunks), res.getHeader('content-encoding') as string | undefined).toString('utf8'));
+    body = JSON.parse(decode(Buffer.concat(chunks), header('content-encoding') || undefined).toString('utf8'));
   } catch (err) {
     return fail(`the body is not JSON (${(err as Error).message})`);
   }
@@ -90,6 +90,17 @@ function watch(req: IncomingMessage, res: ServerResponse): void {
     if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
     else chunks.push(Buffer.from(chunk as Uint8Array));
   };
+  // The cached early answer passes its headers to writeHead as a flat list, which getHeader does not see.
+  const direct = new Map<string, string>();
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const headers = args.find((a) => Array.isArray(a) || (typeof a === 'object' && a !== null));
+    const pairs: [unknown, unknown][] = Array.isArray(headers)
+      ? headers.flatMap((_, i) => (i % 2 === 0 ? [[headers[i], headers[i + 1]] as [unknown, unknown]] : []))
+      : Object.entries((headers ?? {}) as Record<string, unknown>);
+    for (const [name, value] of pairs) direct.set(String(name).toLowerCase(), String(value));
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
   const write = res.write;
   const end = res.end;
   res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
@@ -100,7 +111,7 @@ function watch(req: IncomingMessage, res: ServerResponse): void {
     keep(chunk, rest[0]);
     return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest);
   } as ServerResponse['end'];
-  res.once('finish', () => check(method, url, res, chunks));
+  res.once('finish', () => check(method, url, res, chunks, (name) => String(res.getHeader(name) ?? direct.get(name) ?? '')));
 }
 
 /** Watches every answer of an app built by testApp; returns the same app. */
