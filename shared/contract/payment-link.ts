@@ -39,6 +39,7 @@ export const confirmLinkSchema = z.object({
 
 /** The answer of both forms of update-payment-link (the admin's, audited, and the wizard's confirmation). */
 export const paymentLinkSavedSchema = z.strictObject({ booking_id: z.number().int(), payment_link_url: z.string(), message: z.string() });
+export type PaymentLinkSaved = z.infer<typeof paymentLinkSavedSchema>;
 
 /** The booking record a caller with proof (provider's signature, the booking's token, an admin) receives. */
 export const bookingRecordSchema = adminBookingSchema.extend({
