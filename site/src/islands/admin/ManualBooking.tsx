@@ -1,6 +1,7 @@
 /** The Manual Booking modal (spec section 5): an admin-confirmed booking for a client. */
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { MANUAL_BOOKING_MESSAGES as MB } from '../../../../shared/contract/messages.ts';
+import { manualBookingSchema } from '../../../../shared/contract/admin.ts';
+import { fieldErrorsOf } from '../../../../shared/contract/booking.ts';
 import { adminWindowDates } from '../../../../shared/domain/slots.ts';
 import { centreNow } from '../../../../shared/domain/time.ts';
 import { isOnlineType } from '../../../../shared/domain/therapist.ts';
@@ -12,7 +13,7 @@ import {
   type Location,
   type ManualBookingPayload,
 } from '../../lib/admin-api.ts';
-import { EMAIL_RE, MESSAGES, formatLongDate, formatTime, newTransactionId } from '../../lib/admin-format.ts';
+import { MESSAGES, formatLongDate, formatTime, newTransactionId } from '../../lib/admin-format.ts';
 import { Loading, Modal } from './ui.tsx';
 
 type Form = {
@@ -43,18 +44,52 @@ const EMPTY: Form = {
   notes: '',
 };
 
+/** The request the form sends: what manualBookingSchema reads, on the server as here. */
+function payloadOf(f: Form, transactionId: string, therapistEmail: string | undefined): ManualBookingPayload {
+  const offline = f.bookingType === 'OFFLINE';
+  const payload: ManualBookingPayload = {
+    therapist_id: Number(f.therapistId),
+    booking_date: f.bookingDate,
+    booking_time_slot_start: f.slot,
+    client_full_name: f.clientName.trim(),
+    client_email: f.clientEmail.trim(),
+    client_mobile: f.clientMobile.trim(),
+    client_note: f.notes.trim(),
+    booking_type: (f.bookingType || undefined) as ManualBookingPayload['booking_type'],
+    location_id: offline ? Number(f.locationId) : 0,
+    // An empty amount is no amount (Number('') would be 0, a different message's business).
+    amount: f.amount.trim() === '' ? Number.NaN : Math.round(Number(f.amount) * 100) / 100,
+    payment_status: offline ? 'PENDING' : 'COMPLETED',
+    admin_confirmed: true,
+    payment_transaction_id: transactionId,
+  };
+  if (therapistEmail) payload.therapist_email = therapistEmail;
+  return payload;
+}
+
+/** The request's fields as the form names them, for the schema's messages. */
+const FORM_FIELD: Partial<Record<string, keyof Form>> = {
+  therapist_id: 'therapistId',
+  booking_date: 'bookingDate',
+  booking_time_slot_start: 'slot',
+  client_full_name: 'clientName',
+  client_email: 'clientEmail',
+  client_mobile: 'clientMobile',
+  booking_type: 'bookingType',
+  location_id: 'locationId',
+  amount: 'amount',
+  client_note: 'notes',
+};
+
+/** The form checked with the server's own schema (manualBookingSchema), its messages under the form's fields. */
 export function validateManualBooking(f: Form): Errors {
+  const parsed = manualBookingSchema.safeParse(payloadOf(f, '', undefined));
+  if (parsed.success) return {};
   const e: Errors = {};
-  if (!f.therapistId) e.therapistId = MB.therapistRequired;
-  if (!f.bookingDate) e.bookingDate = MB.dateRequired;
-  if (!f.slot) e.slot = MB.slotRequired;
-  if (!f.clientName.trim()) e.clientName = MB.clientNameRequired;
-  if (!EMAIL_RE.test(f.clientEmail.trim())) e.clientEmail = MB.clientEmailRequired;
-  if (!/^\d{10}$/.test(f.clientMobile.trim())) e.clientMobile = MB.clientMobileRequired;
-  if (!f.bookingType) e.bookingType = MB.bookingTypeRequired;
-  if (f.bookingType === 'OFFLINE' && !f.locationId) e.locationId = MB.locationRequired;
-  const amount = Number(f.amount);
-  if (f.amount.trim() === '' || !Number.isFinite(amount) || amount <= 0) e.amount = MB.amountRequired;
+  for (const [field, message] of Object.entries(fieldErrorsOf(parsed.error))) {
+    const key = FORM_FIELD[field];
+    if (key && message) e[key] ??= message;
+  }
   return e;
 }
 
@@ -164,24 +199,7 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
       if (firstKey) document.getElementById(`${idp}-${firstKey}`)?.focus();
       return;
     }
-    const offline = form.bookingType === 'OFFLINE';
-    const payload: ManualBookingPayload = {
-      therapist_id: Number(form.therapistId),
-      booking_date: form.bookingDate,
-      booking_time_slot_start: form.slot,
-      client_full_name: form.clientName.trim(),
-      client_email: form.clientEmail.trim(),
-      client_mobile: form.clientMobile.trim(),
-      client_note: form.notes.trim(),
-      booking_type: offline ? 'OFFLINE' : 'ONLINE',
-      location_id: offline ? Number(form.locationId) : 0,
-      amount: Math.round(Number(form.amount) * 100) / 100,
-      payment_status: offline ? 'PENDING' : 'COMPLETED',
-      admin_confirmed: true,
-      payment_transaction_id: transactionId,
-    };
-    const email = therapist ? firstEmail(therapist.email) : undefined;
-    if (email) payload.therapist_email = email;
+    const payload = payloadOf(form, transactionId, therapist ? firstEmail(therapist.email) : undefined);
     setSubmitting(true);
     try {
       const res = await adminApi.createManualBooking(payload);
