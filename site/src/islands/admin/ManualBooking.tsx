@@ -57,8 +57,9 @@ function payloadOf(f: Form, transactionId: string, therapistEmail: string | unde
     client_note: f.notes.trim(),
     booking_type: (f.bookingType || undefined) as ManualBookingPayload['booking_type'],
     location_id: offline ? Number(f.locationId) : 0,
-    // An empty amount is no amount (Number('') would be 0, a different message's business).
-    amount: f.amount.trim() === '' ? Number.NaN : Math.round(Number(f.amount) * 100) / 100,
+    // Blank or not a number reads as 0, which the schema refuses as it refuses a blank: a number that is
+    // not one would end the parse before the form-wide rule (an offline booking's centre) is checked.
+    amount: Number.isFinite(Number(f.amount)) ? Math.round(Number(f.amount) * 100) / 100 : 0,
     payment_status: offline ? 'PENDING' : 'COMPLETED',
     admin_confirmed: true,
     payment_transaction_id: transactionId,
