@@ -108,7 +108,8 @@ const operationId = (route: ApiRoute) =>
 
 function content(c: Content, convert: (s: z.ZodType) => JsonSchema): Record<string, { schema: JsonSchema }> {
   if ('json' in c) return { 'application/json': { schema: convert(c.json) } };
-  const schema: JsonSchema = c.format === 'text' ? { type: 'string' } : { type: 'string', contentMediaType: c.media };
+  // A raw JSON body (a webhook, read as bytes to verify its signature) is an object; text is a string; anything else bytes.
+  const schema: JsonSchema = c.media === 'application/json' ? { type: 'object' } : c.format === 'text' ? { type: 'string' } : { type: 'string', contentMediaType: c.media };
   return { [c.media]: { schema } };
 }
 
