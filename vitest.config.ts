@@ -23,7 +23,9 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-setup.ts'],
-          setupFiles: ['tests/support/integration-setup.ts'],
+          // integration-setup closes each file's Redis clients; contract-setup fails a file whose answers do not
+          // match the OpenAPI document (tests/support/contract-check.ts).
+          setupFiles: ['tests/support/integration-setup.ts', 'tests/support/contract-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -16,6 +16,7 @@ import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { jobFailureRoutes } from './routes/job-failures.routes.ts';
 import { manageRoutes } from './routes/manage.routes.ts';
+import { openApiRoutes } from './routes/openapi.routes.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
@@ -49,6 +50,7 @@ export function buildApp(input: AppDeps): express.Express {
   // router builds its state per router entered), and a manual booking is passed on to adminRoutes.
   app.use(publicRoutes(deps));
   app.use(healthRoutes(deps));
+  app.use(openApiRoutes(deps));
   // Before the admin routes: the wizard confirms its payment link under /api/admin without a token.
   app.use(paymentRoutes(deps));
   app.use(manageRoutes(deps));

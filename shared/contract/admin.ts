@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isEmailAddress, normaliseIndianMobile } from '../domain/contact.ts';
-import { REVIEW_NOTE_MAX, type DiscrepancyKind, type PaymentsProviderName } from '../domain/payment-discrepancy.ts';
+import { DISCREPANCY_KINDS, REVIEW_NOTE_MAX, type PaymentsProviderName } from '../domain/payment-discrepancy.ts';
 import type { AdminSlotStatesDay } from '../domain/slot-states.ts';
 import { ADMIN_WINDOW_DAYS } from '../domain/slots.ts';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
@@ -73,14 +73,20 @@ export const loginSchema = z.object({
   password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }).max(256),
 });
 
-export type LoginResponse = {
-  access_token: string;
-  token_type: 'bearer';
-  username: string;
-  is_superadmin: boolean;
-  is_admin: boolean;
-  is_active: boolean;
-};
+export const loginResponseSchema = z.strictObject({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  username: z.string(),
+  is_superadmin: z.boolean(),
+  is_admin: z.boolean(),
+  is_active: z.boolean(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+/** POST /api/admin/logout. */
+export const signedOutResponseSchema = z.strictObject({ message: z.string() });
+/** POST /api/admin/queues-session: where Bull Board now opens with its cookie. */
+export const queuesSessionResponseSchema = z.strictObject({ url: z.string() });
+export type QueuesSessionResponse = z.infer<typeof queuesSessionResponseSchema>;
 
 export const blockSlotSchema = z.strictObject({
   therapist_id: positiveInt('Therapist is required'),
@@ -94,7 +100,8 @@ export const blockSlotSchema = z.strictObject({
   action: z.enum(['block', 'unblock'], { error: 'action must be "block" or "unblock"' }).optional(),
 });
 export type BlockSlotInput = z.output<typeof blockSlotSchema>;
-export type BlockSlotResponse = { blocked: boolean; booking_id: number; message: string };
+export const blockSlotResponseSchema = z.strictObject({ blocked: z.boolean(), booking_id: z.number().int(), message: z.string() });
+export type BlockSlotResponse = z.infer<typeof blockSlotResponseSchema>;
 
 /** GET /api/admin/therapists/{id}/slot-states: from defaults to today, days to the rest of the window. */
 export const slotStatesQuerySchema = z.strictObject({
@@ -108,7 +115,20 @@ export const slotStatesQuerySchema = z.strictObject({
 });
 export type SlotStatesQuery = z.output<typeof slotStatesQuerySchema>;
 export type { AdminSlotState, AdminSlotStateEntry, AdminSlotStatesDay } from '../domain/slot-states.ts';
-export type AdminSlotStatesResponse = { therapist_id: number; today: string; days: AdminSlotStatesDay[] };
+/** The grid's days as domain/slot-states.ts computes them; `satisfies` keeps the two in step. */
+const adminSlotStatesDaySchema = z.strictObject({
+  date: z.string(),
+  slots: z.array(
+    z.strictObject({
+      start_time: z.string(),
+      end_time: z.string(),
+      state: z.enum(['free', 'booked', 'blocked', 'past']),
+      booking_id: z.number().int().nullable(),
+    }),
+  ),
+}) satisfies z.ZodType<AdminSlotStatesDay>;
+export const adminSlotStatesResponseSchema = z.strictObject({ therapist_id: z.number().int(), today: z.string(), days: z.array(adminSlotStatesDaySchema) });
+export type AdminSlotStatesResponse = z.infer<typeof adminSlotStatesResponseSchema>;
 /**
  * POST /api/admin/bookings/{id}/cancel's optional body: what becomes of a paid booking's money. A
  * paid booking needs it; FULL and PARTIAL (amount in rupees) go back through the provider; NONE
@@ -132,13 +152,14 @@ export const cancelRefundSchema = z.discriminatedUnion(
   { error: 'refund must be FULL, PARTIAL or NONE' },
 );
 export type CancelRefund = z.output<typeof cancelRefundSchema>;
-export type CancelResponse = {
-  booking_id: number;
-  cancelled: true;
-  unblocked: boolean;
-  message: string;
-  refund?: { status: 'processed' | 'pending' | 'none'; amount: number };
-};
+export const cancelResponseSchema = z.strictObject({
+  booking_id: z.number().int(),
+  cancelled: z.literal(true),
+  unblocked: z.boolean(),
+  message: z.string(),
+  refund: z.strictObject({ status: z.enum(['processed', 'pending', 'none']), amount: z.number() }).optional(),
+});
+export type CancelResponse = z.infer<typeof cancelResponseSchema>;
 
 /**
  * The manual booking form (spec section 5). It collects no age, session type, state or city, so it
@@ -198,7 +219,8 @@ export const shareableLinkSchema = z.strictObject({
   booking_id: positiveInt('Booking ID is required'),
   merchant_transaction_id: text(64),
 });
-export type ShareableLinkResponse = { payment_link_url: string };
+export const shareableLinkResponseSchema = z.strictObject({ payment_link_url: z.string() });
+export type ShareableLinkResponse = z.infer<typeof shareableLinkResponseSchema>;
 
 export const updatePaymentLinkSchema = z.strictObject({
   payment_link_url: z
@@ -264,6 +286,9 @@ export type IncomeQuery = z.output<typeof incomeQuerySchema>;
 
 /** One page of a list, and how many rows the whole list has. */
 export type Paged<T> = { page: number; page_size: number; total: number; items: T[] };
+const pageFields = { page: z.number().int().min(1), page_size: z.number().int().min(1), total: z.number().int().min(0) };
+/** The answer schema of one page of `item`s (Paged<T>). */
+export const pagedSchema = <T extends z.ZodType>(item: T) => z.strictObject({ ...pageFields, items: z.array(item) });
 
 const isoDateQuery = (name: string) => {
   const message = `${name} must be a real date written YYYY-MM-DD`;
@@ -307,169 +332,194 @@ export type AdminBookingsQuery = z.output<typeof adminBookingsQuerySchema>;
 export const clientBookingsQuerySchema = z.strictObject({ name: text(100).optional(), ...pagingFields });
 export type ClientBookingsQuery = z.output<typeof clientBookingsQuerySchema>;
 
-export type AdminTherapistDto = {
-  id: number;
-  name: string;
-  title: string;
-  specialization: string;
-  bio: string;
-  price: number | null;
-  image_url: string;
+const bookingTypeSchema = z.enum(['ONLINE', 'OFFLINE', 'ADMIN_BLOCK']);
+const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
+
+export const adminTherapistSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  title: z.string(),
+  specialization: z.string(),
+  bio: z.string(),
+  price: z.number().nullable(),
+  image_url: z.string(),
   /** 1 online; the admin side treats anything else as offline. */
-  type: number;
-  type_label: 'online' | 'offline';
-  locations: number | null;
-  offered_service_ids: number[];
-  email: string[];
-};
+  type: z.number().int(),
+  type_label: z.enum(['online', 'offline']),
+  locations: z.number().int().nullable(),
+  offered_service_ids: z.array(z.number().int()),
+  email: z.array(z.string()),
+});
+export type AdminTherapistDto = z.infer<typeof adminTherapistSchema>;
 
-export type AdminBookingType = 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
+export type AdminBookingType = z.infer<typeof bookingTypeSchema>;
 
-export type AdminBookingDto = {
-  id: number;
-  booking_date: string;
-  booking_time_slot_start: string;
-  client_full_name: string;
-  client_email: string;
-  client_mobile: string;
-  therapist_id: number;
-  therapist_name: string;
-  booking_type: AdminBookingType;
-  payment_status: PaymentStatus;
-  payment_link_url: string | null;
-  payment_transaction_id: string | null;
-  amount: number;
-  cancelled: boolean;
-  google_meet_link: string | null;
-  location_id: number | null;
-  location_name: string | null;
-  location_address: string | null;
-  client_note: string;
-  service_id: number | null;
-  session_type: 'individual' | 'couple' | null;
-  admin_confirmed: boolean;
+const adminBookingFields = {
+  id: z.number().int(),
+  booking_date: z.string(),
+  booking_time_slot_start: z.string(),
+  client_full_name: z.string(),
+  client_email: z.string(),
+  client_mobile: z.string(),
+  therapist_id: z.number().int(),
+  therapist_name: z.string(),
+  booking_type: bookingTypeSchema,
+  payment_status: paymentStatusSchema,
+  payment_link_url: z.string().nullable(),
+  payment_transaction_id: z.string().nullable(),
+  amount: z.number(),
+  cancelled: z.boolean(),
+  google_meet_link: z.string().nullable(),
+  location_id: z.number().int().nullable(),
+  location_name: z.string().nullable(),
+  location_address: z.string().nullable(),
+  client_note: z.string(),
+  service_id: z.number().int().nullable(),
+  session_type: z.enum(['individual', 'couple']).nullable(),
+  admin_confirmed: z.boolean(),
   /** Rupees captured for the booking (the ledger), and returned (positive). */
-  amount_paid: number;
-  amount_refunded: number;
+  amount_paid: z.number(),
+  amount_refunded: z.number(),
   /** What the panel shows beside the payment status when money and booking tell more than the status. */
-  payment_note: string | null;
+  payment_note: z.string().nullable(),
   /** Whether the client came to the (past) session, once an admin marked it. */
-  attendance: 'ATTENDED' | 'NO_SHOW' | null;
+  attendance: z.enum(['ATTENDED', 'NO_SHOW']).nullable(),
   /** An unpaid online hold (INITIATED) keeps its slot until then (ISO 8601); null for anything else. */
-  payment_hold_expires_at: string | null;
+  payment_hold_expires_at: z.string().nullable(),
 };
+export const adminBookingSchema = z.strictObject(adminBookingFields);
+export type AdminBookingDto = z.infer<typeof adminBookingSchema>;
 
-export type ClientBookingDto = AdminBookingDto & {
-  client_city: string | null;
-  client_state: string | null;
-  data: {
-    booking_type: AdminBookingType;
-    client_note: string;
-    therapist_details: { name: string };
-    booking_date: string;
-    booking_time_slot_start: string;
-    location_address: string | null;
-  };
-};
+export const clientBookingSchema = z.strictObject({
+  ...adminBookingFields,
+  client_city: z.string().nullable(),
+  client_state: z.string().nullable(),
+  data: z.strictObject({
+    booking_type: bookingTypeSchema,
+    client_note: z.string(),
+    therapist_details: z.strictObject({ name: z.string() }),
+    booking_date: z.string(),
+    booking_time_slot_start: z.string(),
+    location_address: z.string().nullable(),
+  }),
+});
+export type ClientBookingDto = z.infer<typeof clientBookingSchema>;
 
-export type ClientSearchResult = { name: string; email: string; phone: string };
+export const clientSearchResultSchema = z.strictObject({ name: z.string(), email: z.string(), phone: z.string() });
+export type ClientSearchResult = z.infer<typeof clientSearchResultSchema>;
 
 /** How money was taken, as the payments ledger records it. */
-export type LedgerMethodDto = 'UPI' | 'CARD' | 'NETBANKING' | 'WALLET' | 'CASH' | 'OTHER';
+const ledgerMethodSchema = z.enum(['UPI', 'CARD', 'NETBANKING', 'WALLET', 'CASH', 'OTHER']);
+export type LedgerMethodDto = z.infer<typeof ledgerMethodSchema>;
 
 /**
  * One row of the payments ledger (spec's Payment: amount, payment_transaction_id, client_name,
  * client_phone, booking_date), with what the ledger adds: a refund is its own row with a negative
  * amount, so the list's sum is always the money the centre kept.
  */
-export type PaymentDto = {
-  amount: number;
-  payment_transaction_id: string | null;
-  client_name: string;
-  client_phone: string;
-  booking_date: string;
-  booking_id: number;
-  kind: 'PAYMENT' | 'REFUND';
-  method: LedgerMethodDto;
+export const paymentSchema = z.strictObject({
+  amount: z.number(),
+  payment_transaction_id: z.string().nullable(),
+  client_name: z.string(),
+  client_phone: z.string(),
+  booking_date: z.string(),
+  booking_id: z.number().int(),
+  kind: z.enum(['PAYMENT', 'REFUND']),
+  method: ledgerMethodSchema,
   /** The provider's payment or refund id (pay_…, rfnd_…), or the centre's own for money taken at the desk. */
-  provider_reference: string;
+  provider_reference: z.string(),
   /** When the money moved (ISO 8601). */
-  recorded_at: string;
+  recorded_at: z.string(),
   /** A refund's reason, when one was given. */
-  reason: string | null;
-};
+  reason: z.string().nullable(),
+});
+export type PaymentDto = z.infer<typeof paymentSchema>;
 /** total_amount is net: payments less refunds; total_collected and total_refunded are its two parts (refunded as a positive number). */
-export type IncomeReport = { total_amount: number; total_collected: number; total_refunded: number; payments: PaymentDto[] };
+const incomeTotals = { total_amount: z.number(), total_collected: z.number(), total_refunded: z.number() };
+export const incomeReportSchema = z.strictObject({ ...incomeTotals, payments: z.array(paymentSchema) });
+export type IncomeReport = z.infer<typeof incomeReportSchema>;
 /** One page of the ledger, with the totals of the whole ledger (not of the page) beside it. */
-export type IncomePage = Paged<PaymentDto> & Omit<IncomeReport, 'payments'>;
+export const incomePageSchema = z.strictObject({ ...pageFields, items: z.array(paymentSchema), ...incomeTotals });
+export type IncomePage = z.infer<typeof incomePageSchema>;
 
-export type EodDetail = {
-  booking_id: number;
-  client_name: string;
-  therapist_id: number;
-  therapist_name: string;
-  service_id: number | null;
-  payment_status: PaymentStatus;
-  cancelled: boolean;
-  amount: number;
+export const eodDetailSchema = z.strictObject({
+  booking_id: z.number().int(),
+  client_name: z.string(),
+  therapist_id: z.number().int(),
+  therapist_name: z.string(),
+  service_id: z.number().int().nullable(),
+  payment_status: paymentStatusSchema,
+  cancelled: z.boolean(),
+  amount: z.number(),
   /** What the ledger holds for the booking: paid in, and refunded (positive). */
-  amount_paid: number;
-  amount_refunded: number;
-};
+  amount_paid: z.number(),
+  amount_refunded: z.number(),
+});
+export type EodDetail = z.infer<typeof eodDetailSchema>;
 /**
  * total_income_today is net of refunds, for the bookings of report_date; total_refunded_today is the
  * refunded part. total_bookings_today counts every booking of the day, whatever became of it;
  * booked_sessions_today the sessions that will take place or did (paid, or to be paid at the centre,
  * not cancelled) and unpaid_holds_today the online bookings still waiting for their payment.
  */
-export type EodReport = {
-  report_date: string;
-  total_bookings_today: number;
-  completed_bookings_today: number;
-  cancelled_bookings_today: number;
-  booked_sessions_today: number;
-  unpaid_holds_today: number;
-  total_income_today: number;
-  total_refunded_today: number;
-  details: EodDetail[];
-};
+export const eodReportSchema = z.strictObject({
+  report_date: z.string(),
+  total_bookings_today: z.number().int(),
+  completed_bookings_today: z.number().int(),
+  cancelled_bookings_today: z.number().int(),
+  booked_sessions_today: z.number().int(),
+  unpaid_holds_today: z.number().int(),
+  total_income_today: z.number(),
+  total_refunded_today: z.number(),
+  details: z.array(eodDetailSchema),
+});
+export type EodReport = z.infer<typeof eodReportSchema>;
 
-export type TherapistPerformance = {
-  therapist_id: number;
-  therapist_name: string;
-  total_sessions: number;
-  completed_sessions: number;
-  missed_or_cancelled_sessions: number;
+export const therapistPerformanceSchema = z.strictObject({
+  therapist_id: z.number().int(),
+  therapist_name: z.string(),
+  total_sessions: z.number().int(),
+  completed_sessions: z.number().int(),
+  missed_or_cancelled_sessions: z.number().int(),
   /** Net of refunds. */
-  total_income: number;
-  total_refunded: number;
+  total_income: z.number(),
+  total_refunded: z.number(),
   /** Sessions the centre marked attended, and no-shows. */
-  attended_sessions: number;
-  no_show_sessions: number;
-};
-export type TherapistMonthlyReport = { year: number; month: number; therapist_performance: TherapistPerformance[] };
+  attended_sessions: z.number().int(),
+  no_show_sessions: z.number().int(),
+});
+export type TherapistPerformance = z.infer<typeof therapistPerformanceSchema>;
+export const therapistMonthlyReportSchema = z.strictObject({
+  year: z.number().int(),
+  month: z.number().int(),
+  therapist_performance: z.array(therapistPerformanceSchema),
+});
+export type TherapistMonthlyReport = z.infer<typeof therapistMonthlyReportSchema>;
 
 /** One field an admin action changed: its value before and after (null where there was none). */
-export type AuditChange = { field: string; before: unknown; after: unknown };
+const auditChangeSchema = z.strictObject({ field: z.string(), before: z.unknown(), after: z.unknown() });
+export type AuditChange = z.infer<typeof auditChangeSchema>;
 
 /**
  * An audit entry as the panel shows it: who (the admin's username, or "Command line"), what, and
  * only the fields that changed. A creation lists the new record's fields with before null.
  */
-export type AuditEntryDto = {
-  id: number;
-  at: string;
-  admin_id: number | null;
-  admin_username: string | null;
-  actor: string;
+export const auditEntrySchema = z.strictObject({
+  id: z.number().int(),
+  at: z.string(),
+  admin_id: z.number().int().nullable(),
+  admin_username: z.string().nullable(),
+  actor: z.string(),
   /** Who did it, in words: the admin's username, or "Command line". */
-  by: string;
-  action: string;
-  entity_type: string;
-  entity_id: string;
-  changes: AuditChange[];
-};
-export type AuditPage = { page: number; page_size: number; total: number; items: AuditEntryDto[] };
+  by: z.string(),
+  action: z.string(),
+  entity_type: z.string(),
+  entity_id: z.string(),
+  changes: z.array(auditChangeSchema),
+});
+export type AuditEntryDto = z.infer<typeof auditEntrySchema>;
+export const auditPageSchema = pagedSchema(auditEntrySchema);
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 /**
  * POST /api/admin/bookings/{id}/record-payment: a fee taken at the centre for an in-person booking.
@@ -485,7 +535,8 @@ export const recordPaymentSchema = z.strictObject({
     .optional(),
 });
 export type RecordPaymentInput = z.output<typeof recordPaymentSchema>;
-export type RecordPaymentResponse = { booking_id: number; payment_status: 'COMPLETED'; message: string };
+export const recordPaymentResponseSchema = z.strictObject({ booking_id: z.number().int(), payment_status: z.literal('COMPLETED'), message: z.string() });
+export type RecordPaymentResponse = z.infer<typeof recordPaymentResponseSchema>;
 
 /** POST /api/admin/payments/attention/{id}/resolve: what the super admin found or did. */
 export const resolveDiscrepancySchema = z.strictObject({
@@ -500,30 +551,33 @@ export type ResolveDiscrepancyInput = z.output<typeof resolveDiscrepancySchema>;
 export type { DiscrepancyKind, PaymentsProviderName } from '../domain/payment-discrepancy.ts';
 
 /** One disagreement between the ledger and the payments provider, as the super admin's list shows it. Money in rupees. */
-export type PaymentAttentionItem = {
-  id: number;
-  kind: DiscrepancyKind;
+export const paymentAttentionItemSchema = z.strictObject({
+  id: z.number().int(),
+  kind: z.enum(DISCREPANCY_KINDS),
   /** What is wrong, in words ("Payment taken but not recorded"). */
-  headline: string;
-  provider: PaymentsProviderName;
-  booking_id: number | null;
-  client_full_name: string | null;
-  booking_date: string | null;
+  headline: z.string(),
+  provider: z.enum(['razorpay', 'sandbox']) satisfies z.ZodType<PaymentsProviderName>,
+  booking_id: z.number().int().nullable(),
+  client_full_name: z.string().nullable(),
+  booking_date: z.string().nullable(),
   /** HH:MM */
-  booking_time_slot_start: string | null;
-  payment_id: string;
-  refund_id: string | null;
-  ledger_amount: number | null;
-  provider_amount: number | null;
-  detail: string;
-  detected_at: string;
-  last_seen_at: string;
-  resolved_at: string | null;
-  resolution: string | null;
+  booking_time_slot_start: z.string().nullable(),
+  payment_id: z.string(),
+  refund_id: z.string().nullable(),
+  ledger_amount: z.number().nullable(),
+  provider_amount: z.number().nullable(),
+  detail: z.string(),
+  detected_at: z.string(),
+  last_seen_at: z.string(),
+  resolved_at: z.string().nullable(),
+  resolution: z.string().nullable(),
   /** The super admin who marked it reviewed; null when reconciliation resolved it (or it is open). */
-  resolved_by: string | null;
-};
+  resolved_by: z.string().nullable(),
+});
+export type PaymentAttentionItem = z.infer<typeof paymentAttentionItemSchema>;
 
 /** GET /api/admin/payments/attention: every open issue, newest first, and those resolved in the last 7 days. */
-export type PaymentsAttentionResponse = { open: PaymentAttentionItem[]; recently_resolved: PaymentAttentionItem[] };
-export type ResolveDiscrepancyResponse = { item: PaymentAttentionItem; message: string };
+export const paymentsAttentionResponseSchema = z.strictObject({ open: z.array(paymentAttentionItemSchema), recently_resolved: z.array(paymentAttentionItemSchema) });
+export type PaymentsAttentionResponse = z.infer<typeof paymentsAttentionResponseSchema>;
+export const resolveDiscrepancyResponseSchema = z.strictObject({ item: paymentAttentionItemSchema, message: z.string() });
+export type ResolveDiscrepancyResponse = z.infer<typeof resolveDiscrepancyResponseSchema>;

@@ -143,7 +143,8 @@ export type BookingCreate = z.output<typeof bookingCreateSchema>;
  * booking_token: the secret only the client who made a public booking receives; the payment-link and
  * booking-details calls ask for it (header X-Booking-Token). Admin bookings carry none.
  */
-export type BookingCreateResponse = { booking_id: number; message: string; booking_token?: string };
+export const bookingCreateResponseSchema = z.strictObject({ booking_id: z.number().int(), message: z.string(), booking_token: z.string().optional() });
+export type BookingCreateResponse = z.infer<typeof bookingCreateResponseSchema>;
 
 /** Field errors keyed by payload field, the first message per field. */
 export type FieldErrors = Partial<Record<string, string>>;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { isHhMm, isIsoDate, timeToMinutes } from '../domain/time.ts';
+import { loginResponseSchema } from './admin.ts';
 import { INT4_MAX } from './booking.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
@@ -201,43 +202,84 @@ export const setPasswordSchema = z.strictObject({
 });
 
 // ---- Answers
-export type CatalogueTherapistDto = {
-  id: number;
-  name: string;
-  title: string;
-  specialization: string;
-  bio: string;
-  bio_parts: Record<(typeof BIO_PARTS)[number], string>;
-  price: number | null;
-  image_url: string;
-  type: number;
-  location_id: number | null;
-  service_ids: number[];
-  email: string[];
-  is_active: boolean;
-  hours: WeeklyHours;
-  time_off: TimeOffDto[];
-};
-export type TimeOffDto = { id: number; from_date: string; to_date: string; reason: string };
-export type HolidayDto = { id: number; date: string; reason: string };
+const bioPartsSchema = z.strictObject({ summary: z.string(), approaches: z.string(), experience: z.string(), languages: z.string() }) satisfies z.ZodType<
+  Record<(typeof BIO_PARTS)[number], string>
+>;
+const weeklyHoursAnswer = z.strictObject({
+  mon: z.array(z.string()),
+  tue: z.array(z.string()),
+  wed: z.array(z.string()),
+  thu: z.array(z.string()),
+  fri: z.array(z.string()),
+  sat: z.array(z.string()),
+}) satisfies z.ZodType<WeeklyHours>;
+export const timeOffDtoSchema = z.strictObject({ id: z.number().int(), from_date: z.string(), to_date: z.string(), reason: z.string() });
+export type TimeOffDto = z.infer<typeof timeOffDtoSchema>;
+export const catalogueTherapistSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  title: z.string(),
+  specialization: z.string(),
+  bio: z.string(),
+  bio_parts: bioPartsSchema,
+  price: z.number().nullable(),
+  image_url: z.string(),
+  type: z.number().int(),
+  location_id: z.number().int().nullable(),
+  service_ids: z.array(z.number().int()),
+  email: z.array(z.string()),
+  is_active: z.boolean(),
+  hours: weeklyHoursAnswer,
+  time_off: z.array(timeOffDtoSchema),
+});
+export type CatalogueTherapistDto = z.infer<typeof catalogueTherapistSchema>;
+export const holidayDtoSchema = z.strictObject({ id: z.number().int(), date: z.string(), reason: z.string() });
+export type HolidayDto = z.infer<typeof holidayDtoSchema>;
 /** A live booking a change touches: the centre decides about each one (nothing is cancelled silently). */
-export type AffectedBookingDto = {
-  id: number;
-  therapist_id: number;
-  therapist_name: string;
-  booking_date: string;
-  booking_time_slot_start: string;
-  booking_type: 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
-  client_full_name: string;
-  payment_status: string;
-};
-export type StaffDto = {
-  id: number;
-  username: string;
-  email: string;
-  is_superadmin: boolean;
-  is_active: boolean;
+export const affectedBookingSchema = z.strictObject({
+  id: z.number().int(),
+  therapist_id: z.number().int(),
+  therapist_name: z.string(),
+  booking_date: z.string(),
+  booking_time_slot_start: z.string(),
+  booking_type: z.enum(['ONLINE', 'OFFLINE', 'ADMIN_BLOCK']),
+  client_full_name: z.string(),
+  payment_status: z.string(),
+});
+export type AffectedBookingDto = z.infer<typeof affectedBookingSchema>;
+export const staffDtoSchema = z.strictObject({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  is_superadmin: z.boolean(),
+  is_active: z.boolean(),
   /** An invitation or reset link is out and unused, not expired. */
-  invitation_pending: boolean;
-  created_at: string;
-};
+  invitation_pending: z.boolean(),
+  created_at: z.string(),
+});
+export type StaffDto = z.infer<typeof staffDtoSchema>;
+
+/** The answers of the catalogue and staff writes (issue 20): what changed, and the live bookings it touches. */
+export const therapistActiveResponseSchema = z.strictObject({ therapist: catalogueTherapistSchema, live_bookings: z.array(affectedBookingSchema) });
+export type TherapistActiveResponse = z.infer<typeof therapistActiveResponseSchema>;
+export const therapistPhotoResponseSchema = z.strictObject({ therapist_id: z.number().int(), image_url: z.string() });
+export type TherapistPhotoResponse = z.infer<typeof therapistPhotoResponseSchema>;
+export const weeklyHoursResponseSchema = z.strictObject({ therapist_id: z.number().int(), hours: weeklyHoursAnswer, outside_hours: z.array(affectedBookingSchema) });
+export type WeeklyHoursResponse = z.infer<typeof weeklyHoursResponseSchema>;
+export const timeOffResponseSchema = z.strictObject({ time_off: timeOffDtoSchema, bookings_inside: z.array(affectedBookingSchema) });
+export type TimeOffResponse = z.infer<typeof timeOffResponseSchema>;
+export const holidayResponseSchema = z.strictObject({ holiday: holidayDtoSchema, bookings_inside: z.array(affectedBookingSchema) });
+export type HolidayResponse = z.infer<typeof holidayResponseSchema>;
+export const deletedResponseSchema = z.strictObject({ deleted: z.literal(true), id: z.number().int() });
+export type DeletedResponse = z.infer<typeof deletedResponseSchema>;
+export const locationPhotoResponseSchema = z.strictObject({ location_id: z.number().int(), image_url: z.string() });
+export type LocationPhotoResponse = z.infer<typeof locationPhotoResponseSchema>;
+export const resetPasswordResponseSchema = z.strictObject({ id: z.number().int(), message: z.string() });
+export type ResetPasswordResponse = z.infer<typeof resetPasswordResponseSchema>;
+/** POST /api/admin/me/password: the other sessions ended; this one carries on with a new token. */
+export const passwordChangedResponseSchema = loginResponseSchema.extend({ message: z.string() });
+export type PasswordChangedResponse = z.infer<typeof passwordChangedResponseSchema>;
+export const setPasswordResponseSchema = z.strictObject({ message: z.string(), username: z.string() });
+export type SetPasswordResponse = z.infer<typeof setPasswordResponseSchema>;
+export const attendanceResponseSchema = z.strictObject({ booking_id: z.number().int(), attendance: z.enum(['ATTENDED', 'NO_SHOW']), message: z.string() });
+export type AttendanceResponse = z.infer<typeof attendanceResponseSchema>;

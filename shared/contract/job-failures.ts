@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagingFields, type Paged } from './admin.ts';
+import { pagedSchema, pagingFields, type Paged } from './admin.ts';
 
 /**
  * Jobs that failed for good (their last attempt failed, or the outbox relay could not queue them):
@@ -10,25 +10,28 @@ import { pagingFields, type Paged } from './admin.ts';
 export const jobFailuresQuerySchema = z.strictObject(pagingFields);
 export type JobFailuresQuery = z.output<typeof jobFailuresQuerySchema>;
 
-export type JobFailureDto = {
-  id: number;
-  queue: string;
-  job_name: string;
-  job_id: string;
-  booking_id: number | null;
+export const jobFailureSchema = z.strictObject({
+  id: z.number().int(),
+  queue: z.string(),
+  job_name: z.string(),
+  job_id: z.string(),
+  booking_id: z.number().int().nullable(),
   /** What failed, in words, with no client's personal data: "Meeting link failed for booking 123". */
-  summary: string;
-  failed_at: string;
-  attempts: number;
-  resolved_at: string | null;
+  summary: z.string(),
+  failed_at: z.string(),
+  attempts: z.number().int(),
+  resolved_at: z.string().nullable(),
   /** Who marked it resolved; null while open, or when a later retry of the job succeeded. */
-  resolved_by: string | null;
-};
+  resolved_by: z.string().nullable(),
+});
+export type JobFailureDto = z.infer<typeof jobFailureSchema>;
 
 /** One page of the list, and how many are open in all (the dashboard's badge). */
-export type JobFailuresPage = Paged<JobFailureDto> & { open: number };
+export const jobFailuresPageSchema = pagedSchema(jobFailureSchema).extend({ open: z.number().int() });
+export type JobFailuresPage = z.infer<typeof jobFailuresPageSchema> & Paged<JobFailureDto>;
 
-export type ResolveJobFailureResponse = { item: JobFailureDto; message: string };
+export const resolveJobFailureResponseSchema = z.strictObject({ item: jobFailureSchema, message: z.string() });
+export type ResolveJobFailureResponse = z.infer<typeof resolveJobFailureResponseSchema>;
 
 export const JOB_FAILURE_MESSAGES = {
   notFound: (id: number) => `Failed job ${id} was not found.`,

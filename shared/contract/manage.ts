@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField, timeField } from './booking.ts';
+import { dateField, PAYMENT_STATUSES, timeField } from './booking.ts';
 import { MANAGE_CLOSED_REASONS, type ManageClosedReason } from '../domain/manage.ts';
 
 /**
@@ -19,35 +19,37 @@ export type ManageRescheduleBody = z.input<typeof manageRescheduleSchema>;
 /** Why a change is not offered now; null when it is. Defined with the rules that decide it (shared/domain/manage.ts). */
 export { MANAGE_CLOSED_REASONS, type ManageClosedReason };
 
-export type ManageBookingDto = {
-  booking_reference: string;
-  therapist: { id: number; name: string; title: string };
+export const manageBookingSchema = z.strictObject({
+  booking_reference: z.string(),
+  therapist: z.strictObject({ id: z.number().int(), name: z.string(), title: z.string() }),
   /** e.g. "Individual therapy", "Couple therapy"; the session type the client chose. */
-  session_type: string;
-  booking_type: 'ONLINE' | 'OFFLINE';
+  session_type: z.string(),
+  booking_type: z.enum(['ONLINE', 'OFFLINE']),
   /** The centre (address) for an in-person session; null for online. */
-  centre: { name: string; address: string } | null;
-  booking_date: string;
-  booking_time_slot_start: string;
-  booking_time_slot_end: string;
+  centre: z.strictObject({ name: z.string(), address: z.string() }).nullable(),
+  booking_date: z.string(),
+  booking_time_slot_start: z.string(),
+  booking_time_slot_end: z.string(),
   /** Rupees. */
-  amount: number;
-  payment_status: 'COMPLETED' | 'PENDING' | 'INITIATED' | 'FAILED' | 'BLOCKED' | 'CANCELLED';
-  cancelled: boolean;
+  amount: z.number(),
+  payment_status: z.enum(PAYMENT_STATUSES),
+  cancelled: z.boolean(),
   /** Online sessions only, and only once paid. */
-  meeting_link: string | null;
+  meeting_link: z.string().nullable(),
   /** What the client may do now. */
-  can_reschedule: boolean;
-  can_cancel: boolean;
+  can_reschedule: z.boolean(),
+  can_cancel: z.boolean(),
   /** When can_reschedule/can_cancel are false: why, in a machine word and in words for the client. */
-  closed_reason: ManageClosedReason | null;
-  policy: string;
+  closed_reason: z.enum(MANAGE_CLOSED_REASONS).nullable(),
+  policy: z.string(),
   /** Changes close at this instant (ISO 8601): the session's start less CHANGE_NOTICE_HOURS. */
-  changes_close_at: string;
-  reschedules_left: number;
+  changes_close_at: z.string(),
+  reschedules_left: z.number().int(),
   /** What cancelling now would return, in rupees (the full amount paid; 0 for an unpaid hold). */
-  refund_on_cancel: number;
-  support: { phone: string; email: string };
-};
+  refund_on_cancel: z.number(),
+  support: z.strictObject({ phone: z.string(), email: z.string() }),
+});
+export type ManageBookingDto = z.infer<typeof manageBookingSchema>;
 
-export type ManageChangeResultDto = { booking: ManageBookingDto; message: string };
+export const manageChangeResultSchema = z.strictObject({ booking: manageBookingSchema, message: z.string() });
+export type ManageChangeResultDto = z.infer<typeof manageChangeResultSchema>;

@@ -8,6 +8,7 @@ import { createLogger } from '../../shared/core/logger.ts';
 import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
 import { createLoginThrottle, type LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
+import { checkAnswers } from './contract-check.ts';
 import type { TestDatabase } from './db.ts';
 import { REDIS_URL, testPrefix } from './redis.ts';
 
@@ -76,17 +77,20 @@ export function testApp(database: TestDatabase, overrides: Partial<AppDeps> = {}
     const { jobs, throttle } = redisDependencies();
     return { jobs: overrides.jobs ?? jobs, loginThrottle: overrides.loginThrottle ?? throttle };
   };
-  return buildApp({
-    config,
-    db: database.db,
-    redis: { ping: async () => 'PONG' },
-    logger,
-    now,
-    readCache: overrides.readCache ?? new ReadCache(database.url, logger),
-    payments: overrides.payments ?? paymentsFromConfig(config, database.db, now),
-    ...lazy(),
-    ...overrides,
-  });
+  // Every answer is checked against the contract (the OpenAPI document's schemas): contract-check.ts.
+  return checkAnswers(
+    buildApp({
+      config,
+      db: database.db,
+      redis: { ping: async () => 'PONG' },
+      logger,
+      now,
+      readCache: overrides.readCache ?? new ReadCache(database.url, logger),
+      payments: overrides.payments ?? paymentsFromConfig(config, database.db, now),
+      ...lazy(),
+      ...overrides,
+    }),
+  );
 }
 
 /** A supertest parser that keeps a binary answer (an .xlsx) as one Buffer. */

@@ -4,19 +4,35 @@
  * message; a 401 clears the session and sends the admin to the login screen.
  */
 import type {
+  AdminBookingDto,
+  AdminBookingType,
+  AdminBookingsQuery,
   AdminSlotStatesResponse,
+  AdminTherapistDto,
   AuditPage,
   BlockSlotResponse,
+  CancelRefund,
+  CancelResponse,
+  ClientBookingDto,
   ClientSearchResult,
   EodReport,
   IncomePage,
+  LoginResponse,
+  ManualBookingInput,
+  Paged,
   PaymentsAttentionResponse,
+  QueuesSessionResponse,
+  RecordPaymentResponse,
   ResolveDiscrepancyResponse,
+  ShareableLinkResponse,
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
 import type { JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
+import type { BookingCreateResponse, PaymentStatus } from '../../../shared/contract/booking.ts';
+import type { PaymentLinkSaved } from '../../../shared/contract/payment-link.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
-import { clearSession, storedToken, type AdminUser } from '../stores/admin-session.ts';
+import type { LocationDto } from '../../../shared/contract/public.ts';
+import { clearSession, storedToken } from '../stores/admin-session.ts';
 import { ADMIN_ROUTES, adminNav } from './admin-nav.ts';
 
 export const NO_TOKEN_MESSAGE = 'No admin authentication token found.';
@@ -31,84 +47,21 @@ export class AdminApiError extends Error {
   }
 }
 
-export type PaymentStatus = 'COMPLETED' | 'PENDING' | 'INITIATED' | 'FAILED' | 'BLOCKED' | 'CANCELLED';
-export type AdminBookingType = 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
-
-export type LoginResponse = AdminUser & { access_token: string; token_type: string };
-
-export type AdminTherapist = {
-  id: number;
-  name: string;
-  title?: string;
-  specialization?: string;
-  price: number | null;
-  type: number;
-  locations: number | null;
-  email: string[] | string | null;
-};
-
-export type AdminBooking = {
-  id: number;
-  booking_date: string;
-  booking_time_slot_start: string;
-  client_full_name: string;
-  client_email: string;
-  client_mobile: string;
-  therapist_id: number;
-  therapist_name: string;
-  booking_type: AdminBookingType;
-  payment_status: PaymentStatus | string;
-  payment_link_url: string | null;
-  payment_transaction_id: string | null;
-  amount: number | null;
-  cancelled: boolean;
-  google_meet_link: string | null;
-  location_id: number | null;
-  location_name: string | null;
-  location_address: string | null;
-  client_note: string | null;
-  session_type?: string | null;
-  /**
-   * Rupees captured and returned, and the server's one-line account of them ("Refunded ₹1,500.00",
-   * "Paid after cancellation — refund due"), shown as is. Optional only because a server from before
-   * the refund contract leaves them out: then a booking reads as unpaid and cancels as it always did.
-   */
-  amount_paid?: number;
-  amount_refunded?: number;
-  payment_note?: string | null;
-  /** An unpaid online hold keeps its slot until then (ISO 8601). */
-  payment_hold_expires_at?: string | null;
-  /** Whether the client came, once the desk marked the session. */
-  attendance?: 'ATTENDED' | 'NO_SHOW' | null;
-};
-
-/** One page of a server list, with the whole list's length. */
-export type Paged<T> = { page: number; page_size: number; total: number; items: T[] };
+// Every answer and request shape is the contract's (shared/contract), under the names the islands use.
+export type { AdminBookingType, CancelRefund, LoginResponse, Paged, PaymentStatus, RecordPaymentResponse };
+export type AdminTherapist = AdminTherapistDto;
+export type AdminBooking = AdminBookingDto;
+export type ClientBooking = ClientBookingDto;
+export type Location = LocationDto;
+/** The manual booking form's request, as manualBookingSchema reads it. */
+export type ManualBookingPayload = ManualBookingInput;
+export type CancelBookingResponse = CancelResponse;
 
 /**
  * What GET /api/admin/bookings is asked for: dates at the centre (inclusive), a therapist, payment
  * statuses (CANCELLED: every cancelled booking), the order by date and time, and a page.
  */
-export type BookingsQuery = {
-  from?: string;
-  to?: string;
-  therapist_id?: number;
-  status?: readonly string[];
-  order?: 'asc' | 'desc';
-  page?: number;
-  page_size?: number;
-};
-
-export type ClientBooking = AdminBooking & {
-  data?: {
-    booking_type?: AdminBookingType;
-    client_note?: string | null;
-    therapist_details?: { name?: string | null } | null;
-    booking_date?: string;
-    booking_time_slot_start?: string;
-    location_address?: string | null;
-  };
-};
+export type BookingsQuery = Omit<AdminBookingsQuery, 'status'> & { status?: readonly string[] };
 
 // Report, income, audit and slot-state answers are the server's own contract types.
 export type {
@@ -133,40 +86,7 @@ export type {
 
 export type { JobFailureDto as JobFailure, JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 
-export type Location = { id: number; name: string; description?: string; address: string };
-
-export type ManualBookingPayload = {
-  therapist_id: number;
-  booking_date: string;
-  booking_time_slot_start: string;
-  client_full_name: string;
-  client_email: string;
-  client_mobile: string;
-  client_note: string;
-  booking_type: 'ONLINE' | 'OFFLINE';
-  location_id: number;
-  amount: number;
-  payment_status: 'PENDING' | 'COMPLETED';
-  admin_confirmed: true;
-  payment_transaction_id: string;
-  therapist_email?: string;
-};
-
 export type PaymentMethod = 'CASH' | 'CARD' | 'UPI';
-
-/**
- * What to do with a paid booking's money when it is cancelled. FULL and PARTIAL are for super
- * admins only; NONE needs the policy reason. Unpaid bookings and blocks cancel with no choice at all.
- */
-export type CancelRefund = { refund: 'FULL' } | { refund: 'PARTIAL'; amount: number } | { refund: 'NONE'; reason: string };
-export type CancelBookingResponse = {
-  booking_id?: number;
-  cancelled?: boolean;
-  unblocked?: boolean;
-  message?: string;
-  refund?: { status: 'processed' | 'pending' | 'none'; amount: number };
-};
-export type RecordPaymentResponse = { booking_id?: number; payment_status?: string; message?: string };
 
 type RequestOptions = {
   method?: 'GET' | 'POST';
@@ -295,19 +215,19 @@ export const adminApi = {
   monthlyReport: (year: number, month: number) =>
     request<TherapistMonthlyReport>(`/api/admin/reports/therapist-monthly${q({ year, month })}`),
   createShareableLink: (amount: number, bookingId: number, merchantTransactionId: string) =>
-    request<{ payment_link_url?: string | null }>('/api/create-shareable-payment-link', {
+    request<ShareableLinkResponse>('/api/create-shareable-payment-link', {
       method: 'POST',
       json: { amount, booking_id: bookingId, merchant_transaction_id: merchantTransactionId },
     }),
   updatePaymentLink: (bookingId: number, url: string) =>
-    request<unknown>(`/api/admin/bookings/${bookingId}/update-payment-link`, { method: 'POST', json: { payment_link_url: url } }),
+    request<PaymentLinkSaved>(`/api/admin/bookings/${bookingId}/update-payment-link`, { method: 'POST', json: { payment_link_url: url } }),
   clientsWithTherapists: (name?: string) => request<ClientBooking[]>(`/api/admin/clients-with-therapists${q({ name: name || undefined })}`),
   /** One page of the client list, filtered by name on the server. */
   clientsPage: (name: string, page: number, pageSize: number) =>
     request<Paged<ClientBooking>>(`/api/admin/clients-with-therapists${q({ name: name.trim() || undefined, page, page_size: pageSize })}`),
   searchClients: (name: string) => request<ClientSearchResult[]>(`/api/admin/search-clients${q({ name })}`),
   /** Bull Board is a page: the server turns the token into a cookie scoped to /admin/queues. */
-  openQueues: () => request<{ url: string }>('/api/admin/queues-session', { method: 'POST' }),
+  openQueues: () => request<QueuesSessionResponse>('/api/admin/queues-session', { method: 'POST' }),
   /** Whether the board answers with its cookie alone (no bearer token), as the board's own page will ask. */
   async queuesCookieWorks(): Promise<boolean> {
     try {
@@ -329,7 +249,7 @@ export const adminApi = {
   resolveJobFailure: (id: number) => request<ResolveJobFailureResponse>(`/api/admin/job-failures/${id}/resolve`, { method: 'POST', json: {} }),
   locations: () => request<Location[]>('/locations', { auth: false }),
   createManualBooking: (payload: ManualBookingPayload) =>
-    request<{ booking_id?: number; message?: string }>('/confirm-booking', { method: 'POST', json: payload }),
+    request<BookingCreateResponse>('/confirm-booking', { method: 'POST', json: payload }),
 
   /**
    * A report's spreadsheet from the server (the same path with .xlsx). A 404 means there is nothing

@@ -6,6 +6,7 @@
 import type { BookingCreate, BookingCreateResponse } from '../../../shared/contract/booking.ts';
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
 import type { ManageBookingDto, ManageChangeResultDto, ManageRescheduleBody } from '../../../shared/contract/manage.ts';
+import type { BookingDetailsResponse, BookingRecord, GenerateLinkInput, PaymentLinkResponse, PaymentLinkSaved } from '../../../shared/contract/payment-link.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
 
 export class ApiError extends Error {
@@ -57,16 +58,9 @@ export const getSlotOffer = (therapistId: number) => get<SlotOfferDto>(`/api/slo
 
 export const confirmBooking = (payload: BookingCreate) => post<Partial<BookingCreateResponse>>('/confirm-booking', payload);
 
-export type PaymentLinkRequest = {
-  amount: number;
-  currency: 'INR';
-  description: string;
-  customer_name: string;
-  customer_email: string;
-  customer_phone: string;
-  booking_id: number;
-};
-export type PaymentLinkResponse = { short_url: string; payment_link_id: string };
+export type { PaymentLinkResponse };
+/** What the wizard sends for its payment link (only booking_id counts: the server prices the booking). */
+export type PaymentLinkRequest = GenerateLinkInput;
 
 /** The booking's token proves the caller is the client who made it; nobody else gets its link or details. */
 const tokenHeader = (bookingToken: string | null | undefined): Record<string, string> =>
@@ -77,28 +71,10 @@ export const generatePaymentLink = (req: PaymentLinkRequest, bookingToken: strin
 
 /** No auth header: with the booking's token the server only confirms the link it already stored. */
 export const updatePaymentLink = (bookingId: number, paymentLinkUrl: string, bookingToken: string | null) =>
-  post<unknown>(`/api/admin/bookings/${encodeURIComponent(bookingId)}/update-payment-link`, { payment_link_url: paymentLinkUrl }, tokenHeader(bookingToken));
+  post<PaymentLinkSaved>(`/api/admin/bookings/${encodeURIComponent(bookingId)}/update-payment-link`, { payment_link_url: paymentLinkUrl }, tokenHeader(bookingToken));
 
-export type BookingDetails = {
-  id: number;
-  booking_date: string;
-  booking_time_slot_start: string;
-  client_full_name: string;
-  therapist_name: string;
-  booking_type: string;
-  payment_status: string;
-  amount: number | null;
-  location_name?: string | null;
-  location_address?: string | null;
-  google_meet_link?: string | null;
-  cancelled?: boolean;
-  payment_link_url?: string | null;
-  /** While an unpaid online booking holds its slot: seconds left, on the server's clock. */
-  payment_hold_seconds_left?: number | null;
-  /** A confirmed booking's private Manage booking address (/manage-booking?token=…), for its client only. */
-  manage_url?: string | null;
-  [key: string]: unknown;
-};
+/** The booking record the confirmation page shows (the caller proved it is theirs). */
+export type BookingDetails = BookingRecord;
 
 /**
  * The confirmation lookup; `params` carries payment_status and the provider's callback params, whose
@@ -106,7 +82,7 @@ export type BookingDetails = {
  * answers the payment status alone.
  */
 export const getBookingDetails = (bookingId: string, params: Record<string, string>, bookingToken?: string | null) =>
-  get<{ data: BookingDetails | { payment_status: string } }>(
+  get<BookingDetailsResponse>(
     `/api/get-razorpay-details/${encodeURIComponent(bookingId)}?${new URLSearchParams(params).toString()}`,
     tokenHeader(bookingToken),
   );

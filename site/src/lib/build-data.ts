@@ -5,22 +5,15 @@
  * the browser. A failing or unreachable API must never break the build, so
  * every call degrades to an empty result.
  */
+import { z } from 'zod';
+import { locationDtoSchema, therapistDtoSchema, type LocationDto, type TherapistDto } from '../../../shared/contract/public.ts';
 
-/** Therapist as returned by GET /therapists (spec section 3). */
-export interface ApiTherapist {
-  id: number | string;
-  name: string;
-  title?: string | null;
-  specialization?: string | null;
-  /** Pipe-separated: index 0 is the description, index 2 is the experience. */
-  bio?: string | null;
-  /** Rupees, or null when not set. */
-  price?: number | null;
-  /** File name; the image is served at /get_specific_image/{image_url}. */
-  image_url?: string | null;
-  /** 1 = online, 2 = offline (anything other than 1 is treated as offline). */
-  type?: number | string | null;
-}
+/**
+ * A therapist as GET /therapists answers it: the contract's TherapistDto (bio pipe-separated, index 0
+ * the description and 2 the experience; image_url a file served at /get_specific_image/{image_url};
+ * type 1 online, anything else in person).
+ */
+export type ApiTherapist = TherapistDto;
 
 /** Shape the /team page renders. */
 export interface TeamMember {
@@ -45,14 +38,18 @@ function apiBaseUrl(): string {
   return raw.replace(/\/+$/, '');
 }
 
-function isTherapist(value: unknown): value is ApiTherapist {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    (typeof v.id === 'number' || typeof v.id === 'string') &&
-    typeof v.name === 'string' &&
-    v.name.trim() !== ''
-  );
+/**
+ * The contract's shapes, read leniently: a field the build does not know is dropped rather than
+ * costing the page its therapists, and an entry that does not fit is left out.
+ */
+const therapistForBuild = z.object(therapistDtoSchema.shape).refine((t) => t.name.trim() !== '');
+const locationForBuild = z.object(locationDtoSchema.shape);
+
+function fitting<T>(schema: z.ZodType<T>, list: unknown[]): T[] {
+  return list.flatMap((item) => {
+    const parsed = schema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 /**
@@ -75,7 +72,7 @@ export async function fetchTherapistsForBuild(): Promise<ApiTherapist[]> {
       console.warn(`[build-data] ${url} did not return a list; building /team without therapists.`);
       return [];
     }
-    return body.filter(isTherapist);
+    return fitting(therapistForBuild, body);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     console.warn(`[build-data] could not fetch ${url} (${reason}); building /team without therapists.`);
@@ -136,12 +133,7 @@ export function toTeamMember(t: ApiTherapist): TeamMember {
 }
 
 /** A centre as GET /locations answers it. */
-export interface ApiLocation {
-  id: number;
-  name: string;
-  address: string;
-  phone: string;
-}
+export type ApiLocation = LocationDto;
 
 /**
  * GET {BUILD_API_URL}/locations, so the Contact page shows each centre's own phone as the wizard
@@ -154,9 +146,7 @@ export async function fetchLocationsForBuild(): Promise<ApiLocation[]> {
     if (!response.ok) return [];
     const body: unknown = await response.json();
     if (!Array.isArray(body)) return [];
-    return body.filter(
-      (l): l is ApiLocation => typeof l === 'object' && l !== null && typeof l.name === 'string' && typeof l.phone === 'string' && l.phone.trim() !== '',
-    );
+    return fitting(locationForBuild, body).filter((l) => l.phone.trim() !== '');
   } catch (error) {
     console.warn(`[build-data] could not fetch ${url} (${error instanceof Error ? error.message : String(error)}); using the configured centres' phones.`);
     return [];

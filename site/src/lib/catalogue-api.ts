@@ -5,15 +5,26 @@
  */
 import type {
   AffectedBookingDto,
+  AttendanceResponse,
   CatalogueTherapistDto,
+  DeletedResponse,
   HolidayDto,
+  HolidayResponse,
+  LocationPhotoResponse,
+  PasswordChangedResponse,
+  ResetPasswordResponse,
+  SetPasswordResponse,
   StaffDto,
+  TherapistActiveResponse,
+  TherapistPhotoResponse,
   TimeOffDto,
+  TimeOffResponse,
   WeeklyHours,
+  WeeklyHoursResponse,
 } from '../../../shared/contract/catalogue.ts';
 import type { LocationDto, ServiceDto } from '../../../shared/contract/public.ts';
 import { storedToken } from '../stores/admin-session.ts';
-import { AdminApiError, handleUnauthorized, NO_TOKEN_MESSAGE, type LoginResponse } from './admin-api.ts';
+import { AdminApiError, handleUnauthorized, NO_TOKEN_MESSAGE } from './admin-api.ts';
 
 export type { AffectedBookingDto, CatalogueTherapistDto, HolidayDto, StaffDto, TimeOffDto, WeeklyHours, LocationDto, ServiceDto };
 
@@ -68,31 +79,31 @@ export const catalogueApi = {
   createTherapist: (body: TherapistBody) => call<CatalogueTherapistDto>('POST', '/api/admin/therapists', body),
   patchTherapist: (id: number, body: Partial<TherapistBody>) => call<CatalogueTherapistDto>('PATCH', `/api/admin/therapists/${id}`, body),
   setActive: (id: number, active: boolean) =>
-    call<{ therapist: CatalogueTherapistDto; live_bookings: AffectedBookingDto[] }>('POST', `/api/admin/therapists/${id}/${active ? 'activate' : 'deactivate'}`),
-  uploadPhoto: (id: number, file: Blob) => call<{ image_url: string }>('PUT', `/api/admin/therapists/${id}/photo`, undefined, { raw: file }),
-  setHours: (id: number, hours: WeeklyHours) => call<{ hours: WeeklyHours; outside_hours: AffectedBookingDto[] }>('PUT', `/api/admin/therapists/${id}/hours`, hours),
+    call<TherapistActiveResponse>('POST', `/api/admin/therapists/${id}/${active ? 'activate' : 'deactivate'}`),
+  uploadPhoto: (id: number, file: Blob) => call<TherapistPhotoResponse>('PUT', `/api/admin/therapists/${id}/photo`, undefined, { raw: file }),
+  setHours: (id: number, hours: WeeklyHours) => call<WeeklyHoursResponse>('PUT', `/api/admin/therapists/${id}/hours`, hours),
   addTimeOff: (id: number, body: { from_date: string; to_date: string; reason: string }) =>
-    call<{ time_off: TimeOffDto; bookings_inside: AffectedBookingDto[] }>('POST', `/api/admin/therapists/${id}/time-off`, body),
-  deleteTimeOff: (id: number, entry: number) => call<unknown>('DELETE', `/api/admin/therapists/${id}/time-off/${entry}`),
+    call<TimeOffResponse>('POST', `/api/admin/therapists/${id}/time-off`, body),
+  deleteTimeOff: (id: number, entry: number) => call<DeletedResponse>('DELETE', `/api/admin/therapists/${id}/time-off/${entry}`),
   holidays: () => call<HolidayDto[]>('GET', '/api/admin/holidays'),
-  addHoliday: (body: { date: string; reason: string }) => call<{ holiday: HolidayDto; bookings_inside: AffectedBookingDto[] }>('POST', '/api/admin/holidays', body),
-  deleteHoliday: (id: number) => call<unknown>('DELETE', `/api/admin/holidays/${id}`),
+  addHoliday: (body: { date: string; reason: string }) => call<HolidayResponse>('POST', '/api/admin/holidays', body),
+  deleteHoliday: (id: number) => call<DeletedResponse>('DELETE', `/api/admin/holidays/${id}`),
   services: () => call<ServiceDto[]>('GET', '/api/admin/services'),
   addService: (name: string) => call<ServiceDto>('POST', '/api/admin/services', { name }),
   renameService: (id: number, name: string) => call<ServiceDto>('PATCH', `/api/admin/services/${id}`, { name }),
   locations: () => call<LocationDto[]>('GET', '/api/admin/locations'),
   patchLocation: (id: number, body: Partial<Omit<LocationDto, 'id'>>) => call<LocationDto>('PATCH', `/api/admin/locations/${id}`, body),
-  uploadLocationPhoto: (id: number, file: Blob) => call<unknown>('PUT', `/api/admin/locations/${id}/photo`, undefined, { raw: file }),
+  uploadLocationPhoto: (id: number, file: Blob) => call<LocationPhotoResponse>('PUT', `/api/admin/locations/${id}/photo`, undefined, { raw: file }),
   users: () => call<StaffDto[]>('GET', '/api/admin/users'),
   createUser: (body: { username: string; email: string; is_superadmin: boolean; password?: string }) => call<StaffDto>('POST', '/api/admin/users', body),
   setUserActive: (id: number, active: boolean) => call<StaffDto>('POST', `/api/admin/users/${id}/${active ? 'activate' : 'deactivate'}`),
-  resetPassword: (id: number) => call<{ message: string }>('POST', `/api/admin/users/${id}/reset-password`),
+  resetPassword: (id: number) => call<ResetPasswordResponse>('POST', `/api/admin/users/${id}/reset-password`),
   changeMyPassword: (current: string, next: string) =>
-    call<LoginResponse & { message: string }>('POST', '/api/admin/me/password', { current_password: current, new_password: next }),
+    call<PasswordChangedResponse>('POST', '/api/admin/me/password', { current_password: current, new_password: next }),
   setPasswordWithLink: (token: string, password: string) =>
-    call<{ message: string; username: string }>('POST', '/api/admin/set-password', { token, password }, { auth: false }),
+    call<SetPasswordResponse>('POST', '/api/admin/set-password', { token, password }, { auth: false }),
   markAttendance: (bookingId: number, status: 'ATTENDED' | 'NO_SHOW') =>
-    call<{ message: string }>('POST', `/api/admin/bookings/${bookingId}/attendance`, { status }),
+    call<AttendanceResponse>('POST', `/api/admin/bookings/${bookingId}/attendance`, { status }),
 };
 
 /** "Wed 25 Nov, 10:00 — Meera Pillai (Dr. Asha Mehta)": how the panel lists a booking a change touches. */

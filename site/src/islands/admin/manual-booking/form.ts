@@ -2,10 +2,10 @@
  * The Manual Booking form's values, its checks and the request it becomes. The checks are here and
  * nowhere else: the form calls `validateManualBooking` and draws what it returns.
  */
-import { MANUAL_BOOKING_MESSAGES as MB } from '../../../../../shared/contract/messages.ts';
+import { manualBookingSchema } from '../../../../../shared/contract/admin.ts';
+import { fieldErrorsOf } from '../../../../../shared/contract/booking.ts';
 import { isOnlineType } from '../../../../../shared/domain/therapist.ts';
 import type { AdminTherapist, ManualBookingPayload } from '../../../lib/admin-api.ts';
-import { EMAIL_RE } from '../../../lib/admin-format.ts';
 
 export type Form = {
   therapistId: string;
@@ -35,18 +35,29 @@ export const EMPTY: Form = {
   notes: '',
 };
 
+/** The request's fields as the form names them, for the schema's messages. */
+const FORM_FIELD: Partial<Record<string, keyof Form>> = {
+  therapist_id: 'therapistId',
+  booking_date: 'bookingDate',
+  booking_time_slot_start: 'slot',
+  client_full_name: 'clientName',
+  client_email: 'clientEmail',
+  client_mobile: 'clientMobile',
+  booking_type: 'bookingType',
+  location_id: 'locationId',
+  amount: 'amount',
+  client_note: 'notes',
+};
+
+/** The form checked with the server's own schema (manualBookingSchema), its messages under the form's fields. */
 export function validateManualBooking(f: Form): Errors {
+  const parsed = manualBookingSchema.safeParse(toPayload(f, null, ''));
+  if (parsed.success) return {};
   const e: Errors = {};
-  if (!f.therapistId) e.therapistId = MB.therapistRequired;
-  if (!f.bookingDate) e.bookingDate = MB.dateRequired;
-  if (!f.slot) e.slot = MB.slotRequired;
-  if (!f.clientName.trim()) e.clientName = MB.clientNameRequired;
-  if (!EMAIL_RE.test(f.clientEmail.trim())) e.clientEmail = MB.clientEmailRequired;
-  if (!/^\d{10}$/.test(f.clientMobile.trim())) e.clientMobile = MB.clientMobileRequired;
-  if (!f.bookingType) e.bookingType = MB.bookingTypeRequired;
-  if (f.bookingType === 'OFFLINE' && !f.locationId) e.locationId = MB.locationRequired;
-  const amount = Number(f.amount);
-  if (f.amount.trim() === '' || !Number.isFinite(amount) || amount <= 0) e.amount = MB.amountRequired;
+  for (const [field, message] of Object.entries(fieldErrorsOf(parsed.error))) {
+    const key = FORM_FIELD[field];
+    if (key && message) e[key] ??= message;
+  }
   return e;
 }
 
@@ -64,7 +75,10 @@ function firstEmail(email: AdminTherapist['email']): string | undefined {
   return (Array.isArray(email) ? email[0] : email) || undefined;
 }
 
-/** An admin-confirmed booking: in person is Pending (paid at the visit), online Completed. */
+/**
+ * An admin-confirmed booking: in person is Pending (paid at the visit), online Completed. What
+ * manualBookingSchema reads, on the server as here.
+ */
 export function toPayload(form: Form, therapist: AdminTherapist | null, transactionId: string): ManualBookingPayload {
   const offline = form.bookingType === 'OFFLINE';
   const payload: ManualBookingPayload = {
@@ -75,9 +89,11 @@ export function toPayload(form: Form, therapist: AdminTherapist | null, transact
     client_email: form.clientEmail.trim(),
     client_mobile: form.clientMobile.trim(),
     client_note: form.notes.trim(),
-    booking_type: offline ? 'OFFLINE' : 'ONLINE',
+    booking_type: (form.bookingType || undefined) as ManualBookingPayload['booking_type'],
     location_id: offline ? Number(form.locationId) : 0,
-    amount: Math.round(Number(form.amount) * 100) / 100,
+    // Blank or not a number reads as 0, which the schema refuses as it refuses a blank: a number that is
+    // not one would end the parse before the form-wide rule (an offline booking's centre) is checked.
+    amount: Number.isFinite(Number(form.amount)) ? Math.round(Number(form.amount) * 100) / 100 : 0,
     payment_status: offline ? 'PENDING' : 'COMPLETED',
     admin_confirmed: true,
     payment_transaction_id: transactionId,
