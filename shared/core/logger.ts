@@ -95,9 +95,12 @@ function logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => v
   if (args.length === 1 && first !== null && typeof first === 'object') {
     const err = first instanceof Error ? first : (first as { err?: unknown; msg?: unknown }).msg === undefined ? (first as { err?: unknown }).err : undefined;
     const message = (err as { message?: unknown } | undefined)?.message;
-    if (typeof message === 'string') return method.apply(this, [first, scrubErrorText(message)]);
+    if (typeof message === 'string') {
+      method.apply(this, [first, scrubErrorText(message)]);
+      return;
+    }
   }
-  return method.apply(this, args);
+  method.apply(this, args);
 }
 
 /**

@@ -6,7 +6,7 @@ import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { adminApi } from '../../site/src/lib/admin-api.ts';
 import { ADMIN_TOKEN_KEY, ADMIN_USER_KEY, loadSession } from '../../site/src/stores/admin-session.ts';
-import { booking, bookingsServer, findNotice, getNotice, mockFetch, signIn } from './admin-helpers.tsx';
+import { booking, bookingsServer, findNotice, mockFetch, signIn } from './admin-helpers.tsx';
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
 const addDays = (d: string, n: number) => {

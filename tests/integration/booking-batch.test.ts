@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { bookingCreateSchema } from '../../shared/contract/booking.ts';
 import type { Db } from '../../shared/core/db/client.ts';
 import { bookings, outbox } from '../../shared/core/db/schema.ts';

@@ -98,6 +98,7 @@ afterAll(async () => {
 
 const INT4_OVER = 2_147_483_648;
 const WRONG_TYPES: unknown[] = [null, true, false, [], {}, [1], { $gt: '' }, { toString: 'x' }];
+// biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 is sent on purpose: it cannot be held exactly.
 const BAD_INTS: unknown[] = [0, -1, 1.5, INT4_OVER, -INT4_OVER - 1, 1e20, 1e308, -1e308, 9_007_199_254_740_993, 4_294_967_296, '1', '', '1e3', ...WRONG_TYPES];
 /** Text PostgreSQL cannot store: NUL, and half of a surrogate pair. */
 const NUL_STRINGS = ['\u0000', 'Meera\u0000Pillai', '\u0000\u0000\u0000', '%00\u0000', 'a@b.co\u0000', 'Zyxwv \ud800 Qwerty', '\udc00', 'Meera\udbff'];

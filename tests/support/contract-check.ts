@@ -62,19 +62,26 @@ function check(method: string, url: string, res: ServerResponse, chunks: Buffer[
   const call = `${method} ${route.path}`;
   const fail = (problem: string): void => void contractFailures.push({ call, status, problem });
   const expected = schemaFor(route, status);
-  if (!expected) return fail(`status ${status} is not in the document`);
+  if (!expected) {
+    fail(`status ${status} is not in the document`);
+    return;
+  }
   const type = header('content-type');
   const isJson = /^application\/json\b/.test(type);
   if (!expected.schema) {
     if (isJson) fail(`answered JSON where the document says ${expected.media}`);
     return;
   }
-  if (!isJson) return fail(`answered ${type || 'no content type'} where the document says application/json`);
+  if (!isJson) {
+    fail(`answered ${type || 'no content type'} where the document says application/json`);
+    return;
+  }
   let body: unknown;
   try {
     body = JSON.parse(decode(Buffer.concat(chunks), header('content-encoding') || undefined).toString('utf8'));
   } catch (err) {
-    return fail(`the body is not JSON (${(err as Error).message})`);
+    fail(`the body is not JSON (${(err as Error).message})`);
+    return;
   }
   contractChecked.count++;
   const parsed = expected.schema.safeParse(body);

@@ -20,7 +20,7 @@ import type { Browser } from 'playwright-core';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const OUT_LOCATIONS = path.join(ROOT, 'api', 'images', 'locations');
 const OUT_THERAPISTS = path.join(ROOT, 'api', 'images', 'therapists');
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const FONT = `'DejaVu Sans', 'Liberation Sans', Arial, Helvetica, sans-serif`;
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 const root = path.resolve(import.meta.dirname, '..', '..', 'site', 'public') + path.sep;
-const svg = readFileSync(root + 'favicon.svg', 'utf8');
+const svg = readFileSync(`${root}favicon.svg`, 'utf8');
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 async function shot(html: string, w: number, h: number, omitBackground = false): Promise<Buffer> {
   const page = await browser.newPage({ viewport: { width: w, height: h }, deviceScaleFactor: 1 });
@@ -41,8 +41,8 @@ function ico(images: { size: number; data: Buffer }[]): Buffer {
   });
   return Buffer.concat([header, ...images.map((i) => i.data)]);
 }
-writeFileSync(root + 'favicon.ico', ico([{ size: 16, data: png16 }, { size: 32, data: png32 }, { size: 48, data: png48 }]));
-writeFileSync(root + 'apple-touch-icon.png', await shot(icon(180, 18, '#ffffff'), 180, 180));
+writeFileSync(`${root}favicon.ico`, ico([{ size: 16, data: png16 }, { size: 32, data: png32 }, { size: 48, data: png48 }]));
+writeFileSync(`${root}apple-touch-icon.png`, await shot(icon(180, 18, '#ffffff'), 180, 180));
 const og = `<html><body style="margin:0;font-family:'DejaVu Sans',system-ui,sans-serif;background:#f6f3ec;color:#1f3b39">
 <div style="width:1200px;height:630px;box-sizing:border-box;padding:80px 90px;display:flex;gap:64px;align-items:center;background:linear-gradient(135deg,#f6f3ec 0%,#e8efe8 100%)">
   <div style="flex:none">${svg.replace('<svg ', '<svg width="260" height="260" ')}</div>
@@ -52,7 +52,7 @@ const og = `<html><body style="margin:0;font-family:'DejaVu Sans',system-ui,sans
     <div style="font-size:32px;color:#3d5250">Online across India, in person in Mumbai</div>
   </div>
 </div></body></html>`;
-writeFileSync(root + 'og-image.png', await shot(og, 1200, 630));
+writeFileSync(`${root}og-image.png`, await shot(og, 1200, 630));
 await browser.close();
 // What was written, as render-demo-images.ts reports it.
 for (const name of ['favicon.ico', 'apple-touch-icon.png', 'og-image.png']) console.log(`site/public/${name}`);

@@ -63,7 +63,7 @@ describe('india states and cities', () => {
   });
 
   it('citiesOf returns the list for known states and an empty array otherwise', () => {
-    expect(citiesOf('Maharashtra')).toBe(STATES_AND_CITIES['Maharashtra']);
+    expect(citiesOf('Maharashtra')).toBe(STATES_AND_CITIES.Maharashtra);
     expect(citiesOf('Atlantis')).toEqual([]);
     expect(citiesOf('')).toEqual([]);
     expect(citiesOf('constructor')).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../shared/core/config.ts';
+import { type ConfigError, parseConfig } from '../../shared/core/config.ts';
 
 const prod = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), PUBLIC_BASE_URL: 'https://booking.example.in' };
 const keys = { RAZORPAY_KEY_ID: 'rzp_live_abc', RAZORPAY_KEY_SECRET: 'secret', RAZORPAY_WEBHOOK_SECRET: 'whsecret' };

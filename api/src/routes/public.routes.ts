@@ -18,7 +18,10 @@ const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.(png|jpe?g|webp|svg)$/;
 const IMAGE_CACHE = { maxAge: '1d', immutable: false, dotfiles: 'deny' as const, fallthrough: false };
 
 function sendImage(res: Response, next: NextFunction, dir: string, folder: string, name: string): void {
-  if (!IMAGE_NAME.test(name)) return next(new AppError('not_found', 'Image not found.'));
+  if (!IMAGE_NAME.test(name)) {
+    next(new AppError('not_found', 'Image not found.'));
+    return;
+  }
   res.sendFile(name, { ...IMAGE_CACHE, root: path.join(dir, folder) }, (err) => {
     if (err) next(new AppError('not_found', 'Image not found.'));
   });

@@ -295,7 +295,7 @@ export async function createManualBooking(
     throw fieldError('booking_time_slot_start', AM.manualSlotPassed);
   }
   const slot = await findTemplateSlot(db, therapist.id, input.booking_time_slot_start);
-  if (!slot || !slot.isAvailable || slot.adminBlocked || !worksOn(slot, input.booking_date)) {
+  if (!slot?.isAvailable || slot.adminBlocked || !worksOn(slot, input.booking_date)) {
     throw fieldError('booking_time_slot_start', AM.manualSlotNotOffered);
   }
   // A centre holiday or the therapist's time off: the day is closed for manual bookings too.

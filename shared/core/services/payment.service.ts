@@ -151,7 +151,7 @@ export type ReconcileOutcome = 'completed' | 'failed' | 'pending' | 'noop';
 /** Asks the provider about one unpaid online booking and settles it: paid, or failed once its hold is over. */
 export async function reconcileBooking(deps: PaymentDeps, bookingId: number): Promise<ReconcileOutcome> {
   const booking = await getBooking(deps.db, bookingId);
-  if (!booking || booking.paymentStatus !== 'INITIATED' || booking.bookingType !== 'ONLINE') return 'noop';
+  if (booking?.paymentStatus !== 'INITIATED' || booking.bookingType !== 'ONLINE') return 'noop';
   const now = deps.now();
   const settle = async (link: { status: string; id: string; paymentId?: string; amountPaise?: number }): Promise<ReconcileOutcome | undefined> => {
     if (link.status === 'paid' && link.paymentId) {

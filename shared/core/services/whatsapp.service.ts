@@ -150,6 +150,7 @@ async function applyReportedStatuses(tx: DbOrTx, wamid: string, now: Date): Prom
 // Meta's status webhook (entry[].changes[].value.statuses[]), as its reference gives it
 // (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages/status):
 // only what is acted on is read; recipient_id (the client's number) is never read or stored.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is taken out (PostgreSQL's text refuses it).
 const wellFormed = (s: string) => s.replace(/\u0000/g, '').toWellFormed();
 const statusSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9._=+/:-]{1,200}$/),

@@ -182,7 +182,7 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
         const earlier = await byKey();
         if (earlier) return sameRequest(earlier, input);
         // Razorpay answers 400 to a payment it did not capture; the Razorpay provider makes that a conflict.
-        if (!link || link.status !== 'paid') throw new AppError('conflict', `Payment ${input.paymentId} was not captured, so there is nothing to refund.`);
+        if (link?.status !== 'paid') throw new AppError('conflict', `Payment ${input.paymentId} was not captured, so there is nothing to refund.`);
         const [sum] = await tx
           .select({ refunded: sql<number>`coalesce(sum(${sandboxRefunds.amountPaise}), 0)::int` })
           .from(sandboxRefunds)
@@ -201,7 +201,7 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
     },
     async fetchPayment(paymentId) {
       const [link] = await db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.paymentId, paymentId));
-      if (!link || link.status !== 'paid') throw new AppError('not_found', 'Payment not found.');
+      if (link?.status !== 'paid') throw new AppError('not_found', 'Payment not found.');
       const [sum] = await db
         .select({ refunded: sql<number>`coalesce(sum(${sandboxRefunds.amountPaise}), 0)::int` })
         .from(sandboxRefunds)
