@@ -88,7 +88,6 @@ export async function payForBooking(s: BookingState, nav: PaymentNav): Promise<s
     return undefined;
   }
 
-  const c = s.clientInfo;
   let shortUrl: string;
   try {
     const link = await generatePaymentLink({
