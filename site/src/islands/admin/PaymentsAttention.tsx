@@ -4,10 +4,11 @@
  * open one, and what was resolved in the last 7 days beneath. The server decides who may see it (403
  * for anyone else); the dashboard shows it only to super admins.
  */
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { providerLabel, REVIEW_NOTE_MAX } from '../../../../shared/domain/payment-discrepancy.ts';
-import { adminApi, errorMessage, type PaymentAttentionItem, type PaymentsAttentionResponse } from '../../lib/admin-api.ts';
+import { adminApi, errorMessage, type PaymentAttentionItem } from '../../lib/admin-api.ts';
 import { MESSAGES, formatAmount, formatInstant, formatShortDate, formatTime } from '../../lib/admin-format.ts';
+import { useQuery } from '../../lib/query.ts';
 import { FieldError, FormActions, Loading, Modal, Notice } from './ui.tsx';
 
 function bookingLine(item: PaymentAttentionItem): string {
@@ -55,27 +56,14 @@ function Facts(props: { item: PaymentAttentionItem; resolved?: boolean }) {
 
 export default function PaymentsAttention() {
   const headingId = useId();
-  const [data, setData] = useState<PaymentsAttentionResponse | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const attention = useQuery('payments-attention', {}, () => adminApi.paymentsAttention());
+  const { data } = attention;
+  // Loading is shown only until the first answer: a reload after a review keeps the list in place.
+  const loading = data === undefined && attention.error === null;
+  const error = attention.error === null ? null : errorMessage(attention.error, MESSAGES.attentionFailed);
   const [message, setMessage] = useState<string | null>(null);
   const [reviewing, setReviewing] = useState<PaymentAttentionItem | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-
-  const load = useCallback(async () => {
-    setError(null);
-    try {
-      setData(await adminApi.paymentsAttention());
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.attentionFailed));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   async function review(item: PaymentAttentionItem, note: string) {
     setReviewing(null);
@@ -88,7 +76,7 @@ export default function PaymentsAttention() {
     } finally {
       setBusy(null);
       // Reviewed or refused (a 409: someone resolved it meanwhile), the list shows how things now stand.
-      await load();
+      attention.refresh();
     }
   }
 
@@ -108,7 +96,7 @@ export default function PaymentsAttention() {
       ) : error ? (
         <div className="adm-attn__error" role="alert">
           <p className="error-text">{error}</p>
-          <button type="button" className="btn btn-sm btn-secondary" onClick={() => void load()}>
+          <button type="button" className="btn btn-sm btn-secondary" onClick={attention.refresh}>
             Retry
           </button>
         </div>

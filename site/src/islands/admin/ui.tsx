@@ -305,3 +305,38 @@ export function FormActions(props: { onCancel: () => void; submitLabel: ReactNod
     </div>
   );
 }
+
+/** A change's outcome above the form it was made in: what was done (green), or why not (red). */
+export function ChangeNotices(props: { message: string | null; failure: string | null }) {
+  return (
+    <>
+      {props.message ? (
+        <p className="adm-notice adm-notice--success" role="status">
+          {props.message}
+        </p>
+      ) : null}
+      <ErrorNotice error={props.failure} />
+    </>
+  );
+}
+
+/** Why a change was not made, where it was tried. */
+export function ErrorNotice(props: { error: string | null }) {
+  return props.error ? (
+    <p className="adm-notice adm-notice--error" role="alert">
+      {props.error}
+    </p>
+  ) : null;
+}
+
+/** A labelled one-line input (text unless `type` says otherwise). */
+export function InputField(props: { id: string; label: string; value: string; onChange: (value: string) => void; type?: 'date' | 'text' }) {
+  return (
+    <div className="field">
+      <label className="label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <input id={props.id} type={props.type} className="input" value={props.value} onChange={(e) => props.onChange(e.target.value)} />
+    </div>
+  );
+}
