@@ -15,7 +15,7 @@ import {
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
 import { WHATSAPP_CONSENT } from '../../shared/contract/booking.ts';
-import { CATALOG, LOCATIONS, mockFetch, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+import { BOOKING_9, CATALOG, LOCATIONS, mockFetch, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -338,14 +338,8 @@ describe('Payment', () => {
 
 describe('/payment-status', () => {
   const details = {
-    id: 9,
-    booking_date: '2030-01-08',
-    booking_time_slot_start: '10:00',
-    client_full_name: 'Meera Sharma',
-    therapist_name: 'Dr. Asha Mehta',
-    booking_type: 'ONLINE',
+    ...BOOKING_9,
     payment_status: 'COMPLETED',
-    amount: 1500,
     location_name: null,
     location_address: null,
     google_meet_link: 'https://meet.example/abc',

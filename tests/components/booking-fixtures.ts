@@ -90,3 +90,14 @@ export function setViewport(narrow: boolean): void {
     dispatchEvent: () => false,
   })) as unknown as typeof window.matchMedia;
 }
+
+/** Booking 9 as the server answers for it on the payment pages (each test adds its payment state). */
+export const BOOKING_9 = {
+  id: 9,
+  booking_date: '2030-01-08',
+  booking_time_slot_start: '10:00',
+  client_full_name: 'Meera Sharma',
+  therapist_name: 'Dr. Asha Mehta',
+  booking_type: 'ONLINE',
+  amount: 1500,
+};

@@ -20,7 +20,7 @@ import {
   STORAGE_KEY,
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
-import { CATALOG, mockFetch, OFFER, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+import { BOOKING_9, CATALOG, mockFetch, OFFER, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
 
 // The wizard loads its later steps lazily: load them once here, so no test waits on their first transform.
 beforeAll(async () => {
@@ -124,19 +124,7 @@ describe('1. Back from the checkout', () => {
 
 describe('2. "Payment Failed!" is no dead end', () => {
   const failed = '?razorpay_payment_id=pay_2&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=failed&razorpay_signature=s';
-  const held = {
-    id: 9,
-    booking_date: '2030-01-08',
-    booking_time_slot_start: '10:00',
-    client_full_name: 'Meera Sharma',
-    therapist_name: 'Dr. Asha Mehta',
-    booking_type: 'ONLINE',
-    payment_status: 'INITIATED',
-    amount: 1500,
-    cancelled: false,
-    payment_link_url: 'https://pay.example/abc',
-    payment_hold_seconds_left: 1080,
-  };
+  const held = { ...BOOKING_9, cancelled: false, payment_status: 'INITIATED', payment_link_url: 'https://pay.example/abc', payment_hold_seconds_left: 1080 };
 
   it('offers "Try payment again" on the same link while the hold lasts, with the reference, the time left and the centre’s phone', async () => {
     const { calls } = mockFetch({ 'GET /api/get-razorpay-details/plink_1': { body: { data: held } } });
@@ -267,18 +255,7 @@ describe('4. each step is a history entry', () => {
 
 describe('5. the confirmation page', () => {
   const paid = '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
-  const record = {
-    id: 9,
-    booking_date: '2030-01-08',
-    booking_time_slot_start: '10:00',
-    client_full_name: 'Meera Sharma',
-    therapist_name: 'Dr. Asha Mehta',
-    booking_type: 'ONLINE',
-    payment_status: 'COMPLETED',
-    amount: 1500,
-    cancelled: false,
-    google_meet_link: null as string | null,
-  };
+  const record = { ...BOOKING_9, cancelled: false, payment_status: 'COMPLETED', google_meet_link: null as string | null };
 
   it('waits for the meeting link, saying it is preparing it, then shows it', async () => {
     let asked = 0;

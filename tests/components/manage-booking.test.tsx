@@ -5,7 +5,7 @@ import { API_MESSAGES } from '../../shared/contract/messages.ts';
 import { PaymentStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
 import { ManageBooking } from '../../site/src/islands/manage/ManageBooking.tsx';
 import { resetBooking } from '../../site/src/stores/booking.ts';
-import { mockFetch, OFFER, setViewport, type Routes } from './booking-fixtures.ts';
+import { BOOKING_9, mockFetch, OFFER, setViewport, type Routes } from './booking-fixtures.ts';
 
 const TOKEN = 'mT0k3n_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ';
 const PATH = `/api/manage/${TOKEN}`;
@@ -286,14 +286,8 @@ describe('a link that finds no booking', () => {
 
 describe('payment-status page', () => {
   const details = {
-    id: 9,
-    booking_date: '2030-01-08',
-    booking_time_slot_start: '10:00',
-    client_full_name: 'Meera Sharma',
-    therapist_name: 'Dr. Asha Mehta',
-    booking_type: 'ONLINE',
+    ...BOOKING_9,
     payment_status: 'COMPLETED',
-    amount: 1500,
     google_meet_link: 'https://meet.example/abc',
   };
   const search = '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';

@@ -12,7 +12,7 @@ import { adminUsers, bookings, therapists } from '../../shared/core/db/schema.ts
 import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
 import { launchBrowser, openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { continueButton, expectAccessible, expectNoHorizontalScroll, fillDetails, heading, newJourney } from './booking-helpers.ts';
+import { bookAndPayOnline, expectAccessible, expectNoHorizontalScroll, newJourney } from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -135,23 +135,7 @@ describe('a super admin adds a therapist from the panel and a client books them'
     // The client: the wizard reads the catalogue live, so the new therapist is there at once.
     const { context, page: client } = await newJourney(browser, VIEWPORTS.phone);
     await client.goto(`${stack.baseUrl}/`);
-    await heading(client, 'How would you like to meet?');
-    await client.getByText('Online Session', { exact: true }).click();
-    await (await continueButton(client)).click();
-    await heading(client, 'Select Your Therapist');
-    await client.getByRole('button', { name: 'Select Kavita Rao' }).click();
-    await heading(client, 'Select Date & Time');
-    await client.locator('.time-option').first().click();
-    await (await continueButton(client)).click();
-    await heading(client, 'Your Information');
-    await fillDetails(client, true);
-    await client.getByRole('button', { name: 'Continue to Payment' }).click();
-    await heading(client, 'Review and Pay');
-    await client.getByRole('button', { name: /^Pay / }).click();
-    await client.waitForURL(/\/sandbox\/checkout\/[^/?#]+/, { timeout: 30_000 });
-    await client.getByRole('button', { name: /^Pay ₹/ }).click();
-    await client.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
-    await heading(client, 'Booking Confirmed!');
+    await bookAndPayOnline(client, 'Kavita Rao');
     await context.close();
 
     const made = await stack.database.db.select().from(bookings).where(eq(bookings.therapistId, kavita!.id));

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { CLIENT, continueButton, expectAccessible, expectNoHorizontalScroll, fillDetails, heading, newJourney, savedState } from './booking-helpers.ts';
+import { CLIENT, continueButton, expectAccessible, expectNoHorizontalScroll, fillDetails, heading, newJourney, onlineWithTherapist, savedState } from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -19,12 +19,7 @@ afterAll(async () => {
 /** Online: type → therapist → a free slot (by index; -1 the last; on the nth date with slots) → the details form. */
 async function onlineToDetails(page: Page, therapist: string, slotIndex = 0, dateIndex = 0): Promise<void> {
   await page.goto(`${stack.baseUrl}/book`);
-  await heading(page, 'How would you like to meet?');
-  await page.getByText('Online Session', { exact: true }).click();
-  await (await continueButton(page)).click();
-  await heading(page, 'Select Your Therapist');
-  await page.getByRole('button', { name: `Select ${therapist}` }).click();
-  await heading(page, 'Select Date & Time');
+  await onlineWithTherapist(page, therapist);
   if (dateIndex > 0) await page.locator('.date-btn:not(.is-empty)').nth(dateIndex).click();
   const times = page.locator('.time-option');
   await (slotIndex < 0 ? times.last() : times.nth(slotIndex)).click();

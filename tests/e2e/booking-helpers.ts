@@ -91,3 +91,39 @@ export async function tabTo(page: Page, selector: string, max = 60): Promise<voi
   }
   throw new Error(`Could not reach ${selector} with the Tab key`);
 }
+
+/** From the wizard's first step: Online, then `therapist`, on to "Select Date & Time". */
+export async function onlineWithTherapist(page: Page, therapist: string): Promise<void> {
+  await heading(page, 'How would you like to meet?');
+  await page.getByText('Online Session', { exact: true }).click();
+  await (await continueButton(page)).click();
+  await heading(page, 'Select Your Therapist');
+  await page.getByRole('button', { name: `Select ${therapist}` }).click();
+  await heading(page, 'Select Date & Time');
+}
+
+/** From a picked time: on to the details, filled in, and on to "Review and Pay". */
+export async function detailsToReview(page: Page): Promise<void> {
+  await (await continueButton(page)).click();
+  await heading(page, 'Your Information');
+  await fillDetails(page, true);
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await heading(page, 'Review and Pay');
+}
+
+/** From "Review and Pay": paid at the sandbox's checkout, until "Booking Confirmed!". */
+export async function payInSandbox(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await page.waitForURL(/\/sandbox\/checkout\/[^/?#]+/, { timeout: 30_000 });
+  await page.getByRole('button', { name: /^Pay ₹/ }).click();
+  await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
+  await heading(page, 'Booking Confirmed!');
+}
+
+/** An online session with `therapist` at the first free time, booked and paid as a client does it. */
+export async function bookAndPayOnline(page: Page, therapist: string): Promise<void> {
+  await onlineWithTherapist(page, therapist);
+  await page.locator('.time-option').first().click();
+  await detailsToReview(page);
+  await payInSandbox(page);
+}

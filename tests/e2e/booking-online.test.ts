@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, VIEWPORTS } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { checkStep, continueButton, fillDetails, heading, newJourney, savedState } from './booking-helpers.ts';
+import { checkStep, detailsToReview, newJourney, onlineWithTherapist, payInSandbox, savedState } from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -28,32 +28,13 @@ describe('online booking, paid through the sandbox checkout', () => {
   ] as const)('ends on Booking Confirmed! (%s)', async (name, viewport) => {
     const { context, page } = await newJourney(browser, viewport);
     await page.goto(`${stack.baseUrl}/`);
-    await heading(page, 'How would you like to meet?');
-    await page.getByText('Online Session', { exact: true }).click();
-    await (await continueButton(page)).click();
-
-    await heading(page, 'Select Your Therapist');
-    await page.getByRole('button', { name: name === 'phone' ? 'Select Asha Mehta' : 'Select Arjun Iyer' }).click();
-
-    await heading(page, 'Select Date & Time');
+    await onlineWithTherapist(page, name === 'phone' ? 'Asha Mehta' : 'Arjun Iyer');
     await page.locator('.time-option').first().click();
-    await (await continueButton(page)).click();
-
-    await heading(page, 'Your Information');
-    await fillDetails(page, true);
-    await page.getByRole('button', { name: 'Continue to Payment' }).click();
-
-    await heading(page, 'Review and Pay');
+    await detailsToReview(page);
     await checkStep(page, 'online-payment');
     const state = await savedState(page);
     expect(state.bookingType).toBe('online');
-    await page.getByRole('button', { name: /^Pay / }).click();
-
-    await page.waitForURL(/\/sandbox\/checkout\/[^/?#]+/, { timeout: 30_000 });
-    await page.getByRole('button', { name: /^Pay ₹/ }).click();
-
-    await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
-    await heading(page, 'Booking Confirmed!');
+    await payInSandbox(page);
     expect(new URL(page.url()).searchParams.get('razorpay_payment_link_status')).toBe('paid');
     await checkStep(page, 'online-confirmed');
     expect((await savedState(page)).currentStep).toBe(1);

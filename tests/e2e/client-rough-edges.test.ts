@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogPosts } from '../../site/src/lib/blog-posts.ts';
 import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { continueButton, expectAccessible, expectNoHorizontalScroll, fillDetails, heading, newJourney, savedState } from './booking-helpers.ts';
+import { continueButton, detailsToReview, expectAccessible, expectNoHorizontalScroll, heading, newJourney, onlineWithTherapist, savedState } from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -29,18 +29,9 @@ const SIZES = [
 /** Online booking with a therapist and the slot at `slotIndex`, up to the payment step. */
 async function onlineToPayment(page: Page, therapist: string, slotIndex: number): Promise<void> {
   await page.goto(`${stack.baseUrl}/book`);
-  await heading(page, 'How would you like to meet?');
-  await page.getByText('Online Session', { exact: true }).click();
-  await (await continueButton(page)).click();
-  await heading(page, 'Select Your Therapist');
-  await page.getByRole('button', { name: `Select ${therapist}` }).click();
-  await heading(page, 'Select Date & Time');
+  await onlineWithTherapist(page, therapist);
   await page.locator('.time-option').nth(slotIndex).click();
-  await (await continueButton(page)).click();
-  await heading(page, 'Your Information');
-  await fillDetails(page, true);
-  await page.getByRole('button', { name: 'Continue to Payment' }).click();
-  await heading(page, 'Review and Pay');
+  await detailsToReview(page);
 }
 
 describe('1, 2, 5, 6: Back from the checkout, a failed payment, and the confirmation', () => {

@@ -11,7 +11,7 @@ import { blogPosts } from '../../site/src/lib/blog-posts.ts';
 import { ADMIN_ROUTES } from '../../site/src/lib/admin-nav.ts';
 import { launchBrowser, openPage, recordCspViolations, VIEWPORTS } from '../support/browser.ts';
 import { ROOT, startStack, type Stack } from '../support/stack.ts';
-import { continueButton, fillDetails, heading } from './booking-helpers.ts';
+import { bookAndPayOnline } from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -62,24 +62,8 @@ describe('Content-Security-Policy', () => {
   it('the wizard hydrates and runs through the sandbox checkout to /payment-status with no violation', async () => {
     const { page, violations } = await cspPage();
     await page.goto(`${stack.baseUrl}/book`);
-    await heading(page, 'How would you like to meet?');
-    // Interactive: a click moves the wizard on, which only the hydrated island does.
-    await page.getByText('Online Session', { exact: true }).click();
-    await (await continueButton(page)).click();
-    await heading(page, 'Select Your Therapist');
-    await page.getByRole('button', { name: 'Select Asha Mehta' }).click();
-    await heading(page, 'Select Date & Time');
-    await page.locator('.time-option').first().click();
-    await (await continueButton(page)).click();
-    await heading(page, 'Your Information');
-    await fillDetails(page, true);
-    await page.getByRole('button', { name: 'Continue to Payment' }).click();
-    await heading(page, 'Review and Pay');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL(/\/sandbox\/checkout\/[^/?#]+/, { timeout: 30_000 });
-    await page.getByRole('button', { name: /^Pay ₹/ }).click();
-    await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
-    await heading(page, 'Booking Confirmed!');
+    // Interactive: each click moves the wizard on, which only the hydrated island does.
+    await bookAndPayOnline(page, 'Asha Mehta');
     expect(violations).toEqual([]);
     await page.close();
   });

@@ -12,7 +12,7 @@ import type { SlotOfferDto, TherapistDto } from '../../shared/contract/public.ts
 import { addDays, centreNow, formatLongDate, formatTime12h } from '../../shared/domain/time.ts';
 import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { CLIENT, continueButton, expectAccessible, expectNoHorizontalScroll, fillDetails, heading, newJourney } from './booking-helpers.ts';
+import { CLIENT, detailsToReview, expectAccessible, expectNoHorizontalScroll, heading, newJourney, onlineWithTherapist, payInSandbox } from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -91,23 +91,10 @@ describe('Manage booking, from the confirmation e-mail (390×844)', () => {
 
     // Book and pay in the sandbox, on a date outside the notice window.
     await page.goto(`${stack.baseUrl}/book`);
-    await heading(page, 'How would you like to meet?');
-    await page.getByText('Online Session', { exact: true }).click();
-    await (await continueButton(page)).click();
-    await heading(page, 'Select Your Therapist');
-    await page.getByRole('button', { name: `Select ${THERAPIST}` }).click();
-    await heading(page, 'Select Date & Time');
+    await onlineWithTherapist(page, THERAPIST);
     const booked = await pickSlot(page, id, twoDaysOn);
-    await (await continueButton(page)).click();
-    await heading(page, 'Your Information');
-    await fillDetails(page, true);
-    await page.getByRole('button', { name: 'Continue to Payment' }).click();
-    await heading(page, 'Review and Pay');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL(/\/sandbox\/checkout\/[^/?#]+/, { timeout: 30_000 });
-    await page.getByRole('button', { name: /^Pay ₹/ }).click();
-    await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
-    await heading(page, 'Booking Confirmed!');
+    await detailsToReview(page);
+    await payInSandbox(page);
 
     // The link from the e-mail; the payment-status page carries the same one.
     const link = await manageLinkFromOutbox(CLIENT.email);

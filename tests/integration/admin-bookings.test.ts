@@ -3,35 +3,23 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { auditLog, bookings } from '../../shared/core/db/schema.ts';
-import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { bearer, createAdmins, insertBooking, RecordingPayments, tokenFor, type Admins } from '../support/admin.ts';
+import { bearer, insertBooking, RecordingPayments, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import type { TestDatabase } from '../support/db.ts';
+import { mondayDesk, seededWithAdmins } from '../support/desk.ts';
 import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
 
-let database: TestDatabase;
-let admins: Admins;
-let app: ReturnType<typeof testApp>;
-let payments: RecordingPayments;
 const clock = fixedClock(MONDAY_MORNING_IST);
-let desk: Record<string, string>;
-let boss: Record<string, string>;
+let database: TestDatabase, admins: Admins, app: ReturnType<typeof testApp>, payments: RecordingPayments;
+let desk: Record<string, string>, boss: Record<string, string>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.db);
-  admins = await createAdmins(database.db);
+  ({ database, admins } = await seededWithAdmins());
   payments = new RecordingPayments();
   app = testApp(database, { now: clock.now, payments });
 });
-beforeEach(() => {
-  clock.set(MONDAY_MORNING_IST);
-  desk = bearer(tokenFor(admins.admin, clock.now()));
-  boss = bearer(tokenFor(admins.superadmin, clock.now()));
-});
-afterAll(async () => {
-  await database.drop();
-});
+beforeEach(() => ({ desk, boss } = mondayDesk(clock, admins)));
+afterAll(() => database.drop());
 
 const rowOf = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
 const counts = async () => {

@@ -7,34 +7,24 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, bookings, centreHolidays, therapists, therapistTimeOff } from '../../shared/core/db/schema.ts';
-import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { ReadCache } from '../../shared/core/services/read-cache.service.ts';
-import { bearer, createAdmins, insertBooking, tokenFor, type Admins } from '../support/admin.ts';
+import { insertBooking, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import type { TestDatabase } from '../support/db.ts';
+import { mondayDesk, seededWithAdmins } from '../support/desk.ts';
 import { manualOfflineBooking, MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
 
-let database: TestDatabase;
-let admins: Admins;
-let app: ReturnType<typeof testApp>;
-let imagesDir: string;
 const clock = fixedClock(MONDAY_MORNING_IST);
-let desk: Record<string, string>;
-let boss: Record<string, string>;
+let database: TestDatabase, admins: Admins, app: ReturnType<typeof testApp>, imagesDir: string;
+let desk: Record<string, string>, boss: Record<string, string>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.db);
-  admins = await createAdmins(database.db);
+  ({ database, admins } = await seededWithAdmins());
   imagesDir = await mkdtemp(path.join(tmpdir(), 'catalogue-images-'));
   app = testApp(database, { now: clock.now, imagesDir });
 });
-beforeEach(() => {
-  clock.set(MONDAY_MORNING_IST);
-  desk = bearer(tokenFor(admins.admin, clock.now()));
-  boss = bearer(tokenFor(admins.superadmin, clock.now()));
-});
+beforeEach(() => ({ desk, boss } = mondayDesk(clock, admins)));
 afterAll(async () => {
   await database.drop();
   await rm(imagesDir, { recursive: true, force: true });

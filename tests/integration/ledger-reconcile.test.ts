@@ -4,7 +4,6 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { auditLog, bookings, outbox, paymentDiscrepancies, paymentLinks, paymentsLedger, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
-import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { AppError } from '../../shared/core/errors.ts';
 import type { JobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
@@ -19,36 +18,23 @@ import {
 } from '../../shared/core/services/ledger-reconcile.service.ts';
 import { reconcileAll, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
 import { LEDGER_RECONCILE_PATTERN } from '../../worker/src/worker.ts';
-import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
+import { bearer, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
-import { configFor, dropQueues, inProcessPayments, startTestWorker, testPrefix, waitFor } from '../support/jobs.ts';
+import { configFor, dropQueues, startTestWorker, testPrefix, waitFor } from '../support/jobs.ts';
+import { paymentsTestApp } from '../support/payments-app.ts';
 
 /**
  * Ledger reconciliation (issue 18): the ledger against the provider (the sandbox) for the last 7 days,
  * every disagreement on the super admin's "Payments needing attention" list and in the audit log.
  */
-let database: TestDatabase;
-let config: Config;
-let payments: SandboxPayments;
-let admins: Admins;
-let app: Express;
-let deps: PaymentDeps;
-let jobs: JobsClient;
 const clock = fixedClock(MONDAY_MORNING_IST);
-
+let database: TestDatabase, config: Config, payments: SandboxPayments, admins: Admins, app: Express, deps: PaymentDeps, jobs: JobsClient;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.db);
-  config = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
-  ({ payments, deps, jobs } = inProcessPayments(database, config, clock.now));
-  admins = await createAdmins(database.db);
-  app = testApp(database, { config, now: clock.now, payments, jobs });
+  ({ database, config, payments, admins, app, deps, jobs } = await paymentsTestApp(clock.now));
 });
-afterAll(async () => {
-  await database.drop();
-});
+afterAll(() => database.drop());
 
 const desk = () => bearer(tokenFor(admins.admin, clock.now()));
 const superDesk = () => bearer(tokenFor(admins.superadmin, clock.now()));

@@ -5,21 +5,18 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { bookings, outbox, paymentsLedger, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
-import { seedDemoData } from '../../shared/core/db/seed.ts';
-import type { JobsClient } from '../../shared/core/jobs/queues.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
-import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import {
   handlePaymentWebhook,
   reconcileBooking,
   refundStrayPayment,
   type PaymentDeps,
 } from '../../shared/core/services/payment.service.ts';
-import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock, testApp } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { bearer, tokenFor, type Admins } from '../support/admin.ts';
+import { fixedClock } from '../support/app.ts';
+import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
-import { configFor, inProcessPayments } from '../support/jobs.ts';
+import { paymentsTestApp } from '../support/payments-app.ts';
 
 /**
  * Money and bookings agree whatever order things happen in. For one online booking at a time, a
@@ -33,26 +30,12 @@ import { configFor, inProcessPayments } from '../support/jobs.ts';
  * - a booking that will not take place keeps no money once the worker's stray refunds have run.
  */
 
-let database: TestDatabase;
-let config: Config;
-let payments: SandboxPayments;
-let admins: Admins;
-let app: Express;
-let deps: PaymentDeps;
 const clock = fixedClock(MONDAY_MORNING_IST);
-
+let database: TestDatabase, config: Config, admins: Admins, app: Express, deps: PaymentDeps;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.db);
-  config = configFor({ PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
-  let jobs: JobsClient;
-  ({ payments, deps, jobs } = inProcessPayments(database, config, clock.now));
-  admins = await createAdmins(database.db);
-  app = testApp(database, { config, now: clock.now, payments, jobs });
+  ({ database, config, admins, app, deps } = await paymentsTestApp(clock.now));
 });
-afterAll(async () => {
-  await database.drop();
-});
+afterAll(() => database.drop());
 
 type Step =
   | { kind: 'client-link' }

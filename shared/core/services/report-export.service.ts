@@ -16,23 +16,46 @@ export type Export = { fileName: string; sheetName: string; columns: Column[]; r
 /** How the workbook process says it found no rows (and wrote nothing). */
 export const NO_ROWS_EXIT_CODE = 3;
 
+const text = (header: string, width: number) => ({ header, width });
+const money = (header: string, width: number) => ({ header, width, numFmt: RUPEE_FORMAT });
+
+/** Every column a sheet may have, once: a field's header, width and format are the same in every sheet. */
+const COLUMNS = {
+  booking_date: text('Booking Date', 14),
+  booking_id: text('Booking ID', 12),
+  payment_transaction_id: text('Transaction ID', 40),
+  client_name: text('Client Name', 28),
+  client_phone: text('Client Phone', 14),
+  kind: text('Type', 10),
+  method: text('Method', 12),
+  provider_reference: text('Reference', 24),
+  reason: text('Reason', 30),
+  amount: money('Amount', 14),
+  therapist_id: text('Therapist ID', 12),
+  therapist_name: text('Therapist Name', 26),
+  service_id: text('Service ID', 10),
+  payment_status: text('Payment Status', 16),
+  cancelled: text('Cancelled', 10),
+  amount_paid: money('Paid', 14),
+  amount_refunded: money('Refunded', 14),
+  total_sessions: text('Total Sessions', 14),
+  completed_sessions: text('Completed Sessions', 18),
+  missed_or_cancelled_sessions: text('Missed/Cancelled Sessions', 24),
+  attended_sessions: text('Attended', 10),
+  no_show_sessions: text('No-show', 10),
+  total_income: money('Total Income', 16),
+  total_refunded: money('Total Refunded', 16),
+} satisfies Record<string, Omit<Column, 'key'>>;
+
+/** A sheet's columns, in order, by the fields they show. */
+const columns = (...keys: (keyof typeof COLUMNS)[]): Column[] => keys.map((key) => ({ key, ...COLUMNS[key] }));
+
 /** The inventory sheet: every row of the payments ledger (refunds negative), newest booking first. */
 export function inventoryExport(today: string): Export {
   return {
     fileName: `Inventory_Report_${today}.xlsx`,
     sheetName: 'Inventory',
-    columns: [
-      { header: 'Booking Date', key: 'booking_date', width: 14 },
-      { header: 'Booking ID', key: 'booking_id', width: 12 },
-      { header: 'Transaction ID', key: 'payment_transaction_id', width: 40 },
-      { header: 'Client Name', key: 'client_name', width: 28 },
-      { header: 'Client Phone', key: 'client_phone', width: 14 },
-      { header: 'Type', key: 'kind', width: 10 },
-      { header: 'Method', key: 'method', width: 12 },
-      { header: 'Reference', key: 'provider_reference', width: 24 },
-      { header: 'Reason', key: 'reason', width: 30 },
-      { header: 'Amount', key: 'amount', width: 14, numFmt: RUPEE_FORMAT },
-    ],
+    columns: columns('booking_date', 'booking_id', 'payment_transaction_id', 'client_name', 'client_phone', 'kind', 'method', 'provider_reference', 'reason', 'amount'),
     rows: 'ledger',
   };
 }
@@ -56,18 +79,7 @@ export function eodExport(report: EodReport): Export {
   return {
     fileName: `EOD_Report_${report.report_date}.xlsx`,
     sheetName: 'End_of_Day',
-    columns: [
-      { header: 'Booking ID', key: 'booking_id', width: 12 },
-      { header: 'Client Name', key: 'client_name', width: 28 },
-      { header: 'Therapist ID', key: 'therapist_id', width: 12 },
-      { header: 'Therapist Name', key: 'therapist_name', width: 26 },
-      { header: 'Service ID', key: 'service_id', width: 10 },
-      { header: 'Payment Status', key: 'payment_status', width: 16 },
-      { header: 'Cancelled', key: 'cancelled', width: 10 },
-      { header: 'Amount', key: 'amount', width: 14, numFmt: RUPEE_FORMAT },
-      { header: 'Paid', key: 'amount_paid', width: 14, numFmt: RUPEE_FORMAT },
-      { header: 'Refunded', key: 'amount_refunded', width: 14, numFmt: RUPEE_FORMAT },
-    ],
+    columns: columns('booking_id', 'client_name', 'therapist_id', 'therapist_name', 'service_id', 'payment_status', 'cancelled', 'amount', 'amount_paid', 'amount_refunded'),
     rows: report.details.map((d) => ({ ...d, service_id: d.service_id ?? '', cancelled: d.cancelled ? 'Yes' : 'No' })),
   };
 }
@@ -76,17 +88,7 @@ export function monthlyExport(report: TherapistMonthlyReport): Export {
   return {
     fileName: `Therapist_Monthly_Report_${report.year}-${pad2(report.month)}.xlsx`,
     sheetName: 'Therapist_Monthly',
-    columns: [
-      { header: 'Therapist ID', key: 'therapist_id', width: 12 },
-      { header: 'Therapist Name', key: 'therapist_name', width: 26 },
-      { header: 'Total Sessions', key: 'total_sessions', width: 14 },
-      { header: 'Completed Sessions', key: 'completed_sessions', width: 18 },
-      { header: 'Missed/Cancelled Sessions', key: 'missed_or_cancelled_sessions', width: 24 },
-      { header: 'Attended', key: 'attended_sessions', width: 10 },
-      { header: 'No-show', key: 'no_show_sessions', width: 10 },
-      { header: 'Total Income', key: 'total_income', width: 16, numFmt: RUPEE_FORMAT },
-      { header: 'Total Refunded', key: 'total_refunded', width: 16, numFmt: RUPEE_FORMAT },
-    ],
+    columns: columns('therapist_id', 'therapist_name', 'total_sessions', 'completed_sessions', 'missed_or_cancelled_sessions', 'attended_sessions', 'no_show_sessions', 'total_income', 'total_refunded'),
     rows: report.therapist_performance.map((t) => ({ ...t })),
   };
 }

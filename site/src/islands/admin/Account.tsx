@@ -1,28 +1,23 @@
 /** My account (every admin, issue 20): change one's own password; other sessions end, this one goes on. */
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage } from '../../lib/admin-api.ts';
 import { catalogueApi } from '../../lib/catalogue-api.ts';
 import { saveSession } from '../../stores/admin-session.ts';
+import { ChangeNotices } from './ui.tsx';
+import { useChange } from './useChange.ts';
 
 export default function Account() {
   const id = useId();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { message, failure, run } = useChange('The password was not changed.');
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setMessage(null);
-    setFailure(null);
-    catalogueApi.changeMyPassword(current, next).then(
-      (r) => {
-        saveSession(r.access_token, { username: r.username, is_superadmin: r.is_superadmin, is_admin: r.is_admin, is_active: r.is_active });
-        setMessage(r.message);
-        setCurrent('');
-        setNext('');
-      },
-      (err: unknown) => setFailure(errorMessage(err, 'The password was not changed.')),
-    );
+    run(catalogueApi.changeMyPassword(current, next), (r) => {
+      saveSession(r.access_token, { username: r.username, is_superadmin: r.is_superadmin, is_admin: r.is_admin, is_active: r.is_active });
+      setCurrent('');
+      setNext('');
+      return r.message;
+    });
   };
   return (
     <div className="adm-page">
@@ -36,16 +31,7 @@ export default function Account() {
         <div className="adm-panel__head">
           <h2 id={`${id}-h`}>Change password</h2>
         </div>
-        {message ? (
-          <p className="adm-notice adm-notice--success" role="status">
-            {message}
-          </p>
-        ) : null}
-        {failure ? (
-          <p className="adm-notice adm-notice--error" role="alert">
-            {failure}
-          </p>
-        ) : null}
+        <ChangeNotices message={message} failure={failure} />
         <form className="adm-form" onSubmit={submit} noValidate>
           <div className="adm-form__grid">
             <div className="field">

@@ -4,29 +4,21 @@
  * action beside it, and its loading, error (with Retry) and empty states. Each section brings its
  * own items and actions.
  */
-import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { errorMessage } from '../../lib/admin-api.ts';
+import { useQuery } from '../../lib/query.ts';
 import { Loading, Notice } from './ui.tsx';
 
-/** A section's answer from the server: loaded on mount, and again whenever `load` is called. */
-export function useAttentionList<T>(fetch: () => Promise<T>, failedMessage: string) {
-  const [data, setData] = useState<T | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    setError(null);
-    try {
-      setData(await fetch());
-    } catch (err) {
-      setError(errorMessage(err, failedMessage));
-    } finally {
-      setLoading(false);
-    }
-  }, [fetch, failedMessage]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { data, loading, error, load };
+/**
+ * A section's answer from the server, through the panel's data layer (lib/query.ts): fetched on
+ * mount and whenever `params` change, and again when `load` is called. Loading is shown only until
+ * the first answer, so a reload after an action keeps the list in place.
+ */
+export function useAttentionList<P, T>(name: string, params: P, fetch: (params: P) => Promise<T>, failedMessage: string) {
+  const query = useQuery(name, params, fetch);
+  const loading = query.data === undefined && query.error == null;
+  const error = query.error == null ? null : errorMessage(query.error, failedMessage);
+  return { data: query.data ?? null, loading, error, load: query.refresh };
 }
 
 export function AttentionPanel(props: {

@@ -1,7 +1,8 @@
 /** Audit Log (super admins): who changed what, field by field, newest first, from GET /api/admin/audit-log. */
-import { useCallback, useEffect, useState } from 'react';
-import { adminApi, errorMessage, type AuditEntry, type AuditPage } from '../../lib/admin-api.ts';
+import { useState } from 'react';
+import { adminApi, errorMessage, type AuditEntry } from '../../lib/admin-api.ts';
 import { DEFAULT_PAGE_SIZE, auditActionLabel, auditEntity, auditFieldLabel, auditValue } from '../../lib/admin-format.ts';
+import { useQuery } from '../../lib/query.ts';
 import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager, useIsMobile } from './ui.tsx';
 
 const when = new Intl.DateTimeFormat('en-IN', {
@@ -48,25 +49,7 @@ const whenOf = (at: string) => (Number.isNaN(Date.parse(at)) ? at : when.format(
 export default function AuditLog() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
-  const [data, setData] = useState<AuditPage | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    setError(null);
-    try {
-      setData(await adminApi.auditLog(page, pageSize));
-    } catch (err) {
-      setError(errorMessage(err, 'Failed to load the audit log.'));
-    } finally {
-      setLoading(false);
-    }
-  }, [page, pageSize]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, loading, error, refresh } = useQuery('audit-log', { page, pageSize }, (q) => adminApi.auditLog(q.page, q.pageSize));
 
   const mobile = useIsMobile();
   const items = data?.items ?? [];
@@ -81,7 +64,7 @@ export default function AuditLog() {
         </div>
       </header>
       {error ? (
-        <ErrorPanel title="Error Loading Audit Log" message={error} onRetry={() => void load()} />
+        <ErrorPanel title="Error Loading Audit Log" message={errorMessage(error, 'Failed to load the audit log.')} onRetry={refresh} />
       ) : (
         <section className="adm-panel card" aria-labelledby="audit-title">
           <div className="adm-panel__head">

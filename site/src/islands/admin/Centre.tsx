@@ -1,48 +1,34 @@
 /** Centre (super admins, issue 20): holidays, services and the centres' details and photos. */
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { errorMessage } from '../../lib/admin-api.ts';
 import { catalogueApi, type AffectedBookingDto, type HolidayDto, type LocationDto, type ServiceDto } from '../../lib/catalogue-api.ts';
+import { useQuery } from '../../lib/query.ts';
 import { AffectedList } from './Therapists.tsx';
-import { Empty, ErrorPanel, Loading } from './ui.tsx';
+import { ChangeNotices, Empty, ErrorPanel, InputField, Loading } from './ui.tsx';
+import { useChange } from './useChange.ts';
+
+const loadCentre = async () => {
+  const [holidays, services, locations] = await Promise.all([catalogueApi.holidays(), catalogueApi.services(), catalogueApi.locations()]);
+  return { holidays, services, locations };
+};
 
 export default function Centre() {
-  const [holidays, setHolidays] = useState<HolidayDto[] | null>(null);
-  const [services, setServices] = useState<ServiceDto[]>([]);
-  const [locations, setLocations] = useState<LocationDto[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const centre = useQuery('centre', {}, loadCentre);
   const [affected, setAffected] = useState<AffectedBookingDto[]>([]);
-
-  const load = useCallback(async () => {
-    try {
-      const [h, s, l] = await Promise.all([catalogueApi.holidays(), catalogueApi.services(), catalogueApi.locations()]);
-      setHolidays(h);
-      setServices(s);
-      setLocations(l);
-    } catch (err) {
-      setError(errorMessage(err, 'Failed to load the centre.'));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const run = (p: Promise<unknown>, ok: string, touched?: (r: unknown) => AffectedBookingDto[]) => {
-    setMessage(null);
-    setFailure(null);
-    p.then(
-      (r) => {
-        setMessage(ok);
+  const change = useChange('The change was not saved.', centre.refresh);
+  // A saved change says what it did and lists the live bookings it touched (none but a holiday's).
+  const run: Run = (p, ok, touched) =>
+    change.run(
+      p.then((r) => {
         setAffected(touched ? touched(r) : []);
-        void load();
-      },
-      (err: unknown) => setFailure(errorMessage(err, 'The change was not saved.')),
+        return r;
+      }),
+      () => ok,
     );
-  };
 
-  if (error) return <ErrorPanel title="Error Loading the Centre" message={error} onRetry={() => void load()} />;
-  if (!holidays) return <Loading />;
+  if (centre.error) return <ErrorPanel title="Error Loading the Centre" message={errorMessage(centre.error, 'Failed to load the centre.')} onRetry={centre.refresh} />;
+  if (!centre.data) return <Loading />;
+  const { holidays, services, locations } = centre.data;
   return (
     <div className="adm-page">
       <header className="adm-page__head">
@@ -51,16 +37,7 @@ export default function Centre() {
           <p className="muted">Holidays, services and centres. The public site follows within a minute.</p>
         </div>
       </header>
-      {message ? (
-        <p className="adm-notice adm-notice--success" role="status">
-          {message}
-        </p>
-      ) : null}
-      {failure ? (
-        <p className="adm-notice adm-notice--error" role="alert">
-          {failure}
-        </p>
-      ) : null}
+      <ChangeNotices message={change.message} failure={change.failure} />
       <AffectedList title="Live bookings on the holiday:" items={affected} />
       <Holidays holidays={holidays} run={run} />
       <Services services={services} run={run} />
@@ -99,18 +76,8 @@ function Holidays({ holidays, run }: { holidays: HolidayDto[]; run: Run }) {
         </ul>
       )}
       <div className="adm-inline-fields">
-        <div className="field">
-          <label className="label" htmlFor={`${id}-date`}>
-            Date
-          </label>
-          <input id={`${id}-date`} type="date" className="input" value={date} onChange={(e) => setDate(e.target.value)} />
-        </div>
-        <div className="field">
-          <label className="label" htmlFor={`${id}-reason`}>
-            Reason
-          </label>
-          <input id={`${id}-reason`} className="input" value={reason} onChange={(e) => setReason(e.target.value)} />
-        </div>
+        <InputField id={`${id}-date`} type="date" label="Date" value={date} onChange={setDate} />
+        <InputField id={`${id}-reason`} label="Reason" value={reason} onChange={setReason} />
       </div>
       <button
         type="button"

@@ -2,10 +2,11 @@
  * Clients & Bookings (/admin/clients?search=): every booking with its client, filtered by name and
  * paged by the server, in columns that fit a desk screen without scrolling sideways.
  */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { adminApi, errorMessage, isUnauthorized, type ClientBooking } from '../../lib/admin-api.ts';
 import { CLIENT_LIST_PAGE_SIZE, MESSAGES, formatShortDate, formatTime, sessionLabel } from '../../lib/admin-format.ts';
 import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
+import { useQuery } from '../../lib/query.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { Empty, ErrorPanel, Loading, Pager, PaymentCell, StatusBadge, useIsMobile } from './ui.tsx';
 import { ATTENDANCE_WORDS } from '../../../../shared/domain/attendance.ts';
@@ -48,16 +49,10 @@ function BookingState({ cancelled }: { cancelled: boolean }) {
 
 export default function Clients(props: { onLogout: () => void }) {
   const { onLogout } = props;
-  const [rows, setRows] = useState<ClientBooking[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState(searchParam);
   // The name the server filters by: what was typed, once typing pauses.
   const [name, setName] = useState(filter);
   const [page, setPage] = useState(1);
-  const [reload, setReload] = useState(0);
-  const request = useRef(0);
   const filterId = useId();
   const mobile = useIsMobile();
 
@@ -71,28 +66,15 @@ export default function Clients(props: { onLogout: () => void }) {
   }, [filter, name]);
 
   // One page of the client list, filtered by name on the server (it holds every booking ever made).
+  const clients = useQuery('clients', { name, page }, (q) => adminApi.clientsPage(q.name, q.page, CLIENT_LIST_PAGE_SIZE));
+  const { loading, refresh: retry } = clients;
+  const rows = clients.data?.items ?? [];
+  const error = clients.error ? errorMessage(clients.error, MESSAGES.clientsFailed) : null;
   useEffect(() => {
-    const ticket = ++request.current;
-    setLoading(true);
-    setError(null);
-    adminApi.clientsPage(name, page, CLIENT_LIST_PAGE_SIZE).then(
-      (res) => {
-        if (ticket !== request.current) return;
-        setRows(res.items);
-        setTotal(res.total);
-        setLoading(false);
-      },
-      (err: unknown) => {
-        if (ticket !== request.current) return;
-        if (isUnauthorized(err)) onLogout();
-        setError(errorMessage(err, MESSAGES.clientsFailed));
-        setLoading(false);
-      },
-    );
-  }, [name, page, reload, onLogout]);
+    if (isUnauthorized(clients.error)) onLogout();
+  }, [clients.error, onLogout]);
 
-  const totalPages = Math.max(1, Math.ceil(total / CLIENT_LIST_PAGE_SIZE));
-  const retry = () => setReload((n) => n + 1);
+  const totalPages = Math.max(1, Math.ceil((clients.data?.total ?? 0) / CLIENT_LIST_PAGE_SIZE));
 
   return (
     <div className="adm-page">

@@ -12,7 +12,7 @@ const failed = (err: unknown) => errorMessage(err, MESSAGES.incomeFailed);
 
 export default function Income() {
   // The server's order is the spec's (newest booking date first, a payment before its refunds).
-  const { data, items, loading, error, load, paging } = useLedgerPage(adminApi.incomePage, failed);
+  const { data, items, loading, error, refresh, paging } = useLedgerPage('income', adminApi.incomePage, failed);
 
   return (
     <div className="adm-page">
@@ -23,7 +23,7 @@ export default function Income() {
         </div>
       </header>
       {error ? (
-        <ErrorPanel title="Error Loading Income" message={error} onRetry={() => void load()} />
+        <ErrorPanel title="Error Loading Income" message={error} onRetry={refresh} />
       ) : loading && !data ? (
         <Loading label="Loading income..." />
       ) : (

@@ -53,8 +53,7 @@ export default function JobFailures() {
   const session = useStore($adminSession);
   const superadmin = !!session?.user.is_superadmin;
   const [page, setPage] = useState(1);
-  const fetchPage = useCallback(() => adminApi.jobFailures(page, DEFAULT_PAGE_SIZE), [page]);
-  const { data, loading, error, load } = useAttentionList(fetchPage, 'Failed to load the jobs that failed.');
+  const { data, loading, error, load } = useAttentionList('job-failures', { page }, (p) => adminApi.jobFailures(p.page, DEFAULT_PAGE_SIZE), 'Failed to load the jobs that failed.');
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
 

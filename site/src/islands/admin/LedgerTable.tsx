@@ -4,9 +4,10 @@
  * the server for one page at a time (a year is tens of thousands of rows); the totals come with each
  * page and are the whole ledger's.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { IncomePage, Payment } from '../../lib/admin-api.ts';
 import { DEFAULT_PAGE_SIZE, formatAmount, formatShortDate } from '../../lib/admin-format.ts';
+import { useQuery } from '../../lib/query.ts';
 import type { Column, ServerPaging } from './DataTable.tsx';
 import { Badge } from './ui.tsx';
 
@@ -15,31 +16,12 @@ export type LedgerTotalsOf = Pick<IncomePage, 'total' | 'total_amount' | 'total_
 
 /**
  * One page of the ledger from `fetchPage`, and the paging to draw with it. A new page or page size
- * asks the server again; only the latest request may draw, so a slow answer for the page left behind
- * never replaces the page asked for now. The last answer stays drawn while the next is on its way.
+ * asks the server again (only the answer for the page asked for now is drawn); the last answer stays
+ * drawn while the next is on its way.
  */
-export function useLedgerPage(fetchPage: (page: number, pageSize: number) => Promise<IncomePage>, failed: (err: unknown) => string) {
+export function useLedgerPage(name: string, fetchPage: (page: number, pageSize: number) => Promise<IncomePage>, failed: (err: unknown) => string) {
   const [query, setQuery] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
-  const [data, setData] = useState<IncomePage | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const request = useRef(0);
-  const load = useCallback(async () => {
-    const ticket = ++request.current;
-    setLoading(true);
-    setError(null);
-    try {
-      const answer = await fetchPage(query.page, query.pageSize);
-      if (ticket === request.current) setData(answer);
-    } catch (err) {
-      if (ticket === request.current) setError(failed(err));
-    } finally {
-      if (ticket === request.current) setLoading(false);
-    }
-  }, [fetchPage, failed, query]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, loading, error, refresh } = useQuery(name, query, (q) => fetchPage(q.page, q.pageSize));
   const paging: ServerPaging = {
     page: query.page,
     pageSize: query.pageSize,
@@ -48,7 +30,7 @@ export function useLedgerPage(fetchPage: (page: number, pageSize: number) => Pro
     // A new page size starts again at page 1, as the bookings lists do.
     onPageSize: (pageSize) => setQuery({ page: 1, pageSize }),
   };
-  return { data, items: data?.items ?? [], loading, error, load, paging };
+  return { data: data ?? null, items: data?.items ?? [], loading, error: error ? failed(error) : null, refresh, paging };
 }
 
 const METHOD_WORDS: Record<Payment['method'], string> = {

@@ -4,27 +4,29 @@
  * there, once the board has answered with that cookie: a browser that did not keep it gets a
  * message here instead of going round between the two pages.
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { adminApi, errorMessage } from '../../lib/admin-api.ts';
 import { ADMIN_ROUTES, adminNav } from '../../lib/admin-nav.ts';
+import { useQuery } from '../../lib/query.ts';
 import { Loading } from './ui.tsx';
 
+/** The board's address once it has taken the cookie; null when the browser did not keep it. */
+async function openBoard(): Promise<string | null> {
+  const { url } = await adminApi.openQueues();
+  return (await adminApi.queuesCookieWorks()) ? url : null;
+}
+
 export default function OpenQueues() {
-  const [error, setError] = useState<string | null>(null);
+  const board = useQuery('open-queues', {}, openBoard);
+  const error =
+    board.data === null
+      ? 'The job queues did not accept the sign-in. Please allow cookies for this site, then try again.'
+      : board.error
+        ? errorMessage(board.error, 'The job queues could not be opened.')
+        : null;
   useEffect(() => {
-    void (async () => {
-      try {
-        const { url } = await adminApi.openQueues();
-        if (!(await adminApi.queuesCookieWorks())) {
-          setError('The job queues did not accept the sign-in. Please allow cookies for this site, then try again.');
-          return;
-        }
-        adminNav.replace(url);
-      } catch (err) {
-        setError(errorMessage(err, 'The job queues could not be opened.'));
-      }
-    })();
-  }, []);
+    if (board.data) adminNav.replace(board.data);
+  }, [board.data]);
   return (
     <div className="adm-page">
       <header className="adm-page__head">

@@ -1,40 +1,27 @@
 /** Search Clients (/admin/patients): a name search over clients; a row opens their bookings. */
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { adminApi, errorMessage, type ClientSearchResult } from '../../lib/admin-api.ts';
+import { useId, useState, type FormEvent } from 'react';
+import { adminApi, errorMessage } from '../../lib/admin-api.ts';
 import { MESSAGES } from '../../lib/admin-format.ts';
 import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
+import { useQuery } from '../../lib/query.ts';
 import { Empty, Loading, useIsMobile } from './ui.tsx';
 
 export default function Patients() {
   const [term, setTerm] = useState('');
-  const [results, setResults] = useState<ClientSearchResult[]>([]);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // What was searched for, and how many times: Search with the same term searches again. A search
+  // with an empty term runs on load.
+  const [search, setSearch] = useState({ name: '', times: 0 });
+  const found = useQuery('patients', search, (q) => adminApi.searchClients(q.name));
+  const { loading } = found;
+  const error = found.error ? errorMessage(found.error, MESSAGES.searchFailed) : null;
+  const results = found.data ?? [];
   const inputId = useId();
   // On a phone each client is a card: the table's e-mail column would run off the screen.
   const mobile = useIsMobile();
 
-  async function search(name: string) {
-    setLoading(true);
-    setError(null);
-    try {
-      setResults(await adminApi.searchClients(name.trim()));
-    } catch (err) {
-      setError(errorMessage(err, MESSAGES.searchFailed));
-      setResults([]);
-    } finally {
-      setLoading(false);
-    }
-  }
-
-  useEffect(() => {
-    // A search with an empty term runs on load.
-    void search('');
-  }, []);
-
   function onSubmit(e: FormEvent) {
     e.preventDefault();
-    void search(term);
+    setSearch((s) => ({ name: term.trim(), times: s.times + 1 }));
   }
 
   return (

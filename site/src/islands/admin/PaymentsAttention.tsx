@@ -55,7 +55,7 @@ function Facts(props: { item: PaymentAttentionItem; resolved?: boolean }) {
 }
 
 export default function PaymentsAttention() {
-  const { data, loading, error, load } = useAttentionList(adminApi.paymentsAttention, MESSAGES.attentionFailed);
+  const { data, loading, error, load } = useAttentionList('payments-attention', {}, () => adminApi.paymentsAttention(), MESSAGES.attentionFailed);
   const [message, setMessage] = useState<string | null>(null);
   const [reviewing, setReviewing] = useState<PaymentAttentionItem | null>(null);
   const [busy, setBusy] = useState<number | null>(null);

@@ -1,8 +1,9 @@
 /** Reports (spec section 2): Inventory, End of Day and Therapist Monthly, each with an Excel export. */
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { adminApi, errorMessage, type EodReport, type TherapistMonthlyReport } from '../../lib/admin-api.ts';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { adminApi, errorMessage } from '../../lib/admin-api.ts';
 import { MESSAGES, formatAmount, formatShortDate, todayAtCentre } from '../../lib/admin-format.ts';
 import { monthName, pad2 } from '../../../../shared/domain/time.ts';
+import { useQuery } from '../../lib/query.ts';
 import { downloadExcel } from './excel.ts';
 import { LedgerTable, useLedgerPage } from './LedgerTable.tsx';
 import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager, PaymentCell, StatusBadge } from './ui.tsx';
@@ -16,30 +17,10 @@ const TABS: { key: Tab; label: string; errorName: string }[] = [
 
 export const MIN_REPORT_YEAR = 2020;
 
-function useReport<T>(fetcher: () => Promise<T>, errorName: string) {
-  const [data, setData] = useState<T | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  // Only the latest request may draw: a slow answer for the date picked before must not replace the
-  // answer for the date picked now.
-  const request = useRef(0);
-  const load = useCallback(async () => {
-    const ticket = ++request.current;
-    setLoading(true);
-    setError(null);
-    try {
-      const answer = await fetcher();
-      if (ticket === request.current) setData(answer);
-    } catch (err) {
-      if (ticket === request.current) setError(errorMessage(err, MESSAGES.reportFailed(errorName)));
-    } finally {
-      if (ticket === request.current) setLoading(false);
-    }
-  }, [fetcher, errorName]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { data, loading, error, load };
+/** A report for `params` (a date, a month), its failure said in the report's name. */
+function useReport<P, T>(name: string, params: P, load: (params: P) => Promise<T>, errorName: string) {
+  const { data, loading, error, refresh } = useQuery(name, params, load);
+  return { data, loading, error: error ? errorMessage(error, MESSAGES.reportFailed(errorName)) : null, refresh };
 }
 
 function ExportButton(props: { path: string; fileName: string; hasData: boolean }) {
@@ -85,7 +66,7 @@ const inventoryFailed = (err: unknown) => errorMessage(err, MESSAGES.reportFaile
 
 /** The ledger a page at a time, like Income; the Excel download holds every row. */
 function InventoryTab() {
-  const { data, items, loading, error, load, paging } = useLedgerPage(adminApi.inventoryPage, inventoryFailed);
+  const { data, items, loading, error, refresh, paging } = useLedgerPage('inventory-report', adminApi.inventoryPage, inventoryFailed);
   const today = todayAtCentre();
   const totalPages = Math.max(1, Math.ceil(paging.total / paging.pageSize));
   return (
@@ -98,7 +79,7 @@ function InventoryTab() {
         </div>
       </div>
       {error ? (
-        <ErrorPanel title="Error Loading Report" message={error} onRetry={() => void load()} />
+        <ErrorPanel title="Error Loading Report" message={error} onRetry={refresh} />
       ) : loading && !data ? (
         <Loading />
       ) : (
@@ -128,8 +109,7 @@ function InventoryTab() {
 function EodTab() {
   const [date, setDate] = useState(todayAtCentre);
   const dateId = useId();
-  const fetcher = useCallback(() => adminApi.eodReport(date), [date]);
-  const { data, loading, error, load } = useReport<EodReport>(fetcher, 'end of day');
+  const { data, loading, error, refresh } = useReport('eod-report', { date }, (q) => adminApi.eodReport(q.date), 'end of day');
   const details = data?.details ?? [];
   return (
     <>
@@ -146,7 +126,7 @@ function EodTab() {
       {loading ? (
         <Loading />
       ) : error ? (
-        <ErrorPanel title="Error Loading Report" message={error} onRetry={() => void load()} />
+        <ErrorPanel title="Error Loading Report" message={error} onRetry={refresh} />
       ) : (
         <>
           <Summary
@@ -220,8 +200,7 @@ function MonthlyTab() {
   const [month, setMonth] = useState(Number(today.slice(5, 7)));
   const yearId = useId();
   const monthId = useId();
-  const fetcher = useCallback(() => adminApi.monthlyReport(year, month), [year, month]);
-  const { data, loading, error, load } = useReport<TherapistMonthlyReport>(fetcher, 'therapist monthly');
+  const { data, loading, error, refresh } = useReport('monthly-report', { year, month }, (q) => adminApi.monthlyReport(q.year, q.month), 'therapist monthly');
   const rows = data?.therapist_performance ?? [];
   const yearValid = /^\d{4}$/.test(yearText) && Number(yearText) >= MIN_REPORT_YEAR && Number(yearText) <= maxYear;
   return (
@@ -276,7 +255,7 @@ function MonthlyTab() {
       {loading ? (
         <Loading />
       ) : error ? (
-        <ErrorPanel title="Error Loading Report" message={error} onRetry={() => void load()} />
+        <ErrorPanel title="Error Loading Report" message={error} onRetry={refresh} />
       ) : (
         <>
           <Summary

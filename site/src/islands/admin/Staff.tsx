@@ -1,39 +1,17 @@
 /** Staff (super admins, issue 20): accounts, invitations, deactivation and password resets. */
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/admin-api.ts';
-import { catalogueApi, type StaffDto } from '../../lib/catalogue-api.ts';
-import { Badge, ErrorPanel, Loading } from './ui.tsx';
+import { catalogueApi } from '../../lib/catalogue-api.ts';
+import { useQuery } from '../../lib/query.ts';
+import { Badge, ChangeNotices, ErrorPanel, Loading } from './ui.tsx';
+import { useChange } from './useChange.ts';
 
 export default function Staff() {
   const id = useId();
-  const [users, setUsers] = useState<StaffDto[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const staff = useQuery('staff', {}, () => catalogueApi.users());
+  const { message, failure, run } = useChange('The change was not saved.', staff.refresh);
   const [form, setForm] = useState({ username: '', email: '', is_superadmin: false, password: '' });
 
-  const load = useCallback(async () => {
-    try {
-      setUsers(await catalogueApi.users());
-    } catch (err) {
-      setError(errorMessage(err, 'Failed to load the staff.'));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const run = (p: Promise<unknown>, ok: (r: unknown) => string) => {
-    setMessage(null);
-    setFailure(null);
-    p.then(
-      (r) => {
-        setMessage(ok(r));
-        void load();
-      },
-      (err: unknown) => setFailure(errorMessage(err, 'The change was not saved.')),
-    );
-  };
   const create = (e: FormEvent) => {
     e.preventDefault();
     const { password, ...rest } = form;
@@ -43,7 +21,8 @@ export default function Staff() {
     setForm({ username: '', email: '', is_superadmin: false, password: '' });
   };
 
-  if (error) return <ErrorPanel title="Error Loading Staff" message={error} onRetry={() => void load()} />;
+  if (staff.error) return <ErrorPanel title="Error Loading Staff" message={errorMessage(staff.error, 'Failed to load the staff.')} onRetry={staff.refresh} />;
+  const users = staff.data;
   if (!users) return <Loading />;
   return (
     <div className="adm-page">
@@ -53,16 +32,7 @@ export default function Staff() {
           <p className="muted">Admin accounts. Deactivating an account signs it out everywhere at once.</p>
         </div>
       </header>
-      {message ? (
-        <p className="adm-notice adm-notice--success" role="status">
-          {message}
-        </p>
-      ) : null}
-      {failure ? (
-        <p className="adm-notice adm-notice--error" role="alert">
-          {failure}
-        </p>
-      ) : null}
+      <ChangeNotices message={message} failure={failure} />
       <section className="adm-panel card" aria-labelledby={`${id}-list`}>
         <div className="adm-panel__head">
           <h2 id={`${id}-list`}>Accounts</h2>
@@ -105,7 +75,7 @@ export default function Staff() {
                           type="button"
                           className="btn btn-secondary btn-sm"
                           aria-label={`Send ${u.username} a password reset link`}
-                          onClick={() => run(catalogueApi.resetPassword(u.id), (r) => (r as { message: string }).message)}
+                          onClick={() => run(catalogueApi.resetPassword(u.id), (r) => r.message)}
                         >
                           Reset password
                         </button>

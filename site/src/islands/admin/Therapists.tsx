@@ -2,7 +2,7 @@
  * Therapists (super admins, issue 20): add and edit therapists, their photo, weekly hours and time
  * off, and take them off or back on the public site. Changes reach the wizard within a minute.
  */
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { WEEKDAY_KEYS, type WeekdayKey } from '../../../../shared/contract/catalogue.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
 import { errorMessage } from '../../lib/admin-api.ts';
@@ -16,7 +16,8 @@ import {
   type TherapistBody,
   type WeeklyHours,
 } from '../../lib/catalogue-api.ts';
-import { Badge, Empty, ErrorPanel, Loading } from './ui.tsx';
+import { useQuery } from '../../lib/query.ts';
+import { Badge, ChangeNotices, Empty, ErrorNotice, ErrorPanel, InputField, Loading } from './ui.tsx';
 
 const DAY_LABEL: Record<WeekdayKey, string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday' };
 const WHOLE_HOURS = Array.from({ length: 14 }, (_, i) => `${String(i + 8).padStart(2, '0')}:00`);
@@ -83,38 +84,26 @@ export function AffectedList(props: { title: string; items: AffectedBookingDto[]
   );
 }
 
+const loadTherapists = async () => {
+  const [list, services, locations] = await Promise.all([catalogueApi.therapists(), catalogueApi.services(), catalogueApi.locations()]);
+  return { list, services, locations };
+};
+
 export default function Therapists() {
-  const [list, setList] = useState<CatalogueTherapistDto[] | null>(null);
-  const [services, setServices] = useState<ServiceDto[]>([]);
-  const [locations, setLocations] = useState<LocationDto[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const therapists = useQuery('therapists', {}, loadTherapists);
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [affected, setAffected] = useState<{ title: string; items: AffectedBookingDto[] } | null>(null);
 
-  const load = useCallback(async () => {
-    setError(null);
-    try {
-      const [t, s, l] = await Promise.all([catalogueApi.therapists(), catalogueApi.services(), catalogueApi.locations()]);
-      setList(t);
-      setServices(s);
-      setLocations(l);
-    } catch (err) {
-      setError(errorMessage(err, 'Failed to load the therapists.'));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const done = (text: string, touched?: { title: string; items: AffectedBookingDto[] }) => {
     setMessage(text);
     setAffected(touched ?? null);
-    void load();
+    therapists.refresh();
   };
 
-  if (error) return <ErrorPanel title="Error Loading Therapists" message={error} onRetry={() => void load()} />;
-  if (!list) return <Loading />;
+  if (therapists.error) return <ErrorPanel title="Error Loading Therapists" message={errorMessage(therapists.error, 'Failed to load the therapists.')} onRetry={therapists.refresh} />;
+  if (!therapists.data) return <Loading />;
+  const { list, services, locations } = therapists.data;
   const current = typeof editing === 'number' ? list.find((t) => t.id === editing) : undefined;
 
   return (
@@ -130,11 +119,7 @@ export default function Therapists() {
           </button>
         </div>
       </header>
-      {message ? (
-        <p className="adm-notice adm-notice--success" role="status">
-          {message}
-        </p>
-      ) : null}
+      <ChangeNotices message={message} failure={null} />
       {affected ? <AffectedList title={affected.title} items={affected.items} /> : null}
 
       {editing !== null ? (
@@ -299,11 +284,7 @@ function TherapistEditor(props: {
             </div>
           </fieldset>
         </div>
-        {err ? (
-          <p className="adm-notice adm-notice--error" role="alert">
-            {err}
-          </p>
-        ) : null}
+        <ErrorNotice error={err} />
         <div className="btn-row adm-form__actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {therapist ? 'Save details' : 'Add therapist'}
@@ -356,11 +337,7 @@ function PhotoSection({ therapist, onSaved }: SectionProps) {
         </label>
         <input id={id} type="file" className="input" accept="image/png,image/jpeg,image/webp" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
       </div>
-      {err ? (
-        <p className="adm-notice adm-notice--error" role="alert">
-          {err}
-        </p>
-      ) : null}
+      <ErrorNotice error={err} />
       <button
         type="button"
         className="btn btn-secondary"
@@ -401,11 +378,7 @@ function HoursSection({ therapist, onSaved }: SectionProps) {
           </div>
         </fieldset>
       ))}
-      {err ? (
-        <p className="adm-notice adm-notice--error" role="alert">
-          {err}
-        </p>
-      ) : null}
+      <ErrorNotice error={err} />
       <button
         type="button"
         className="btn btn-primary"
@@ -452,30 +425,11 @@ function TimeOffSection({ therapist, onSaved }: SectionProps) {
         </ul>
       )}
       <div className="adm-inline-fields">
-        <div className="field">
-          <label className="label" htmlFor={`${id}-from`}>
-            From
-          </label>
-          <input id={`${id}-from`} type="date" className="input" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </div>
-        <div className="field">
-          <label className="label" htmlFor={`${id}-to`}>
-            To
-          </label>
-          <input id={`${id}-to`} type="date" className="input" value={to} onChange={(e) => setTo(e.target.value)} />
-        </div>
-        <div className="field">
-          <label className="label" htmlFor={`${id}-reason`}>
-            Reason
-          </label>
-          <input id={`${id}-reason`} className="input" value={reason} onChange={(e) => setReason(e.target.value)} />
-        </div>
+        <InputField id={`${id}-from`} type="date" label="From" value={from} onChange={setFrom} />
+        <InputField id={`${id}-to`} type="date" label="To" value={to} onChange={setTo} />
+        <InputField id={`${id}-reason`} label="Reason" value={reason} onChange={setReason} />
       </div>
-      {err ? (
-        <p className="adm-notice adm-notice--error" role="alert">
-          {err}
-        </p>
-      ) : null}
+      <ErrorNotice error={err} />
       <button
         type="button"
         className="btn btn-secondary"

@@ -1,29 +1,14 @@
 /** Small building blocks shared by the admin screens. */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { PAGE_SIZES, messageTone, statusTone } from '../../lib/admin-format.ts';
+import { useMediaQuery } from '../../lib/media-query.ts';
+import { useModal } from '../../lib/modal.ts';
 
 export const MOBILE_QUERY = '(max-width: 767px)';
-
-/** True while the media query matches (false where matchMedia is missing, e.g. jsdom). */
-export function useMediaQuery(query: string): boolean {
-  const get = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches;
-  const [matches, setMatches] = useState(get);
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const mql = window.matchMedia(query);
-    const onChange = () => setMatches(mql.matches);
-    onChange();
-    mql.addEventListener('change', onChange);
-    return () => mql.removeEventListener('change', onChange);
-  }, [query]);
-  return matches;
-}
 
 export function useIsMobile(): boolean {
   return useMediaQuery(MOBILE_QUERY);
 }
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * A modal dialog: focus moves in on open, Tab cycles inside, Escape closes, and focus returns to
@@ -43,42 +28,7 @@ export function Modal(props: {
   const { title, onClose, children, footer, wide, role = 'dialog', describedBy } = props;
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
-
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    const node = ref.current;
-    const first = node?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? node)?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        closeRef.current();
-        return;
-      }
-      if (e.key !== 'Tab' || !node) return;
-      const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
-      if (!items.length) return;
-      const firstEl = items[0]!;
-      const lastEl = items[items.length - 1]!;
-      if (e.shiftKey && (document.activeElement === firstEl || !node.contains(document.activeElement))) {
-        e.preventDefault();
-        lastEl.focus();
-      } else if (!e.shiftKey && (document.activeElement === lastEl || !node.contains(document.activeElement))) {
-        e.preventDefault();
-        firstEl.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    const prevOverflow = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.body.style.overflow = prevOverflow;
-      if (opener && typeof opener.focus === 'function' && opener.isConnected) opener.focus();
-    };
-  }, []);
+  useModal(ref, onClose);
 
   return (
     <div className="adm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -302,6 +252,41 @@ export function FormActions(props: { onCancel: () => void; submitLabel: ReactNod
       <button type="submit" className={`btn btn-${props.tone ?? 'primary'}`} {...(props.submitting !== undefined ? { disabled: props.submitting } : {})}>
         {props.submitLabel}
       </button>
+    </div>
+  );
+}
+
+/** A change's outcome above the form it was made in: what was done (green), or why not (red). */
+export function ChangeNotices(props: { message: string | null; failure: string | null }) {
+  return (
+    <>
+      {props.message ? (
+        <p className="adm-notice adm-notice--success" role="status">
+          {props.message}
+        </p>
+      ) : null}
+      <ErrorNotice error={props.failure} />
+    </>
+  );
+}
+
+/** Why a change was not made, where it was tried. */
+export function ErrorNotice(props: { error: string | null }) {
+  return props.error ? (
+    <p className="adm-notice adm-notice--error" role="alert">
+      {props.error}
+    </p>
+  ) : null;
+}
+
+/** A labelled one-line input (text unless `type` says otherwise). */
+export function InputField(props: { id: string; label: string; value: string; onChange: (value: string) => void; type?: 'date' | 'text' }) {
+  return (
+    <div className="field">
+      <label className="label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <input id={props.id} type={props.type} className="input" value={props.value} onChange={(e) => props.onChange(e.target.value)} />
     </div>
   );
 }

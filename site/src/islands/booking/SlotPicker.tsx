@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { SlotOfferDto } from '../../../../shared/contract/public.ts';
 import { formatLongDate, formatTime12h, monthName, weekdayName } from '../../../../shared/domain/time.ts';
-import { StateView, useMediaQuery } from './common.tsx';
+import { useMediaQuery } from '../../lib/media-query.ts';
+import { StateView } from './common.tsx';
 
 type Day = SlotOfferDto['days'][number];
 

@@ -4,6 +4,7 @@ import { formatPrice } from '../../../../shared/domain/money.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { centreNow, formatLongDate, formatTime12h, formatTimeIst, CENTRE_ZONE_LABEL } from '../../../../shared/domain/time.ts';
 import { ApiError, cancelManagedBooking, getManagedBooking, getSlotOffer, rescheduleManagedBooking } from '../../lib/api.ts';
+import { useModal } from '../../lib/modal.ts';
 import { Loading, StateView, useLoad } from '../booking/common.tsx';
 import { SlotPicker, type PickedSlot } from '../booking/SlotPicker.tsx';
 import { paymentStatusInWords } from '../booking/words.ts';
@@ -477,8 +478,6 @@ function ReschedulePanel({
   );
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
 function CancelDialog({
   token,
   booking: b,
@@ -497,44 +496,9 @@ function CancelDialog({
   const ref = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
-  const busyRef = useRef(busy);
-  busyRef.current = busy;
-
-  // A modal: focus starts on the safe choice, stays inside, Escape closes it, and the opener gets focus back.
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    const node = ref.current;
-    node?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        if (!busyRef.current) closeRef.current();
-        return;
-      }
-      if (e.key !== 'Tab' || !node) return;
-      const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
-      if (!items.length) return;
-      const first = items[0]!;
-      const last = items[items.length - 1]!;
-      if (e.shiftKey && (document.activeElement === first || !node.contains(document.activeElement))) {
-        e.preventDefault();
-        last.focus();
-      } else if (!e.shiftKey && (document.activeElement === last || !node.contains(document.activeElement))) {
-        e.preventDefault();
-        first.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.body.style.overflow = overflow;
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
+  // A modal: focus starts on the safe choice, stays inside, Escape closes it (not while the cancel is
+  // on its way), and the opener gets focus back.
+  useModal(ref, () => !busy && onClose(), '[data-autofocus]');
 
   const confirm = async () => {
     if (busy) return;
