@@ -65,7 +65,11 @@ export async function buildAndPublish(root: string, apiUrl: string | undefined, 
   mkdirSync(builds, { recursive: true });
   const stamp = new Date().toISOString().replace(/[-:.TZ]/g, '');
   const out = path.join(builds, stamp);
-  const child = spawnNodeService(ASTRO_CLI, { cwd: root, env: siteBuildEnv({ ...env, ...(apiUrl ? { BUILD_API_URL: apiUrl } : {}), SITE_OUT_DIR: out }), args: SITE_BUILD_ARGS });
+  const child = spawnNodeService(ASTRO_CLI, {
+    cwd: root,
+    env: siteBuildEnv({ ...env, ...(apiUrl ? { BUILD_API_URL: apiUrl } : {}), SITE_OUT_DIR: out }),
+    args: SITE_BUILD_ARGS,
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0 || !existsSync(path.join(out, 'index.html'))) {
     rmSync(out, { recursive: true, force: true });

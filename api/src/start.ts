@@ -78,7 +78,8 @@ if (process.env.SITE_BUILD !== 'skip') {
   // the one served and switches to it whole.
   rebuildOnCatalogueChange({
     databaseUrl: cfg.databaseUrl,
-    rebuild: async () => say((await buildAndPublish(root, local, siteEnv)) ? 'site rebuilt for a catalogue change' : 'site rebuild failed; the previous site is still served'),
+    rebuild: async () =>
+      say((await buildAndPublish(root, local, siteEnv)) ? 'site rebuilt for a catalogue change' : 'site rebuild failed; the previous site is still served'),
     onError: (err) => say(`site rebuild watcher: ${err.message}`),
   });
 }

@@ -56,7 +56,11 @@ export const ADMIN_MESSAGES = {
   discrepancyReviewed: (id: number) => `Payment issue ${id} marked reviewed successfully.`,
 } as const;
 
-const text = (max: number) => z.string({ error: 'Must be text' }).trim().max(max, { error: `Must be at most ${max} characters` });
+const text = (max: number) =>
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(max, { error: `Must be at most ${max} characters` });
 const positiveInt = (required: string) =>
   z.number({ error: required }).int({ error: required }).positive({ error: required }).max(INT4_MAX, { error: required });
 
@@ -105,7 +109,10 @@ export type BlockSlotResponse = z.infer<typeof blockSlotResponseSchema>;
 
 /** GET /api/admin/therapists/{id}/slot-states: from defaults to today, days to the rest of the window. */
 export const slotStatesQuerySchema = z.strictObject({
-  from: z.string({ error: 'from must be a real date written YYYY-MM-DD' }).refine(isIsoDate, { error: 'from must be a real date written YYYY-MM-DD' }).optional(),
+  from: z
+    .string({ error: 'from must be a real date written YYYY-MM-DD' })
+    .refine(isIsoDate, { error: 'from must be a real date written YYYY-MM-DD' })
+    .optional(),
   days: z
     .string({ error: 'days must be a whole number from 1 to 15' })
     .regex(/^\d{1,2}$/, { error: 'days must be a whole number from 1 to 15' })
@@ -114,7 +121,7 @@ export const slotStatesQuerySchema = z.strictObject({
     .optional(),
 });
 export type SlotStatesQuery = z.output<typeof slotStatesQuerySchema>;
-export type { AdminSlotState, AdminSlotStateEntry, AdminSlotStatesDay } from '../domain/slot-states.ts';
+export type { AdminSlotStateEntry, AdminSlotStatesDay } from '../domain/slot-states.ts';
 /** The grid's days as domain/slot-states.ts computes them; `satisfies` keeps the two in step. */
 const adminSlotStatesDaySchema = z.strictObject({
   date: z.string(),
@@ -190,7 +197,13 @@ export const manualBookingSchema = z
       .pipe(z.string().regex(/^\d{10}$/, { error: MB.clientMobileRequired })),
     client_note: text(2000).optional(),
     booking_type: z.enum(['ONLINE', 'OFFLINE'], { error: MB.bookingTypeRequired }),
-    location_id: z.number({ error: MB.locationRequired }).int({ error: MB.locationRequired }).min(0).max(INT4_MAX, { error: MB.locationRequired }).nullable().optional(),
+    location_id: z
+      .number({ error: MB.locationRequired })
+      .int({ error: MB.locationRequired })
+      .min(0)
+      .max(INT4_MAX, { error: MB.locationRequired })
+      .nullable()
+      .optional(),
     amount: z
       .number({ error: MB.amountRequired })
       .positive({ error: MB.amountRequired })
@@ -223,9 +236,7 @@ export const shareableLinkResponseSchema = z.strictObject({ payment_link_url: z.
 export type ShareableLinkResponse = z.infer<typeof shareableLinkResponseSchema>;
 
 export const updatePaymentLinkSchema = z.strictObject({
-  payment_link_url: z
-    .url({ protocol: /^https?$/, error: 'payment_link_url must be an http(s) URL' })
-    .max(2048, { error: 'payment_link_url is too long' }),
+  payment_link_url: z.url({ protocol: /^https?$/, error: 'payment_link_url must be an http(s) URL' }).max(2048, { error: 'payment_link_url is too long' }),
   razorpay_payment_link_id: text(64).min(1).optional(),
 });
 
@@ -282,7 +293,6 @@ export const auditQuerySchema = z.strictObject(pagingFields);
  * ledger's totals (IncomePage).
  */
 export const incomeQuerySchema = z.strictObject(pagingFields);
-export type IncomeQuery = z.output<typeof incomeQuerySchema>;
 
 /** One page of a list, and how many rows the whole list has. */
 export type Paged<T> = { page: number; page_size: number; total: number; items: T[] };
@@ -351,8 +361,6 @@ export const adminTherapistSchema = z.strictObject({
   email: z.array(z.string()),
 });
 export type AdminTherapistDto = z.infer<typeof adminTherapistSchema>;
-
-export type AdminBookingType = z.infer<typeof bookingTypeSchema>;
 
 const adminBookingFields = {
   id: z.number().int(),
@@ -488,7 +496,6 @@ export const therapistPerformanceSchema = z.strictObject({
   attended_sessions: z.number().int(),
   no_show_sessions: z.number().int(),
 });
-export type TherapistPerformance = z.infer<typeof therapistPerformanceSchema>;
 export const therapistMonthlyReportSchema = z.strictObject({
   year: z.number().int(),
   month: z.number().int(),
@@ -548,7 +555,7 @@ export const resolveDiscrepancySchema = z.strictObject({
 });
 export type ResolveDiscrepancyInput = z.output<typeof resolveDiscrepancySchema>;
 
-export type { DiscrepancyKind, PaymentsProviderName } from '../domain/payment-discrepancy.ts';
+export type { PaymentsProviderName } from '../domain/payment-discrepancy.ts';
 
 /** One disagreement between the ledger and the payments provider, as the super admin's list shows it. Money in rupees. */
 export const paymentAttentionItemSchema = z.strictObject({
@@ -577,7 +584,10 @@ export const paymentAttentionItemSchema = z.strictObject({
 export type PaymentAttentionItem = z.infer<typeof paymentAttentionItemSchema>;
 
 /** GET /api/admin/payments/attention: every open issue, newest first, and those resolved in the last 7 days. */
-export const paymentsAttentionResponseSchema = z.strictObject({ open: z.array(paymentAttentionItemSchema), recently_resolved: z.array(paymentAttentionItemSchema) });
+export const paymentsAttentionResponseSchema = z.strictObject({
+  open: z.array(paymentAttentionItemSchema),
+  recently_resolved: z.array(paymentAttentionItemSchema),
+});
 export type PaymentsAttentionResponse = z.infer<typeof paymentsAttentionResponseSchema>;
 export const resolveDiscrepancyResponseSchema = z.strictObject({ item: paymentAttentionItemSchema, message: z.string() });
 export type ResolveDiscrepancyResponse = z.infer<typeof resolveDiscrepancyResponseSchema>;

@@ -13,7 +13,10 @@ const requiredText = (required: string, max: number) =>
     .max(max, { error: `Must be at most ${max} characters` });
 
 const optionalText = (max: number) =>
-  z.string({ error: 'Must be text' }).trim().max(max, { error: `Must be at most ${max} characters` });
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(max, { error: `Must be at most ${max} characters` });
 
 export const fullNameField = requiredText(M.fullNameRequired, 100);
 export const emailField = requiredText(M.emailRequired, 254).refine(isEmailAddress, { error: M.emailInvalid });
@@ -24,11 +27,7 @@ export const mobileField = z
   .min(1, { error: M.mobileRequired })
   .transform(normaliseIndianMobile)
   .pipe(z.string().regex(/^\d{10}$/, { error: M.mobileDigits }));
-export const ageField = z
-  .number({ error: M.ageRequired })
-  .int({ error: M.ageRange })
-  .min(1, { error: M.ageRequired })
-  .max(120, { error: M.ageRange });
+export const ageField = z.number({ error: M.ageRequired }).int({ error: M.ageRange }).min(1, { error: M.ageRequired }).max(120, { error: M.ageRange });
 export const sessionTypeField = z.enum(['individual', 'couple'], { error: M.sessionTypeRequired });
 export const termsField = z.literal(true, { error: M.termsRequired });
 /** The terms' minimum age: a younger client books only with a parent's or guardian's consent. */
@@ -53,9 +52,7 @@ export const BOOKING_TYPES = ['ONLINE', 'OFFLINE'] as const;
 export const PAYMENT_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED', 'FAILED', 'BLOCKED', 'CANCELLED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-export const dateField = z
-  .string({ error: 'Booking date is required' })
-  .refine(isIsoDate, { error: 'Booking date must be a real date written YYYY-MM-DD' });
+export const dateField = z.string({ error: 'Booking date is required' }).refine(isIsoDate, { error: 'Booking date must be a real date written YYYY-MM-DD' });
 export const timeField = z
   .string({ error: 'Time slot is required' })
   .refine(isHhMm, { error: 'Time must be written HH:MM (24-hour)' })
@@ -71,10 +68,7 @@ export const idField = (label: string) =>
     .max(INT4_MAX, { error: `${label} does not exist` });
 
 /** State and city: required for online sessions only, and the city must belong to the state. */
-function refineStateCity(
-  v: { booking_type: string; client_state?: string | undefined; client_city?: string | undefined },
-  ctx: z.RefinementCtx,
-): void {
+function refineStateCity(v: { booking_type: string; client_state?: string | undefined; client_city?: string | undefined }, ctx: z.RefinementCtx): void {
   const state = v.client_state?.trim() ?? '';
   const city = v.client_city?.trim() ?? '';
   if (v.booking_type === 'ONLINE') {

@@ -9,7 +9,10 @@ import { INT4_MAX } from './booking.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const text = (label: string, max: number) =>
-  z.string({ error: `${label} must be text` }).trim().max(max, { error: `${label} must be at most ${max} characters` });
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, { error: `${label} must be at most ${max} characters` });
 const required = (label: string, max: number) => text(label, max).min(1, { error: `${label} is required` });
 const email = z
   .string({ error: 'Each e-mail must be an address' })
@@ -18,7 +21,11 @@ const email = z
   .max(254, { error: 'E-mail addresses are at most 254 characters' })
   .refine((v) => EMAIL_RE.test(v), { error: 'Please enter a valid email address' });
 const id = (label: string) =>
-  z.number({ error: `${label} must be a whole number` }).int({ error: `${label} must be a whole number` }).positive({ error: `${label} must be a whole number` }).max(INT4_MAX, { error: `${label} must be a whole number` });
+  z
+    .number({ error: `${label} must be a whole number` })
+    .int({ error: `${label} must be a whole number` })
+    .positive({ error: `${label} must be a whole number` })
+    .max(INT4_MAX, { error: `${label} must be a whole number` });
 export const isoDate = (label: string) =>
   z.string({ error: `${label} is required` }).refine(isIsoDate, { error: `${label} must be a real date written YYYY-MM-DD` });
 
@@ -264,7 +271,11 @@ export const therapistActiveResponseSchema = z.strictObject({ therapist: catalog
 export type TherapistActiveResponse = z.infer<typeof therapistActiveResponseSchema>;
 export const therapistPhotoResponseSchema = z.strictObject({ therapist_id: z.number().int(), image_url: z.string() });
 export type TherapistPhotoResponse = z.infer<typeof therapistPhotoResponseSchema>;
-export const weeklyHoursResponseSchema = z.strictObject({ therapist_id: z.number().int(), hours: weeklyHoursAnswer, outside_hours: z.array(affectedBookingSchema) });
+export const weeklyHoursResponseSchema = z.strictObject({
+  therapist_id: z.number().int(),
+  hours: weeklyHoursAnswer,
+  outside_hours: z.array(affectedBookingSchema),
+});
 export type WeeklyHoursResponse = z.infer<typeof weeklyHoursResponseSchema>;
 export const timeOffResponseSchema = z.strictObject({ time_off: timeOffDtoSchema, bookings_inside: z.array(affectedBookingSchema) });
 export type TimeOffResponse = z.infer<typeof timeOffResponseSchema>;

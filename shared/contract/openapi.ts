@@ -109,13 +109,17 @@ const operationId = (route: ApiRoute) =>
 function content(c: Content, convert: (s: z.ZodType) => JsonSchema): Record<string, { schema: JsonSchema }> {
   if ('json' in c) return { 'application/json': { schema: convert(c.json) } };
   // A raw JSON body (a webhook, read as bytes to verify its signature) is an object; text is a string; anything else bytes.
-  const schema: JsonSchema = c.media === 'application/json' ? { type: 'object' } : c.format === 'text' ? { type: 'string' } : { type: 'string', contentMediaType: c.media };
+  const schema: JsonSchema =
+    c.media === 'application/json' ? { type: 'object' } : c.format === 'text' ? { type: 'string' } : { type: 'string', contentMediaType: c.media };
   return { [c.media]: { schema } };
 }
 
 function parameters(route: ApiRoute, convert: (s: z.ZodType) => JsonSchema): JsonSchema[] {
   const out: JsonSchema[] = [];
-  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue;
     const json = convert(schema);
     const required = new Set((json.required as string[] | undefined) ?? []);
@@ -157,7 +161,11 @@ export function buildOpenApiDocument(opts: { year: number; serverUrl?: string; v
     if (route.body) {
       const body = content(route.body, inputs.convert);
       for (const alt of route.body.alternatives ?? []) body[alt.media] = Object.values(body)[0]!;
-      operation.requestBody = { required: route.body.required ?? true, content: body, ...(route.body.description ? { description: route.body.description } : {}) };
+      operation.requestBody = {
+        required: route.body.required ?? true,
+        content: body,
+        ...(route.body.description ? { description: route.body.description } : {}),
+      };
     }
     operation.responses = responses;
     const security = SECURITY[route.access];

@@ -10,7 +10,14 @@ import { INT4_MAX, PAYMENT_STATUSES } from './booking.ts';
 
 /** A booking number: PostgreSQL's integer, so a larger one is a 400 and never reaches a query. */
 export const bookingIdField = z.union(
-  [z.number().int().positive().max(INT4_MAX), z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(INT4_MAX))],
+  [
+    z.number().int().positive().max(INT4_MAX),
+    z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .transform(Number)
+      .pipe(z.number().max(INT4_MAX)),
+  ],
   { error: 'booking_id must be a booking number' },
 );
 

@@ -63,7 +63,6 @@ export const errorBodySchema = z.strictObject({
   errors: z.record(z.string(), z.string()).optional(),
   request_id: z.string().optional(),
 });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 const THERAPIST_ID_MESSAGE = 'therapist_id must be a positive whole number';
 /** ?therapist_id= of the public reads (GET /booked-slots, /api/slots; optional on /availability-slots). */

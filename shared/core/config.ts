@@ -6,21 +6,22 @@ export const TIME_ZONE = 'Asia/Kolkata' as const;
 const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me-0123456789';
 const DEV_SANDBOX_SECRET = 'dev-only-sandbox-payments-secret-0123456789';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
-    DATABASE_URL: z
-      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
-      .default('postgres://root@127.0.0.1:5432/booking'),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).default('postgres://root@127.0.0.1:5432/booking'),
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
     JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-    JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(8 * 3600),
+    JWT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(8 * 3600),
     PUBLIC_BASE_URL: z.url({ error: 'must be an absolute URL' }).optional(),
     SUPPORT_PHONE: z.string().min(5).max(40).default('+91 98200 00000'),
     SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default('care@wellbeingcentre.in'),
@@ -34,10 +35,18 @@ const schema = z
     RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
     SANDBOX_WEBHOOK_URL: z.url({ error: 'must be an absolute URL' }).optional(),
     SANDBOX_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-    PAYMENT_HOLD_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(20),
+    PAYMENT_HOLD_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(20),
     PAYMENT_LINK_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     MEETINGS_PROVIDER: z.enum(['jitsi', 'google'], { error: 'must be jitsi or google' }).default('jitsi'),
-    JITSI_DOMAIN: z.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name' }).default('meet.jit.si'),
+    JITSI_DOMAIN: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name' })
+      .default('meet.jit.si'),
     GOOGLE_SERVICE_ACCOUNT_EMAIL: z.email().optional(),
     GOOGLE_PRIVATE_KEY: z.string().min(1).optional(),
     GOOGLE_IMPERSONATE_USER: z.email().optional(),
@@ -49,31 +58,61 @@ const schema = z
     SMTP_PASS: z.string().min(1).optional(),
     MAIL_FROM: z.string().min(3).optional(),
     MAIL_OUTBOX_DIR: z.string().min(1).default('var/mail-outbox'),
-    QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { error: 'must be letters, digits, - or _' }).default('booking'),
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/, { error: 'must be letters, digits, - or _' })
+      .default('booking'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
     WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
-    RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
+    RECONCILE_EVERY_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(5),
     RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days' }).int().min(1, { error: 'must be at least 1 day' }).max(3650).default(30),
     AUTO_REFUND_STRAY_PAYMENTS: bool.optional(),
     HOLDS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(1000).default(2),
     HOLDS_PER_IP: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(100_000).default(10),
-    CHANGE_NOTICE_HOURS: z.coerce.number({ error: 'must be a whole number of hours' }).int().min(0).max(24 * 30).default(24),
+    CHANGE_NOTICE_HOURS: z.coerce
+      .number({ error: 'must be a whole number of hours' })
+      .int()
+      .min(0)
+      .max(24 * 30)
+      .default(24),
     MAX_RESCHEDULES: z.coerce.number({ error: 'must be a whole number (0 turns rescheduling off)' }).int().min(0).max(20).default(2),
     WHATSAPP_TOKEN: z.string().min(1).optional(),
-    WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d{5,20}$/, { error: 'must be the digits of the phone number id' }).optional(),
-    WHATSAPP_TEMPLATE_NAME: z.string().regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' }).default('session_reminder'),
-    WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' }).default('en'),
+    WHATSAPP_PHONE_NUMBER_ID: z
+      .string()
+      .regex(/^\d{5,20}$/, { error: 'must be the digits of the phone number id' })
+      .optional(),
+    WHATSAPP_TEMPLATE_NAME: z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' })
+      .default('session_reminder'),
+    WHATSAPP_TEMPLATE_LANGUAGE: z
+      .string()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
+      .default('en'),
     WHATSAPP_APP_SECRET: z.string().min(1).optional(),
     WHATSAPP_VERIFY_TOKEN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
     WHATSAPP_GRAPH_URL: z.url({ error: 'must be an absolute URL' }).default('https://graph.facebook.com'),
     // The newest Graph API version when this was written: v26.0, introduced 29 July 2026, per Meta's
     // changelog (developers.facebook.com/docs/graph-api/changelog, "Available Graph API versions").
-    WHATSAPP_GRAPH_VERSION: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v26.0' }).default('v26.0'),
+    WHATSAPP_GRAPH_VERSION: z
+      .string()
+      .regex(/^v\d+\.\d+$/, { error: 'must look like v26.0' })
+      .default('v26.0'),
     WHATSAPP_RETRY_DELAY_MS: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int().min(10).max(3_600_000).default(60_000),
     TRUST_PROXY: z
       .string()
-      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      )
       .pipe(
         z.array(
           z.string().regex(/^(loopback|linklocal|uniquelocal|[0-9A-Fa-f.:]+(\/\d{1,3})?)$/, {
@@ -91,7 +130,8 @@ const schema = z
         ctx.addIssue({
           code: 'custom',
           path: ['PAYMENTS_PROVIDER'],
-          message: 'sandbox payments need PAYMENTS_PROVIDER=sandbox and ALLOW_SANDBOX_IN_PRODUCTION=true in production; set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
+          message:
+            'sandbox payments need PAYMENTS_PROVIDER=sandbox and ALLOW_SANDBOX_IN_PRODUCTION=true in production; set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
         });
       }
       if (paymentsProviderOf(env) === 'sandbox' && !env.SANDBOX_SECRET) {
@@ -105,7 +145,12 @@ const schema = z
     }
     if (env.WHATSAPP_TOKEN || env.WHATSAPP_PHONE_NUMBER_ID) {
       for (const key of ['WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when WhatsApp reminders are configured (WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID)' });
+        if (!env[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'is required when WhatsApp reminders are configured (WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID)',
+          });
       }
     }
     if (env.MEETINGS_PROVIDER === 'google') {
@@ -115,7 +160,11 @@ const schema = z
     }
   });
 
-function paymentsProviderOf(env: { PAYMENTS_PROVIDER?: 'razorpay' | 'sandbox' | undefined; RAZORPAY_KEY_ID?: string | undefined; RAZORPAY_KEY_SECRET?: string | undefined }) {
+function paymentsProviderOf(env: {
+  PAYMENTS_PROVIDER?: 'razorpay' | 'sandbox' | undefined;
+  RAZORPAY_KEY_ID?: string | undefined;
+  RAZORPAY_KEY_SECRET?: string | undefined;
+}) {
   return env.PAYMENTS_PROVIDER ?? (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET ? 'razorpay' : 'sandbox');
 }
 

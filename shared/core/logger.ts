@@ -11,9 +11,17 @@ export const REDACT_PATHS = [
   '*.passwordHash',
   'access_token',
   '*.access_token',
-  ...['client_full_name', 'client_email', 'client_mobile', 'clientFullName', 'clientEmail', 'clientMobile', 'customer_name', 'customer_email', 'customer_phone'].flatMap(
-    (k) => [k, `*.${k}`, `*.*.${k}`],
-  ),
+  ...[
+    'client_full_name',
+    'client_email',
+    'client_mobile',
+    'clientFullName',
+    'clientEmail',
+    'clientMobile',
+    'customer_name',
+    'customer_email',
+    'customer_phone',
+  ].flatMap((k) => [k, `*.${k}`, `*.*.${k}`]),
   // Generic keys only below the top level, where pino keeps its own `name`.
   ...['email', 'mobile', 'phone', 'name', 'to'].flatMap((k) => [`*.${k}`, `*.*.${k}`]),
 ];

@@ -21,10 +21,7 @@ export const NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=384'
  */
 export const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
 
-export function spawnNodeService(
-  entry: string,
-  options: { cwd: string; env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: string[] },
-): ChildProcess {
+export function spawnNodeService(entry: string, options: { cwd: string; env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: string[] }): ChildProcess {
   return spawn(process.execPath, [...NODE_FLAGS, entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...MALLOC_ENV, ...(options.env ?? process.env) },

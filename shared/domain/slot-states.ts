@@ -75,17 +75,20 @@ export function adminSlotStates(input: SlotStatesInput): AdminSlotStatesDay[] {
       }
     }
     const all = extra.length ? [...day, ...extra].sort((a, b) => timeToMinutes(a.start_time) - timeToMinutes(b.start_time)) : day;
-    return { date, slots: all.map((t) => {
-      const start = toHhMm(t.start_time);
-      const entry = { start_time: start, end_time: toHhMm(t.end_time) };
-      // A slot starting this very minute has passed, as in the client's offer.
-      if (date < input.today || (date === input.today && timeToMinutes(start) <= input.nowMinutes)) {
-        return { ...entry, state: 'past' as const, booking_id: null };
-      }
-      const holder = byKey.get(`${date}|${start}`);
-      if (holder) return { ...entry, state: holder.is_admin_block ? ('blocked' as const) : ('booked' as const), booking_id: holder.id };
-      if (t.admin_blocked) return { ...entry, state: 'blocked' as const, booking_id: null };
-      return { ...entry, state: 'free' as const, booking_id: null };
-    }) };
+    return {
+      date,
+      slots: all.map((t) => {
+        const start = toHhMm(t.start_time);
+        const entry = { start_time: start, end_time: toHhMm(t.end_time) };
+        // A slot starting this very minute has passed, as in the client's offer.
+        if (date < input.today || (date === input.today && timeToMinutes(start) <= input.nowMinutes)) {
+          return { ...entry, state: 'past' as const, booking_id: null };
+        }
+        const holder = byKey.get(`${date}|${start}`);
+        if (holder) return { ...entry, state: holder.is_admin_block ? ('blocked' as const) : ('booked' as const), booking_id: holder.id };
+        if (t.admin_blocked) return { ...entry, state: 'blocked' as const, booking_id: null };
+        return { ...entry, state: 'free' as const, booking_id: null };
+      }),
+    };
   });
 }

@@ -75,10 +75,6 @@ export function weekday(date: string): number {
   return toUtc(date).getUTCDay();
 }
 
-export function daysBetween(from: string, to: string): number {
-  return Math.round((toUtc(to).getTime() - toUtc(from).getTime()) / 86_400_000);
-}
-
 const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 
 export function isHhMm(value: string): boolean {

@@ -26,7 +26,16 @@ function once(url: string): Run {
   const out = path.join(dir, 'report.json');
   execFileSync(
     process.execPath,
-    [CLI, url, '--quiet', '--form-factor=mobile', '--only-categories=performance,accessibility', '--output=json', `--output-path=${out}`, '--chrome-flags=--headless=new --no-sandbox --disable-gpu'],
+    [
+      CLI,
+      url,
+      '--quiet',
+      '--form-factor=mobile',
+      '--only-categories=performance,accessibility',
+      '--output=json',
+      `--output-path=${out}`,
+      '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+    ],
     { env: { ...process.env, CHROME_PATH: chrome }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const r = JSON.parse(readFileSync(out, 'utf8'));

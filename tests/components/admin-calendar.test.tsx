@@ -99,7 +99,14 @@ describe('badges and event fields', () => {
   it('offline event shows the location instead of a meeting code', () => {
     render(
       <EventCard
-        b={b({ booking_type: 'OFFLINE', payment_status: 'PENDING', therapist_name: 'Dr. Rohan Kapoor', location_name: 'West Branch', location_address: 'Borivali West', google_meet_link: null })}
+        b={b({
+          booking_type: 'OFFLINE',
+          payment_status: 'PENDING',
+          therapist_name: 'Dr. Rohan Kapoor',
+          location_name: 'West Branch',
+          location_address: 'Borivali West',
+          google_meet_link: null,
+        })}
       />,
     );
     expect(screen.getByText('Pending')).toBeTruthy();

@@ -23,7 +23,14 @@ const therapists = [
   { id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] },
 ];
 const templates = (therapistId: number) =>
-  ['10:00', '11:00', '12:00'].map((t, i) => ({ id: therapistId * 10 + i, start_time: `${t}:00`, end_time: `${t.slice(0, 2)}:59:00`, is_available: true, admin_blocked: false, therapist_id: therapistId }));
+  ['10:00', '11:00', '12:00'].map((t, i) => ({
+    id: therapistId * 10 + i,
+    start_time: `${t}:00`,
+    end_time: `${t.slice(0, 2)}:59:00`,
+    is_available: true,
+    admin_blocked: false,
+    therapist_id: therapistId,
+  }));
 
 type Held = { state: 'booked' | 'blocked'; booking_id: number | null };
 /** The server's answer: 15 days, three slots each, free unless listed as `date|HH:MM`. */
@@ -90,12 +97,18 @@ describe('availability grid per therapist', () => {
     grid = await openTherapist('Ms. Priya Nair');
     await waitFor(() => expect(within(grid).queryByText('Booked')).toBeNull());
     // Priya's 11:00 is held only by a FAILED hold: free, so Block is offered.
-    expect(within(grid).getAllByRole('button', { name: /^Block / }).map((b) => b.textContent)).toEqual(['Block', 'Block', 'Block']);
+    expect(
+      within(grid)
+        .getAllByRole('button', { name: /^Block / })
+        .map((b) => b.textContent),
+    ).toEqual(['Block', 'Block', 'Block']);
     expect(within(grid).queryByRole('button', { name: /^Unblock/ })).toBeNull();
     expect(calls.some((c) => c.url.pathname === '/api/admin/therapists/2/slot-states')).toBe(true);
 
     fireEvent.click(within(grid).getByRole('button', { name: 'Block 10:00 AM' }));
-    fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Are you sure you want to block this time slot?' })).getByRole('button', { name: 'Block slot' }));
+    fireEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Are you sure you want to block this time slot?' })).getByRole('button', { name: 'Block slot' }),
+    );
     const msg = await findNotice(/^Slot 10:00 AM on .+ blocked successfully\.$/);
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
@@ -119,7 +132,9 @@ describe('availability grid per therapist', () => {
     const grid = await openTherapist('Dr. Asha Mehta');
     expect(within(grid).getByText('Blocked')).toBeTruthy();
     fireEvent.click(within(grid).getByRole('button', { name: 'Unblock 12:00 PM' }));
-    fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Are you sure you want to unblock this time slot?' })).getByRole('button', { name: 'Unblock slot' }));
+    fireEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Are you sure you want to unblock this time slot?' })).getByRole('button', { name: 'Unblock slot' }),
+    );
     const msg = await findNotice(/^Failed to unblock slot 12:00 PM on .+: Slot 12:00 on .+ is not blocked/);
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
     const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
@@ -165,7 +180,17 @@ describe('availability grid per therapist', () => {
 
 describe('Record payment', () => {
   const offline = (over: Record<string, unknown> = {}) =>
-    booking({ id: 51, therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor', booking_type: 'OFFLINE', payment_status: 'PENDING', amount: 1800, booking_date: tomorrow, location_id: 1, ...over });
+    booking({
+      id: 51,
+      therapist_id: 5,
+      therapist_name: 'Dr. Rohan Kapoor',
+      booking_type: 'OFFLINE',
+      payment_status: 'PENDING',
+      amount: 1800,
+      booking_date: tomorrow,
+      location_id: 1,
+      ...over,
+    });
 
   function routes(answer: () => unknown) {
     let paid = false;
@@ -269,7 +294,13 @@ describe('Cancel and the client’s payment', () => {
         if (!Array.isArray(out)) cancelled = true;
         return out;
       },
-      'POST /api/admin/bookings/62/cancel': { booking_id: 62, cancelled: true, unblocked: false, message: 'Booking 62 cancelled successfully.', refund: { status: 'none', amount: 0 } },
+      'POST /api/admin/bookings/62/cancel': {
+        booking_id: 62,
+        cancelled: true,
+        unblocked: false,
+        message: 'Booking 62 cancelled successfully.',
+        refund: { status: 'none', amount: 0 },
+      },
       'POST /api/admin/bookings/63/cancel': { booking_id: 63, cancelled: true, unblocked: false, message: 'Booking 63 cancelled successfully.' },
     });
   }
@@ -349,7 +380,13 @@ describe('Cancel and the client’s payment', () => {
 
   it('PARTIAL: the amount must be more than 0, at most what was paid and in paise; the valid amount is sent', async () => {
     signIn(true);
-    const { calls } = routes(() => ({ booking_id: 61, cancelled: true, unblocked: false, message: 'Booking 61 cancelled successfully. ₹500.50 refund pending.', refund: { status: 'pending', amount: 500.5 } }));
+    const { calls } = routes(() => ({
+      booking_id: 61,
+      cancelled: true,
+      unblocked: false,
+      message: 'Booking 61 cancelled successfully. ₹500.50 refund pending.',
+      refund: { status: 'pending', amount: 500.5 },
+    }));
     render(<Dashboard onLogout={() => {}} />);
     const dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Partial refund' }));
@@ -378,7 +415,13 @@ describe('Cancel and the client’s payment', () => {
 
   it('NONE: the reason is prefilled, required, and sent trimmed', async () => {
     signIn(true);
-    const { calls } = routes(() => ({ booking_id: 61, cancelled: true, unblocked: false, message: 'Booking 61 cancelled successfully. No refund.', refund: { status: 'none', amount: 0 } }));
+    const { calls } = routes(() => ({
+      booking_id: 61,
+      cancelled: true,
+      unblocked: false,
+      message: 'Booking 61 cancelled successfully. No refund.',
+      refund: { status: 'none', amount: 0 },
+    }));
     render(<Dashboard onLogout={() => {}} />);
     const dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'No refund' }));
@@ -398,7 +441,13 @@ describe('Cancel and the client’s payment', () => {
 
   it('a plain admin cannot pick a refund, may cancel without one; the dialog’s Cancel sends nothing', async () => {
     signIn(false);
-    const { calls } = routes(() => ({ booking_id: 61, cancelled: true, unblocked: false, message: 'Booking 61 cancelled successfully. No refund.', refund: { status: 'none', amount: 0 } }));
+    const { calls } = routes(() => ({
+      booking_id: 61,
+      cancelled: true,
+      unblocked: false,
+      message: 'Booking 61 cancelled successfully. No refund.',
+      refund: { status: 'none', amount: 0 },
+    }));
     render(<Dashboard onLogout={() => {}} />);
     let dialog = await openRefundDialog();
     const note = within(dialog).getByText('Only super admins may refund payments.');
@@ -452,8 +501,23 @@ describe('Cancel and the client’s payment', () => {
 
 describe('payment note', () => {
   const rows = [
-    booking({ id: 71, booking_date: tomorrow, cancelled: true, payment_status: 'COMPLETED', amount_paid: 1500, payment_note: 'Paid after cancellation — refund due' }),
-    booking({ id: 72, booking_date: tomorrow, payment_status: 'COMPLETED', amount_paid: 1500, amount_refunded: 500, payment_note: 'Partly refunded ₹500.00', booking_time_slot_start: '11:00:00' }),
+    booking({
+      id: 71,
+      booking_date: tomorrow,
+      cancelled: true,
+      payment_status: 'COMPLETED',
+      amount_paid: 1500,
+      payment_note: 'Paid after cancellation — refund due',
+    }),
+    booking({
+      id: 72,
+      booking_date: tomorrow,
+      payment_status: 'COMPLETED',
+      amount_paid: 1500,
+      amount_refunded: 500,
+      payment_note: 'Partly refunded ₹500.00',
+      booking_time_slot_start: '11:00:00',
+    }),
     booking({ id: 73, booking_date: tomorrow, payment_status: 'PENDING', amount_paid: 0, payment_note: null, booking_time_slot_start: '12:00:00' }),
   ];
 
@@ -505,7 +569,8 @@ describe('Payments needing attention', () => {
     refund_id: 'rfnd_FP8QHiV938haTz',
     ledger_amount: null,
     provider_amount: 500,
-    detail: 'Razorpay refunded ₹500.00 of payment pay_29QQoUBi66xm2f (refund rfnd_FP8QHiV938haTz) and the ledger did not have it; it is now recorded. Booking 61 is still confirmed: check whether it should still take place and whether the client was told.',
+    detail:
+      'Razorpay refunded ₹500.00 of payment pay_29QQoUBi66xm2f (refund rfnd_FP8QHiV938haTz) and the ledger did not have it; it is now recorded. Booking 61 is still confirmed: check whether it should still take place and whether the client was told.',
     detected_at: '2026-11-23T04:10:00.000Z',
     last_seen_at: '2026-11-23T05:10:00.000Z',
     resolved_at: null,
@@ -515,8 +580,25 @@ describe('Payments needing attention', () => {
   });
   const open = [
     issue(),
-    issue({ id: 8, kind: 'AMOUNT_MISMATCH', headline: 'Amounts differ', refund_id: null, ledger_amount: 1500, provider_amount: 1200, detail: 'The ledger has payment pay_X as ₹1,500.00; Razorpay has ₹1,200.00.' }),
-    issue({ id: 9, kind: 'NOT_AT_PROVIDER', headline: 'Not found at the provider', booking_id: 62, client_full_name: 'Arjun Rao', ledger_amount: 300, provider_amount: null, detail: 'The ledger has payment pay_Y of ₹300.00, and Razorpay does not know it.' }),
+    issue({
+      id: 8,
+      kind: 'AMOUNT_MISMATCH',
+      headline: 'Amounts differ',
+      refund_id: null,
+      ledger_amount: 1500,
+      provider_amount: 1200,
+      detail: 'The ledger has payment pay_X as ₹1,500.00; Razorpay has ₹1,200.00.',
+    }),
+    issue({
+      id: 9,
+      kind: 'NOT_AT_PROVIDER',
+      headline: 'Not found at the provider',
+      booking_id: 62,
+      client_full_name: 'Arjun Rao',
+      ledger_amount: 300,
+      provider_amount: null,
+      detail: 'The ledger has payment pay_Y of ₹300.00, and Razorpay does not know it.',
+    }),
   ];
   const capture = issue({
     id: 5,
@@ -526,7 +608,8 @@ describe('Payments needing attention', () => {
     client_full_name: 'Kavya Iyer',
     refund_id: null,
     provider_amount: 1500,
-    detail: 'Razorpay took ₹1,500.00 (payment pay_Z) on link plink_A, and the ledger did not have it. It is now recorded; booking 63 is cancelled, so the money goes back in full automatically.',
+    detail:
+      'Razorpay took ₹1,500.00 (payment pay_Z) on link plink_A, and the ledger did not have it. It is now recorded; booking 63 is cancelled, so the money goes back in full automatically.',
     resolved_at: '2026-11-23T04:10:00.000Z',
     resolution: 'Recorded from the provider by reconciliation',
   });
@@ -538,7 +621,13 @@ describe('Payments needing attention', () => {
       'GET /api/admin/bookings': bookingsServer([]),
       'GET /api/admin/payments/attention': () =>
         reviewed
-          ? { open: open.slice(1), recently_resolved: [{ ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolution: 'Refunded by phone; booking kept.', resolved_by: 'owner' }, capture] }
+          ? {
+              open: open.slice(1),
+              recently_resolved: [
+                { ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolution: 'Refunded by phone; booking kept.', resolved_by: 'owner' },
+                capture,
+              ],
+            }
           : { open, recently_resolved: [capture] },
       'POST /api/admin/payments/attention/7/resolve': () => {
         const out = answer();
@@ -556,7 +645,11 @@ describe('Payments needing attention', () => {
     const s = await section();
     const openList = await within(s).findByRole('list', { name: 'Open payment issues' });
     const items = within(openList).getAllByRole('listitem');
-    expect(items.map((li) => li.querySelector('.adm-attn__what')!.textContent)).toEqual(['Refund at Razorpay not in the ledger', 'Amounts differ', 'Not found at the provider']);
+    expect(items.map((li) => li.querySelector('.adm-attn__what')!.textContent)).toEqual([
+      'Refund at Razorpay not in the ledger',
+      'Amounts differ',
+      'Not found at the provider',
+    ]);
     expect(within(items[0]!).getByText('Booking 61 · Meera Pillai · Tue, Nov 24, 2026 at 10:00 AM')).toBeTruthy();
     expect(within(items[0]!).getByText(/Booking 61 is still confirmed/)).toBeTruthy();
     // Found 09:40 and last seen 10:40 at the centre (04:10 and 05:10 UTC).
@@ -627,7 +720,11 @@ describe('Payments needing attention', () => {
 
   it('says "Nothing needs attention." when there is nothing open', async () => {
     signIn(true);
-    mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': bookingsServer([]), 'GET /api/admin/payments/attention': { open: [], recently_resolved: [] } });
+    mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': bookingsServer([]),
+      'GET /api/admin/payments/attention': { open: [], recently_resolved: [] },
+    });
     render(<Dashboard onLogout={() => {}} />);
     const s = await section();
     expect(await within(s).findByText('Nothing needs attention.')).toBeTruthy();

@@ -32,7 +32,13 @@ function statesFor(therapistId: number, held: Record<string, { state: string; bo
       const date = addDays(today, i);
       return {
         date,
-        slots: ['10:00', '11:00', '12:00'].map((start) => ({ start_time: start, end_time: `${start.slice(0, 2)}:59`, state: 'free', booking_id: null, ...held[`${date}|${start}`] })),
+        slots: ['10:00', '11:00', '12:00'].map((start) => ({
+          start_time: start,
+          end_time: `${start.slice(0, 2)}:59`,
+          state: 'free',
+          booking_id: null,
+          ...held[`${date}|${start}`],
+        })),
       };
     }),
   };
@@ -42,8 +48,28 @@ const holdEnd = `${today}T09:50:00.000Z`;
 const rows = [
   booking({ id: 1, therapist_id: 1, booking_date: addDays(today, -1), booking_time_slot_start: '10:00:00', client_full_name: 'Yesterday Client' }),
   booking({ id: 2, therapist_id: 1, booking_date: today, booking_time_slot_start: '16:00:00', client_full_name: 'Meera Pillai' }),
-  booking({ id: 3, therapist_id: 2, therapist_name: 'Ms. Priya Nair', booking_date: today, booking_time_slot_start: '17:00:00', client_full_name: 'Kabir Shah', payment_status: 'INITIATED', payment_hold_expires_at: holdEnd, amount_paid: 0 }),
-  booking({ id: 4, therapist_id: 2, therapist_name: 'Ms. Priya Nair', booking_date: tomorrow, booking_time_slot_start: '10:00:00', client_full_name: 'Ravi Kumar', payment_status: 'PENDING', booking_type: 'OFFLINE', amount_paid: 0 }),
+  booking({
+    id: 3,
+    therapist_id: 2,
+    therapist_name: 'Ms. Priya Nair',
+    booking_date: today,
+    booking_time_slot_start: '17:00:00',
+    client_full_name: 'Kabir Shah',
+    payment_status: 'INITIATED',
+    payment_hold_expires_at: holdEnd,
+    amount_paid: 0,
+  }),
+  booking({
+    id: 4,
+    therapist_id: 2,
+    therapist_name: 'Ms. Priya Nair',
+    booking_date: tomorrow,
+    booking_time_slot_start: '10:00:00',
+    client_full_name: 'Ravi Kumar',
+    payment_status: 'PENDING',
+    booking_type: 'OFFLINE',
+    amount_paid: 0,
+  }),
   booking({ id: 5, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '11:00:00', client_full_name: 'Gone Client', cancelled: true }),
 ];
 
@@ -62,7 +88,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const bookingCalls = (calls: ReturnType<typeof mockFetch>['calls']) => calls.filter((c) => c.url.pathname === '/api/admin/bookings').map((c) => Object.fromEntries(c.url.searchParams));
+const bookingCalls = (calls: ReturnType<typeof mockFetch>['calls']) =>
+  calls.filter((c) => c.url.pathname === '/api/admin/bookings').map((c) => Object.fromEntries(c.url.searchParams));
 
 describe('All Booked Slots asks the server for what it shows (item 15)', () => {
   it('today first, then upcoming: one page of the active bookings from today, and nothing more', async () => {
@@ -73,7 +100,10 @@ describe('All Booked Slots asks the server for what it shows (item 15)', () => {
     await within(table).findByText('Meera Pillai');
     expect(bookingCalls(calls)).toEqual([{ from: today, status: ACTIVE, order: 'asc', page: '1', page_size: '10' }]);
     // Today's sessions first, in time order, then tomorrow's; yesterday's and the cancelled one are not asked for.
-    const clients = within(table).getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[2]!.textContent);
+    const clients = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => r.querySelectorAll('td')[2]!.textContent);
     expect(clients).toEqual(['Meera Pillai', 'Kabir Shah', 'Ravi Kumar']);
     expect(screen.getByText("Today's sessions first, then upcoming, earliest first.")).toBeTruthy();
   });
@@ -93,7 +123,13 @@ describe('All Booked Slots asks the server for what it shows (item 15)', () => {
   it('filters by therapist, status and date on the server, back to page 1', async () => {
     signIn();
     const many = Array.from({ length: 23 }, (_, i) =>
-      booking({ id: 100 + i, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: `${String(8 + (i % 12)).padStart(2, '0')}:00:00`, client_full_name: `Client ${i}` }),
+      booking({
+        id: 100 + i,
+        therapist_id: 1,
+        booking_date: tomorrow,
+        booking_time_slot_start: `${String(8 + (i % 12)).padStart(2, '0')}:00:00`,
+        client_full_name: `Client ${i}`,
+      }),
     );
     const { calls } = mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': bookingsServer([...rows, ...many]) });
     render(<Dashboard onLogout={() => {}} />);
@@ -238,7 +274,9 @@ describe('the panel’s own confirmations (item 17)', () => {
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Keep booking' }));
     const described = document.getElementById(dialog.getAttribute('aria-describedby')!)!;
     expect(described.textContent).toContain('Kabir Shah with Priya Nair');
-    expect(described.textContent).toMatch(/This is an unpaid hold \(it (expires|expired) at 3:20 PM\): nothing has been paid, and its payment link stops taking payment\./);
+    expect(described.textContent).toMatch(
+      /This is an unpaid hold \(it (expires|expired) at 3:20 PM\): nothing has been paid, and its payment link stops taking payment\./,
+    );
     expect(described.textContent).toContain('The slot becomes free for other clients.');
     expect(described.textContent).toContain('The client is told by e-mail that the session is cancelled.');
     fireEvent.keyDown(document, { key: 'Escape' });
@@ -257,7 +295,16 @@ describe('the panel’s own confirmations (item 17)', () => {
       'GET /api/admin/bookings': bookingsServer([
         ...rows,
         // Paid, but without a capture on record at the time the list was drawn (no refund choice to make).
-        booking({ id: 6, therapist_id: 2, therapist_name: 'Ms. Priya Nair', booking_date: tomorrow, booking_time_slot_start: '12:00:00', client_full_name: 'Old Paid', amount_paid: 0, amount: 1200 }),
+        booking({
+          id: 6,
+          therapist_id: 2,
+          therapist_name: 'Ms. Priya Nair',
+          booking_date: tomorrow,
+          booking_time_slot_start: '12:00:00',
+          client_full_name: 'Old Paid',
+          amount_paid: 0,
+          amount: 1200,
+        }),
       ]),
     });
     render(<Dashboard onLogout={() => {}} />);
@@ -284,7 +331,9 @@ describe('the panel’s own confirmations (item 17)', () => {
     const grid = await waitFor(() => document.querySelector('.adm-slots') as HTMLElement);
     fireEvent.click(within(grid).getByRole('button', { name: 'Block 10:00 AM' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Are you sure you want to block this time slot?' });
-    expect(within(dialog).getByText(/^Clients can no longer book 10:00 AM on \w{3}, \w{3} \d{1,2}, \d{4} with Dr\. Asha Mehta\. You can unblock it later\.$/)).toBeTruthy();
+    expect(
+      within(dialog).getByText(/^Clients can no longer book 10:00 AM on \w{3}, \w{3} \d{1,2}, \d{4} with Dr\. Asha Mehta\. You can unblock it later\.$/),
+    ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: "Don't block" }));
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
@@ -302,7 +351,9 @@ describe('the calendar asks for its month (item 15)', () => {
     });
     const [y, m] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))];
     const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-    expect(bookingCalls(calls)).toEqual([{ from: `${today.slice(0, 7)}-01`, to: `${today.slice(0, 7)}-${last}`, status: 'COMPLETED,PENDING,INITIATED', order: 'asc' }]);
+    expect(bookingCalls(calls)).toEqual([
+      { from: `${today.slice(0, 7)}-01`, to: `${today.slice(0, 7)}-${last}`, status: 'COMPLETED,PENDING,INITIATED', order: 'asc' },
+    ]);
     expect(within(cell).getByText('Asha Mehta')).toBeTruthy();
     expect(within(cell).getByText('Priya Nair')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Next/ }));
@@ -334,11 +385,39 @@ describe('end of day (item 15)', () => {
     mockFetch({
       'GET /api/admin/reports/inventory': { total_amount: 0, total_collected: 0, total_refunded: 0, payments: [] },
       'GET /api/admin/reports/eod': {
-        report_date: today, total_bookings_today: 3, completed_bookings_today: 1, cancelled_bookings_today: 0,
-        booked_sessions_today: 2, unpaid_holds_today: 1, total_income_today: 1500, total_refunded_today: 0,
+        report_date: today,
+        total_bookings_today: 3,
+        completed_bookings_today: 1,
+        cancelled_bookings_today: 0,
+        booked_sessions_today: 2,
+        unpaid_holds_today: 1,
+        total_income_today: 1500,
+        total_refunded_today: 0,
         details: [
-          { booking_id: 2, client_name: 'Meera Pillai', therapist_id: 1, therapist_name: 'Dr. Asha Mehta', service_id: 1, payment_status: 'COMPLETED', cancelled: false, amount: 1500, amount_paid: 1500, amount_refunded: 0 },
-          { booking_id: 3, client_name: 'Kabir Shah', therapist_id: 2, therapist_name: 'Ms. Priya Nair', service_id: 1, payment_status: 'INITIATED', cancelled: false, amount: 1200, amount_paid: 0, amount_refunded: 0 },
+          {
+            booking_id: 2,
+            client_name: 'Meera Pillai',
+            therapist_id: 1,
+            therapist_name: 'Dr. Asha Mehta',
+            service_id: 1,
+            payment_status: 'COMPLETED',
+            cancelled: false,
+            amount: 1500,
+            amount_paid: 1500,
+            amount_refunded: 0,
+          },
+          {
+            booking_id: 3,
+            client_name: 'Kabir Shah',
+            therapist_id: 2,
+            therapist_name: 'Ms. Priya Nair',
+            service_id: 1,
+            payment_status: 'INITIATED',
+            cancelled: false,
+            amount: 1200,
+            amount_paid: 0,
+            amount_refunded: 0,
+          },
         ],
       },
     });
@@ -357,8 +436,15 @@ describe('end of day (item 15)', () => {
     let releaseToday!: () => void;
     const todayHeld = new Promise<void>((r) => (releaseToday = r));
     const eod = (date: string, total: number) => ({
-      report_date: date, total_bookings_today: total, completed_bookings_today: 0, cancelled_bookings_today: 0,
-      booked_sessions_today: total, unpaid_holds_today: 0, total_income_today: 0, total_refunded_today: 0, details: [],
+      report_date: date,
+      total_bookings_today: total,
+      completed_bookings_today: 0,
+      cancelled_bookings_today: 0,
+      booked_sessions_today: total,
+      unpaid_holds_today: 0,
+      total_income_today: 0,
+      total_refunded_today: 0,
+      details: [],
     });
     mockFetch({
       'GET /api/admin/reports/inventory': { total_amount: 0, total_collected: 0, total_refunded: 0, payments: [] },

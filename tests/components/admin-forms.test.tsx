@@ -29,7 +29,13 @@ function statesFor(therapistId: number, held: Record<string, { state: string; bo
       const date = addDays(today, i);
       return {
         date,
-        slots: ['10:00', '11:00', '12:00'].map((start) => ({ start_time: start, end_time: `${start.slice(0, 2)}:59`, state: 'free', booking_id: null, ...held[`${date}|${start}`] })),
+        slots: ['10:00', '11:00', '12:00'].map((start) => ({
+          start_time: start,
+          end_time: `${start.slice(0, 2)}:59`,
+          state: 'free',
+          booking_id: null,
+          ...held[`${date}|${start}`],
+        })),
       };
     }),
   };
@@ -85,7 +91,10 @@ describe('Login', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByText('HTTP error! status: 502')).toBeTruthy();
 
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByText('Login failed. Please check credentials.')).toBeTruthy();
   });
@@ -164,7 +173,10 @@ describe('Manual Booking', () => {
     manualRoutes();
     render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
     const type = (await screen.findByLabelText('Booking Type')) as HTMLSelectElement;
-    const values = (select: HTMLSelectElement) => Array.from(select.options).map((o) => o.value).filter(Boolean);
+    const values = (select: HTMLSelectElement) =>
+      Array.from(select.options)
+        .map((o) => o.value)
+        .filter(Boolean);
     expect(values(type)).toEqual(['ONLINE', 'OFFLINE']);
     // Rohan works in person at the West Branch (1) only.
     fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '5' } });
@@ -201,18 +213,24 @@ describe('Manual Booking', () => {
     render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
     fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '1' } });
     const dateSelect = screen.getByLabelText('Booking Date') as HTMLSelectElement;
-    const dates = Array.from(dateSelect.options).map((o) => o.value).filter(Boolean);
+    const dates = Array.from(dateSelect.options)
+      .map((o) => o.value)
+      .filter(Boolean);
     expect(dates).toHaveLength(15);
     expect(dates[0]).toBe(today);
     expect(dates[14]).toBe(addDays(today, 14));
     fireEvent.change(dateSelect, { target: { value: tomorrow } });
     await waitFor(() => {
-      const times = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options).map((o) => o.value).filter(Boolean);
+      const times = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options)
+        .map((o) => o.value)
+        .filter(Boolean);
       // 10:00 booked, 11:00 blocked.
       expect(times).toEqual(['12:00']);
     });
     fireEvent.change(dateSelect, { target: { value: today } });
-    const todays = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options).map((o) => o.value).filter(Boolean);
+    const todays = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options)
+      .map((o) => o.value)
+      .filter(Boolean);
     expect(todays).toEqual(['10:00', '11:00']);
     expect((screen.getByLabelText('Amount (₹)') as HTMLInputElement).value).toBe('1500');
     expect(calls.map((c) => c.url.pathname)).toContain('/api/admin/therapists/1/slot-states');
@@ -220,7 +238,9 @@ describe('Manual Booking', () => {
     fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '5' } });
     fireEvent.change(dateSelect, { target: { value: tomorrow } });
     await waitFor(() => {
-      const times = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options).map((o) => o.value).filter(Boolean);
+      const times = Array.from((screen.getByLabelText('Time Slot') as HTMLSelectElement).options)
+        .map((o) => o.value)
+        .filter(Boolean);
       expect(times).toEqual(['11:00', '12:00']);
     });
   });
@@ -368,9 +388,7 @@ describe('Dashboard actions', () => {
     });
     render(<Dashboard onLogout={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Generate payment link for booking 42' }));
-    expect(
-      await findNotice('Error: Booking 42 is missing required details (price, ID, or transaction ID) to generate a link.'),
-    ).toBeTruthy();
+    expect(await findNotice('Error: Booking 42 is missing required details (price, ID, or transaction ID) to generate a link.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Generate payment link for booking 41' }));
     expect(await findNotice('Success! Payment link for Booking ID 41 has been copied to your clipboard.')).toBeTruthy();
     expect(writeText).toHaveBeenCalledWith('https://pay.example/l/abc');
@@ -395,7 +413,9 @@ describe('Dashboard actions', () => {
     expect(within(slotList).getByRole('button', { name: 'Unblock 12:00 PM' })).toBeTruthy();
     expect(within(slotList).queryByRole('button', { name: 'Block 10:00 AM' })).toBeNull();
     fireEvent.click(within(slotList).getByRole('button', { name: 'Unblock 12:00 PM' }));
-    fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Are you sure you want to unblock this time slot?' })).getByRole('button', { name: 'Unblock slot' }));
+    fireEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Are you sure you want to unblock this time slot?' })).getByRole('button', { name: 'Unblock slot' }),
+    );
     expect(await findNotice(/^Slot 12:00 PM on .+ unblocked successfully\.$/)).toBeTruthy();
     const post = calls.find((c) => c.url.pathname === '/api/admin/availability/block')!;
     expect(JSON.parse(String(post.init!.body))).toEqual({ therapist_id: 1, start_time: '12:00', date: tomorrow, action: 'unblock' });

@@ -51,7 +51,14 @@ export function booking(over: Record<string, unknown> = {}) {
   };
 }
 
-type Row = Record<string, unknown> & { id: number; booking_date: string; booking_time_slot_start: string; therapist_id: number; payment_status: string; cancelled: boolean };
+type Row = Record<string, unknown> & {
+  id: number;
+  booking_date: string;
+  booking_time_slot_start: string;
+  therapist_id: number;
+  payment_status: string;
+  cancelled: boolean;
+};
 
 /**
  * GET /api/admin/bookings as the server answers it: the rows narrowed by from, to, therapist_id and
@@ -67,7 +74,8 @@ export function bookingsServer(rows: Record<string, unknown>[] | (() => Record<s
       if (p.get('to') && date > p.get('to')!) return false;
       if (p.get('therapist_id') && b.therapist_id !== Number(p.get('therapist_id'))) return false;
       const statuses = p.get('status')?.split(',');
-      if (statuses && !statuses.some((s) => (s === 'CANCELLED' ? b.cancelled || b.payment_status === 'CANCELLED' : b.payment_status === s && !b.cancelled))) return false;
+      if (statuses && !statuses.some((s) => (s === 'CANCELLED' ? b.cancelled || b.payment_status === 'CANCELLED' : b.payment_status === s && !b.cancelled)))
+        return false;
       return true;
     });
     const key = (b: Row) => `${b.booking_date}|${b.booking_time_slot_start}|${String(b.id).padStart(9, '0')}`;

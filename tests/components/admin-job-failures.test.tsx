@@ -25,15 +25,38 @@ const failure = (over: Record<string, unknown> = {}) => ({
   resolved_by: null,
   ...over,
 });
-const open = [failure(), failure({ id: 4, queue: 'mail', job_name: 'mail.booking-confirmation', job_id: 'mail-confirmation.124.client', booking_id: 124, summary: 'Confirmation e-mail to the client failed for booking 124', attempts: 1 })];
-const resolvedByRetry = failure({ id: 2, job_id: 'meeting.99', booking_id: 99, summary: 'Meeting link failed for booking 99', resolved_at: '2026-11-23T05:00:00.000Z' });
+const open = [
+  failure(),
+  failure({
+    id: 4,
+    queue: 'mail',
+    job_name: 'mail.booking-confirmation',
+    job_id: 'mail-confirmation.124.client',
+    booking_id: 124,
+    summary: 'Confirmation e-mail to the client failed for booking 124',
+    attempts: 1,
+  }),
+];
+const resolvedByRetry = failure({
+  id: 2,
+  job_id: 'meeting.99',
+  booking_id: 99,
+  summary: 'Meeting link failed for booking 99',
+  resolved_at: '2026-11-23T05:00:00.000Z',
+});
 
 function routes(answer: () => unknown) {
   let resolved = false;
   return mockFetch({
     'GET /api/admin/job-failures': () =>
       resolved
-        ? { page: 1, page_size: 10, total: 3, open: 1, items: [open[1], { ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolved_by: 'staff' }, resolvedByRetry] }
+        ? {
+            page: 1,
+            page_size: 10,
+            total: 3,
+            open: 1,
+            items: [open[1], { ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolved_by: 'staff' }, resolvedByRetry],
+          }
         : { page: 1, page_size: 10, total: 3, open: 2, items: [...open, resolvedByRetry] },
     'POST /api/admin/job-failures/3/resolve': () => {
       const out = answer();
@@ -111,7 +134,9 @@ describe('Jobs that failed', () => {
     cleanup();
 
     let up = false;
-    mockFetch({ 'GET /api/admin/job-failures': () => (up ? { page: 1, page_size: 10, total: 1, open: 1, items: [open[0]] } : [503, { detail: 'Service unavailable.' }]) });
+    mockFetch({
+      'GET /api/admin/job-failures': () => (up ? { page: 1, page_size: 10, total: 1, open: 1, items: [open[0]] } : [503, { detail: 'Service unavailable.' }]),
+    });
     render(<JobFailures />);
     const s = await section();
     expect((await within(s).findByRole('alert')).textContent).toContain('Service unavailable.');
@@ -126,7 +151,16 @@ describe('Jobs that failed', () => {
       'GET /api/admin/job-failures': (url: URL) =>
         url.searchParams.get('page') === '2'
           ? { page: 2, page_size: 10, total: 11, open: 1, items: [resolvedByRetry] }
-          : { page: 1, page_size: 10, total: 11, open: 1, items: [open[0], ...Array.from({ length: 9 }, (_, i) => failure({ id: 10 + i, job_id: `meeting.${i}`, resolved_at: '2026-11-23T05:00:00.000Z' }))] },
+          : {
+              page: 1,
+              page_size: 10,
+              total: 11,
+              open: 1,
+              items: [
+                open[0],
+                ...Array.from({ length: 9 }, (_, i) => failure({ id: 10 + i, job_id: `meeting.${i}`, resolved_at: '2026-11-23T05:00:00.000Z' })),
+              ],
+            },
     });
     render(<JobFailures />);
     const s = await section();

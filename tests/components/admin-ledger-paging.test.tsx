@@ -86,8 +86,16 @@ describe('Audit log pager', () => {
   it('asks the server for each page and page size', async () => {
     signIn(true);
     const entries = Array.from({ length: 23 }, (_, i) => ({
-      id: 23 - i, at: '2026-11-23T09:15:00.000Z', admin_id: 2, admin_username: 'desk', actor: 'admin:2', by: 'desk',
-      action: 'booking.cancel', entity_type: 'booking', entity_id: String(100 + i), changes: [{ field: 'cancelled', before: false, after: true }],
+      id: 23 - i,
+      at: '2026-11-23T09:15:00.000Z',
+      admin_id: 2,
+      admin_username: 'desk',
+      actor: 'admin:2',
+      by: 'desk',
+      action: 'booking.cancel',
+      entity_type: 'booking',
+      entity_id: String(100 + i),
+      changes: [{ field: 'cancelled', before: false, after: true }],
     }));
     const { calls } = mockFetch({
       'GET /api/admin/audit-log': (url: URL) => {

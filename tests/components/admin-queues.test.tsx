@@ -36,7 +36,10 @@ describe('opening the job queues by address', () => {
 
   it('a browser that did not keep the cookie is told so instead of going round', async () => {
     signIn(true);
-    mockFetch({ 'POST /api/admin/queues-session': { url: '/admin/queues' }, 'GET /admin/queues/api/queues': [401, { detail: 'Unauthorized. Please log in again.' }] });
+    mockFetch({
+      'POST /api/admin/queues-session': { url: '/admin/queues' },
+      'GET /admin/queues/api/queues': [401, { detail: 'Unauthorized. Please log in again.' }],
+    });
     render(<AdminApp route="queues" />);
     expect(await screen.findByText(/did not accept the sign-in/)).toBeTruthy();
     expect(adminNav.replace).not.toHaveBeenCalled();
@@ -47,7 +50,9 @@ describe('opening the job queues by address', () => {
     expect(adminNav.replace).toHaveBeenCalledWith('/admin/login?next=%2Fadmin%2Fopen-queues');
     cleanup();
     window.history.replaceState(null, '', '/admin/login?next=%2Fadmin%2Fopen-queues');
-    mockFetch({ 'POST /api/admin/login': { access_token: 't', token_type: 'bearer', username: 'owner', is_superadmin: true, is_admin: true, is_active: true } });
+    mockFetch({
+      'POST /api/admin/login': { access_token: 't', token_type: 'bearer', username: 'owner', is_superadmin: true, is_admin: true, is_active: true },
+    });
     render(<Login />);
     fireEvent.change(screen.getByLabelText('Email / Username'), { target: { value: 'owner' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-password' } });

@@ -22,19 +22,11 @@ describe('Sidebar', () => {
   it('super admins see Reports, Income, Audit Log and Job Queues', () => {
     render(<Sidebar route="dashboard" user={user(true)} onLogout={() => {}} />);
     const nav = screen.getByRole('navigation', { name: 'Admin' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'Dashboard',
-      'Calendar View',
-      'Client List',
-      'Reports',
-      'Income',
-      'Audit Log',
-      'Therapists',
-      'Centre',
-      'Staff',
-      'Job Queues',
-      'My Account',
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Reports', 'Income', 'Audit Log', 'Therapists', 'Centre', 'Staff', 'Job Queues', 'My Account']);
     expect(within(nav).getByRole('link', { name: 'Reports' }).getAttribute('href')).toBe('/admin/Reports');
     expect(within(nav).getByRole('link', { name: 'Income' }).getAttribute('href')).toBe('/admin/Income');
     expect(within(nav).getByRole('link', { name: 'Job Queues' }).getAttribute('href')).toBe('/admin/queues');
@@ -45,7 +37,11 @@ describe('Sidebar', () => {
   it('other admins do not see Reports or Income', () => {
     render(<Sidebar route="calendar" user={user(false)} onLogout={() => {}} />);
     const nav = screen.getByRole('navigation', { name: 'Admin' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Calendar View', 'Client List', 'My Account']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'My Account']);
   });
 
   it('the phone menu toggle reports its state', () => {

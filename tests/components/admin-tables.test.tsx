@@ -92,7 +92,7 @@ describe('Income', () => {
   // The server's order: newest booking date first.
   const newestFirst = payments.slice().reverse();
 
-  it('shows the whole ledger\'s total and asks the server for one page at a time', async () => {
+  it("shows the whole ledger's total and asks the server for one page at a time", async () => {
     signIn();
     const { calls } = mockFetch({ 'GET /api/admin/income': ledgerServer(newestFirst) });
     render(<Income />);
@@ -124,13 +124,16 @@ describe('Income', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let heldAnswer: Promise<Response> | undefined;
     let asked = 0;
-    vi.stubGlobal('fetch', vi.fn((input: RequestInfo | URL) => {
-      const url = new URL(String(input), 'http://localhost');
-      const answer = async () => new Response(JSON.stringify(server(url)), { status: 200, headers: { 'Content-Type': 'application/json' } });
-      // The second request (page 2 of 10) answers only after the third (page 1 of 50) was drawn.
-      if (++asked === 2) return (heldAnswer = held.then(answer));
-      return answer();
-    }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((input: RequestInfo | URL) => {
+        const url = new URL(String(input), 'http://localhost');
+        const answer = async () => new Response(JSON.stringify(server(url)), { status: 200, headers: { 'Content-Type': 'application/json' } });
+        // The second request (page 2 of 10) answers only after the third (page 1 of 50) was drawn.
+        if (++asked === 2) return (heldAnswer = held.then(answer));
+        return answer();
+      }),
+    );
     render(<Income />);
     await screen.findByText('Page 1 of 2');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -147,7 +150,14 @@ describe('Income', () => {
 
   it('shows a refund as its own negative row, marked Refund with its reason, and the net total with its parts', async () => {
     signIn();
-    const refund = { ...payments[11]!, amount: -500, kind: 'REFUND' as const, method: 'OTHER' as const, provider_reference: 'rfnd_11', reason: 'Cancelled by the centre' };
+    const refund = {
+      ...payments[11]!,
+      amount: -500,
+      kind: 'REFUND' as const,
+      method: 'OTHER' as const,
+      provider_reference: 'rfnd_11',
+      reason: 'Cancelled by the centre',
+    };
     mockFetch({ 'GET /api/admin/income': ledgerServer([payments[11]!, refund, ...payments.slice(0, 11).reverse()]) });
     render(<Income />);
     expect(await screen.findByText('Total Income: ₹11,566.00')).toBeTruthy();
@@ -181,7 +191,10 @@ describe('Income', () => {
 
   it('falls back to the generic message', async () => {
     signIn();
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new Error(''))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new Error(''))),
+    );
     render(<Income />);
     expect(await screen.findByText('Failed to load income data.')).toBeTruthy();
   });
@@ -192,7 +205,16 @@ describe('Clients & Bookings', () => {
     signIn();
     window.history.replaceState(null, '', '/admin/clients?search=MEERA');
     const go = vi.spyOn(adminNav, 'go').mockImplementation(() => {});
-    const meera = { ...booking({ id: 7, session_type: 'couple' }), data: { booking_type: 'ONLINE', client_note: 'First session', therapist_details: { name: 'Dr. Asha Mehta' }, booking_date: '2026-11-24', booking_time_slot_start: '14:00' } };
+    const meera = {
+      ...booking({ id: 7, session_type: 'couple' }),
+      data: {
+        booking_type: 'ONLINE',
+        client_note: 'First session',
+        therapist_details: { name: 'Dr. Asha Mehta' },
+        booking_date: '2026-11-24',
+        booking_time_slot_start: '14:00',
+      },
+    };
     const { calls } = mockFetch({
       'GET /api/admin/clients-with-therapists': (url: URL) => {
         const name = url.searchParams.get('name')?.toLowerCase();
@@ -233,7 +255,14 @@ describe('Clients & Bookings', () => {
   it('on a phone each booking is a card with every field, nothing to scroll sideways', async () => {
     signIn();
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
-    mockFetch({ 'GET /api/admin/clients-with-therapists': { page: 1, page_size: 10, total: 1, items: [booking({ id: 7, session_type: 'couple', therapist_name: 'Ms. Priya Nair' })] } });
+    mockFetch({
+      'GET /api/admin/clients-with-therapists': {
+        page: 1,
+        page_size: 10,
+        total: 1,
+        items: [booking({ id: 7, session_type: 'couple', therapist_name: 'Ms. Priya Nair' })],
+      },
+    });
     render(<Clients onLogout={() => {}} />);
     const cards = await screen.findByRole('list', { name: 'Client bookings' });
     expect(screen.queryByRole('table')).toBeNull();

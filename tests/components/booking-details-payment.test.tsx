@@ -217,7 +217,10 @@ describe('Payment', () => {
     submit();
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm Booking' }));
     await waitFor(() => expect(navigate).toHaveBeenCalled());
-    expect(calls.find((c) => c.method === 'POST' && c.url === '/confirm-booking')!.body).toMatchObject({ whatsapp_reminders: true, client_mobile: '9876543210' });
+    expect(calls.find((c) => c.method === 'POST' && c.url === '/confirm-booking')!.body).toMatchObject({
+      whatsapp_reminders: true,
+      client_mobile: '9876543210',
+    });
   });
 
   it('online: booking, payment link (₹ amount, INR), link confirmation, then the provider page', async () => {
@@ -317,7 +320,10 @@ describe('Payment', () => {
     expect(alert.getAttribute('role')).toBe('alert');
     third.unmount();
 
-    mockFetch({ ...CATALOG, 'POST /confirm-booking': { status: 400, body: { detail: 'Please choose a date within the next 15 working days (Sundays excluded).' } } });
+    mockFetch({
+      ...CATALOG,
+      'POST /confirm-booking': { status: 400, body: { detail: 'Please choose a date within the next 15 working days (Sundays excluded).' } },
+    });
     render(<BookingWizard navigate={vi.fn()} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
     expect(await screen.findByText('Please choose a date within the next 15 working days (Sundays excluded).')).toBeTruthy();
@@ -384,7 +390,9 @@ describe('/payment-status', () => {
 
   it('paid with a failed lookup: Booking Confirmation Failed! with the payment id', async () => {
     mockFetch({ 'GET /api/get-razorpay-details/9': { status: 500 } });
-    render(<PaymentStatus search="?razorpay_payment_id=pay_7&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid" />);
+    render(
+      <PaymentStatus search="?razorpay_payment_id=pay_7&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid" />,
+    );
     expect(await screen.findByRole('heading', { name: 'Booking Confirmation Failed!' })).toBeTruthy();
     expect(screen.getByText('Please try again or contact support with Payment ID: pay_7')).toBeTruthy();
   });
@@ -393,7 +401,10 @@ describe('/payment-status', () => {
     const record = { ...details, id: 42, booking_type: 'OFFLINE', payment_status: 'PENDING', location_name: 'East Branch', location_address: 'Kandivali East' };
     const { calls } = mockFetch({ 'GET /api/get-razorpay-details/0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42': { body: { data: record } } });
     bookingMade(42, 'T'.repeat(43));
-    const view = await resolveStatus('?razorpay_payment_link_id=0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42&razorpay_payment_link_status=pending&booking_id=42', 'T'.repeat(43));
+    const view = await resolveStatus(
+      '?razorpay_payment_link_id=0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42&razorpay_payment_link_status=pending&booking_id=42',
+      'T'.repeat(43),
+    );
     expect(view).toMatchObject({ kind: 'in-person', booking: { id: 42, location_name: 'East Branch' } });
     expect(calls[0]!.headers['x-booking-token']).toBe('T'.repeat(43));
     // The server answers a caller without the token the payment status alone: no details to show.
@@ -405,7 +416,12 @@ describe('/payment-status', () => {
   it('offline pending is the in-person confirmation, not a failure; Book Another Appointment resets and goes home', async () => {
     const { calls } = mockFetch({});
     const navigate = vi.fn();
-    render(<PaymentStatus search="?razorpay_payment_link_id=0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42&razorpay_payment_link_status=pending&booking_id=42" navigate={navigate} />);
+    render(
+      <PaymentStatus
+        search="?razorpay_payment_link_id=0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42&razorpay_payment_link_status=pending&booking_id=42"
+        navigate={navigate}
+      />,
+    );
     expect(await screen.findByRole('heading', { name: 'Booking Confirmed!' })).toBeTruthy();
     expect(screen.getByText(/Payment status: Pending/)).toBeTruthy();
     expect(screen.getByText('42')).toBeTruthy();

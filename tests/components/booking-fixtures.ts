@@ -39,7 +39,13 @@ export const OFFER: SlotOfferDto = {
   today: '2030-01-07',
   days: [
     { date: '2030-01-07', slots: [] },
-    { date: '2030-01-08', slots: [{ id: 11, start_time: '10:00', end_time: '11:00' }, { id: 12, start_time: '14:00', end_time: '15:00' }] },
+    {
+      date: '2030-01-08',
+      slots: [
+        { id: 11, start_time: '10:00', end_time: '11:00' },
+        { id: 12, start_time: '14:00', end_time: '15:00' },
+      ],
+    },
     { date: '2030-01-09', slots: [{ id: 13, start_time: '17:00', end_time: '18:00' }] },
     { date: '2030-01-10', slots: [] },
     { date: '2030-01-11', slots: [{ id: 11, start_time: '10:00', end_time: '11:00' }] },

@@ -123,7 +123,8 @@ describe('1. Back from the checkout', () => {
 });
 
 describe('2. "Payment Failed!" is no dead end', () => {
-  const failed = '?razorpay_payment_id=pay_2&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=failed&razorpay_signature=s';
+  const failed =
+    '?razorpay_payment_id=pay_2&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=failed&razorpay_signature=s';
   const held = { ...BOOKING_9, cancelled: false, payment_status: 'INITIATED', payment_link_url: 'https://pay.example/abc', payment_hold_seconds_left: 1080 };
 
   it('offers "Try payment again" on the same link while the hold lasts, with the reference, the time left and the centre’s phone', async () => {
@@ -254,7 +255,8 @@ describe('4. each step is a history entry', () => {
 });
 
 describe('5. the confirmation page', () => {
-  const paid = '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
+  const paid =
+    '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
   const record = { ...BOOKING_9, cancelled: false, payment_status: 'COMPLETED', google_meet_link: null as string | null };
 
   it('waits for the meeting link, saying it is preparing it, then shows it', async () => {

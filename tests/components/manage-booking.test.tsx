@@ -9,7 +9,12 @@ import { BOOKING_9, mockFetch, OFFER, setViewport, type Routes } from './booking
 
 const TOKEN = 'mT0k3n_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ';
 const PATH = `/api/manage/${TOKEN}`;
-const SUPPORT = { supportPhone: '+91 98200 00000', supportPhoneHref: 'tel:+919820000000', supportEmail: 'care@wellbeingcentre.in', supportEmailHref: 'mailto:care@wellbeingcentre.in' };
+const SUPPORT = {
+  supportPhone: '+91 98200 00000',
+  supportPhoneHref: 'tel:+919820000000',
+  supportEmail: 'care@wellbeingcentre.in',
+  supportEmailHref: 'mailto:care@wellbeingcentre.in',
+};
 
 const BOOKING: ManageBookingDto = {
   booking_reference: 'B-1042',
@@ -67,7 +72,11 @@ describe('the summary', () => {
     expect(row('Amount')).toBe('₹1,800');
     expect(row('Payment status')).toBe('Paid');
     expect(screen.getByRole('link', { name: /meet\.example/ }).getAttribute('href')).toBe('https://meet.example/abc-defg-hij');
-    expect(screen.getByText(/You can change or cancel your session online until 11:00 AM IST on Wednesday, January 9, 2030\. You can move this session 2 more times\./)).toBeTruthy();
+    expect(
+      screen.getByText(
+        /You can change or cancel your session online until 11:00 AM IST on Wednesday, January 9, 2030\. You can move this session 2 more times\./,
+      ),
+    ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Change date or time' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Cancel session' })).toBeTruthy();
   });
@@ -150,7 +159,10 @@ describe('moving the session', () => {
 });
 
 describe('cancelling', () => {
-  const cancelledResult = (b: ManageBookingDto, message = 'Your booking has been cancelled. We have sent you an e-mail to confirm it.'): ManageChangeResultDto => ({
+  const cancelledResult = (
+    b: ManageBookingDto,
+    message = 'Your booking has been cancelled. We have sent you an e-mail to confirm it.',
+  ): ManageChangeResultDto => ({
     booking: { ...b, cancelled: true, can_cancel: false, can_reschedule: false, closed_reason: 'CANCELLED', refund_on_cancel: 0, meeting_link: null },
     message,
   });
@@ -206,7 +218,14 @@ describe('cancelling', () => {
   });
 
   it('nothing paid (in person): nothing is refunded, in the dialog and after', async () => {
-    const unpaid: ManageBookingDto = { ...BOOKING, booking_type: 'OFFLINE', centre: { name: 'West Branch', address: 'Borivali West' }, meeting_link: null, payment_status: 'PENDING', refund_on_cancel: 0 };
+    const unpaid: ManageBookingDto = {
+      ...BOOKING,
+      booking_type: 'OFFLINE',
+      centre: { name: 'West Branch', address: 'Borivali West' },
+      meeting_link: null,
+      payment_status: 'PENDING',
+      refund_on_cancel: 0,
+    };
     renderPage({ [`GET ${PATH}`]: { body: unpaid }, [`POST ${PATH}/cancel`]: { body: cancelledResult(unpaid) } });
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel session' }));
     expect(within(screen.getByRole('alertdialog')).getByText('Nothing was paid, so nothing is refunded.')).toBeTruthy();
@@ -290,7 +309,8 @@ describe('payment-status page', () => {
     payment_status: 'COMPLETED',
     google_meet_link: 'https://meet.example/abc',
   };
-  const search = '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
+  const search =
+    '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
 
   it('a confirmed booking with manage_url shows the Manage booking link', async () => {
     const url = `http://localhost:3000/manage-booking?token=${TOKEN}`;

@@ -95,7 +95,9 @@ describe('a super admin adds a therapist from the panel and a client books them'
     await page.locator('form').getByRole('button', { name: 'Add therapist' }).click();
     await page.getByText('Dr. Kavita Rao added.').waitFor();
 
-    const photo = await sharp({ create: { width: 800, height: 800, channels: 3, background: { r: 200, g: 120, b: 90 } } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 800, height: 800, channels: 3, background: { r: 200, g: 120, b: 90 } } })
+      .jpeg()
+      .toBuffer();
     await page.getByLabel('New photo (PNG, JPEG or WebP, up to 2 MB)').setInputFiles({ name: 'kavita.jpg', mimeType: 'image/jpeg', buffer: photo });
     await page.getByRole('button', { name: 'Upload photo' }).click();
     await page.getByText('Photo saved.').waitFor();

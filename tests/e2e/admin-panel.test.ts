@@ -119,7 +119,16 @@ describe('roles', () => {
     await signIn(page, STAFF);
     const nav = page.getByRole('navigation', { name: 'Admin' });
     expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List', 'My Account']);
-    for (const path of ['/admin/income', '/admin/Income', '/admin/reports', '/admin/Reports', '/admin/audit-log', '/admin/therapists', '/admin/centre', '/admin/staff']) {
+    for (const path of [
+      '/admin/income',
+      '/admin/Income',
+      '/admin/reports',
+      '/admin/Reports',
+      '/admin/audit-log',
+      '/admin/therapists',
+      '/admin/centre',
+      '/admin/staff',
+    ]) {
       await page.goto(`${stack.baseUrl}${path}`);
       await page.getByText('Only super admins may view this page.').waitFor();
     }
@@ -133,7 +142,19 @@ describe('roles', () => {
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, OWNER);
     const links = await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents();
-    expect(links).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Reports', 'Income', 'Audit Log', 'Therapists', 'Centre', 'Staff', 'Job Queues', 'My Account']);
+    expect(links).toEqual([
+      'Dashboard',
+      'Calendar View',
+      'Client List',
+      'Reports',
+      'Income',
+      'Audit Log',
+      'Therapists',
+      'Centre',
+      'Staff',
+      'Job Queues',
+      'My Account',
+    ]);
     await page.close();
   });
 });
@@ -189,7 +210,10 @@ describe('bookings on the dashboard and calendar', () => {
       void d.dismiss();
     });
     await signIn(page, OWNER);
-    await page.getByRole('button', { name: `Cancel booking ${bookingId}` }).first().click();
+    await page
+      .getByRole('button', { name: `Cancel booking ${bookingId}` })
+      .first()
+      .click();
     const dialog = page.getByRole('alertdialog', { name: `Are you sure you want to cancel booking ${bookingId}? This cannot be undone.` });
     await dialog.getByText('The slot becomes free for other clients.').waitFor();
     await dialog.getByRole('button', { name: `Cancel booking ${bookingId}` }).click();
@@ -203,11 +227,13 @@ describe('bookings on the dashboard and calendar', () => {
 describe('availability', () => {
   it('block then unblock: the slot leaves and returns to GET /api/slots', async () => {
     const o = await offer(1);
-    const window5 = new Set(Array.from({ length: 5 }, (_, i) => {
-      const d = new Date(`${o.today}T00:00:00Z`);
-      d.setUTCDate(d.getUTCDate() + i);
-      return d.toISOString().slice(0, 10);
-    }));
+    const window5 = new Set(
+      Array.from({ length: 5 }, (_, i) => {
+        const d = new Date(`${o.today}T00:00:00Z`);
+        d.setUTCDate(d.getUTCDate() + i);
+        return d.toISOString().slice(0, 10);
+      }),
+    );
     const day = o.days.find((d) => window5.has(d.date) && d.slots.length > 0)!;
     const start = day.slots[0]!.start_time;
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
@@ -218,7 +244,10 @@ describe('availability', () => {
     });
     await signIn(page, OWNER);
     await page.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }).click();
-    await page.getByRole('group', { name: 'Choose a date' }).getByRole('button', { name: new RegExp(`${stripLabel(day.date)}$`) }).click();
+    await page
+      .getByRole('group', { name: 'Choose a date' })
+      .getByRole('button', { name: new RegExp(`${stripLabel(day.date)}$`) })
+      .click();
     const time = formatTime12h(start);
     await page.getByRole('button', { name: `Block ${time}` }).click();
     await page.getByRole('alertdialog', { name: 'Are you sure you want to block this time slot?' }).getByRole('button', { name: 'Block slot' }).click();
@@ -230,10 +259,13 @@ describe('availability', () => {
     const tile = page.locator('.adm-slot--blocked', { hasText: time });
     const fits = await tile.evaluate((t) => {
       const box = t.getBoundingClientRect();
-      return t.scrollWidth <= t.clientWidth && [...t.children].every((c) => {
-        const r = c.getBoundingClientRect();
-        return r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
-      });
+      return (
+        t.scrollWidth <= t.clientWidth &&
+        [...t.children].every((c) => {
+          const r = c.getBoundingClientRect();
+          return r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
+        })
+      );
     });
     expect(fits).toBe(true);
     await screenshot(page, 'admin-slot-blocked-notice');
@@ -250,11 +282,13 @@ describe('availability per therapist, and Record payment', () => {
   it('a client of Asha at a time leaves Priya’s slot free; an unpaid in-person booking offers Record payment (screenshots)', async () => {
     const [asha, priya] = await Promise.all([offer(1), offer(2)]);
     // A date shown on the phone's 3-date strip where both work at the same hour.
-    const window3 = new Set(Array.from({ length: 3 }, (_, i) => {
-      const d = new Date(`${asha.today}T00:00:00Z`);
-      d.setUTCDate(d.getUTCDate() + i);
-      return d.toISOString().slice(0, 10);
-    }));
+    const window3 = new Set(
+      Array.from({ length: 3 }, (_, i) => {
+        const d = new Date(`${asha.today}T00:00:00Z`);
+        d.setUTCDate(d.getUTCDate() + i);
+        return d.toISOString().slice(0, 10);
+      }),
+    );
     let date = '';
     let start = '';
     for (const day of asha.days.filter((d) => window3.has(d.date))) {
@@ -270,14 +304,30 @@ describe('availability per therapist, and Record payment', () => {
     const made = await fetch(`${stack.baseUrl}/confirm-booking`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(onlineBooking({ booking_date: date, booking_time_slot_start: start, client_full_name: 'Nandini Iyer', client_email: 'nandini.iyer@example.com', client_mobile: '9845000001' })),
+      body: JSON.stringify(
+        onlineBooking({
+          booking_date: date,
+          booking_time_slot_start: start,
+          client_full_name: 'Nandini Iyer',
+          client_email: 'nandini.iyer@example.com',
+          client_mobile: '9845000001',
+        }),
+      ),
     });
     expect(made.status).toBe(200);
     const rohan = (await offer(5)).days.find((d) => d.slots.length > 0)!;
     const inPerson = await fetch(`${stack.baseUrl}/confirm-booking`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(offlineBooking({ booking_date: rohan.date, booking_time_slot_start: rohan.slots[0]!.start_time, client_full_name: 'Arjun Pillai', client_email: 'arjun.pillai@example.com', client_mobile: '9845000002' })),
+      body: JSON.stringify(
+        offlineBooking({
+          booking_date: rohan.date,
+          booking_time_slot_start: rohan.slots[0]!.start_time,
+          client_full_name: 'Arjun Pillai',
+          client_email: 'arjun.pillai@example.com',
+          client_mobile: '9845000002',
+        }),
+      ),
     });
     expect(inPerson.status).toBe(200);
     const inPersonId = ((await inPerson.json()) as { booking_id: number }).booking_id;
@@ -286,7 +336,11 @@ describe('availability per therapist, and Record payment', () => {
     for (const viewport of Object.values(VIEWPORTS)) {
       const page = await openPage(browser, { viewport });
       await signIn(page, OWNER);
-      const chooseDate = () => page.getByRole('group', { name: 'Choose a date' }).getByRole('button', { name: new RegExp(`${stripLabel(date)}$`) }).click();
+      const chooseDate = () =>
+        page
+          .getByRole('group', { name: 'Choose a date' })
+          .getByRole('button', { name: new RegExp(`${stripLabel(date)}$`) })
+          .click();
       await page.getByRole('button', { name: 'View availability of Ms. Priya Nair' }).click();
       await chooseDate();
       const grid = page.locator('.adm-slots');
@@ -299,7 +353,10 @@ describe('availability per therapist, and Record payment', () => {
       await grid.locator('.adm-slot--booked', { hasText: time }).waitFor();
       expect(await grid.getByRole('button', { name: `Block ${time}` }).count()).toBe(0);
 
-      await page.getByRole('button', { name: `Record payment for booking ${inPersonId}` }).first().click();
+      await page
+        .getByRole('button', { name: `Record payment for booking ${inPersonId}` })
+        .first()
+        .click();
       const dialog = page.getByRole('dialog', { name: `Record payment for booking ${inPersonId}` });
       expect(await dialog.getByLabel('Amount (₹)').inputValue()).toBe('1800');
       await expectNoAxeViolations(page);
@@ -318,7 +375,15 @@ describe('cancelling a paid booking', () => {
     const made = await fetch(`${stack.baseUrl}/confirm-booking`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(offlineBooking({ booking_date: rohan.date, booking_time_slot_start: rohan.slots.at(-1)!.start_time, client_full_name: 'Kavya Raman', client_email: 'kavya.raman@example.com', client_mobile: '9845000003' })),
+      body: JSON.stringify(
+        offlineBooking({
+          booking_date: rohan.date,
+          booking_time_slot_start: rohan.slots.at(-1)!.start_time,
+          client_full_name: 'Kavya Raman',
+          client_email: 'kavya.raman@example.com',
+          client_mobile: '9845000003',
+        }),
+      ),
     });
     expect(made.status).toBe(200);
     const paidId = ((await made.json()) as { booking_id: number }).booking_id;
@@ -350,7 +415,10 @@ describe('cancelling a paid booking', () => {
     // A plain admin may cancel it only without a refund.
     const staffPage = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(staffPage, STAFF);
-    await staffPage.getByRole('button', { name: `Cancel booking ${paidId}` }).first().click();
+    await staffPage
+      .getByRole('button', { name: `Cancel booking ${paidId}` })
+      .first()
+      .click();
     const staffDialog = staffPage.getByRole('dialog');
     expect(await staffDialog.getByRole('radio', { name: 'Full refund (₹1,800.00)' }).isDisabled()).toBe(true);
     expect(await staffDialog.getByRole('radio', { name: 'Partial refund' }).isDisabled()).toBe(true);
@@ -365,7 +433,10 @@ describe('cancelling a paid booking', () => {
     // The super admin on a phone sees the choice; on a desktop refunds in full.
     const phone = await openPage(browser, { viewport: VIEWPORTS.phone });
     await signIn(phone, OWNER);
-    await phone.getByRole('button', { name: `Cancel booking ${paidId}` }).first().click();
+    await phone
+      .getByRole('button', { name: `Cancel booking ${paidId}` })
+      .first()
+      .click();
     const phoneDialog = phone.getByRole('dialog', { name: `Are you sure you want to cancel booking ${paidId}? This cannot be undone.` });
     await phoneDialog.getByRole('radio', { name: 'Partial refund' }).check();
     await phoneDialog.getByLabel('Refund amount (₹)').fill('500');
@@ -378,7 +449,10 @@ describe('cancelling a paid booking', () => {
 
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, OWNER);
-    await page.getByRole('button', { name: `Cancel booking ${paidId}` }).first().click();
+    await page
+      .getByRole('button', { name: `Cancel booking ${paidId}` })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog', { name: `Are you sure you want to cancel booking ${paidId}? This cannot be undone.` });
     await dialog.getByRole('radio', { name: 'Full refund (₹1,800.00)' }).check();
     await dialog.getByRole('button', { name: 'Cancel and refund ₹1,800.00' }).click();
@@ -439,7 +513,11 @@ describe('manual booking', () => {
 describe('the receptionist’s day (issue 19)', () => {
   let holdDate = '';
   async function book(body: unknown): Promise<number> {
-    const res = await fetch(`${stack.baseUrl}/confirm-booking`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${stack.baseUrl}/confirm-booking`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { booking_id: number }).booking_id;
   }
@@ -448,7 +526,16 @@ describe('the receptionist’s day (issue 19)', () => {
     // Priya (2): an unpaid online hold on her first free day.
     const priya = (await offer(2)).days.find((d) => d.slots.length > 1)!;
     holdDate = priya.date;
-    const holdId = await book(onlineBooking({ therapist_id: 2, booking_date: priya.date, booking_time_slot_start: priya.slots[1]!.start_time, client_full_name: 'Tara Hold', client_email: 'tara.hold@example.com', client_mobile: '9845000011' }));
+    const holdId = await book(
+      onlineBooking({
+        therapist_id: 2,
+        booking_date: priya.date,
+        booking_time_slot_start: priya.slots[1]!.start_time,
+        client_full_name: 'Tara Hold',
+        client_email: 'tara.hold@example.com',
+        client_mobile: '9845000011',
+      }),
+    );
     for (const viewport of Object.values(VIEWPORTS)) {
       const page = await openPage(browser, { viewport });
       const asked: string[] = [];
@@ -463,7 +550,10 @@ describe('the receptionist’s day (issue 19)', () => {
       await signIn(page, OWNER);
       const all = page.locator('section', { has: page.getByRole('heading', { name: 'All Booked Slots' }) });
       await all.getByText('Tara Hold').waitFor();
-      await all.getByText(/^Unpaid hold · expires \d{1,2}:\d{2} (AM|PM)$/).first().waitFor();
+      await all
+        .getByText(/^Unpaid hold · expires \d{1,2}:\d{2} (AM|PM)$/)
+        .first()
+        .waitFor();
       await page.getByText("Today's sessions first, then upcoming, earliest first.").waitFor();
       // The dashboard asked for one page from today, nothing more.
       expect(bookingsAsked).toHaveLength(1);
@@ -538,8 +628,25 @@ describe('the receptionist’s day (issue 19)', () => {
 
   it('client search finds Meera though Kabir later gave her e-mail; the client list fits 1280 px (screenshots)', async () => {
     const rohan = (await offer(5)).days.filter((d) => d.slots.length > 2);
-    await book(offlineBooking({ booking_date: rohan[0]!.date, booking_time_slot_start: rohan[0]!.slots[1]!.start_time, client_full_name: 'Meera Pillai', client_email: 'meera.family@example.com', client_mobile: '9845000021', client_note: 'Prefers the quiet room near the garden, if it is free' }));
-    await book(offlineBooking({ booking_date: rohan[1]!.date, booking_time_slot_start: rohan[1]!.slots[2]!.start_time, client_full_name: 'Kabir Shah', client_email: 'meera.family@example.com', client_mobile: '9845000021' }));
+    await book(
+      offlineBooking({
+        booking_date: rohan[0]!.date,
+        booking_time_slot_start: rohan[0]!.slots[1]!.start_time,
+        client_full_name: 'Meera Pillai',
+        client_email: 'meera.family@example.com',
+        client_mobile: '9845000021',
+        client_note: 'Prefers the quiet room near the garden, if it is free',
+      }),
+    );
+    await book(
+      offlineBooking({
+        booking_date: rohan[1]!.date,
+        booking_time_slot_start: rohan[1]!.slots[2]!.start_time,
+        client_full_name: 'Kabir Shah',
+        client_email: 'meera.family@example.com',
+        client_mobile: '9845000021',
+      }),
+    );
     for (const viewport of Object.values(VIEWPORTS)) {
       const page = await openPage(browser, { viewport });
       await signIn(page, OWNER);
@@ -672,7 +779,11 @@ describe('screens', () => {
     for (const [name, path] of screens) {
       await page.goto(`${stack.baseUrl}${path}`);
       await page.locator('main h1').waitFor();
-      await page.locator('.adm-loading').first().waitFor({ state: 'detached' }).catch(() => {});
+      await page
+        .locator('.adm-loading')
+        .first()
+        .waitFor({ state: 'detached' })
+        .catch(() => {});
       await expectNoAxeViolations(page);
       await screenshot(page, name);
     }

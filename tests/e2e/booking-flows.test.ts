@@ -2,7 +2,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { CLIENT, continueButton, expectAccessible, expectNoHorizontalScroll, fillDetails, heading, newJourney, onlineWithTherapist, savedState } from './booking-helpers.ts';
+import {
+  CLIENT,
+  continueButton,
+  expectAccessible,
+  expectNoHorizontalScroll,
+  fillDetails,
+  heading,
+  newJourney,
+  onlineWithTherapist,
+  savedState,
+} from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -146,7 +156,13 @@ describe('a slot taken behind the client’s back', () => {
     // Back on the date the client had chosen, not the first date; the taken time is gone from it.
     const pressed = await page.locator('.date-btn[aria-pressed="true"]').getAttribute('aria-label');
     const [y, mo, d] = slot.date.split('-').map(Number) as [number, number, number];
-    const longDate = new Date(Date.UTC(y, mo - 1, d)).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    const longDate = new Date(Date.UTC(y, mo - 1, d)).toLocaleDateString('en-US', {
+      weekday: 'long',
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
     expect(pressed).toMatch(new RegExp(`^${longDate}`));
     const times = await page.locator('.time-option').allTextContents();
     const [h, m] = slot.start_time.split(':').map(Number) as [number, number];

@@ -16,7 +16,13 @@ export async function newJourney(browser: Browser, viewport: Viewport): Promise<
 /** axe-core must find nothing; the failure names each rule and the first offending nodes. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
-  const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  const summary = result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
   expect(summary, `axe violations on ${label}`).toEqual([]);
 }
 

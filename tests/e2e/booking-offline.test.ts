@@ -77,7 +77,14 @@ describe('offline booking, start to pending confirmation', () => {
     await heading(page, 'Booking Confirmed!');
     await expect.poll(() => page.getByText('Payment status: Pending.').isVisible()).toBe(true);
     // The server found the booking by its transaction id: the centre's address is on the page.
-    await expect.poll(() => page.getByText(/Kandivali East/).first().isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByText(/Kandivali East/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
     await checkStep(page, '7-pending-confirmation');
     // The booking state is reset once the booking exists.
     expect((await savedState(page)).currentStep).toBe(1);

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogPosts } from '../../site/src/lib/blog-posts.ts';
 import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { continueButton, detailsToReview, expectAccessible, expectNoHorizontalScroll, heading, newJourney, onlineWithTherapist, savedState } from './booking-helpers.ts';
+import {
+  continueButton,
+  detailsToReview,
+  expectAccessible,
+  expectNoHorizontalScroll,
+  heading,
+  newJourney,
+  onlineWithTherapist,
+  savedState,
+} from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -35,60 +44,65 @@ async function onlineToPayment(page: Page, therapist: string, slotIndex: number)
 }
 
 describe('1, 2, 5, 6: Back from the checkout, a failed payment, and the confirmation', () => {
-  it.each(SIZES)('pays again on the same booking and link, retries after a failure, and confirms with the video link and Add to calendar (%s)', async (name, viewport) => {
-    const { context, page } = await newJourney(browser, viewport);
-    await onlineToPayment(page, name === 'phone' ? 'Priya Nair' : 'Arjun Iyer', 1);
-    expect(await page.locator('.summary-card').getByText(/ IST$/).count()).toBe(1);
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL(/\/sandbox\/checkout\/plink_[A-Za-z0-9]{14}$/, { timeout: 30_000 });
-    const checkout = page.url();
-    await expectAccessible(page, 'sandbox checkout');
-    await screenshot(page, 'sandbox-checkout');
+  it.each(SIZES)(
+    'pays again on the same booking and link, retries after a failure, and confirms with the video link and Add to calendar (%s)',
+    async (name, viewport) => {
+      const { context, page } = await newJourney(browser, viewport);
+      await onlineToPayment(page, name === 'phone' ? 'Priya Nair' : 'Arjun Iyer', 1);
+      expect(await page.locator('.summary-card').getByText(/ IST$/).count()).toBe(1);
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL(/\/sandbox\/checkout\/plink_[A-Za-z0-9]{14}$/, { timeout: 30_000 });
+      const checkout = page.url();
+      await expectAccessible(page, 'sandbox checkout');
+      await screenshot(page, 'sandbox-checkout');
 
-    // The browser's Back from the checkout: the payment step again, not "Processing…" for ever.
-    await page.goBack();
-    await heading(page, 'Review and Pay');
-    expect(await page.getByRole('heading', { name: 'Processing payment and redirecting...' }).count()).toBe(0);
-    await expectAccessible(page, 'payment step after Back from the checkout');
-    await screenshot(page, 'booking-back-from-checkout');
-    // Pay again: the same booking and its link, never "This time slot has just been booked".
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30_000 });
-    expect(page.url()).toBe(checkout);
+      // The browser's Back from the checkout: the payment step again, not "Processing…" for ever.
+      await page.goBack();
+      await heading(page, 'Review and Pay');
+      expect(await page.getByRole('heading', { name: 'Processing payment and redirecting...' }).count()).toBe(0);
+      await expectAccessible(page, 'payment step after Back from the checkout');
+      await screenshot(page, 'booking-back-from-checkout');
+      // Pay again: the same booking and its link, never "This time slot has just been booked".
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30_000 });
+      expect(page.url()).toBe(checkout);
 
-    // The payment fails: the page offers the same link again while the hold lasts.
-    await page.getByRole('button', { name: 'Fail' }).click();
-    await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
-    await heading(page, 'Payment Failed!');
-    const retry = page.getByRole('link', { name: 'Try payment again' });
-    await retry.waitFor();
-    expect(await retry.getAttribute('href')).toBe(checkout);
-    const bookingId = new URL(page.url()).searchParams.get('razorpay_payment_link_reference_id')!;
-    expect(await page.locator('.summary-row', { hasText: 'Booking reference' }).textContent()).toContain(bookingId);
-    expect(await page.locator('.hold-left').textContent()).toMatch(/about (19|20) minutes \(until \d{1,2}:\d{2} (AM|PM) IST\)/);
-    expect(await page.locator('.status-card').getByRole('link', { name: '+91 98200 00000' }).getAttribute('href')).toBe('tel:+919820000000');
-    await expectAccessible(page, 'payment failed');
-    await expectNoHorizontalScroll(page, 'payment failed');
-    await screenshot(page, 'payment-failed-retry');
+      // The payment fails: the page offers the same link again while the hold lasts.
+      await page.getByRole('button', { name: 'Fail' }).click();
+      await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
+      await heading(page, 'Payment Failed!');
+      const retry = page.getByRole('link', { name: 'Try payment again' });
+      await retry.waitFor();
+      expect(await retry.getAttribute('href')).toBe(checkout);
+      const bookingId = new URL(page.url()).searchParams.get('razorpay_payment_link_reference_id')!;
+      expect(await page.locator('.summary-row', { hasText: 'Booking reference' }).textContent()).toContain(bookingId);
+      expect(await page.locator('.hold-left').textContent()).toMatch(/about (19|20) minutes \(until \d{1,2}:\d{2} (AM|PM) IST\)/);
+      expect(await page.locator('.status-card').getByRole('link', { name: '+91 98200 00000' }).getAttribute('href')).toBe('tel:+919820000000');
+      await expectAccessible(page, 'payment failed');
+      await expectNoHorizontalScroll(page, 'payment failed');
+      await screenshot(page, 'payment-failed-retry');
 
-    await retry.click();
-    await page.waitForURL(checkout);
-    await page.getByRole('button', { name: /^Pay ₹/ }).click();
-    await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
-    await heading(page, 'Booking Confirmed!');
-    // The worker makes the video link just after the payment; the page waits for it.
-    await page.getByRole('link', { name: /https:\/\/meet\.jit\.si\// }).waitFor({ timeout: 30_000 });
-    expect(await page.locator('.summary-row', { hasText: 'Payment status' }).textContent()).toBe('Payment statusPaid');
-    expect(await page.locator('.summary-row', { hasText: 'Time' }).textContent()).toMatch(/IST$/);
-    const ics = page.getByRole('link', { name: 'Download .ics' });
-    expect(await ics.getAttribute('download')).toBe(`therapy-session-${bookingId}.ics`);
-    expect(decodeURIComponent((await ics.getAttribute('href'))!)).toContain('LOCATION:https://meet.jit.si/');
-    expect(await page.getByRole('link', { name: /Google Calendar/ }).getAttribute('href')).toMatch(/^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE/);
-    await expectAccessible(page, 'booking confirmed with calendar');
-    await expectNoHorizontalScroll(page, 'booking confirmed');
-    await screenshot(page, 'booking-confirmed-calendar');
-    await context.close();
-  });
+      await retry.click();
+      await page.waitForURL(checkout);
+      await page.getByRole('button', { name: /^Pay ₹/ }).click();
+      await page.waitForURL(/\/payment-status\?/, { timeout: 30_000 });
+      await heading(page, 'Booking Confirmed!');
+      // The worker makes the video link just after the payment; the page waits for it.
+      await page.getByRole('link', { name: /https:\/\/meet\.jit\.si\// }).waitFor({ timeout: 30_000 });
+      expect(await page.locator('.summary-row', { hasText: 'Payment status' }).textContent()).toBe('Payment statusPaid');
+      expect(await page.locator('.summary-row', { hasText: 'Time' }).textContent()).toMatch(/IST$/);
+      const ics = page.getByRole('link', { name: 'Download .ics' });
+      expect(await ics.getAttribute('download')).toBe(`therapy-session-${bookingId}.ics`);
+      expect(decodeURIComponent((await ics.getAttribute('href'))!)).toContain('LOCATION:https://meet.jit.si/');
+      expect(await page.getByRole('link', { name: /Google Calendar/ }).getAttribute('href')).toMatch(
+        /^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE/,
+      );
+      await expectAccessible(page, 'booking confirmed with calendar');
+      await expectNoHorizontalScroll(page, 'booking confirmed');
+      await screenshot(page, 'booking-confirmed-calendar');
+      await context.close();
+    },
+  );
 });
 
 describe('4: the browser’s Back and Forward move between steps', () => {

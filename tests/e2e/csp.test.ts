@@ -76,7 +76,15 @@ describe('Content-Security-Policy', () => {
     await page.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL('**/admin/dashboard');
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-    for (const path of [ADMIN_ROUTES.dashboard, ADMIN_ROUTES.calendar, ADMIN_ROUTES.patients, ADMIN_ROUTES.clients, ADMIN_ROUTES.reports, ADMIN_ROUTES.income, ADMIN_ROUTES.auditLog]) {
+    for (const path of [
+      ADMIN_ROUTES.dashboard,
+      ADMIN_ROUTES.calendar,
+      ADMIN_ROUTES.patients,
+      ADMIN_ROUTES.clients,
+      ADMIN_ROUTES.reports,
+      ADMIN_ROUTES.income,
+      ADMIN_ROUTES.auditLog,
+    ]) {
       await page.goto(`${stack.baseUrl}${path}`);
       await islandsHydrated(page);
       // The admin island renders its navigation once it has the signed-in user.

@@ -71,7 +71,10 @@ describe('Jobs that failed', () => {
     await section.getByRole('button', { name: /^Mark failed job \d+ resolved$/ }).click();
     await section.getByText(/^Failed job \d+ marked resolved successfully\.$/).waitFor();
     await section.getByText('No job has failed.').waitFor();
-    await section.getByRole('list', { name: 'Failed jobs resolved' }).getByText(/by staff/).waitFor();
+    await section
+      .getByRole('list', { name: 'Failed jobs resolved' })
+      .getByText(/by staff/)
+      .waitFor();
     await screenshot(page, 'job-failures-resolved');
     await page.close();
   });

@@ -12,7 +12,16 @@ import type { SlotOfferDto, TherapistDto } from '../../shared/contract/public.ts
 import { addDays, centreNow, formatLongDate, formatTime12h } from '../../shared/domain/time.ts';
 import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { CLIENT, detailsToReview, expectAccessible, expectNoHorizontalScroll, heading, newJourney, onlineWithTherapist, payInSandbox } from './booking-helpers.ts';
+import {
+  CLIENT,
+  detailsToReview,
+  expectAccessible,
+  expectNoHorizontalScroll,
+  heading,
+  newJourney,
+  onlineWithTherapist,
+  payInSandbox,
+} from './booking-helpers.ts';
 
 let stack: Stack;
 let browser: Browser;

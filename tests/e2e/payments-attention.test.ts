@@ -46,11 +46,25 @@ async function signIn(page: Page, user: { username: string; password: string }):
 }
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body), redirect: 'manual' });
+  fetch(`${stack.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    redirect: 'manual',
+  });
 
 /** An online booking with its sandbox link, for a client of its own. */
 async function withLink(date: string, start: string, client: { name: string; email: string; mobile: string }): Promise<{ id: number; linkId: string }> {
-  const made = await post('/confirm-booking', onlineBooking({ booking_date: date, booking_time_slot_start: start, client_full_name: client.name, client_email: client.email, client_mobile: client.mobile }));
+  const made = await post(
+    '/confirm-booking',
+    onlineBooking({
+      booking_date: date,
+      booking_time_slot_start: start,
+      client_full_name: client.name,
+      client_email: client.email,
+      client_mobile: client.mobile,
+    }),
+  );
   expect(made.status).toBe(200);
   const { booking_id: id, booking_token: token } = (await made.json()) as { booking_id: number; booking_token: string };
   const link = await post('/api/payment/generate-link', { booking_id: id }, { 'X-Booking-Token': token });
@@ -79,20 +93,32 @@ describe('Payments needing attention', () => {
     const db = stack.database.db;
     // A refund made from the provider's dashboard, which the app never hears of.
     const refunded = await paid(slots[0]!.date, slots[0]!.start, { name: 'Meera Pillai', email: 'meera.pillai@example.com', mobile: '9876543210' });
-    await db.insert(sandboxRefunds).values({ id: 'rfnd_E2eDashboard01', paymentId: refunded.paymentId, amountPaise: 50_000, idempotencyKey: 'e2e-dashboard-refund-01', status: 'processed' });
+    await db.insert(sandboxRefunds).values({
+      id: 'rfnd_E2eDashboard01',
+      paymentId: refunded.paymentId,
+      amountPaise: 50_000,
+      idempotencyKey: 'e2e-dashboard-refund-01',
+      status: 'processed',
+    });
     // The provider has another amount for a payment than the ledger.
     const differs = await paid(slots[1]!.date, slots[1]!.start, { name: 'Arjun Rao', email: 'arjun.rao@example.com', mobile: '9876543211' });
     await db.update(sandboxPaymentLinks).set({ amountPaise: 120_000 }).where(eq(sandboxPaymentLinks.paymentId, differs.paymentId));
     // Paid at the provider, and neither the client's return nor the webhook ever arrived.
     const lost = await withLink(slots[2]!.date, slots[2]!.start, { name: 'Kavya Iyer', email: 'kavya.iyer@example.com', mobile: '9876543212' });
-    await db.update(sandboxPaymentLinks).set({ status: 'paid', paymentId: 'pay_E2eLostPayment1', updatedAt: new Date() }).where(eq(sandboxPaymentLinks.id, lost.linkId));
+    await db
+      .update(sandboxPaymentLinks)
+      .set({ status: 'paid', paymentId: 'pay_E2eLostPayment1', updatedAt: new Date() })
+      .where(eq(sandboxPaymentLinks.id, lost.linkId));
 
     const config = configFor({ PUBLIC_BASE_URL: stack.baseUrl });
     const now = () => new Date();
     const payments = sandboxProvider({ db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: stack.baseUrl, now });
     const report = await reconcileLedger({ db, payments, config, logger: createLogger({ level: 'silent' }), now });
     expect(report).toMatchObject({ recordedCaptures: 1, recordedRefunds: 1, detected: 3, errors: 0 });
-    expect((await db.select().from(bookings).where(eq(bookings.id, lost.id)))[0]).toMatchObject({ paymentStatus: 'COMPLETED', razorpayPaymentId: 'pay_E2eLostPayment1' });
+    expect((await db.select().from(bookings).where(eq(bookings.id, lost.id)))[0]).toMatchObject({
+      paymentStatus: 'COMPLETED',
+      razorpayPaymentId: 'pay_E2eLostPayment1',
+    });
   });
 
   it('a super admin sees what is wrong in words, and marks a refund reviewed (screenshots)', async () => {
@@ -102,7 +128,9 @@ describe('Payments needing attention', () => {
       const section = page.locator('section', { has: page.getByRole('heading', { name: 'Payments needing attention' }) });
       const open = section.getByRole('list', { name: 'Open payment issues' });
       await open.waitFor();
-      expect(await open.locator('.adm-attn__what').allTextContents()).toEqual(expect.arrayContaining(['Refund at the sandbox not in the ledger', 'Amounts differ']));
+      expect(await open.locator('.adm-attn__what').allTextContents()).toEqual(
+        expect.arrayContaining(['Refund at the sandbox not in the ledger', 'Amounts differ']),
+      );
       const resolved = section.getByRole('list', { name: 'Payment issues resolved in the last 7 days' });
       await resolved.getByText('Payment taken but not recorded').waitFor();
       await resolved.getByText(/Kavya Iyer/).waitFor();

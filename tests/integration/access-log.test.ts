@@ -65,7 +65,10 @@ describe('the access log at the default level', () => {
       api.kill('SIGTERM');
       const [code] = await exited;
       expect(code).toBe(0);
-      const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg: string; req?: { id: string; url: string; method: string }; res?: { statusCode: number }; responseTime?: number });
+      const lines = out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { msg: string; req?: { id: string; url: string; method: string }; res?: { statusCode: number }; responseTime?: number });
       const access = lines.filter((l) => l.msg === 'request completed' && l.req?.id.startsWith('flush-'));
       expect(access.map((l) => l.req!.id).sort()).toEqual([...ids].sort());
       // Each line: id, method, the path without its query, status and time.

@@ -26,7 +26,14 @@ beforeAll(async () => {
   ({ redis, prefix } = testRedis());
   // One completed session today, so every report and export has something to answer.
   const paid = await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-23', bookingTimeSlotStart: '15:00' });
-  await recordCapture(database.db, { bookingId: paid.id, provider: 'razorpay', paymentId: 'pay_roles', amountPaise: paid.amountPaise, method: 'UPI', occurredAt: new Date() });
+  await recordCapture(database.db, {
+    bookingId: paid.id,
+    provider: 'razorpay',
+    paymentId: 'pay_roles',
+    amountPaise: paid.amountPaise,
+    method: 'UPI',
+    occurredAt: new Date(),
+  });
 });
 afterAll(async () => {
   await dropPrefix(redis, prefix);
@@ -74,7 +81,11 @@ describe('POST /api/admin/login', () => {
 
   it('answers one 401 for a wrong password, an unknown user and an inactive user', async () => {
     const app = appWith();
-    for (const [u, p] of [['super', 'wrong password!'], ['nobody', PASSWORD], ['former', PASSWORD]] as const) {
+    for (const [u, p] of [
+      ['super', 'wrong password!'],
+      ['nobody', PASSWORD],
+      ['former', PASSWORD],
+    ] as const) {
       const res = await login(app, u, p).expect(401);
       expect(res.body).toEqual({ detail: 'Incorrect username or password' });
       expect(res.body.access_token).toBeUndefined();
@@ -279,7 +290,10 @@ describe('tokens', () => {
       admins.admin = await setAdminActive(database.db, 'desk', true);
     }
     await request(app()).get('/api/admin/bookings').set(bearer(token)).expect(401);
-    await request(app()).get('/api/admin/bookings').set(bearer(tokenFor(admins.admin, clock.now()))).expect(200);
+    await request(app())
+      .get('/api/admin/bookings')
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .expect(200);
   });
 });
 
@@ -293,10 +307,22 @@ describe('role matrix', () => {
     // matrix shows who gets past authorisation without changing anything.
     { method: 'post', path: '/api/admin/bookings/999999/cancel', admin: 404, superadmin: 404 },
     { method: 'post', path: '/api/admin/availability/block', body: {}, admin: 400, superadmin: 400 },
-    { method: 'post', path: '/api/admin/bookings/999999/update-payment-link', body: { payment_link_url: 'https://pay.example.test/x' }, admin: 404, superadmin: 404 },
+    {
+      method: 'post',
+      path: '/api/admin/bookings/999999/update-payment-link',
+      body: { payment_link_url: 'https://pay.example.test/x' },
+      admin: 404,
+      superadmin: 404,
+    },
     { method: 'post', path: '/api/admin/bookings/999999/record-payment', body: { method: 'CASH' }, admin: 404, superadmin: 404 },
     { method: 'get', path: '/api/admin/therapists/1/slot-states', admin: 200, superadmin: 200 },
-    { method: 'post', path: '/api/create-shareable-payment-link', body: { amount: 1, booking_id: 999999, merchant_transaction_id: 'x' }, admin: 404, superadmin: 404 },
+    {
+      method: 'post',
+      path: '/api/create-shareable-payment-link',
+      body: { amount: 1, booking_id: 999999, merchant_transaction_id: 'x' },
+      admin: 404,
+      superadmin: 404,
+    },
     { method: 'post', path: '/confirm-booking', body: { admin_confirmed: true, payment_status: 'COMPLETED' }, admin: 400, superadmin: 400 },
     { method: 'get', path: '/api/admin/clients-with-therapists?name=test', admin: 200, superadmin: 200 },
     { method: 'get', path: '/api/admin/search-clients?name=test', admin: 200, superadmin: 200 },

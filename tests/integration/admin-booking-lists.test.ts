@@ -31,22 +31,41 @@ beforeAll(async () => {
   await add('today11', { therapistId: 1, bookingDate: '2026-11-23', bookingTimeSlotStart: '11:00', clientFullName: 'Asha Client' });
   await add('today10', { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '10:00', clientFullName: 'Priya Client' });
   await add('hold', {
-    therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '12:00', paymentStatus: 'INITIATED',
-    paymentHoldExpiresAt: HOLD_END, clientFullName: 'Holding Client',
+    therapistId: 2,
+    bookingDate: '2026-11-23',
+    bookingTimeSlotStart: '12:00',
+    paymentStatus: 'INITIATED',
+    paymentHoldExpiresAt: HOLD_END,
+    clientFullName: 'Holding Client',
   });
   await add('expired', { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '12:00', paymentStatus: 'FAILED', clientFullName: 'Expired Hold' });
   await add('cancelledHold', {
-    therapistId: 1, bookingDate: '2026-11-24', bookingTimeSlotStart: '12:00', paymentStatus: 'INITIATED', cancelled: true,
-    paymentHoldExpiresAt: HOLD_END, clientFullName: 'Gave Up',
+    therapistId: 1,
+    bookingDate: '2026-11-24',
+    bookingTimeSlotStart: '12:00',
+    paymentStatus: 'INITIATED',
+    cancelled: true,
+    paymentHoldExpiresAt: HOLD_END,
+    clientFullName: 'Gave Up',
   });
   await add('inPerson', {
-    therapistId: 5, bookingDate: '2026-11-24', bookingTimeSlotStart: '10:00', bookingType: 'OFFLINE', locationId: 1,
-    paymentStatus: 'PENDING', clientFullName: 'Walk In Client',
+    therapistId: 5,
+    bookingDate: '2026-11-24',
+    bookingTimeSlotStart: '10:00',
+    bookingType: 'OFFLINE',
+    locationId: 1,
+    paymentStatus: 'PENDING',
+    clientFullName: 'Walk In Client',
   });
   await add('cancelled', { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', cancelled: true, clientFullName: 'Cancelled Client' });
   await add('block', {
-    therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '11:00', bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED',
-    amountPaise: 0, clientFullName: '',
+    therapistId: 1,
+    bookingDate: '2026-11-25',
+    bookingTimeSlotStart: '11:00',
+    bookingType: 'ADMIN_BLOCK',
+    paymentStatus: 'BLOCKED',
+    amountPaise: 0,
+    clientFullName: '',
   });
   await add('later', { therapistId: 2, bookingDate: '2026-12-02', bookingTimeSlotStart: '15:00', clientFullName: 'Later Client' });
 });
@@ -62,7 +81,16 @@ describe('GET /api/admin/bookings', () => {
     const res = await get('/api/admin/bookings').expect(200);
     expect(Array.isArray(res.body)).toBe(true);
     expect(idsOf(res.body)).toEqual([
-      ids.later, ids.block, ids.cancelled, ids.cancelledHold, ids.inPerson, ids.expired, ids.hold, ids.today11, ids.today10, ids.past,
+      ids.later,
+      ids.block,
+      ids.cancelled,
+      ids.cancelledHold,
+      ids.inPerson,
+      ids.expired,
+      ids.hold,
+      ids.today11,
+      ids.today10,
+      ids.past,
     ]);
   });
 

@@ -28,7 +28,11 @@ const counts = async () => {
   return { bookings: b!.n, lastUpdate: b!.u, audit: a!.n };
 };
 const auditFor = async (id: number) =>
-  database.db.select().from(auditLog).where(and(eq(auditLog.entityType, 'booking'), eq(auditLog.entityId, String(id)))).orderBy(auditLog.id);
+  database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entityType, 'booking'), eq(auditLog.entityId, String(id))))
+    .orderBy(auditLog.id);
 
 describe('GET /api/admin/therapists and /api/admin/bookings', () => {
   it('lists therapists with an e-mail list and online/offline by type', async () => {
@@ -42,18 +46,46 @@ describe('GET /api/admin/therapists and /api/admin/bookings', () => {
 
   it('lists every field of the booking record, amount in rupees', async () => {
     const b = await insertBooking(database.db, {
-      therapistId: 5, bookingDate: '2026-11-27', bookingTimeSlotStart: '11:00', bookingType: 'OFFLINE', locationId: 1,
-      paymentStatus: 'PENDING', amountPaise: 180_050, clientFullName: 'Kavya Rao', clientNote: 'Prefers mornings',
+      therapistId: 5,
+      bookingDate: '2026-11-27',
+      bookingTimeSlotStart: '11:00',
+      bookingType: 'OFFLINE',
+      locationId: 1,
+      paymentStatus: 'PENDING',
+      amountPaise: 180_050,
+      clientFullName: 'Kavya Rao',
+      clientNote: 'Prefers mornings',
     });
     const res = await request(app).get('/api/admin/bookings').set(desk).expect(200);
     const found = res.body.find((x: { id: number }) => x.id === b.id);
     expect(found).toEqual({
-      id: b.id, booking_date: '2026-11-27', booking_time_slot_start: '11:00', client_full_name: 'Kavya Rao',
-      client_email: 'client@example.com', client_mobile: '9000000000', therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor',
-      booking_type: 'OFFLINE', payment_status: 'PENDING', payment_link_url: null, payment_transaction_id: b.paymentTransactionId,
-      amount: 1800.5, cancelled: false, google_meet_link: null, location_id: 1, location_name: 'West Branch',
-      location_address: expect.stringContaining('Borivali West'), client_note: 'Prefers mornings', service_id: 1,
-      session_type: null, admin_confirmed: false, amount_paid: 0, amount_refunded: 0, payment_note: null, attendance: null, payment_hold_expires_at: null,
+      id: b.id,
+      booking_date: '2026-11-27',
+      booking_time_slot_start: '11:00',
+      client_full_name: 'Kavya Rao',
+      client_email: 'client@example.com',
+      client_mobile: '9000000000',
+      therapist_id: 5,
+      therapist_name: 'Dr. Rohan Kapoor',
+      booking_type: 'OFFLINE',
+      payment_status: 'PENDING',
+      payment_link_url: null,
+      payment_transaction_id: b.paymentTransactionId,
+      amount: 1800.5,
+      cancelled: false,
+      google_meet_link: null,
+      location_id: 1,
+      location_name: 'West Branch',
+      location_address: expect.stringContaining('Borivali West'),
+      client_note: 'Prefers mornings',
+      service_id: 1,
+      session_type: null,
+      admin_confirmed: false,
+      amount_paid: 0,
+      amount_refunded: 0,
+      payment_note: null,
+      attendance: null,
+      payment_hold_expires_at: null,
     });
   });
 });
@@ -117,7 +149,10 @@ describe('POST /api/admin/availability/block', () => {
     const booked = await request(app).get('/booked-slots?therapist_id=4').expect(200);
     expect(booked.body).toContainEqual({ booking_date: '2026-11-26', booking_time_slot_start: '14:00' });
     // A client cannot take it now.
-    await request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 4, booking_date: '2026-11-26', booking_time_slot_start: '14:00' })).expect(409);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ therapist_id: 4, booking_date: '2026-11-26', booking_time_slot_start: '14:00' }))
+      .expect(409);
 
     const unblocked = await request(app).post('/api/admin/availability/block').set(desk).send(slot).expect(200);
     expect(unblocked.body).toEqual({ blocked: false, booking_id: row.id, message: 'Slot 14:00 on 2026-11-26 unblocked successfully.' });
@@ -137,7 +172,11 @@ describe('POST /api/admin/availability/block', () => {
   it('refuses with 409 where a client booking holds the slot', async () => {
     await insertBooking(database.db, { therapistId: 4, bookingDate: '2026-11-27', bookingTimeSlotStart: '15:00', paymentStatus: 'INITIATED' });
     const before = await counts();
-    const res = await request(app).post('/api/admin/availability/block').set(desk).send({ ...slot, date: '2026-11-27', start_time: '15:00' }).expect(409);
+    const res = await request(app)
+      .post('/api/admin/availability/block')
+      .set(desk)
+      .send({ ...slot, date: '2026-11-27', start_time: '15:00' })
+      .expect(409);
     expect(res.body.detail).toBe('This slot is already booked by a client and cannot be blocked.');
     expect(await counts()).toEqual(before);
   });
@@ -156,30 +195,53 @@ describe('POST /api/admin/availability/block', () => {
       expect([res.status, res.body.detail ?? res.body.message]).toEqual([status, expect.stringMatching(detail)]);
     }
     clock.set('2026-11-23T10:00:00+05:30'); // the 10:00 slot has now started
-    const res = await request(app).post('/api/admin/availability/block').set(bearer(tokenFor(admins.admin, clock.now()))).send({ ...slot, date: '2026-11-23', start_time: '10:00' });
+    const res = await request(app)
+      .post('/api/admin/availability/block')
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .send({ ...slot, date: '2026-11-23', start_time: '10:00' });
     expect([res.status, res.body.detail]).toEqual([400, 'This time slot is in the past and cannot be changed.']);
   });
 });
 
 describe('manual booking through POST /confirm-booking', () => {
   const manual = (o: Record<string, unknown> = {}) => ({
-    therapist_id: 1, booking_date: '2026-11-28', booking_time_slot_start: '16:00', client_full_name: 'Rahul Verma',
-    client_email: 'Rahul.Verma@example.com', client_mobile: '9123456780', client_note: 'Walk-in call', booking_type: 'ONLINE',
+    therapist_id: 1,
+    booking_date: '2026-11-28',
+    booking_time_slot_start: '16:00',
+    client_full_name: 'Rahul Verma',
+    client_email: 'Rahul.Verma@example.com',
+    client_mobile: '9123456780',
+    client_note: 'Walk-in call',
+    booking_type: 'ONLINE',
     // The form makes a new UUID each time it opens (spec section 9): the key is unique per booking.
-    location_id: 0, amount: 1234.5, payment_transaction_id: randomUUID(), admin_confirmed: true,
-    payment_status: 'COMPLETED', therapist_email: 'asha.mehta@wellbeingcentre.in', ...o,
+    location_id: 0,
+    amount: 1234.5,
+    payment_transaction_id: randomUUID(),
+    admin_confirmed: true,
+    payment_status: 'COMPLETED',
+    therapist_email: 'asha.mehta@wellbeingcentre.in',
+    ...o,
   });
 
   it('creates an online booking as COMPLETED with the admin’s amount, and an offline one as PENDING', async () => {
     const res = await request(app).post('/confirm-booking').set(desk).send(manual()).expect(200);
     expect(res.body.message).toBe(`Manual booking ${res.body.booking_id} created successfully!`);
     expect(await rowOf(res.body.booking_id)).toMatchObject({
-      paymentStatus: 'COMPLETED', amountPaise: 123_450, adminConfirmed: true, createdByAdminId: admins.admin.id,
-      clientEmail: 'rahul.verma@example.com', bookingType: 'ONLINE', locationId: null, clientAge: null,
+      paymentStatus: 'COMPLETED',
+      amountPaise: 123_450,
+      adminConfirmed: true,
+      createdByAdminId: admins.admin.id,
+      clientEmail: 'rahul.verma@example.com',
+      bookingType: 'ONLINE',
+      locationId: null,
+      clientAge: null,
     });
     // Even if the form says otherwise, the server decides the status.
-    const off = await request(app).post('/confirm-booking').set(desk)
-      .send(manual({ therapist_id: 5, booking_type: 'OFFLINE', location_id: 1, payment_status: 'COMPLETED', amount: 1800 })).expect(200);
+    const off = await request(app)
+      .post('/confirm-booking')
+      .set(desk)
+      .send(manual({ therapist_id: 5, booking_type: 'OFFLINE', location_id: 1, payment_status: 'COMPLETED', amount: 1800 }))
+      .expect(200);
     expect(await rowOf(off.body.booking_id)).toMatchObject({ paymentStatus: 'PENDING', amountPaise: 180_000, locationId: 1, adminConfirmed: true });
     const [entry] = await auditFor(off.body.booking_id);
     expect(entry).toMatchObject({ action: 'booking.manual_create', before: null });
@@ -233,29 +295,59 @@ describe('manual booking through POST /confirm-booking', () => {
     }
     expect(await counts()).toEqual(before);
     // The last day of the window (today + 14) is allowed, Sundays included.
-    await request(app).post('/confirm-booking').set(desk).send(manual({ booking_date: '2026-12-07', booking_time_slot_start: '10:00' })).expect(200);
-    await request(app).post('/confirm-booking').set(desk).send(manual({ booking_date: '2026-11-29', booking_time_slot_start: '10:00' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .set(desk)
+      .send(manual({ booking_date: '2026-12-07', booking_time_slot_start: '10:00' }))
+      .expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .set(desk)
+      .send(manual({ booking_date: '2026-11-29', booking_time_slot_start: '10:00' }))
+      .expect(200);
     // A blocked slot is refused.
     await request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: 1, start_time: '17:00', date: '2026-11-30' }).expect(200);
-    const blocked = await request(app).post('/confirm-booking').set(desk).send(manual({ booking_date: '2026-11-30', booking_time_slot_start: '17:00' })).expect(409);
+    const blocked = await request(app)
+      .post('/confirm-booking')
+      .set(desk)
+      .send(manual({ booking_date: '2026-11-30', booking_time_slot_start: '17:00' }))
+      .expect(409);
     expect(blocked.body.detail).toBe('This time slot is already booked or blocked. Please choose another.');
   });
 
   it('stays 401 without a valid admin token, and the public path is unchanged', async () => {
     for (const headers of [{}, bearer('garbage.token.here'), bearer(tokenFor(admins.inactive, clock.now()))]) {
-      const res = await request(app).post('/confirm-booking').set(headers).send(manual({ booking_time_slot_start: '12:00' })).expect(401);
+      const res = await request(app)
+        .post('/confirm-booking')
+        .set(headers)
+        .send(manual({ booking_time_slot_start: '12:00' }))
+        .expect(401);
       expect(res.body.detail).toBe('Unauthorized. Please log in again.');
     }
-    const pub = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '11:00' })).expect(200);
+    const pub = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '11:00' }))
+      .expect(200);
     expect(await rowOf(pub.body.booking_id)).toMatchObject({ paymentStatus: 'INITIATED', adminConfirmed: false });
   });
 });
 
 describe('payment links', () => {
   it('creates a shareable link for a booking with amount, id and transaction id', async () => {
-    const b = await insertBooking(database.db, { therapistId: 6, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', bookingType: 'OFFLINE', locationId: 1, paymentStatus: 'PENDING', amountPaise: 140_000 });
-    const res = await request(app).post('/api/create-shareable-payment-link').set(desk)
-      .send({ amount: 1400, booking_id: b.id, merchant_transaction_id: b.paymentTransactionId }).expect(200);
+    const b = await insertBooking(database.db, {
+      therapistId: 6,
+      bookingDate: '2026-11-25',
+      bookingTimeSlotStart: '10:00',
+      bookingType: 'OFFLINE',
+      locationId: 1,
+      paymentStatus: 'PENDING',
+      amountPaise: 140_000,
+    });
+    const res = await request(app)
+      .post('/api/create-shareable-payment-link')
+      .set(desk)
+      .send({ amount: 1400, booking_id: b.id, merchant_transaction_id: b.paymentTransactionId })
+      .expect(200);
     expect(Object.keys(res.body)).toEqual(['payment_link_url']);
     const call = payments.calls.at(-1)!;
     // Razorpay keeps reference ids unique: the booking id alone belongs to the wizard's link.
@@ -269,16 +361,44 @@ describe('payment links', () => {
   });
 
   it('refuses a booking missing price or transaction id with the spec message, and changes nothing', async () => {
-    const free = await insertBooking(database.db, { therapistId: 6, bookingDate: '2026-11-25', bookingTimeSlotStart: '11:00', paymentStatus: 'PENDING', amountPaise: 0 });
-    const noTxn = await insertBooking(database.db, { therapistId: 6, bookingDate: '2026-11-25', bookingTimeSlotStart: '12:00', paymentStatus: 'PENDING', paymentTransactionId: null });
+    const free = await insertBooking(database.db, {
+      therapistId: 6,
+      bookingDate: '2026-11-25',
+      bookingTimeSlotStart: '11:00',
+      paymentStatus: 'PENDING',
+      amountPaise: 0,
+    });
+    const noTxn = await insertBooking(database.db, {
+      therapistId: 6,
+      bookingDate: '2026-11-25',
+      bookingTimeSlotStart: '12:00',
+      paymentStatus: 'PENDING',
+      paymentTransactionId: null,
+    });
     const ok = await insertBooking(database.db, { therapistId: 6, bookingDate: '2026-11-25', bookingTimeSlotStart: '16:00', paymentStatus: 'PENDING' });
     const callsBefore = payments.calls.length;
     const before = await counts();
     const cases: [object, number, string][] = [
-      [{ amount: 1400, booking_id: free.id, merchant_transaction_id: free.paymentTransactionId }, 400, `Error: Booking ${free.id} is missing required details (price, ID, or transaction ID) to generate a link.`],
-      [{ amount: 1400, booking_id: noTxn.id, merchant_transaction_id: '' }, 400, `Error: Booking ${noTxn.id} is missing required details (price, ID, or transaction ID) to generate a link.`],
-      [{ amount: 1400, booking_id: ok.id, merchant_transaction_id: '' }, 400, `Error: Booking ${ok.id} is missing required details (price, ID, or transaction ID) to generate a link.`],
-      [{ amount: 0, booking_id: ok.id, merchant_transaction_id: ok.paymentTransactionId }, 400, `Error: Booking ${ok.id} is missing required details (price, ID, or transaction ID) to generate a link.`],
+      [
+        { amount: 1400, booking_id: free.id, merchant_transaction_id: free.paymentTransactionId },
+        400,
+        `Error: Booking ${free.id} is missing required details (price, ID, or transaction ID) to generate a link.`,
+      ],
+      [
+        { amount: 1400, booking_id: noTxn.id, merchant_transaction_id: '' },
+        400,
+        `Error: Booking ${noTxn.id} is missing required details (price, ID, or transaction ID) to generate a link.`,
+      ],
+      [
+        { amount: 1400, booking_id: ok.id, merchant_transaction_id: '' },
+        400,
+        `Error: Booking ${ok.id} is missing required details (price, ID, or transaction ID) to generate a link.`,
+      ],
+      [
+        { amount: 0, booking_id: ok.id, merchant_transaction_id: ok.paymentTransactionId },
+        400,
+        `Error: Booking ${ok.id} is missing required details (price, ID, or transaction ID) to generate a link.`,
+      ],
       [{ amount: 1400, booking_id: ok.id, merchant_transaction_id: 'other' }, 400, `The transaction ID does not match booking ${ok.id}.`],
       [{ amount: 1400, merchant_transaction_id: 'x' }, 400, 'Booking ID is required'],
       [{ amount: 'lots', booking_id: ok.id, merchant_transaction_id: 'x' }, 400, 'Amount must be a number'],
@@ -297,7 +417,9 @@ describe('payment links', () => {
     const body = { amount: 1500, booking_id: b.id, merchant_transaction_id: b.paymentTransactionId };
     payments.fail = true;
     try {
-      expect((await request(app).post('/api/create-shareable-payment-link').set(desk).send(body).expect(502)).body.detail).toBe('Failed to generate payment link. Please contact support.');
+      expect((await request(app).post('/api/create-shareable-payment-link').set(desk).send(body).expect(502)).body.detail).toBe(
+        'Failed to generate payment link. Please contact support.',
+      );
     } finally {
       payments.fail = false;
     }
@@ -322,9 +444,35 @@ describe('payment links', () => {
 
 describe('clients', () => {
   beforeAll(async () => {
-    await insertBooking(database.db, { therapistId: 2, bookingDate: '2026-11-20', bookingTimeSlotStart: '10:00', clientFullName: 'Anjali Deshmukh', clientEmail: 'anjali@example.com', clientMobile: '9811111111', clientCity: 'Pune', clientState: 'Maharashtra', clientNote: 'Follow-up' });
-    await insertBooking(database.db, { therapistId: 2, bookingDate: '2026-11-21', bookingTimeSlotStart: '10:00', clientFullName: 'ANJALI DESHMUKH', clientEmail: 'anjali@example.com', clientMobile: '9811111111' });
-    await insertBooking(database.db, { therapistId: 7, bookingDate: '2026-11-21', bookingTimeSlotStart: '11:00', bookingType: 'OFFLINE', locationId: 2, clientFullName: 'Sunil 100% Patil', clientEmail: 'sunil@example.org', clientMobile: '9822222222' });
+    await insertBooking(database.db, {
+      therapistId: 2,
+      bookingDate: '2026-11-20',
+      bookingTimeSlotStart: '10:00',
+      clientFullName: 'Anjali Deshmukh',
+      clientEmail: 'anjali@example.com',
+      clientMobile: '9811111111',
+      clientCity: 'Pune',
+      clientState: 'Maharashtra',
+      clientNote: 'Follow-up',
+    });
+    await insertBooking(database.db, {
+      therapistId: 2,
+      bookingDate: '2026-11-21',
+      bookingTimeSlotStart: '10:00',
+      clientFullName: 'ANJALI DESHMUKH',
+      clientEmail: 'anjali@example.com',
+      clientMobile: '9811111111',
+    });
+    await insertBooking(database.db, {
+      therapistId: 7,
+      bookingDate: '2026-11-21',
+      bookingTimeSlotStart: '11:00',
+      bookingType: 'OFFLINE',
+      locationId: 2,
+      clientFullName: 'Sunil 100% Patil',
+      clientEmail: 'sunil@example.org',
+      clientMobile: '9822222222',
+    });
   });
 
   it('GET /api/admin/clients-with-therapists filters by name, case-insensitive, with the data object', async () => {
@@ -333,8 +481,12 @@ describe('clients', () => {
     const older = res.body.find((r: { booking_date: string }) => r.booking_date === '2026-11-20');
     expect(older).toMatchObject({ client_full_name: 'Anjali Deshmukh', client_city: 'Pune', client_state: 'Maharashtra', therapist_name: 'Ms. Priya Nair' });
     expect(older.data).toEqual({
-      booking_type: 'ONLINE', client_note: 'Follow-up', therapist_details: { name: 'Ms. Priya Nair' },
-      booking_date: '2026-11-20', booking_time_slot_start: '10:00', location_address: null,
+      booking_type: 'ONLINE',
+      client_note: 'Follow-up',
+      therapist_details: { name: 'Ms. Priya Nair' },
+      booking_date: '2026-11-20',
+      booking_time_slot_start: '10:00',
+      location_address: null,
     });
     const all = await request(app).get('/api/admin/clients-with-therapists').set(desk).expect(200);
     expect(all.body.every((r: { booking_type: string }) => r.booking_type !== 'ADMIN_BLOCK')).toBe(true);
@@ -358,8 +510,24 @@ describe('clients', () => {
 
   it('finds a client by name though someone else booked later with the same e-mail; each under the name they booked with', async () => {
     // Meera booked first; Kabir later gave Meera's e-mail (a family member booking for himself).
-    await insertBooking(database.db, { therapistId: 3, bookingDate: '2026-11-26', bookingTimeSlotStart: '10:00', clientFullName: 'Meera Joshi', clientEmail: 'meera.joshi@example.com', clientMobile: '9833333333', createdAt: new Date('2026-11-01T10:00:00Z') });
-    await insertBooking(database.db, { therapistId: 3, bookingDate: '2026-11-27', bookingTimeSlotStart: '10:00', clientFullName: 'Kabir Shah', clientEmail: 'meera.joshi@example.com', clientMobile: '9833333333', createdAt: new Date('2026-11-02T10:00:00Z') });
+    await insertBooking(database.db, {
+      therapistId: 3,
+      bookingDate: '2026-11-26',
+      bookingTimeSlotStart: '10:00',
+      clientFullName: 'Meera Joshi',
+      clientEmail: 'meera.joshi@example.com',
+      clientMobile: '9833333333',
+      createdAt: new Date('2026-11-01T10:00:00Z'),
+    });
+    await insertBooking(database.db, {
+      therapistId: 3,
+      bookingDate: '2026-11-27',
+      bookingTimeSlotStart: '10:00',
+      clientFullName: 'Kabir Shah',
+      clientEmail: 'meera.joshi@example.com',
+      clientMobile: '9833333333',
+      createdAt: new Date('2026-11-02T10:00:00Z'),
+    });
     const meera = await request(app).get('/api/admin/search-clients?name=Meera').set(desk).expect(200);
     // Meera by her name, Kabir by the e-mail he gave: two people, each under their own name. (Other
     // tests' clients are called Meera too, or gave a meera… e-mail.)
@@ -389,17 +557,23 @@ describe('GET /api/admin/audit-log', () => {
   it('says who changed what, field by field: a cancel and a block', async () => {
     const b = await insertBooking(database.db, { therapistId: 2, bookingDate: '2026-11-30', bookingTimeSlotStart: '15:00', paymentStatus: 'PENDING' });
     await request(app).post(`/api/admin/bookings/${b.id}/cancel`).set(desk).expect(200);
-    await request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: 2, start_time: '16:00', date: '2026-11-30', action: 'block' }).expect(200);
+    await request(app)
+      .post('/api/admin/availability/block')
+      .set(desk)
+      .send({ therapist_id: 2, start_time: '16:00', date: '2026-11-30', action: 'block' })
+      .expect(200);
     const res = await request(app).get('/api/admin/audit-log?page=1&page_size=2').set(boss).expect(200);
     const [block, cancel] = res.body.items;
     expect(cancel).toMatchObject({ action: 'booking.cancel', entity_type: 'booking', entity_id: String(b.id), by: 'desk', admin_username: 'desk' });
     expect(cancel.changes).toEqual([{ field: 'cancelled', before: false, after: true }]);
     expect(block).toMatchObject({ action: 'slot.block', by: 'desk' });
-    expect(block.changes).toEqual(expect.arrayContaining([
-      { field: 'booking_date', before: null, after: '2026-11-30' },
-      { field: 'booking_time_slot_start', before: null, after: '16:00' },
-      { field: 'payment_status', before: null, after: 'BLOCKED' },
-    ]));
+    expect(block.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'booking_date', before: null, after: '2026-11-30' },
+        { field: 'booking_time_slot_start', before: null, after: '16:00' },
+        { field: 'payment_status', before: null, after: 'BLOCKED' },
+      ]),
+    );
     expect(block.changes.map((c: { field: string }) => c.field)).not.toContain('id');
     expect(block.changes.map((c: { field: string }) => c.field)).not.toContain('payment_link_url');
   });
@@ -416,7 +590,13 @@ describe('GET /api/admin/audit-log', () => {
     expect(created).toHaveLength(3);
     expect(created[0]).toMatchObject({ actor: 'cli', by: 'Command line', admin_id: null, entity_type: 'admin_user' });
     // A creation lists the new record's values, its id apart.
-    expect(created.map((c: { changes: { field: string }[] }) => c.changes.map((x) => x.field))[0]).toEqual(['username', 'email', 'is_superadmin', 'is_admin', 'is_active']);
+    expect(created.map((c: { changes: { field: string }[] }) => c.changes.map((x) => x.field))[0]).toEqual([
+      'username',
+      'email',
+      'is_superadmin',
+      'is_admin',
+      'is_active',
+    ]);
     expect(JSON.stringify(all.body)).not.toMatch(/argon2|password/i);
     // Only what changed, never the whole row.
     const deactivated = all.body.items.find((i: { action: string }) => i.action === 'admin_user.deactivate');

@@ -46,7 +46,12 @@ const NEW_THERAPIST = {
   name: 'Dr. Kavita Rao',
   title: 'Clinical Psychologist',
   specialization: 'Adolescents and families',
-  bio: { summary: 'Calm, practical help for teenagers and parents.', approaches: 'CBT, Family therapy', experience: '9 years of experience', languages: 'English, Kannada' },
+  bio: {
+    summary: 'Calm, practical help for teenagers and parents.',
+    approaches: 'CBT, Family therapy',
+    experience: '9 years of experience',
+    languages: 'English, Kannada',
+  },
   price: 1750.5,
   type: 1,
   email: 'kavita.rao@wellbeingcentre.in',
@@ -56,10 +61,23 @@ const NEW_THERAPIST = {
 describe('POST /api/admin/therapists', () => {
   it('creates a therapist with the GET /therapists field names, audited, and the public list shows them', async () => {
     const res = await request(app).post('/api/admin/therapists').set(boss).send(NEW_THERAPIST).expect(201);
-    expect(res.body).toMatchObject({ name: 'Dr. Kavita Rao', price: 1750.5, type: 1, location_id: null, service_ids: [13, 2], email: ['kavita.rao@wellbeingcentre.in'], is_active: true });
+    expect(res.body).toMatchObject({
+      name: 'Dr. Kavita Rao',
+      price: 1750.5,
+      type: 1,
+      location_id: null,
+      service_ids: [13, 2],
+      email: ['kavita.rao@wellbeingcentre.in'],
+      is_active: true,
+    });
     expect(res.body.bio).toBe('Calm, practical help for teenagers and parents.|CBT, Family therapy|9 years of experience|English, Kannada');
     const list = await request(app).get('/therapists').expect(200);
-    expect(list.body.find((t: { id: number }) => t.id === res.body.id)).toMatchObject({ name: 'Dr. Kavita Rao', price: 1750.5, offered_service_ids: [13, 2], email: 'kavita.rao@wellbeingcentre.in' });
+    expect(list.body.find((t: { id: number }) => t.id === res.body.id)).toMatchObject({
+      name: 'Dr. Kavita Rao',
+      price: 1750.5,
+      offered_service_ids: [13, 2],
+      email: 'kavita.rao@wellbeingcentre.in',
+    });
     const [audit] = await audits('therapist.create', res.body.id);
     expect(audit).toMatchObject({ adminId: admins.superadmin.id, before: null });
     expect(audit!.after).toMatchObject({ name: 'Dr. Kavita Rao', price: 1750.5, service_ids: [13, 2] });
@@ -68,9 +86,17 @@ describe('POST /api/admin/therapists', () => {
   });
 
   it('creates an in-person therapist at a location, and needs the location', async () => {
-    const bad = await request(app).post('/api/admin/therapists').set(boss).send({ ...NEW_THERAPIST, name: 'In Person', type: 2 }).expect(400);
+    const bad = await request(app)
+      .post('/api/admin/therapists')
+      .set(boss)
+      .send({ ...NEW_THERAPIST, name: 'In Person', type: 2 })
+      .expect(400);
     expect(bad.body.errors.location_id).toMatch(/location_id/);
-    const res = await request(app).post('/api/admin/therapists').set(boss).send({ ...NEW_THERAPIST, name: 'In Person', type: 2, location_id: 2 }).expect(201);
+    const res = await request(app)
+      .post('/api/admin/therapists')
+      .set(boss)
+      .send({ ...NEW_THERAPIST, name: 'In Person', type: 2, location_id: 2 })
+      .expect(201);
     expect(res.body).toMatchObject({ type: 2, location_id: 2 });
   });
 
@@ -90,7 +116,10 @@ describe('POST /api/admin/therapists', () => {
       [[1, 2], /JSON object/],
     ];
     for (const [body, detail] of cases) {
-      const res = await request(app).post('/api/admin/therapists').set(boss).send(body as object);
+      const res = await request(app)
+        .post('/api/admin/therapists')
+        .set(boss)
+        .send(body as object);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.detail).toMatch(detail);
     }
@@ -109,7 +138,11 @@ describe('POST /api/admin/therapists', () => {
 
 describe('PATCH /api/admin/therapists/{id}', () => {
   it('changes any field, audited with before and after', async () => {
-    const res = await request(app).patch('/api/admin/therapists/2').set(boss).send({ title: 'Senior Counselling Psychologist', email: ['a@wellbeingcentre.in', 'b@wellbeingcentre.in'] }).expect(200);
+    const res = await request(app)
+      .patch('/api/admin/therapists/2')
+      .set(boss)
+      .send({ title: 'Senior Counselling Psychologist', email: ['a@wellbeingcentre.in', 'b@wellbeingcentre.in'] })
+      .expect(200);
     expect(res.body).toMatchObject({ title: 'Senior Counselling Psychologist', email: ['a@wellbeingcentre.in', 'b@wellbeingcentre.in'] });
     const [audit] = await audits('therapist.update', 2);
     expect(audit!.before).toMatchObject({ title: 'Counselling Psychologist' });
@@ -117,9 +150,15 @@ describe('PATCH /api/admin/therapists/{id}', () => {
   });
 
   it('a new price applies to bookings made after it; existing bookings keep their amount', async () => {
-    const first = await request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 3, booking_date: '2026-11-25', booking_time_slot_start: '11:00' })).expect(200);
+    const first = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ therapist_id: 3, booking_date: '2026-11-25', booking_time_slot_start: '11:00' }))
+      .expect(200);
     await request(app).patch('/api/admin/therapists/3').set(boss).send({ price: 2500 }).expect(200);
-    const second = await request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 3, booking_date: '2026-11-25', booking_time_slot_start: '12:00' })).expect(200);
+    const second = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ therapist_id: 3, booking_date: '2026-11-25', booking_time_slot_start: '12:00' }))
+      .expect(200);
     const amount = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!.amountPaise;
     const [seeded] = await database.db.select().from(therapists).where(eq(therapists.id, 3));
     expect(seeded!.pricePaise).toBe(250_000);
@@ -148,7 +187,9 @@ describe('deactivate and activate', () => {
     expect(res.body.live_bookings.map((b: { id: number }) => b.id)).toContain(booking.id);
     expect((await request(app).get('/therapists')).body.map((t: { id: number }) => t.id)).not.toContain(4);
     await request(app).get('/api/slots?therapist_id=4').expect(404);
-    const refused = await request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 4, booking_time_slot_start: '11:00' }));
+    const refused = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ therapist_id: 4, booking_time_slot_start: '11:00' }));
     expect(refused.status).toBe(400);
     const adminBookings = await request(app).get('/api/admin/bookings').set(desk).expect(200);
     expect(adminBookings.body.find((b: { id: number }) => b.id === booking.id)).toMatchObject({ therapist_id: 4 });
@@ -158,7 +199,7 @@ describe('deactivate and activate', () => {
 
     await request(app).post('/api/admin/therapists/4/activate').set(boss).expect(200);
     expect((await request(app).get('/therapists')).body.map((t: { id: number }) => t.id)).toContain(4);
-    expect((await audits('therapist.activate', 4))).toHaveLength(1);
+    expect(await audits('therapist.activate', 4)).toHaveLength(1);
   });
 
   it('is refused to a plain admin and for an unknown therapist', async () => {
@@ -172,7 +213,14 @@ describe('PUT /api/admin/therapists/{id}/hours', () => {
   const HOURS = { mon: ['10:00', '11:00', '14:00'], tue: [], wed: ['16:30'], thu: ['10:00'], fri: ['10:00', '11:00'], sat: [] };
 
   it('sets hours per weekday; the offer, the admin grid and manual booking follow; bookings outside stay visible', async () => {
-    const outside = await insertBooking(database.db, { therapistId: 6, bookingDate: '2026-11-24', bookingTimeSlotStart: '15:00', bookingType: 'OFFLINE', locationId: 1, paymentStatus: 'PENDING' });
+    const outside = await insertBooking(database.db, {
+      therapistId: 6,
+      bookingDate: '2026-11-24',
+      bookingTimeSlotStart: '15:00',
+      bookingType: 'OFFLINE',
+      locationId: 1,
+      paymentStatus: 'PENDING',
+    });
     const res = await request(app).put('/api/admin/therapists/6/hours').set(boss).send(HOURS).expect(200);
     expect(res.body.hours).toEqual(HOURS);
     expect(res.body.outside_hours.map((b: { id: number }) => b.id)).toEqual([outside.id]);
@@ -190,11 +238,25 @@ describe('PUT /api/admin/therapists/{id}/hours', () => {
 
     const [therapist] = await database.db.select().from(therapists).where(eq(therapists.id, 6));
     const offline = { therapist_id: 6, location_id: therapist!.locationId, booking_type: 'OFFLINE', client_state: undefined, client_city: undefined };
-    const publicRefused = await request(app).post('/confirm-booking').send(onlineBooking({ ...offline, booking_date: '2026-11-24', booking_time_slot_start: '10:00' })).expect(400);
+    const publicRefused = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ ...offline, booking_date: '2026-11-24', booking_time_slot_start: '10:00' }))
+      .expect(400);
     expect(publicRefused.body.errors).toHaveProperty('booking_time_slot_start');
-    await request(app).post('/confirm-booking').send(onlineBooking({ ...offline, booking_date: '2026-11-25', booking_time_slot_start: '16:30' })).expect(200);
-    await request(app).post('/confirm-booking').set(desk).send(manualOfflineBooking({ therapist_id: 6, location_id: therapist!.locationId, booking_date: '2026-11-24', booking_time_slot_start: '10:00' })).expect(400);
-    await request(app).post('/confirm-booking').set(desk).send(manualOfflineBooking({ therapist_id: 6, location_id: therapist!.locationId, booking_date: '2026-11-26', booking_time_slot_start: '10:00' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ ...offline, booking_date: '2026-11-25', booking_time_slot_start: '16:30' }))
+      .expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .set(desk)
+      .send(manualOfflineBooking({ therapist_id: 6, location_id: therapist!.locationId, booking_date: '2026-11-24', booking_time_slot_start: '10:00' }))
+      .expect(400);
+    await request(app)
+      .post('/confirm-booking')
+      .set(desk)
+      .send(manualOfflineBooking({ therapist_id: 6, location_id: therapist!.locationId, booking_date: '2026-11-26', booking_time_slot_start: '10:00' }))
+      .expect(200);
 
     const [audit] = await audits('therapist.hours', 6);
     expect((audit!.after as { hours: unknown }).hours).toEqual(HOURS);
@@ -212,7 +274,10 @@ describe('PUT /api/admin/therapists/{id}/hours', () => {
       [{ ...HOURS, tue: '10:00' }, /list/],
     ];
     for (const [body, detail] of cases) {
-      const res = await request(app).put('/api/admin/therapists/7/hours').set(boss).send(body as object);
+      const res = await request(app)
+        .put('/api/admin/therapists/7/hours')
+        .set(boss)
+        .send(body as object);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.detail).toMatch(detail);
     }
@@ -228,7 +293,11 @@ describe('time off', () => {
     const inside = await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '12:00' });
     await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '14:00', cancelled: true });
     expect(await offerOn(1, '2026-11-24')).toContain('10:00');
-    const res = await request(app).post('/api/admin/therapists/1/time-off').set(boss).send({ from_date: '2026-11-24', to_date: '2026-11-26', reason: 'Conference' }).expect(201);
+    const res = await request(app)
+      .post('/api/admin/therapists/1/time-off')
+      .set(boss)
+      .send({ from_date: '2026-11-24', to_date: '2026-11-26', reason: 'Conference' })
+      .expect(201);
     expect(res.body.time_off).toMatchObject({ from_date: '2026-11-24', to_date: '2026-11-26', reason: 'Conference' });
     expect(res.body.bookings_inside.map((b: { id: number }) => b.id)).toEqual([inside.id]);
     for (const date of ['2026-11-24', '2026-11-25', '2026-11-26']) expect(await offerOn(1, date)).toEqual([]);
@@ -236,9 +305,14 @@ describe('time off', () => {
     // The booking inside stays as it was.
     const [kept] = await database.db.select().from(bookings).where(eq(bookings.id, inside.id));
     expect(kept!.cancelled).toBe(false);
-    await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '10:00' })).expect(400);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '10:00' }))
+      .expect(400);
     const grid = await request(app).get('/api/admin/therapists/1/slot-states').set(desk).expect(200);
-    expect(grid.body.days.find((d: { date: string }) => d.date === '2026-11-25').slots).toEqual([{ start_time: '12:00', end_time: '13:00', state: 'booked', booking_id: inside.id }]);
+    expect(grid.body.days.find((d: { date: string }) => d.date === '2026-11-25').slots).toEqual([
+      { start_time: '12:00', end_time: '13:00', state: 'booked', booking_id: inside.id },
+    ]);
     expect((await audits('therapist.time_off_add', 1))[0]!.after).toMatchObject({ from_date: '2026-11-24' });
 
     const entry = res.body.time_off.id;
@@ -267,8 +341,13 @@ describe('centre holidays', () => {
     expect(res.body.bookings_inside.map((b: { id: number }) => b.id)).toEqual([onIt.id]);
     for (const id of [1, 2, 5]) expect(await offerOn(id, '2026-11-27')).toEqual([]);
     expect(await offerOn(1, '2026-11-28')).toContain('10:00');
-    await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-27', booking_time_slot_start: '10:00' })).expect(400);
-    expect((await request(app).get('/api/admin/holidays').set(desk).expect(200)).body).toEqual([{ id: res.body.holiday.id, date: '2026-11-27', reason: 'Guru Nanak Jayanti' }]);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-27', booking_time_slot_start: '10:00' }))
+      .expect(400);
+    expect((await request(app).get('/api/admin/holidays').set(desk).expect(200)).body).toEqual([
+      { id: res.body.holiday.id, date: '2026-11-27', reason: 'Guru Nanak Jayanti' },
+    ]);
     await request(app).post('/api/admin/holidays').set(boss).send({ date: '2026-11-27' }).expect(409);
     expect((await audits('holiday.add'))[0]!.after).toMatchObject({ date: '2026-11-27' });
 
@@ -315,22 +394,36 @@ describe('services and centres', () => {
 });
 
 describe('photos', () => {
-  const png = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 63, g: 127, b: 122 } } }).png().toBuffer();
+  const png = (w: number, h: number) =>
+    sharp({ create: { width: w, height: h, channels: 3, background: { r: 63, g: 127, b: 122 } } })
+      .png()
+      .toBuffer();
 
   it('decodes, resizes and re-encodes a photo, served at /get_specific_image/', async () => {
-    const res = await request(app).put('/api/admin/therapists/2/photo').set(boss).set('Content-Type', 'image/png').send(await png(900, 600)).expect(200);
+    const res = await request(app)
+      .put('/api/admin/therapists/2/photo')
+      .set(boss)
+      .set('Content-Type', 'image/png')
+      .send(await png(900, 600))
+      .expect(200);
     expect(res.body.image_url).toMatch(/^upload-2-[0-9a-f]{12}\.webp$/);
-    const served = await request(app).get(`/get_specific_image/${res.body.image_url}`).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const served = await request(app)
+      .get(`/get_specific_image/${res.body.image_url}`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     const meta = await sharp(served.body as Buffer).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 400, height: 400 });
     expect((await request(app).get('/therapists')).body.find((t: { id: number }) => t.id === 2).image_url).toBe(res.body.image_url);
     expect((await audits('therapist.photo', 2))[0]!.after).toEqual({ image_url: res.body.image_url });
     // A JPEG and a WebP are accepted too.
-    const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer();
     await request(app).put('/api/admin/therapists/2/photo').set(boss).set('Content-Type', 'image/jpeg').send(jpeg).expect(200);
   });
 
@@ -340,7 +433,13 @@ describe('photos', () => {
       [Buffer.from('GIF89a not really'), 'image/gif', 415],
       [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'image/svg+xml', 415],
       [(await png(10, 10)).subarray(0, 40), 'image/png', 415],
-      [await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).gif().toBuffer(), 'image/gif', 415],
+      [
+        await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+          .gif()
+          .toBuffer(),
+        'image/gif',
+        415,
+      ],
       [Buffer.alloc(0), 'image/png', 415],
       [Buffer.alloc(2 * 1024 * 1024 + 1, 1), 'image/png', 413],
     ];
@@ -350,18 +449,41 @@ describe('photos', () => {
       expect(res.body.detail).toBeTruthy();
     }
     await request(app).put('/api/admin/therapists/8/photo').set(boss).send({ not: 'an image' }).expect(415);
-    await request(app).put('/api/admin/therapists/8/photo').set(desk).set('Content-Type', 'image/png').send(await png(10, 10)).expect(403);
-    await request(app).put('/api/admin/therapists/9999/photo').set(boss).set('Content-Type', 'image/png').send(await png(10, 10)).expect(404);
+    await request(app)
+      .put('/api/admin/therapists/8/photo')
+      .set(desk)
+      .set('Content-Type', 'image/png')
+      .send(await png(10, 10))
+      .expect(403);
+    await request(app)
+      .put('/api/admin/therapists/9999/photo')
+      .set(boss)
+      .set('Content-Type', 'image/png')
+      .send(await png(10, 10))
+      .expect(404);
     expect((await database.db.select().from(therapists).where(eq(therapists.id, 8)))[0]!.imageUrl).toBe(before);
   });
 
   it('replaces a centre photo', async () => {
-    await request(app).put('/api/admin/locations/1/photo').set(boss).set('Content-Type', 'image/webp').send(await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#abc' } }).webp().toBuffer()).expect(200);
-    const served = await request(app).get('/get_location_image/1.png').buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    await request(app)
+      .put('/api/admin/locations/1/photo')
+      .set(boss)
+      .set('Content-Type', 'image/webp')
+      .send(
+        await sharp({ create: { width: 1600, height: 900, channels: 3, background: '#abc' } })
+          .webp()
+          .toBuffer(),
+      )
+      .expect(200);
+    const served = await request(app)
+      .get('/get_location_image/1.png')
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(await sharp(served.body as Buffer).metadata()).toMatchObject({ format: 'png', width: 800, height: 500 });
     expect(await audits('location.photo', 1)).toHaveLength(1);
   });
@@ -374,7 +496,9 @@ describe('the read cache follows the new tables', () => {
     try {
       const cached = testApp(database, { now: clock.now, readCache: cache });
       const startsOn = async (date: string) =>
-        ((await request(cached).get('/api/slots?therapist_id=2').expect(200)).body.days as { date: string; slots: { start_time: string }[] }[]).find((d) => d.date === date)!.slots.length;
+        ((await request(cached).get('/api/slots?therapist_id=2').expect(200)).body.days as { date: string; slots: { start_time: string }[] }[]).find(
+          (d) => d.date === date,
+        )!.slots.length;
       const eventually = async (check: () => Promise<void>) => {
         for (let i = 0; ; i++) {
           try {

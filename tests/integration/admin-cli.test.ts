@@ -91,7 +91,16 @@ describe('npm run admin -- create without --password', () => {
   });
 
   it('--password still works, with a warning that it is on screen', async () => {
-    const p = run(process.execPath, ['shared/core/admin.cli.ts', 'create', '--username', 'deskflag', '--email', 'deskflag@wellbeingcentre.in', '--password', 'flag-Secret-1150']);
+    const p = run(process.execPath, [
+      'shared/core/admin.cli.ts',
+      'create',
+      '--username',
+      'deskflag',
+      '--email',
+      'deskflag@wellbeingcentre.in',
+      '--password',
+      'flag-Secret-1150',
+    ]);
     p.end();
     expect(await p.exit).toBe(0);
     expect(p.output()).toContain('Warning: a password given with --password is shown by npm');

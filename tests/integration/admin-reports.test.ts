@@ -51,21 +51,61 @@ beforeAll(async () => {
   const add = async (key: string, v: Parameters<typeof insertBooking>[1]) => (ids[key] = (await insertBooking(database.db, v)).id);
   // 2026-11-10 (a past day): 7 bookings, 3 completed, 2 cancelled, 1 failed, 1 pending. Money: a, b and f
   // paid (₹4,800); c paid ₹1,500 and was cancelled with a full refund, so it adds nothing but its refund.
-  await add('a', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '10:00', amountPaise: 150_000, clientFullName: 'Aarav Shah', clientMobile: '9000000001', paymentTransactionId: 'txn-a' });
+  await add('a', {
+    therapistId: 1,
+    bookingDate: '2026-11-10',
+    bookingTimeSlotStart: '10:00',
+    amountPaise: 150_000,
+    clientFullName: 'Aarav Shah',
+    clientMobile: '9000000001',
+    paymentTransactionId: 'txn-a',
+  });
   await add('b', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '11:00', amountPaise: 150_000 });
   await add('c', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '12:00', amountPaise: 150_000, cancelled: true });
   await add('d', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '14:00', amountPaise: 150_000, paymentStatus: 'FAILED' });
-  await add('e', { therapistId: 5, bookingDate: '2026-11-10', bookingTimeSlotStart: '10:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, paymentStatus: 'PENDING' });
+  await add('e', {
+    therapistId: 5,
+    bookingDate: '2026-11-10',
+    bookingTimeSlotStart: '10:00',
+    bookingType: 'OFFLINE',
+    locationId: 1,
+    amountPaise: 180_000,
+    paymentStatus: 'PENDING',
+  });
   await add('f', { therapistId: 5, bookingDate: '2026-11-10', bookingTimeSlotStart: '11:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000 });
-  await add('g', { therapistId: 5, bookingDate: '2026-11-10', bookingTimeSlotStart: '12:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, paymentStatus: 'CANCELLED' });
+  await add('g', {
+    therapistId: 5,
+    bookingDate: '2026-11-10',
+    bookingTimeSlotStart: '12:00',
+    bookingType: 'OFFLINE',
+    locationId: 1,
+    amountPaise: 180_000,
+    paymentStatus: 'CANCELLED',
+  });
   // An admin block is not a booking.
-  await add('block', { therapistId: 1, bookingDate: '2026-11-10', bookingTimeSlotStart: '15:00', bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED', amountPaise: 0, clientFullName: '' });
+  await add('block', {
+    therapistId: 1,
+    bookingDate: '2026-11-10',
+    bookingTimeSlotStart: '15:00',
+    bookingType: 'ADMIN_BLOCK',
+    paymentStatus: 'BLOCKED',
+    amountPaise: 0,
+    clientFullName: '',
+  });
   // Today: 2 bookings, 1 completed, ₹1,200.
   await add('h', { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '15:00', amountPaise: 120_000 });
   await add('i', { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '16:00', amountPaise: 120_000, paymentStatus: 'INITIATED' });
   // Later this month (j partly refunded: ₹500 of ₹1,500 back), and the months either side.
   await add('j', { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', amountPaise: 150_000 });
-  await add('k', { therapistId: 5, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', bookingType: 'OFFLINE', locationId: 1, amountPaise: 180_000, paymentStatus: 'PENDING' });
+  await add('k', {
+    therapistId: 5,
+    bookingDate: '2026-11-25',
+    bookingTimeSlotStart: '10:00',
+    bookingType: 'OFFLINE',
+    locationId: 1,
+    amountPaise: 180_000,
+    paymentStatus: 'PENDING',
+  });
   await add('l', { therapistId: 1, bookingDate: '2026-10-31', bookingTimeSlotStart: '10:00', amountPaise: 150_000 });
   await add('m', { therapistId: 1, bookingDate: '2026-12-01', bookingTimeSlotStart: '10:00', amountPaise: 150_050 });
   for (const key of ['a', 'b', 'c', 'h', 'j', 'l', 'm']) await paid(key);
@@ -95,9 +135,39 @@ const MONTHLY_NOV = {
   year: 2026,
   month: 11,
   therapist_performance: [
-    { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 5, completed_sessions: 3, missed_or_cancelled_sessions: 2, total_income: 4000, total_refunded: 2000, attended_sessions: 1, no_show_sessions: 1 },
-    { therapist_id: 2, therapist_name: 'Ms. Priya Nair', total_sessions: 2, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1200, total_refunded: 0, attended_sessions: 0, no_show_sessions: 0 },
-    { therapist_id: 5, therapist_name: 'Dr. Rohan Kapoor', total_sessions: 4, completed_sessions: 1, missed_or_cancelled_sessions: 1, total_income: 1800, total_refunded: 0, attended_sessions: 0, no_show_sessions: 0 },
+    {
+      therapist_id: 1,
+      therapist_name: 'Dr. Asha Mehta',
+      total_sessions: 5,
+      completed_sessions: 3,
+      missed_or_cancelled_sessions: 2,
+      total_income: 4000,
+      total_refunded: 2000,
+      attended_sessions: 1,
+      no_show_sessions: 1,
+    },
+    {
+      therapist_id: 2,
+      therapist_name: 'Ms. Priya Nair',
+      total_sessions: 2,
+      completed_sessions: 1,
+      missed_or_cancelled_sessions: 0,
+      total_income: 1200,
+      total_refunded: 0,
+      attended_sessions: 0,
+      no_show_sessions: 0,
+    },
+    {
+      therapist_id: 5,
+      therapist_name: 'Dr. Rohan Kapoor',
+      total_sessions: 4,
+      completed_sessions: 1,
+      missed_or_cancelled_sessions: 1,
+      total_income: 1800,
+      total_refunded: 0,
+      attended_sessions: 0,
+      no_show_sessions: 0,
+    },
   ],
 };
 
@@ -121,10 +191,24 @@ describe('income and inventory', () => {
       ]);
       expect(list.reduce((s, p) => s + p.amount, 0)).toBeCloseTo(10000.5, 2);
       expect(list.find((p) => p.booking_id === ids.a)).toEqual({
-        amount: 1500, payment_transaction_id: 'txn-a', client_name: 'Aarav Shah', client_phone: '9000000001', booking_date: '2026-11-10',
-        booking_id: ids.a, kind: 'PAYMENT', method: 'UPI', provider_reference: 'pay_a', recorded_at: '2026-11-10T03:00:00.000Z', reason: null,
+        amount: 1500,
+        payment_transaction_id: 'txn-a',
+        client_name: 'Aarav Shah',
+        client_phone: '9000000001',
+        booking_date: '2026-11-10',
+        booking_id: ids.a,
+        kind: 'PAYMENT',
+        method: 'UPI',
+        provider_reference: 'pay_a',
+        recorded_at: '2026-11-10T03:00:00.000Z',
+        reason: null,
       });
-      expect(list.find((p) => p.booking_id === ids.c && p.kind === 'REFUND')).toMatchObject({ amount: -1500, method: 'OTHER', provider_reference: 'rfnd_c', reason: 'Cancelled by the centre' });
+      expect(list.find((p) => p.booking_id === ids.c && p.kind === 'REFUND')).toMatchObject({
+        amount: -1500,
+        method: 'OTHER',
+        provider_reference: 'rfnd_c',
+        reason: 'Cancelled by the centre',
+      });
       expect(list.find((p) => p.booking_id === ids.f)).toMatchObject({ kind: 'PAYMENT', method: 'CASH', provider_reference: 'pay_f' });
       // Client names and phones: no cache may keep it.
       expect(res.headers['cache-control']).toBe('no-store');
@@ -160,7 +244,15 @@ describe('income and inventory', () => {
       expect(res.body).toEqual(expected);
       expect(res.body.payments).toHaveLength(2000);
       expect(res.body.total_amount).toBe((2000 * 100000 + (1999 * 2000) / 2) / 100);
-      expect(res.body.payments[0]).toMatchObject({ amount: 1000 + 1999 / 100, payment_transaction_id: 'txn-1999', client_name: 'Client "1999" Ānanya', client_phone: '9000001999', booking_date: '2025-06-16', kind: 'PAYMENT', method: 'CARD' });
+      expect(res.body.payments[0]).toMatchObject({
+        amount: 1000 + 1999 / 100,
+        payment_transaction_id: 'txn-1999',
+        client_name: 'Client "1999" Ānanya',
+        client_phone: '9000001999',
+        booking_date: '2025-06-16',
+        kind: 'PAYMENT',
+        method: 'CARD',
+      });
     } finally {
       await big.drop();
     }
@@ -168,13 +260,14 @@ describe('income and inventory', () => {
 });
 
 describe('the reports add up to the ledger', () => {
-  it('every day\'s end-of-day income, every month\'s therapist income and the income total are the ledger\'s sum', async () => {
+  it("every day's end-of-day income, every month's therapist income and the income total are the ledger's sum", async () => {
     const ledger = await database.db.execute<{ net: number }>(sql`select sum(amount_paise)::int8 as net from payments_ledger`);
     const income = (await request(app).get('/api/admin/income').set(boss).expect(200)).body;
     expect(Math.round(income.total_amount * 100)).toBe(ledger.rows[0]!.net);
     const days = await database.db.execute<{ d: string }>(sql`select distinct booking_date::text as d from bookings order by 1`);
     let eodSum = 0;
-    for (const { d } of days.rows) eodSum += Math.round((await request(app).get(`/api/admin/reports/eod?report_date=${d}`).set(boss).expect(200)).body.total_income_today * 100);
+    for (const { d } of days.rows)
+      eodSum += Math.round((await request(app).get(`/api/admin/reports/eod?report_date=${d}`).set(boss).expect(200)).body.total_income_today * 100);
     expect(eodSum).toBe(ledger.rows[0]!.net);
     let monthlySum = 0;
     for (const month of [10, 11, 12]) {
@@ -192,8 +285,16 @@ describe('end of day', () => {
     expect(res.body.details).toHaveLength(7);
     expect(res.body.details.map((d: { booking_id: number }) => d.booking_id)).not.toContain(ids.block);
     expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.c)).toEqual({
-      booking_id: ids.c, client_name: 'Test Client', therapist_id: 1, therapist_name: 'Dr. Asha Mehta', service_id: 1,
-      payment_status: 'COMPLETED', cancelled: true, amount: 1500, amount_paid: 1500, amount_refunded: 1500,
+      booking_id: ids.c,
+      client_name: 'Test Client',
+      therapist_id: 1,
+      therapist_name: 'Dr. Asha Mehta',
+      service_id: 1,
+      payment_status: 'COMPLETED',
+      cancelled: true,
+      amount: 1500,
+      amount_paid: 1500,
+      amount_refunded: 1500,
     });
     expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.f)).toMatchObject({ amount: 1800, amount_paid: 1800, amount_refunded: 0 });
   });
@@ -201,8 +302,14 @@ describe('end of day', () => {
   it('defaults to today at the centre, and counts the unpaid hold apart from the booked session', async () => {
     const res = await request(app).get('/api/admin/reports/eod').set(boss).expect(200);
     expect(res.body).toMatchObject({
-      report_date: '2026-11-23', total_bookings_today: 2, completed_bookings_today: 1, cancelled_bookings_today: 0,
-      booked_sessions_today: 1, unpaid_holds_today: 1, total_income_today: 1200, total_refunded_today: 0,
+      report_date: '2026-11-23',
+      total_bookings_today: 2,
+      completed_bookings_today: 1,
+      cancelled_bookings_today: 0,
+      booked_sessions_today: 1,
+      unpaid_holds_today: 1,
+      total_income_today: 1200,
+      total_refunded_today: 0,
     });
   });
 });
@@ -213,14 +320,32 @@ describe('therapist monthly', () => {
     expect(res.body).toEqual(MONTHLY_NOV);
     const dec = await request(app).get('/api/admin/reports/therapist-monthly?year=2026&month=12').set(boss).expect(200);
     expect(dec.body.therapist_performance).toEqual([
-      { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 1, completed_sessions: 1, missed_or_cancelled_sessions: 0, total_income: 1500.5, total_refunded: 0, attended_sessions: 0, no_show_sessions: 0 },
+      {
+        therapist_id: 1,
+        therapist_name: 'Dr. Asha Mehta',
+        total_sessions: 1,
+        completed_sessions: 1,
+        missed_or_cancelled_sessions: 0,
+        total_income: 1500.5,
+        total_refunded: 0,
+        attended_sessions: 0,
+        no_show_sessions: 0,
+      },
     ]);
     const current = await request(app).get('/api/admin/reports/therapist-monthly').set(boss).expect(200);
     expect(current.body).toEqual(MONTHLY_NOV);
   });
 
   it('refuses years outside 2020..current+5 and months outside 1..12 with 400', async () => {
-    for (const q of ['year=2019&month=1', 'year=2032&month=1', 'year=20x6&month=1', 'year=2026&month=0', 'year=2026&month=13', 'year=2026&month=x', 'year=2026&month=1&x=1']) {
+    for (const q of [
+      'year=2019&month=1',
+      'year=2032&month=1',
+      'year=20x6&month=1',
+      'year=2026&month=0',
+      'year=2026&month=13',
+      'year=2026&month=x',
+      'year=2026&month=1&x=1',
+    ]) {
       const res = await request(app).get(`/api/admin/reports/therapist-monthly?${q}`).set(boss).expect(400);
       expect(res.body.detail).toMatch(/year|month|Unknown/);
       await request(app).get(`/api/admin/reports/therapist-monthly.xlsx?${q}`).set(boss).expect(400);
@@ -242,7 +367,16 @@ describe('nightly aggregates', () => {
     const live = { eod: await eod('2026-11-10'), nov: await monthly(11), oct: await monthly(10), empty: await eod('2026-11-15') };
     for (const d of ['2026-11-10', '2026-11-10', '2026-10-31', '2026-11-15', '2026-11-09']) await aggregateDay(database.db, d);
     expect(await database.db.select().from(reportDaily).where(eq(reportDaily.reportDate, '2026-11-10'))).toEqual([
-      expect.objectContaining({ totalBookings: 7, completedBookings: 3, cancelledBookings: 2, failedBookings: 1, incomePaise: 480_000, refundedPaise: 150_000, attendedBookings: 1, noShowBookings: 1 }),
+      expect.objectContaining({
+        totalBookings: 7,
+        completedBookings: 3,
+        cancelledBookings: 2,
+        failedBookings: 1,
+        incomePaise: 480_000,
+        refundedPaise: 150_000,
+        attendedBookings: 1,
+        noShowBookings: 1,
+      }),
     ]);
     expect(await database.db.select().from(reportDailyTherapist).where(eq(reportDailyTherapist.reportDate, '2026-11-10'))).toHaveLength(2);
     expect({ eod: await eod('2026-11-10'), nov: await monthly(11), oct: await monthly(10), empty: await eod('2026-11-15') }).toEqual(live);
@@ -254,7 +388,10 @@ describe('nightly aggregates', () => {
     // Skew the stored totals to see which source a report uses.
     await database.db.update(reportDaily).set({ totalBookings: 70 }).where(eq(reportDaily.reportDate, '2026-11-10'));
     await database.db.update(reportDaily).set({ totalBookings: 20 }).where(eq(reportDaily.reportDate, '2026-11-23'));
-    await database.db.update(reportDailyTherapist).set({ totalBookings: 40 }).where(sql`${reportDailyTherapist.reportDate} = '2026-11-10' and ${reportDailyTherapist.therapistId} = 1`);
+    await database.db
+      .update(reportDailyTherapist)
+      .set({ totalBookings: 40 })
+      .where(sql`${reportDailyTherapist.reportDate} = '2026-11-10' and ${reportDailyTherapist.therapistId} = 1`);
     expect((await eod('2026-11-10')).total_bookings_today).toBe(70);
     expect((await eod('2026-11-23')).total_bookings_today).toBe(2);
     expect((await monthly(11)).therapist_performance[0].total_sessions).toBe(41);
@@ -268,7 +405,10 @@ describe('nightly aggregates', () => {
     expect(dayToAggregate(new Date('2026-11-10T19:00:00Z'))).toBe('2026-11-10');
     expect(dayToAggregate(new Date('2026-11-11T18:29:00Z'))).toBe('2026-11-10');
     const res = await aggregatePreviousDay(database.db, new Date('2026-11-10T19:00:00Z'));
-    expect(res).toEqual({ date: '2026-11-10', totals: { total: 7, completed: 3, cancelled: 2, failed: 1, income: 480_000, refunded: 150_000, attended: 1, no_show: 1 } });
+    expect(res).toEqual({
+      date: '2026-11-10',
+      totals: { total: 7, completed: 3, cancelled: 2, failed: 1, income: 480_000, refunded: 150_000, attended: 1, no_show: 1 },
+    });
   });
 
   it('are dropped when a booking of that day changes, whoever changes it', async () => {
@@ -319,10 +459,32 @@ describe('Excel exports', () => {
     const x = await workbook('/api/admin/reports/inventory.xlsx');
     expect(x.disposition).toBe('attachment; filename="Inventory_Report_2026-11-23.xlsx"');
     expect(x.sheets).toEqual(['Inventory']);
-    expect(x.rows[0]).toEqual(['Booking Date', 'Booking ID', 'Transaction ID', 'Client Name', 'Client Phone', 'Type', 'Method', 'Reference', 'Reason', 'Amount']);
+    expect(x.rows[0]).toEqual([
+      'Booking Date',
+      'Booking ID',
+      'Transaction ID',
+      'Client Name',
+      'Client Phone',
+      'Type',
+      'Method',
+      'Reference',
+      'Reason',
+      'Amount',
+    ]);
     expect(x.rows).toHaveLength(1 + (await incomeReport(database.db)).payments.length);
     expect(x.rows).toContainEqual(['2026-11-10', ids.a, 'txn-a', 'Aarav Shah', '9000000001', 'Payment', 'UPI', 'pay_a', undefined, 1500]);
-    expect(x.rows).toContainEqual(['2026-11-10', ids.c, expect.any(String), 'Test Client', '9000000000', 'Refund', 'OTHER', 'rfnd_c', 'Cancelled by the centre', -1500]);
+    expect(x.rows).toContainEqual([
+      '2026-11-10',
+      ids.c,
+      expect.any(String),
+      'Test Client',
+      '9000000000',
+      'Refund',
+      'OTHER',
+      'rfnd_c',
+      'Cancelled by the centre',
+      -1500,
+    ]);
     expect(x.rows[1]).toEqual(['2026-12-01', ids.m, expect.any(String), 'Test Client', '9000000000', 'Payment', 'UPI', 'pay_m', undefined, 1500.5]);
     expect(x.sheet.getCell('J2').numFmt).toBe('"₹"#,##0.00');
   });
@@ -331,7 +493,18 @@ describe('Excel exports', () => {
     const x = await workbook('/api/admin/reports/eod.xlsx?report_date=2026-11-10');
     expect(x.disposition).toBe('attachment; filename="EOD_Report_2026-11-10.xlsx"');
     expect(x.sheets).toEqual(['End_of_Day']);
-    expect(x.rows[0]).toEqual(['Booking ID', 'Client Name', 'Therapist ID', 'Therapist Name', 'Service ID', 'Payment Status', 'Cancelled', 'Amount', 'Paid', 'Refunded']);
+    expect(x.rows[0]).toEqual([
+      'Booking ID',
+      'Client Name',
+      'Therapist ID',
+      'Therapist Name',
+      'Service ID',
+      'Payment Status',
+      'Cancelled',
+      'Amount',
+      'Paid',
+      'Refunded',
+    ]);
     expect(x.rows).toHaveLength(8);
     expect(x.rows).toContainEqual([ids.c, 'Test Client', 1, 'Dr. Asha Mehta', 1, 'COMPLETED', 'Yes', 1500, 1500, 1500]);
     expect(x.rows).toContainEqual([ids.e, 'Test Client', 5, 'Dr. Rohan Kapoor', 1, 'PENDING', 'No', 1800, 0, 0]);
@@ -343,7 +516,17 @@ describe('Excel exports', () => {
     expect(x.disposition).toBe('attachment; filename="Therapist_Monthly_Report_2026-11.xlsx"');
     expect(x.sheets).toEqual(['Therapist_Monthly']);
     expect(x.rows).toEqual([
-      ['Therapist ID', 'Therapist Name', 'Total Sessions', 'Completed Sessions', 'Missed/Cancelled Sessions', 'Attended', 'No-show', 'Total Income', 'Total Refunded'],
+      [
+        'Therapist ID',
+        'Therapist Name',
+        'Total Sessions',
+        'Completed Sessions',
+        'Missed/Cancelled Sessions',
+        'Attended',
+        'No-show',
+        'Total Income',
+        'Total Refunded',
+      ],
       [1, 'Dr. Asha Mehta', 5, 3, 2, 1, 1, 3800, 2200],
       [2, 'Ms. Priya Nair', 2, 1, 0, 0, 0, 1200, 0],
       [5, 'Dr. Rohan Kapoor', 4, 1, 1, 0, 0, 1800, 0],

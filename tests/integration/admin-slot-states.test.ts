@@ -42,10 +42,17 @@ type Slot = { start_time: string; end_time: string; state: string; booking_id: n
 type Day = { date: string; slots: Slot[] };
 
 const states = async (therapistId: number, query = '') =>
-  (await request(app).get(`/api/admin/therapists/${therapistId}/slot-states${query}`).set(desk).expect(200)).body as { therapist_id: number; today: string; days: Day[] };
+  (await request(app).get(`/api/admin/therapists/${therapistId}/slot-states${query}`).set(desk).expect(200)).body as {
+    therapist_id: number;
+    today: string;
+    days: Day[];
+  };
 const slotOn = (body: { days: Day[] }, date: string, start: string) => body.days.find((d) => d.date === date)!.slots.find((s) => s.start_time === start)!;
 const rowsAt = (therapistId: number, date: string, start: string) =>
-  database.db.select().from(bookings).where(and(eq(bookings.therapistId, therapistId), eq(bookings.bookingDate, date), eq(bookings.bookingTimeSlotStart, start)));
+  database.db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.therapistId, therapistId), eq(bookings.bookingDate, date), eq(bookings.bookingTimeSlotStart, start)));
 const block = (body: Record<string, unknown>) => request(app).post('/api/admin/availability/block').set(desk).send(body);
 
 describe('the reproduction: one therapist’s booking never shows, or changes, another’s slot', () => {
@@ -119,8 +126,14 @@ describe('GET /api/admin/therapists/{id}/slot-states', () => {
   });
 
   it('a slot the schedule blocks shows blocked with no booking to unblock; a slot off the schedule is not listed', async () => {
-    await database.db.update(availabilitySlots).set({ adminBlocked: true }).where(and(eq(availabilitySlots.therapistId, 6), eq(availabilitySlots.startTime, '12:00')));
-    await database.db.update(availabilitySlots).set({ isAvailable: false }).where(and(eq(availabilitySlots.therapistId, 6), eq(availabilitySlots.startTime, '11:00')));
+    await database.db
+      .update(availabilitySlots)
+      .set({ adminBlocked: true })
+      .where(and(eq(availabilitySlots.therapistId, 6), eq(availabilitySlots.startTime, '12:00')));
+    await database.db
+      .update(availabilitySlots)
+      .set({ isAvailable: false })
+      .where(and(eq(availabilitySlots.therapistId, 6), eq(availabilitySlots.startTime, '11:00')));
     try {
       const day = (await states(6)).days[2]!;
       expect(day.slots.find((s) => s.start_time === '12:00')).toMatchObject({ state: 'blocked', booking_id: null });
@@ -134,7 +147,10 @@ describe('GET /api/admin/therapists/{id}/slot-states', () => {
   });
 
   it('is for any active admin; 401 without a valid token', async () => {
-    await request(app).get('/api/admin/therapists/2/slot-states').set(bearer(tokenFor(admins.superadmin, clock.now()))).expect(200);
+    await request(app)
+      .get('/api/admin/therapists/2/slot-states')
+      .set(bearer(tokenFor(admins.superadmin, clock.now())))
+      .expect(200);
     for (const headers of [{}, bearer('garbage.token.here'), bearer(tokenFor(admins.inactive, clock.now()))]) {
       const res = await request(app).get('/api/admin/therapists/2/slot-states').set(headers).expect(401);
       expect(res.body.detail).toBe('Unauthorized. Please log in again.');
@@ -222,7 +238,13 @@ describe('one rule for a live booking', () => {
 
     const day = '2026-12-01';
     for (const [i, c] of combos.entries()) {
-      await insertBooking(database.db, { therapistId: 8, bookingDate: day, bookingTimeSlotStart: `${String(i).padStart(2, '0')}:00`, paymentStatus: c.status, cancelled: c.cancelled });
+      await insertBooking(database.db, {
+        therapistId: 8,
+        bookingDate: day,
+        bookingTimeSlotStart: `${String(i).padStart(2, '0')}:00`,
+        paymentStatus: c.status,
+        cancelled: c.cancelled,
+      });
     }
     const live = await database.db
       .select({ start: bookings.bookingTimeSlotStart })
@@ -246,5 +268,4 @@ describe('one rule for a live booking', () => {
       expect([c, clash]).toEqual([c, isLiveBooking(c.cancelled, c.status)]);
     }
   });
-
 });

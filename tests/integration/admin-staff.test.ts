@@ -33,7 +33,11 @@ afterAll(async () => {
 });
 
 const audits = (action: string, entityId: number) =>
-  database.db.select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(entityId)))).orderBy(auditLog.id);
+  database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(entityId))))
+    .orderBy(auditLog.id);
 const adminCount = async () => (await database.db.select({ n: count() }).from(adminUsers))[0]!.n;
 const login = (username: string, password: string) => request(app).post('/api/admin/login').send({ username, password });
 const STRONG = 'lantern-monsoon-teacup-42';
@@ -53,8 +57,18 @@ describe('staff accounts', () => {
   });
 
   it('creates an account with a password, audited, and it can sign in', async () => {
-    const res = await request(app).post('/api/admin/users').set(boss).send({ username: 'reception2', email: 'Reception2@wellbeingcentre.in', password: STRONG }).expect(201);
-    expect(res.body).toMatchObject({ username: 'reception2', email: 'reception2@wellbeingcentre.in', is_superadmin: false, is_active: true, invitation_pending: false });
+    const res = await request(app)
+      .post('/api/admin/users')
+      .set(boss)
+      .send({ username: 'reception2', email: 'Reception2@wellbeingcentre.in', password: STRONG })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      username: 'reception2',
+      email: 'reception2@wellbeingcentre.in',
+      is_superadmin: false,
+      is_active: true,
+      invitation_pending: false,
+    });
     await login('reception2', STRONG).expect(200);
     const [audit] = await audits('admin_user.create', res.body.id);
     expect(audit).toMatchObject({ adminId: admins.superadmin.id, before: null });
@@ -62,7 +76,11 @@ describe('staff accounts', () => {
   });
 
   it('without a password, invites by e-mail: a set-password link that works once, within 48 hours', async () => {
-    const res = await request(app).post('/api/admin/users').set(boss).send({ username: 'therapist.lead', email: 'lead@wellbeingcentre.in', is_superadmin: true }).expect(201);
+    const res = await request(app)
+      .post('/api/admin/users')
+      .set(boss)
+      .send({ username: 'therapist.lead', email: 'lead@wellbeingcentre.in', is_superadmin: true })
+      .expect(201);
     expect(res.body).toMatchObject({ invitation_pending: true, is_superadmin: true });
     const [job] = await database.db.select().from(outbox).where(eq(outbox.jobName, 'mail.staff-invitation'));
     expect(job!.payload).toMatchObject({ kind: 'invite' });
@@ -74,10 +92,16 @@ describe('staff accounts', () => {
     expect(inv!.expiresAt.getTime() - clock.now().getTime()).toBe(48 * 3600_000);
 
     await request(app).post('/api/admin/set-password').send({ token, password: 'password1234' }).expect(400);
-    await request(app).post('/api/admin/set-password').send({ token: 'x'.repeat(40), password: STRONG }).expect(400);
+    await request(app)
+      .post('/api/admin/set-password')
+      .send({ token: 'x'.repeat(40), password: STRONG })
+      .expect(400);
     await request(app).post('/api/admin/set-password').send({ token, password: STRONG }).expect(200);
     await login('therapist.lead', STRONG).expect(200);
-    const again = await request(app).post('/api/admin/set-password').send({ token, password: `${STRONG}!` }).expect(400);
+    const again = await request(app)
+      .post('/api/admin/set-password')
+      .send({ token, password: `${STRONG}!` })
+      .expect(400);
     expect(again.body.detail).toMatch(/not valid or has expired/);
   });
 
@@ -101,7 +125,10 @@ describe('staff accounts', () => {
       [{ username: 'DESK', email: 'x@y.in', password: STRONG }, 409, /already exists/],
     ];
     for (const [body, status, detail] of cases) {
-      const res = await request(app).post('/api/admin/users').set(boss).send(body as object);
+      const res = await request(app)
+        .post('/api/admin/users')
+        .set(boss)
+        .send(body as object);
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.detail).toMatch(detail);
     }
@@ -110,7 +137,11 @@ describe('staff accounts', () => {
   });
 
   it('deactivation ends the sessions at once; activation lets the admin sign in again', async () => {
-    const made = await request(app).post('/api/admin/users').set(boss).send({ username: 'temp.staff', email: 'temp@wellbeingcentre.in', password: STRONG }).expect(201);
+    const made = await request(app)
+      .post('/api/admin/users')
+      .set(boss)
+      .send({ username: 'temp.staff', email: 'temp@wellbeingcentre.in', password: STRONG })
+      .expect(201);
     const session = bearer((await login('temp.staff', STRONG).expect(200)).body.access_token);
     await request(app).get('/api/admin/bookings').set(session).expect(200);
     await request(app).post(`/api/admin/users/${made.body.id}/deactivate`).set(desk).expect(403);
@@ -137,7 +168,11 @@ describe('staff accounts', () => {
   });
 
   it('reset-password ends the sessions and the old password, and mails a new link', async () => {
-    const made = await request(app).post('/api/admin/users').set(boss).send({ username: 'forgetful', email: 'forgetful@wellbeingcentre.in', password: STRONG }).expect(201);
+    const made = await request(app)
+      .post('/api/admin/users')
+      .set(boss)
+      .send({ username: 'forgetful', email: 'forgetful@wellbeingcentre.in', password: STRONG })
+      .expect(201);
     const session = bearer((await login('forgetful', STRONG).expect(200)).body.access_token);
     await request(app).post(`/api/admin/users/${made.body.id}/reset-password`).set(desk).expect(403);
     const res = await request(app).post(`/api/admin/users/${made.body.id}/reset-password`).set(boss).expect(200);
@@ -146,7 +181,10 @@ describe('staff accounts', () => {
     await login('forgetful', STRONG).expect(401);
     const jobs = await database.db.select().from(outbox).where(eq(outbox.jobName, 'mail.staff-invitation'));
     expect(jobs.at(-1)!.payload).toMatchObject({ kind: 'reset' });
-    await request(app).post('/api/admin/set-password').send({ token: await linkTokenFor(made.body.id), password: 'brand-new-kettle-77' }).expect(200);
+    await request(app)
+      .post('/api/admin/set-password')
+      .send({ token: await linkTokenFor(made.body.id), password: 'brand-new-kettle-77' })
+      .expect(200);
     await login('forgetful', 'brand-new-kettle-77').expect(200);
     expect(await audits('admin_user.password_reset', made.body.id)).toHaveLength(1);
   });
@@ -157,7 +195,11 @@ describe('POST /api/admin/me/password', () => {
     await request(app).post('/api/admin/users').set(boss).send({ username: 'mover', email: 'mover@wellbeingcentre.in', password: STRONG }).expect(201);
     const other = bearer((await login('mover', STRONG).expect(200)).body.access_token);
     const mine = bearer((await login('mover', STRONG).expect(200)).body.access_token);
-    const res = await request(app).post('/api/admin/me/password').set(mine).send({ current_password: STRONG, new_password: 'second-lantern-monsoon' }).expect(200);
+    const res = await request(app)
+      .post('/api/admin/me/password')
+      .set(mine)
+      .send({ current_password: STRONG, new_password: 'second-lantern-monsoon' })
+      .expect(200);
     expect(res.body.access_token).toBeTruthy();
     await request(app).get('/api/admin/bookings').set(other).expect(401);
     await request(app).get('/api/admin/bookings').set(mine).expect(401);
@@ -176,7 +218,10 @@ describe('POST /api/admin/me/password', () => {
       [{ current_password: PASSWORD }, /required/],
     ];
     for (const [body, detail] of cases) {
-      const res = await request(app).post('/api/admin/me/password').set(desk).send(body as object);
+      const res = await request(app)
+        .post('/api/admin/me/password')
+        .set(desk)
+        .send(body as object);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.detail).toMatch(detail);
     }
@@ -185,7 +230,8 @@ describe('POST /api/admin/me/password', () => {
   });
 
   it('knows the common passwords and lets real ones through', () => {
-    for (const p of ['password1234', 'Password@2024', 'qwertyuiop12', 'iloveyou1234', 'aaaaaaaaaaaa', '9876543210123', 'admin@admin@123', 'Welcome@2025']) expect(isCommonPassword(p), p).toBe(true);
+    for (const p of ['password1234', 'Password@2024', 'qwertyuiop12', 'iloveyou1234', 'aaaaaaaaaaaa', '9876543210123', 'admin@admin@123', 'Welcome@2025'])
+      expect(isCommonPassword(p), p).toBe(true);
     for (const p of [STRONG, PASSWORD, 'Kettle and 3 monsoons']) expect(isCommonPassword(p), p).toBe(false);
   });
 });
@@ -208,7 +254,13 @@ describe('POST /api/admin/bookings/{id}/attendance', () => {
   it('refuses a future session, a cancelled one, a block and bad input', async () => {
     const future = await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-23', bookingTimeSlotStart: '10:00' });
     const cancelled = await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-19', bookingTimeSlotStart: '10:00', cancelled: true });
-    const block = await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-19', bookingTimeSlotStart: '11:00', bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED' });
+    const block = await insertBooking(database.db, {
+      therapistId: 1,
+      bookingDate: '2026-11-19',
+      bookingTimeSlotStart: '11:00',
+      bookingType: 'ADMIN_BLOCK',
+      paymentStatus: 'BLOCKED',
+    });
     await request(app).post(`/api/admin/bookings/${future.id}/attendance`).set(desk).send({ status: 'ATTENDED' }).expect(409);
     await request(app).post(`/api/admin/bookings/${cancelled.id}/attendance`).set(desk).send({ status: 'ATTENDED' }).expect(409);
     await request(app).post(`/api/admin/bookings/${block.id}/attendance`).set(desk).send({ status: 'ATTENDED' }).expect(409);
@@ -217,7 +269,11 @@ describe('POST /api/admin/bookings/{id}/attendance', () => {
     await request(app).post(`/api/admin/bookings/${cancelled.id}/attendance`).send({ status: 'ATTENDED' }).expect(401);
     // 10:00 today has started once the clock passes it.
     clock.set('2026-11-23T10:05:00+05:30');
-    await request(app).post(`/api/admin/bookings/${future.id}/attendance`).set(bearer(tokenFor(admins.admin, clock.now()))).send({ status: 'ATTENDED' }).expect(200);
+    await request(app)
+      .post(`/api/admin/bookings/${future.id}/attendance`)
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .send({ status: 'ATTENDED' })
+      .expect(200);
     const rows = await database.db.select().from(bookings).where(eq(bookings.id, cancelled.id));
     expect(rows[0]!.attendance).toBeNull();
   });

@@ -42,10 +42,7 @@ async function expectRejected(req: request.Test, status?: number): Promise<reque
 
 describe('bad input never reaches a 5xx or the database', () => {
   it('malformed JSON', async () => {
-    const res = await expectRejected(
-      request(app).post('/confirm-booking').set('content-type', 'application/json').send('{"therapist_id": 1,'),
-      400,
-    );
+    const res = await expectRejected(request(app).post('/confirm-booking').set('content-type', 'application/json').send('{"therapist_id": 1,'), 400);
     expect(res.body.detail).toBe('The request body is not valid JSON.');
   });
 
@@ -98,11 +95,21 @@ describe('bad input never reaches a 5xx or the database', () => {
   });
 
   it('a body over the size limit', async () => {
-    await expectRejected(request(app).post('/confirm-booking').send(onlineBooking({ client_note: 'x'.repeat(100_000) })), 413);
+    await expectRejected(
+      request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ client_note: 'x'.repeat(100_000) })),
+      413,
+    );
   });
 
   it('unknown fields are refused by name', async () => {
-    const res = await expectRejected(request(app).post('/confirm-booking').send({ ...onlineBooking(), is_admin: true, __proto__x: 1 }), 400);
+    const res = await expectRejected(
+      request(app)
+        .post('/confirm-booking')
+        .send({ ...onlineBooking(), is_admin: true, __proto__x: 1 }),
+      400,
+    );
     expect(res.body.errors.is_admin).toBe('Unknown field: is_admin');
   });
 
@@ -116,10 +123,12 @@ describe('bad input never reaches a 5xx or the database', () => {
     expect(rows.find((r) => r.id === res.body.booking_id)?.clientFullName).toBe(sqlish);
   });
 
-  it.each(["1; drop table bookings", "1' or '1'='1", '1 union select 1', '%00', '../../etc'])(
+  it.each(['1; drop table bookings', "1' or '1'='1", '1 union select 1', '%00', '../../etc'])(
     'SQL-looking or odd query values: therapist_id=%s',
     async (value) => {
-      const res = await request(app).get(`/booked-slots?therapist_id=${encodeURIComponent(value)}`).expect(400);
+      const res = await request(app)
+        .get(`/booked-slots?therapist_id=${encodeURIComponent(value)}`)
+        .expect(400);
       expect(res.body.detail).toMatch(/therapist_id/);
     },
   );
@@ -174,7 +183,12 @@ describe('a corrupt compressed body is a 400, on every JSON route', () => {
   it('a gzip body truncated half way', async () => {
     const whole = gzipSync(JSON.stringify(onlineBooking()));
     await expectRefused(
-      request(app).post('/confirm-booking').set('content-type', 'application/json').set('content-encoding', 'gzip').serialize(asIs).send(whole.subarray(0, whole.length >> 1)),
+      request(app)
+        .post('/confirm-booking')
+        .set('content-type', 'application/json')
+        .set('content-encoding', 'gzip')
+        .serialize(asIs)
+        .send(whole.subarray(0, whole.length >> 1)),
       400,
     );
   });
@@ -202,7 +216,12 @@ describe('integers beyond PostgreSQL int4 are refused by the schema', () => {
   });
 
   it('POST /confirm-booking in person, location_id', async () => {
-    await expectRefused(request(app).post('/confirm-booking').send(offlineBooking({ location_id: INT4_OVER })), 400);
+    await expectRefused(
+      request(app)
+        .post('/confirm-booking')
+        .send(offlineBooking({ location_id: INT4_OVER })),
+      400,
+    );
   });
 
   const manual = manualOfflineBooking();
@@ -211,7 +230,13 @@ describe('integers beyond PostgreSQL int4 are refused by the schema', () => {
     ['location_id', { location_id: INT4_OVER }],
     ['service_id', { service_id: INT4_OVER }],
   ])('manual booking %s', async (_label, change) => {
-    await expectRefused(request(app).post('/confirm-booking').set(bearer(superToken)).send({ ...manual, ...change }), 400);
+    await expectRefused(
+      request(app)
+        .post('/confirm-booking')
+        .set(bearer(superToken))
+        .send({ ...manual, ...change }),
+      400,
+    );
   });
 
   it.each([
@@ -236,7 +261,12 @@ describe('integers beyond PostgreSQL int4 are refused by the schema', () => {
 describe('a NUL character is refused at the boundary, on every route', () => {
   const NUL_DETAIL = 'The request contains a character that is not allowed (NUL or a broken UTF-16 surrogate).';
   it.each(['client_full_name', 'client_note', 'client_state', 'client_city', 'therapist_email', 'payment_transaction_id'])('JSON body: %s', async (field) => {
-    const res = await expectRefused(request(app).post('/confirm-booking').send(onlineBooking({ [field]: 'Meera\u0000Pillai' })), 400);
+    const res = await expectRefused(
+      request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ [field]: 'Meera\u0000Pillai' })),
+      400,
+    );
     expect(res.body.detail).toBe(NUL_DETAIL);
   });
 
@@ -252,30 +282,65 @@ describe('a NUL character is refused at the boundary, on every route', () => {
   });
 
   it('a well-formed surrogate pair (an emoji) is text like any other', async () => {
-    await request(app).post('/confirm-booking').send(offlineBooking({ client_note: 'Thank you 🙏', booking_time_slot_start: '17:00' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ client_note: 'Thank you 🙏', booking_time_slot_start: '17:00' }))
+      .expect(200);
   });
 
   it('in a key of the JSON body, and deep inside it', async () => {
-    await expectRefused(request(app).post('/confirm-booking').send({ ...onlineBooking(), 'x\u0000': 1 }), 400);
-    await expectRefused(request(app).post('/confirm-booking').send(onlineBooking({ client_note: [[{ a: ['\u0000'] }]] })), 400);
+    await expectRefused(
+      request(app)
+        .post('/confirm-booking')
+        .send({ ...onlineBooking(), 'x\u0000': 1 }),
+      400,
+    );
+    await expectRefused(
+      request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ client_note: [[{ a: ['\u0000'] }]] })),
+      400,
+    );
   });
 
   it('in the sign-in form and the sign-in JSON', async () => {
     const form = await expectRefused(request(app).post('/api/admin/login').type('form').send('username=super%00&password=x'), 400);
     expect(form.body.detail).toBe(NUL_DETAIL);
     await expectRefused(request(app).post('/api/admin/login').send({ username: 'sup\u0000er', password: PASSWORD }), 400);
-    await expectRefused(request(app).post('/api/admin/login').send({ username: 'super', password: `${PASSWORD}\u0000` }), 400);
+    await expectRefused(
+      request(app)
+        .post('/api/admin/login')
+        .send({ username: 'super', password: `${PASSWORD}\u0000` }),
+      400,
+    );
   });
 
-  it.each(['/api/admin/search-clients?name=%00', '/api/admin/clients-with-therapists?name=Meera%00', '/api/admin/audit-log?page=1%00'])('admin query %s', async (path) => {
-    const res = await expectRefused(request(app).get(path).set(bearer(superToken)), 400);
-    expect(res.body.detail).toBe(NUL_DETAIL);
-  });
+  it.each(['/api/admin/search-clients?name=%00', '/api/admin/clients-with-therapists?name=Meera%00', '/api/admin/audit-log?page=1%00'])(
+    'admin query %s',
+    async (path) => {
+      const res = await expectRefused(request(app).get(path).set(bearer(superToken)), 400);
+      expect(res.body.detail).toBe(NUL_DETAIL);
+    },
+  );
 
   it.each([
     ['/api/admin/availability/block', { therapist_id: 1, start_time: '10:00\u0000', date: '2026-11-24' }],
     ['/api/create-shareable-payment-link', { amount: 1500, booking_id: 1, merchant_transaction_id: 'txn\u0000' }],
-    ['/confirm-booking', { therapist_id: 5, booking_date: '2026-11-24', booking_time_slot_start: '12:00', client_full_name: 'Walk\u0000In', client_email: 'w@example.com', client_mobile: '9876500000', booking_type: 'OFFLINE', location_id: 1, amount: 1800, admin_confirmed: true }],
+    [
+      '/confirm-booking',
+      {
+        therapist_id: 5,
+        booking_date: '2026-11-24',
+        booking_time_slot_start: '12:00',
+        client_full_name: 'Walk\u0000In',
+        client_email: 'w@example.com',
+        client_mobile: '9876500000',
+        booking_type: 'OFFLINE',
+        location_id: 1,
+        amount: 1800,
+        admin_confirmed: true,
+      },
+    ],
   ])('admin body %s', async (path, body) => {
     await expectRefused(request(app).post(path).set(bearer(superToken)).send(body), 400);
   });
@@ -283,7 +348,10 @@ describe('a NUL character is refused at the boundary, on every route', () => {
   it('in a public query and path', async () => {
     await expectRefused(request(app).get('/api/slots?therapist_id=1%00'), 400);
     await expectRefused(request(app).get('/api/get-razorpay-details/abc%00def'), 400);
-    await expectRefused(request(app).post(`/api/admin/bookings/${bookingId}%00/update-payment-link`).send({ payment_link_url: 'https://pay.example.test/x' }), 400);
+    await expectRefused(
+      request(app).post(`/api/admin/bookings/${bookingId}%00/update-payment-link`).send({ payment_link_url: 'https://pay.example.test/x' }),
+      400,
+    );
   });
 
   it('in the payment-link request', async () => {
@@ -291,16 +359,25 @@ describe('a NUL character is refused at the boundary, on every route', () => {
   });
 });
 
-describe('which errors with a status are the request\'s fault', () => {
-  const throwing = (err: unknown) => express().get('/x', () => { throw err; }).use(errorHandler);
+describe("which errors with a status are the request's fault", () => {
+  const throwing = (err: unknown) =>
+    express()
+      .get('/x', () => {
+        throw err;
+      })
+      .use(errorHandler);
 
   it('an http-errors 4xx (expose) is answered with its status, in our words', async () => {
-    const res = await request(throwing(Object.assign(new Error('unexpected end of file "secret"'), { status: 400, expose: true }))).get('/x').expect(400);
+    const res = await request(throwing(Object.assign(new Error('unexpected end of file "secret"'), { status: 400, expose: true })))
+      .get('/x')
+      .expect(400);
     expect(res.body).toEqual({ detail: 'The request could not be read.' });
   });
 
   it('an error that only carries a status (a provider SDK refusing our own key) stays a 500', async () => {
-    const res = await request(throwing(Object.assign(new Error('Authentication failed'), { statusCode: 401 }))).get('/x').expect(500);
+    const res = await request(throwing(Object.assign(new Error('Authentication failed'), { statusCode: 401 })))
+      .get('/x')
+      .expect(500);
     expect(res.body.detail).toBe('Something went wrong on our side. Please try again.');
   });
 });

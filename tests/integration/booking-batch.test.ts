@@ -61,7 +61,11 @@ describe('bookings asked for together', () => {
     const [first, second, service, slot, taken, offline] = results;
     expect(first).toMatchObject({ status: 'fulfilled', value: { booking_id: expect.any(Number) } });
     expect(second).toMatchObject({ status: 'fulfilled', value: { booking_id: expect.any(Number) } });
-    expect(refusal(service!)).toEqual({ code: 'validation', message: 'The selected service does not exist.', fields: { service_id: 'The selected service does not exist.' } });
+    expect(refusal(service!)).toEqual({
+      code: 'validation',
+      message: 'The selected service does not exist.',
+      fields: { service_id: 'The selected service does not exist.' },
+    });
     expect(refusal(slot!)).toEqual({
       code: 'validation',
       message: 'This time slot is not available. Please choose another.',
@@ -79,7 +83,10 @@ describe('bookings asked for together', () => {
 
     // The in-person booking's jobs carry its own id, not another's of the batch.
     const offlineId = (offline as PromiseFulfilledResult<{ booking_id: number }>).value.booking_id;
-    const jobs = await database.db.select().from(outbox).where(sql`${outbox.payload}->>'bookingId' = ${String(offlineId)}`);
+    const jobs = await database.db
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.payload}->>'bookingId' = ${String(offlineId)}`);
     expect(jobs.map((j) => j.jobName).sort()).toEqual(['mail.booking-confirmation', 'mail.booking-confirmation', 'mail.booking-reminder']);
     for (const j of jobs) expect(j.jobId).toContain(`.${offlineId}`);
     const unpaidIds = [first, second].map((r) => (r as PromiseFulfilledResult<{ booking_id: number }>).value.booking_id);
@@ -112,12 +119,30 @@ describe('bookings asked for together', () => {
   it('a booking the server refuses fails alone: the others of its statement are written', async () => {
     const statements = watchStatements();
     const values = (start: string, clientAge: number): NewBooking & { bookingType: 'ONLINE' } => ({
-      therapistId: 1, serviceId: 1, bookingDate: '2026-11-26', bookingTimeSlotStart: start, bookingType: 'ONLINE', locationId: null,
-      clientFullName: 'Meera Pillai', clientEmail: 'meera.pillai@example.com', clientMobile: '9876543210', clientAge,
-      clientState: 'Maharashtra', clientCity: 'Mumbai', clientNote: '', sessionType: 'individual', termsAccepted: true,
-      paymentStatus: 'INITIATED', paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000), paymentTransactionId: `txn-${start}`,
-      adminConfirmed: false, createdByAdminId: null, bookingTokenHash: null, clientAddressHash: null,
-      whatsappOptInAt: null, whatsappConsentText: null,
+      therapistId: 1,
+      serviceId: 1,
+      bookingDate: '2026-11-26',
+      bookingTimeSlotStart: start,
+      bookingType: 'ONLINE',
+      locationId: null,
+      clientFullName: 'Meera Pillai',
+      clientEmail: 'meera.pillai@example.com',
+      clientMobile: '9876543210',
+      clientAge,
+      clientState: 'Maharashtra',
+      clientCity: 'Mumbai',
+      clientNote: '',
+      sessionType: 'individual',
+      termsAccepted: true,
+      paymentStatus: 'INITIATED',
+      paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000),
+      paymentTransactionId: `txn-${start}`,
+      adminConfirmed: false,
+      createdByAdminId: null,
+      bookingTokenHash: null,
+      clientAddressHash: null,
+      whatsappOptInAt: null,
+      whatsappConsentText: null,
     });
     // An age past smallint's range gets by no validation here: the server refuses the whole statement.
     const results = await Promise.allSettled([

@@ -40,12 +40,30 @@ const booking = (over: Partial<NewBooking> = {}): NewBooking & { bookingType: 'O
   bookingType: 'ONLINE',
 });
 const BASE: NewBooking = {
-  therapistId: 1, serviceId: 1, bookingDate: '2026-11-24', bookingTimeSlotStart: '10:00', bookingType: 'ONLINE', locationId: null,
-  clientFullName: 'Meera Pillai', clientEmail: 'meera.pillai@example.com', clientMobile: '9876543210', clientAge: 29,
-  clientState: 'Maharashtra', clientCity: 'Mumbai', clientNote: '', sessionType: 'individual', termsAccepted: true,
-  paymentStatus: 'INITIATED', paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000), paymentTransactionId: null,
-  adminConfirmed: false, createdByAdminId: null, bookingTokenHash: null, clientAddressHash: 'address-hash',
-  whatsappOptInAt: null, whatsappConsentText: null,
+  therapistId: 1,
+  serviceId: 1,
+  bookingDate: '2026-11-24',
+  bookingTimeSlotStart: '10:00',
+  bookingType: 'ONLINE',
+  locationId: null,
+  clientFullName: 'Meera Pillai',
+  clientEmail: 'meera.pillai@example.com',
+  clientMobile: '9876543210',
+  clientAge: 29,
+  clientState: 'Maharashtra',
+  clientCity: 'Mumbai',
+  clientNote: '',
+  sessionType: 'individual',
+  termsAccepted: true,
+  paymentStatus: 'INITIATED',
+  paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000),
+  paymentTransactionId: null,
+  adminConfirmed: false,
+  createdByAdminId: null,
+  bookingTokenHash: null,
+  clientAddressHash: 'address-hash',
+  whatsappOptInAt: null,
+  whatsappConsentText: null,
 };
 
 /** The statement's values for these bookings, as the batcher sends them. */
@@ -114,19 +132,30 @@ describe('the booking insert statement', () => {
       bookingJob('mail.booking-reminder', bookingJobIds.reminderMail(start), { sessionStartsAt: start.toISOString() }, new Date(start.getTime() - 86_400_000)),
     ];
     const rows = [
-      batchRow(booking({ bookingDate: '2026-11-30', paymentStatus: 'PENDING', paymentHoldExpiresAt: null, paymentTransactionId: 'plan-1' }), followups, now).row,
+      batchRow(booking({ bookingDate: '2026-11-30', paymentStatus: 'PENDING', paymentHoldExpiresAt: null, paymentTransactionId: 'plan-1' }), followups, now)
+        .row,
       batchRow(booking({ bookingDate: '2026-11-30', paymentTransactionId: 'plan-2' }), [], now).row,
     ];
     const result = await database.pool.query<InsertRow>({ text: BOOKING_INSERT, values: values(rows) });
     // int4, text, int4, int4: the numbers pg hands over as numbers, as InsertRow says.
-    expect(result.fields.map((f) => [f.name, f.dataTypeID])).toEqual([['n', 23], ['refusal', 25], ['id', 23], ['retry_after', 23]] satisfies [keyof InsertRow, number][]);
+    expect(result.fields.map((f) => [f.name, f.dataTypeID])).toEqual([
+      ['n', 23],
+      ['refusal', 25],
+      ['id', 23],
+      ['retry_after', 23],
+    ] satisfies [keyof InsertRow, number][]);
     const [written, taken] = [...result.rows].sort((a, b) => a.n - b.n);
     expect(taken).toEqual({ n: 1, refusal: 'taken', id: null, retry_after: null });
     const id = written!.id!;
     expect(written).toEqual({ n: 0, refusal: null, id, retry_after: null });
     const jobs = await database.pool.query('select job_name, job_id, payload, available_at from outbox order by job_id');
     expect(jobs.rows).toEqual([
-      { job_name: 'mail.booking-confirmation', job_id: jobIds.confirmationMail(id, 'client'), payload: { bookingId: id, recipient: 'client' }, available_at: now },
+      {
+        job_name: 'mail.booking-confirmation',
+        job_id: jobIds.confirmationMail(id, 'client'),
+        payload: { bookingId: id, recipient: 'client' },
+        available_at: now,
+      },
       {
         job_name: 'mail.booking-reminder',
         job_id: jobIds.reminderMail(id, start),
@@ -138,20 +167,31 @@ describe('the booking insert statement', () => {
 
   it('plans the slot conflict on bookings_live_slot_uq and the hold counts on their indexes', async () => {
     // A centre's worth of live holds, each a client of its own, with statistics as autovacuum keeps them.
-    await database.pool.query(`
+    await database.pool.query(
+      `
       insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
         client_email, client_mobile, payment_status, payment_hold_expires_at, client_address_hash, amount_paise)
       select 1, 1, date '2027-01-01' + g, time '10:00', 'ONLINE', 'Client ' || g,
         'client' || g || '@example.com', lpad(g::text, 10, '9'), 'INITIATED', $1::timestamptz + interval '20 minutes', 'address-' || (g % 50), 150000
-      from generate_series(1, 3000) as g`, [now]);
+      from generate_series(1, 3000) as g`,
+      [now],
+    );
     await database.pool.query('analyze bookings');
-    const rows = Array.from({ length: 20 }, (_, i) =>
-      batchRow(
-        booking({ bookingDate: '2026-12-01', bookingTimeSlotStart: `${10 + (i % 8)}:00`, clientEmail: `asker${i}@example.com`, clientMobile: `98765${String(i).padStart(5, '0')}`, clientAddressHash: `address-${i}` }),
-        [],
-        now,
-        { perClient: 2, perAddress: 10 },
-      ).row,
+    const rows = Array.from(
+      { length: 20 },
+      (_, i) =>
+        batchRow(
+          booking({
+            bookingDate: '2026-12-01',
+            bookingTimeSlotStart: `${10 + (i % 8)}:00`,
+            clientEmail: `asker${i}@example.com`,
+            clientMobile: `98765${String(i).padStart(5, '0')}`,
+            clientAddressHash: `address-${i}`,
+          }),
+          [],
+          now,
+          { perClient: 2, perAddress: 10 },
+        ).row,
     );
     const { rows: plan } = await database.pool.query<{ 'QUERY PLAN': unknown }>({ text: `explain (format json) ${BOOKING_INSERT}`, values: values(rows) });
     const text = JSON.stringify(plan[0]!['QUERY PLAN']);

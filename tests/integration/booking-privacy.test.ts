@@ -43,7 +43,21 @@ afterAll(async () => {
 const row = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
 /** Dr. Asha Mehta's hours, and the working days of the offer after Monday 23 November (no Sundays). */
 const HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
-const DAYS = ['2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-30', '2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05', '2026-12-07', '2026-12-08'];
+const DAYS = [
+  '2026-11-24',
+  '2026-11-25',
+  '2026-11-26',
+  '2026-11-27',
+  '2026-11-28',
+  '2026-11-30',
+  '2026-12-01',
+  '2026-12-02',
+  '2026-12-03',
+  '2026-12-04',
+  '2026-12-05',
+  '2026-12-07',
+  '2026-12-08',
+];
 let slot = 0;
 /** A slot of Dr. Asha Mehta no other test of this file has asked for. */
 function nextSlot(): { booking_date: string; booking_time_slot_start: string } {
@@ -60,7 +74,9 @@ function client(): { client_email: string; client_mobile: string } {
 }
 
 function book(target: Express = app, overrides: Record<string, unknown> = {}) {
-  return request(target).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), ...client(), ...overrides }));
+  return request(target)
+    .post('/confirm-booking')
+    .send(onlineBooking({ ...nextSlot(), ...client(), ...overrides }));
 }
 
 const PERSONAL = ['client_full_name', 'client_email', 'client_mobile', 'client_note', 'google_meet_link'];
@@ -68,7 +84,11 @@ const PERSONAL = ['client_full_name', 'client_email', 'client_mobile', 'client_n
 describe('a booking is private to the client who made it', () => {
   it('answers the booking token once, and keeps only its hash', async () => {
     const res = await book().expect(200);
-    expect(res.body).toEqual({ booking_id: expect.any(Number), message: 'Booking created successfully.', booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(res.body).toEqual({
+      booking_id: expect.any(Number),
+      message: 'Booking created successfully.',
+      booking_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
     const stored = await row(res.body.booking_id);
     expect(stored.bookingTokenHash).toBe(createHash('sha256').update(res.body.booking_token).digest('hex'));
     // The token itself is in no column of the row.
@@ -109,13 +129,24 @@ describe('a booking is private to the client who made it', () => {
     for (const change of [{ paymentStatus: 'COMPLETED' as const }, { cancelled: true }, { paymentStatus: 'FAILED' as const }]) {
       const res = await book().expect(200);
       await database.db.update(bookings).set(change).where(eq(bookings.id, res.body.booking_id));
-      const refused = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', res.body.booking_token).send({ booking_id: res.body.booking_id }).expect(409);
+      const refused = await request(app)
+        .post('/api/payment/generate-link')
+        .set('X-Booking-Token', res.body.booking_token)
+        .send({ booking_id: res.body.booking_id })
+        .expect(409);
       expect(refused.body.detail).toMatch(/not awaiting an online payment/);
       expect(refused.body.payment_link_id).toBeUndefined();
     }
     // In person: nothing to pay online.
-    const offline = await request(app).post('/confirm-booking').send(offlineBooking({ ...client(), booking_time_slot_start: '11:00' })).expect(200);
-    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', offline.body.booking_token).send({ booking_id: offline.body.booking_id }).expect(409);
+    const offline = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ ...client(), booking_time_slot_start: '11:00' }))
+      .expect(200);
+    await request(app)
+      .post('/api/payment/generate-link')
+      .set('X-Booking-Token', offline.body.booking_token)
+      .send({ booking_id: offline.body.booking_id })
+      .expect(409);
   });
 
   it('answers the details of a booking without proof with its payment status only, and by booking number not at all', async () => {
@@ -131,7 +162,12 @@ describe('a booking is private to the client who made it', () => {
     await request(app).get(`/api/get-razorpay-details/${id}`).set('X-Booking-Token', 'A'.repeat(43)).expect(404);
 
     const withToken = await request(app).get(`/api/get-razorpay-details/${linkId}`).set('X-Booking-Token', mine.body.booking_token).expect(200);
-    expect(withToken.body.data).toMatchObject({ id, client_full_name: 'Zarina Qadri', client_note: 'Sleep has been hard since June', payment_status: 'INITIATED' });
+    expect(withToken.body.data).toMatchObject({
+      id,
+      client_full_name: 'Zarina Qadri',
+      client_note: 'Sleep has been hard since June',
+      payment_status: 'INITIATED',
+    });
     const byNumber = await request(app).get(`/api/get-razorpay-details/${id}`).set('X-Booking-Token', mine.body.booking_token).expect(200);
     expect(byNumber.body.data.client_full_name).toBe('Zarina Qadri');
     expect(withToken.headers['cache-control']).toBe('no-store');
@@ -147,7 +183,9 @@ describe('a booking is private to the client who made it', () => {
       razorpay_payment_link_status: 'paid',
       razorpay_payment_id: 'pay_Forged00000001',
     };
-    const forged = await request(app).get(`/api/get-razorpay-details/${id}`).query({ ...params, razorpay_signature: 'f'.repeat(64) });
+    const forged = await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ ...params, razorpay_signature: 'f'.repeat(64) });
     expect(forged.status).toBe(404);
     const secret = (config.payments as { secret: string }).secret;
     const signed = await request(app)
@@ -190,7 +228,11 @@ describe('a booking is private to the client who made it', () => {
 
   it('shows the amount and the centre’s name on the sandbox checkout, not the client’s', async () => {
     const mine = await book(app, { client_full_name: 'Tanvi Rao' }).expect(200);
-    const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', mine.body.booking_token).send({ booking_id: mine.body.booking_id }).expect(200);
+    const link = await request(app)
+      .post('/api/payment/generate-link')
+      .set('X-Booking-Token', mine.body.booking_token)
+      .send({ booking_id: mine.body.booking_id })
+      .expect(200);
     const page = await request(app).get(`/sandbox/checkout/${link.body.payment_link_id}`).expect(200);
     expect(page.text).toContain('₹1,500.00');
     expect(page.text).toContain(config.centreName);
@@ -219,7 +261,11 @@ describe('payment_transaction_id is an idempotency key', () => {
     expect(retry.body).toEqual(first.body);
     expect(await database.db.$count(bookings, eq(bookings.paymentTransactionId, 'retry-key-0001'))).toBe(1);
     // Whichever answer got through, its token works: a retry cannot lock the client out of their booking.
-    await request(app).post('/api/payment/generate-link').set('X-Booking-Token', first.body.booking_token).send({ booking_id: first.body.booking_id }).expect(200);
+    await request(app)
+      .post('/api/payment/generate-link')
+      .set('X-Booking-Token', first.body.booking_token)
+      .send({ booking_id: first.body.booking_id })
+      .expect(200);
   });
 
   it('a key is no way to a booking once it was paid, cancelled or is older than a hold', async () => {
@@ -228,7 +274,10 @@ describe('payment_transaction_id is an idempotency key', () => {
       const made = await request(app).post('/confirm-booking').send(payload).expect(200);
       const key = (await row(made.body.booking_id)).paymentTransactionId!;
       await database.db.update(bookings).set(change).where(eq(bookings.id, made.body.booking_id));
-      const again = await request(app).post('/confirm-booking').send({ ...payload, payment_transaction_id: key }).expect(409);
+      const again = await request(app)
+        .post('/confirm-booking')
+        .send({ ...payload, payment_transaction_id: key })
+        .expect(409);
       expect(again.body.detail).toMatch(/already made/);
       expect(again.body.booking_token).toBeUndefined();
     }
@@ -249,7 +298,10 @@ describe('payment_transaction_id is an idempotency key', () => {
     await request(app).post('/confirm-booking').send(payload).expect(200);
     const before = await database.db.$count(bookings);
     for (const change of [nextSlot(), { client_full_name: 'Somebody Else' }, { client_email: 'other@example.com' }]) {
-      const res = await request(app).post('/confirm-booking').send({ ...payload, ...change }).expect(409);
+      const res = await request(app)
+        .post('/confirm-booking')
+        .send({ ...payload, ...change })
+        .expect(409);
       expect(res.body.detail).toMatch(/already used for a different booking/);
     }
     expect(await database.db.$count(bookings)).toBe(before);
@@ -268,7 +320,10 @@ describe('payment_transaction_id is an idempotency key', () => {
     const one = await book().expect(200);
     const two = await book().expect(200);
     await expect(
-      database.db.update(bookings).set({ paymentTransactionId: (await row(one.body.booking_id)).paymentTransactionId }).where(eq(bookings.id, two.body.booking_id)),
+      database.db
+        .update(bookings)
+        .set({ paymentTransactionId: (await row(one.body.booking_id)).paymentTransactionId })
+        .where(eq(bookings.id, two.body.booking_id)),
     ).rejects.toThrow(/bookings_payment_txn_uq|Failed query/);
   });
 });
@@ -290,7 +345,10 @@ describe('hold limits', () => {
     await book(limited, { ...client(), client_email: who.client_email }).expect(429);
     expect(await database.db.$count(bookings)).toBe(before);
     // In person is no hold; another client is not limited.
-    await request(limited).post('/confirm-booking').send(offlineBooking({ ...who, booking_time_slot_start: '12:00' })).expect(200);
+    await request(limited)
+      .post('/confirm-booking')
+      .send(offlineBooking({ ...who, booking_time_slot_start: '12:00' }))
+      .expect(200);
     await book(limited).expect(200);
   });
 
@@ -302,14 +360,25 @@ describe('hold limits', () => {
     await database.db.update(bookings).set({ paymentStatus: 'COMPLETED', paymentHoldExpiresAt: null }).where(eq(bookings.id, paid.body.booking_id));
     const second = await book(limited, who).expect(200);
     // A hold whose time is over is no longer live, even before the worker marks it FAILED.
-    await database.db.update(bookings).set({ paymentHoldExpiresAt: new Date(clock.now().getTime() - 1000) }).where(eq(bookings.id, second.body.booking_id));
+    await database.db
+      .update(bookings)
+      .set({ paymentHoldExpiresAt: new Date(clock.now().getTime() - 1000) })
+      .where(eq(bookings.id, second.body.booking_id));
     await book(limited, who).expect(200);
     const manual = await request(limited)
       .post('/confirm-booking')
       .set(bearer(tokenFor(admins.admin, clock.now())))
       .send({
-        therapist_id: 1, ...nextSlot(), client_full_name: 'Meera Pillai', ...who, booking_type: 'ONLINE', location_id: 0,
-        amount: 1500, admin_confirmed: true, payment_status: 'COMPLETED', payment_transaction_id: 'manual-hold-exempt',
+        therapist_id: 1,
+        ...nextSlot(),
+        client_full_name: 'Meera Pillai',
+        ...who,
+        booking_type: 'ONLINE',
+        location_id: 0,
+        amount: 1500,
+        admin_confirmed: true,
+        payment_status: 'COMPLETED',
+        payment_transaction_id: 'manual-hold-exempt',
       });
     expect(manual.status).toBe(200);
   });
@@ -374,19 +443,29 @@ describe('the client’s own booking across a failed or abandoned payment (issue
     // The client comes back from the checkout and presses Pay: never "This time slot has just been booked".
     const again = await request(app).post('/confirm-booking').send(payload).expect(200);
     expect(again.body).toEqual(first.body);
-    const sameLink = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', again.body.booking_token).send(linkRequest(again.body.booking_id)).expect(200);
+    const sameLink = await request(app)
+      .post('/api/payment/generate-link')
+      .set('X-Booking-Token', again.body.booking_token)
+      .send(linkRequest(again.body.booking_id))
+      .expect(200);
     expect(sameLink.body).toEqual(link.body);
   });
 
   it('after a failed attempt the booking’s client gets its link and the time its hold has left; others only the status', async () => {
-    const made = await request(app).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), ...client() })).expect(200);
+    const made = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ ...nextSlot(), ...client() }))
+      .expect(200);
     const id = made.body.booking_id as number;
     const token = made.body.booking_token as string;
     const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', token).send(linkRequest(id)).expect(200);
     const failed = new URL(await payments.fail(link.body.payment_link_id));
     const query = Object.fromEntries(failed.searchParams);
     expect(query).toMatchObject({ razorpay_payment_link_status: 'failed', razorpay_payment_link_reference_id: String(id) });
-    const lookup = () => request(app).get(`/api/get-razorpay-details/${link.body.payment_link_id}`).query({ payment_status: 'failed', ...query });
+    const lookup = () =>
+      request(app)
+        .get(`/api/get-razorpay-details/${link.body.payment_link_id}`)
+        .query({ payment_status: 'failed', ...query });
     const mine = await lookup().set('X-Booking-Token', token).expect(200);
     expect(mine.body.data).toMatchObject({
       id,
@@ -417,10 +496,15 @@ describe('client details as people write them (issue 19)', () => {
       expect((await row(made.body.booking_id)).clientMobile, `form ${n}`).toBe('9876543210');
     }
     // Ten digits are ten digits (the spec's rule); only longer forms lose a prefix.
-    await request(app).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), client_email: client().client_email, client_mobile: '0987654321' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ ...nextSlot(), client_email: client().client_email, client_mobile: '0987654321' }))
+      .expect(200);
     for (const bad of ['+91 98765 4321', '98765-432101', '+44 7700 900123']) {
       // Refused before any slot is looked at: the factory's own slot will do.
-      const res = await request(app).post('/confirm-booking').send(onlineBooking({ client_mobile: bad }));
+      const res = await request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ client_mobile: bad }));
       expect(res.status, bad).toBe(400);
       expect(res.body.errors.client_mobile).toBe('Mobile number must be 10 digits');
     }
@@ -428,17 +512,32 @@ describe('client details as people write them (issue 19)', () => {
 
   it('refuses an e-mail with an empty part between dots', async () => {
     for (const email of ['user@example..com', '.user@example.com', 'user.@example.com', 'user@-example.com', 'user@example.c']) {
-      const res = await request(app).post('/confirm-booking').send(onlineBooking({ client_email: email })).expect(400);
+      const res = await request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ client_email: email }))
+        .expect(400);
       expect(res.body.errors.client_email, email).toBe('Please enter a valid email address');
     }
   });
 
   it('under 18 a booking needs a parent’s or guardian’s consent; the server refuses it without', async () => {
-    const res = await request(app).post('/confirm-booking').send(onlineBooking({ client_age: 12 })).expect(400);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ client_age: 12 }))
+      .expect(400);
     expect(res.body.errors).toEqual({ guardian_consent: 'A parent or guardian must agree to this booking for a client under 18' });
     expect(res.body.detail).toBeTruthy();
-    await request(app).post('/confirm-booking').send(onlineBooking({ client_age: 12, guardian_consent: false })).expect(400);
-    await request(app).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), ...client(), client_age: 12, guardian_consent: true })).expect(200);
-    await request(app).post('/confirm-booking').send(onlineBooking({ ...nextSlot(), ...client(), client_age: 18 })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ client_age: 12, guardian_consent: false }))
+      .expect(400);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ ...nextSlot(), ...client(), client_age: 12, guardian_consent: true }))
+      .expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ ...nextSlot(), ...client(), client_age: 18 }))
+      .expect(200);
   });
 });

@@ -86,7 +86,12 @@ describe('compressed answers', () => {
         expect(plain.headers.vary).toMatch(/Accept-Encoding/);
         const json = decode(plain);
         expect(json.length).toBeGreaterThan(1024);
-        for (const [asked, sent] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['br;q=0, gzip', 'gzip'], ['gzip;q=0', undefined]] as const) {
+        for (const [asked, sent] of [
+          ['gzip, deflate, br', 'br'],
+          ['gzip', 'gzip'],
+          ['br;q=0, gzip', 'gzip'],
+          ['gzip;q=0', undefined],
+        ] as const) {
           const res = await raw(app, path, asked);
           expect(res.status).toBe(200);
           expect(res.headers['content-encoding']).toBe(sent);
@@ -140,7 +145,12 @@ describe('the built site, pre-compressed', () => {
   });
 
   it('serves the stored variant the browser accepts, with the original type and caching', async () => {
-    for (const [asked, sent] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], [undefined, undefined], ['br;q=0, gzip;q=0', undefined]] as const) {
+    for (const [asked, sent] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      [undefined, undefined],
+      ['br;q=0, gzip;q=0', undefined],
+    ] as const) {
       const js = await raw(site, '/_astro/wizard.abc123.js', asked);
       expect(js.status).toBe(200);
       expect(js.headers['content-encoding']).toBe(sent);

@@ -76,7 +76,13 @@ describe('error logs carry no request value', () => {
     const err = errorLine()!.err;
     // What is kept is enough to find the fault: the error's type and SQLSTATE, the routine, the stack's
     // frames. A RAISE's text is whatever its author wrote, so none of it is kept.
-    expect(pgErrorOf(err)).toEqual({ type: 'DatabaseError', code: 'P0001', routine: 'exec_stmt_raise', severity: 'ERROR', stack: expect.stringMatching(/^\s+at /) });
+    expect(pgErrorOf(err)).toEqual({
+      type: 'DatabaseError',
+      code: 'P0001',
+      routine: 'exec_stmt_raise',
+      severity: 'ERROR',
+      stack: expect.stringMatching(/^\s+at /),
+    });
     expect(requestLine()).toMatchObject({ level: 50, req: { method: 'POST', url: '/confirm-booking' }, res: { statusCode: 500 } });
   });
 
@@ -84,14 +90,20 @@ describe('error logs carry no request value', () => {
     await withTrigger('perform new.client_full_name::int;', async () => {
       await request(app).post('/confirm-booking').send(booking()).expect(500);
     });
-    expect(pgErrorOf(errorLine()!.err)).toMatchObject({ code: '22P02', routine: expect.any(String), message: 'invalid input syntax for type integer: "[redacted]"' });
+    expect(pgErrorOf(errorLine()!.err)).toMatchObject({
+      code: '22P02',
+      routine: expect.any(String),
+      message: 'invalid input syntax for type integer: "[redacted]"',
+    });
   });
 
   it('a unique violation (Key (…)=(…) already exists)', async () => {
     await database.db.execute(sql.raw('create unique index error_logs_note_uq on bookings (client_note)'));
     try {
       await request(app).post('/confirm-booking').send(booking()).expect(200);
-      const second = await request(app).post('/confirm-booking').send(booking({ ...OTHER, payment_transaction_id: undefined }));
+      const second = await request(app)
+        .post('/confirm-booking')
+        .send(booking({ ...OTHER, payment_transaction_id: undefined }));
       expect(second.status, JSON.stringify(second.body)).toBe(500);
     } finally {
       await database.db.execute(sql.raw('delete from outbox; delete from bookings; drop index error_logs_note_uq'));
@@ -102,18 +114,27 @@ describe('error logs carry no request value', () => {
   });
 
   it('a validation failure', async () => {
-    const res = await request(app).post('/confirm-booking').send(booking({ client_email: `${PERSON.client_email}@` })).expect(400);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(booking({ client_email: `${PERSON.client_email}@` }))
+      .expect(400);
     expect(res.body.errors.client_email).toBeDefined();
     expect(requestLine()).toMatchObject({ level: 40, res: { statusCode: 400 } });
   });
 
   it('malformed JSON quoting the body (JSON.parse quotes what it could not read)', async () => {
-    await request(app).post('/confirm-booking').set('content-type', 'application/json').send(`{"client_full_name": "${PERSON.client_full_name}", oops`).expect(400);
+    await request(app)
+      .post('/confirm-booking')
+      .set('content-type', 'application/json')
+      .send(`{"client_full_name": "${PERSON.client_full_name}", oops`)
+      .expect(400);
     expect(requestLine()).toMatchObject({ level: 40, res: { statusCode: 400 } });
   });
 
   it('a query holding a value is refused, and the request line keeps the path only', async () => {
-    await request(app).get(`/api/slots?therapist_id=1&name=${encodeURIComponent(PERSON.client_full_name)}`).expect(400);
+    await request(app)
+      .get(`/api/slots?therapist_id=1&name=${encodeURIComponent(PERSON.client_full_name)}`)
+      .expect(400);
     expect(parsed().map((l) => l.req?.url)).toEqual(['/api/slots']);
   });
 });

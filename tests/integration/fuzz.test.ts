@@ -60,14 +60,34 @@ beforeAll(async () => {
     paymentLinkUrl: 'https://pay.example.test/plink_Fuzz0000000001',
     razorpayPaymentLinkId: 'plink_Fuzz0000000001',
   });
-  const pending = await insertBooking(database.db, { therapistId: 5, bookingDate: '2026-11-25', bookingTimeSlotStart: '11:00', bookingType: 'OFFLINE', locationId: 1, paymentStatus: 'PENDING' });
+  const pending = await insertBooking(database.db, {
+    therapistId: 5,
+    bookingDate: '2026-11-25',
+    bookingTimeSlotStart: '11:00',
+    bookingType: 'OFFLINE',
+    locationId: 1,
+    paymentStatus: 'PENDING',
+  });
   // An open payment issue, so a review could change it (none may).
   const [issue] = await database.db
     .insert(paymentDiscrepancies)
-    .values({ kind: 'AMOUNT_MISMATCH', provider: 'sandbox', bookingId: completed.id, paymentId: 'pay_Fuzz0000000001', ledgerPaise: 150_000, providerPaise: 120_000, detail: 'Amounts differ.', detectedAt: now, lastSeenAt: now })
+    .values({
+      kind: 'AMOUNT_MISMATCH',
+      provider: 'sandbox',
+      bookingId: completed.id,
+      paymentId: 'pay_Fuzz0000000001',
+      ledgerPaise: 150_000,
+      providerPaise: 120_000,
+      detail: 'Amounts differ.',
+      detectedAt: now,
+      lastSeenAt: now,
+    })
     .returning();
   // The in-person booking's Manage booking token, so its routes are reached with a real one.
-  await database.db.update(bookings).set({ manageTokenHash: manageTokenFor(testConfig.jwtSecret, pending.id).hash }).where(eq(bookings.id, pending.id));
+  await database.db
+    .update(bookings)
+    .set({ manageTokenHash: manageTokenFor(testConfig.jwtSecret, pending.id).hash })
+    .where(eq(bookings.id, pending.id));
   ids = {
     manageToken: manageTokenFor(testConfig.jwtSecret, pending.id).token,
     issue: issue!.id,
@@ -78,9 +98,21 @@ beforeAll(async () => {
     pendingTxn: pending.paymentTransactionId!,
     linkedUrl: linked.paymentLinkUrl!,
   };
-  const payments = sandboxProvider({ db: database.db, secret: (testConfig.payments as { secret: string }).secret, publicBaseUrl: testConfig.publicBaseUrl, now: clock.now });
+  const payments = sandboxProvider({
+    db: database.db,
+    secret: (testConfig.payments as { secret: string }).secret,
+    publicBaseUrl: testConfig.publicBaseUrl,
+    now: clock.now,
+  });
   // WhatsApp configured, so its webhook routes are the real ones (unconfigured they are plain 404s).
-  const whatsapp = { ...WHATSAPP_FUZZ, templateName: 'session_reminder', templateLanguage: 'en', graphUrl: 'http://127.0.0.1:9', graphVersion: 'v26.0', retryDelayMs: 60_000 };
+  const whatsapp = {
+    ...WHATSAPP_FUZZ,
+    templateName: 'session_reminder',
+    templateLanguage: 'en',
+    graphUrl: 'http://127.0.0.1:9',
+    graphVersion: 'v26.0',
+    retryDelayMs: 60_000,
+  };
   const app = testApp(database, { config: { ...testConfig, whatsapp }, now: clock.now, payments });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -193,17 +225,75 @@ const FIELDS = {
 
 /** Path segments that are no valid id, reference or file name: undecodable, out of range, traversal, NUL. */
 const BAD_SEGMENTS = [
-  '%FF', '%C0%80', '%E0%A4%A', '%', '%%', '%00', 'abc%00', '%u0041', '%2e%2e', '..%2F..%2Fetc%2Fpasswd', '..%5C..%5Cwin.ini',
-  '0', '-1', '1.5', '1e3', '0x1F', String(INT4_OVER), '99999999999', '9'.repeat(40), "1'", '1%27%20OR%201=1', '1;', '%20', '+1',
-  'x'.repeat(300), '%F0%9F%98%80', '\u00ff\u00fe', '\u00e9t\u00e9', 'plink_%00', 'plink_short', '__proto__', 'constructor',
+  '%FF',
+  '%C0%80',
+  '%E0%A4%A',
+  '%',
+  '%%',
+  '%00',
+  'abc%00',
+  '%u0041',
+  '%2e%2e',
+  '..%2F..%2Fetc%2Fpasswd',
+  '..%5C..%5Cwin.ini',
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '0x1F',
+  String(INT4_OVER),
+  '99999999999',
+  '9'.repeat(40),
+  "1'",
+  '1%27%20OR%201=1',
+  '1;',
+  '%20',
+  '+1',
+  'x'.repeat(300),
+  '%F0%9F%98%80',
+  '\u00ff\u00fe',
+  '\u00e9t\u00e9',
+  'plink_%00',
+  'plink_short',
+  '__proto__',
+  'constructor',
 ];
 /** Query strings that no route accepts. */
 const BAD_QUERIES = [
-  'therapist_id=%00', 'therapist_id=%FF', `therapist_id=${INT4_OVER}`, 'therapist_id=-1', 'therapist_id=1&therapist_id=2', 'therapist_id=1e3',
-  'therapist_id[]=1', 'therapist_id[$gt]=0', '__proto__[admin]=1', 'constructor[prototype][admin]=1', 'name=%00', 'name=Meera%00',
-  `name=${'x'.repeat(200)}`, 'name=%FF%FE', 'page=0', 'page=-1', 'page=%00', `page=${INT4_OVER}`, 'page_size=101', 'page_size=1e2',
-  'report_date=2026-02-30', 'report_date=2019-01-01', 'report_date=%00', 'year=1999', 'year=99999', 'month=13', 'month=0', 'month=%FF',
-  'unknown=1', '%=%', '&&&', '=', 'a=%E0%A4%A', 'payment_status=paid&razorpay_signature=%00',
+  'therapist_id=%00',
+  'therapist_id=%FF',
+  `therapist_id=${INT4_OVER}`,
+  'therapist_id=-1',
+  'therapist_id=1&therapist_id=2',
+  'therapist_id=1e3',
+  'therapist_id[]=1',
+  'therapist_id[$gt]=0',
+  '__proto__[admin]=1',
+  'constructor[prototype][admin]=1',
+  'name=%00',
+  'name=Meera%00',
+  `name=${'x'.repeat(200)}`,
+  'name=%FF%FE',
+  'page=0',
+  'page=-1',
+  'page=%00',
+  `page=${INT4_OVER}`,
+  'page_size=101',
+  'page_size=1e2',
+  'report_date=2026-02-30',
+  'report_date=2019-01-01',
+  'report_date=%00',
+  'year=1999',
+  'year=99999',
+  'month=13',
+  'month=0',
+  'month=%FF',
+  'unknown=1',
+  '%=%',
+  '&&&',
+  '=',
+  'a=%E0%A4%A',
+  'payment_status=paid&razorpay_signature=%00',
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -225,21 +315,50 @@ type Spec = {
   raw?: boolean;
 };
 
-const admin = (name: string, method: 'GET' | 'POST', path: string, extra: Partial<Spec> = {}): Spec => ({ name, method, path: () => path, auth: 'super', ...extra });
+const admin = (name: string, method: 'GET' | 'POST', path: string, extra: Partial<Spec> = {}): Spec => ({
+  name,
+  method,
+  path: () => path,
+  auth: 'super',
+  ...extra,
+});
 
 const validManual = () => manualOfflineBooking();
 
 const SPECS = (): Spec[] => [
   ...['/locations', '/services', '/therapists'].map((p): Spec => ({ name: `GET ${p}`, method: 'GET', path: () => p, auth: 'none' })),
-  ...['/availability-slots', '/booked-slots', '/api/slots'].map((p): Spec => ({ name: `GET ${p}`, method: 'GET', path: () => p, query: () => 'therapist_id=1', auth: 'none' })),
+  ...['/availability-slots', '/booked-slots', '/api/slots'].map(
+    (p): Spec => ({ name: `GET ${p}`, method: 'GET', path: () => p, query: () => 'therapist_id=1', auth: 'none' }),
+  ),
   { name: 'GET /healthz', method: 'GET', path: () => '/healthz', auth: 'none' },
   { name: 'GET /readyz', method: 'GET', path: () => '/readyz', auth: 'none' },
   { name: 'GET /get_location_image', method: 'GET', path: (p) => `/get_location_image/${p}`, param: () => '1.png', auth: 'none' },
   { name: 'GET /get_specific_image', method: 'GET', path: (p) => `/get_specific_image/${p}`, param: () => 'asha-mehta.png', auth: 'none' },
-  { name: 'POST /confirm-booking online', method: 'POST', path: () => '/confirm-booking', body: () => ({ ...onlineBooking() }), fields: FIELDS.booking, auth: 'none' },
-  { name: 'POST /confirm-booking in person', method: 'POST', path: () => '/confirm-booking', body: () => ({ ...offlineBooking() }), fields: FIELDS.booking, auth: 'none' },
+  {
+    name: 'POST /confirm-booking online',
+    method: 'POST',
+    path: () => '/confirm-booking',
+    body: () => ({ ...onlineBooking() }),
+    fields: FIELDS.booking,
+    auth: 'none',
+  },
+  {
+    name: 'POST /confirm-booking in person',
+    method: 'POST',
+    path: () => '/confirm-booking',
+    body: () => ({ ...offlineBooking() }),
+    fields: FIELDS.booking,
+    auth: 'none',
+  },
   { name: 'POST /confirm-booking manual', method: 'POST', path: () => '/confirm-booking', body: validManual, fields: FIELDS.manual, auth: 'super' },
-  { name: 'POST /api/payment/generate-link', method: 'POST', path: () => '/api/payment/generate-link', body: () => ({ booking_id: ids.linked, amount: 1500, currency: 'INR' }), fields: FIELDS.generateLink, auth: 'none' },
+  {
+    name: 'POST /api/payment/generate-link',
+    method: 'POST',
+    path: () => '/api/payment/generate-link',
+    body: () => ({ booking_id: ids.linked, amount: 1500, currency: 'INR' }),
+    fields: FIELDS.generateLink,
+    auth: 'none',
+  },
   {
     name: 'POST update-payment-link (wizard)',
     method: 'POST',
@@ -250,7 +369,14 @@ const SPECS = (): Spec[] => [
     auth: 'none',
   },
   { name: 'GET /api/get-razorpay-details', method: 'GET', path: (p) => `/api/get-razorpay-details/${p}`, param: () => ids.linkedTxn, auth: 'none' },
-  { name: 'POST /api/payment/webhook', method: 'POST', path: () => '/api/payment/webhook', body: () => ({ event: 'payment_link.paid', payload: {} }), auth: 'none', raw: true },
+  {
+    name: 'POST /api/payment/webhook',
+    method: 'POST',
+    path: () => '/api/payment/webhook',
+    body: () => ({ event: 'payment_link.paid', payload: {} }),
+    auth: 'none',
+    raw: true,
+  },
   { name: 'GET /api/manage/:token', method: 'GET', path: (p) => `/api/manage/${p}`, param: () => ids.manageToken, auth: 'none' },
   {
     name: 'POST /api/manage/:token/reschedule',
@@ -270,17 +396,45 @@ const SPECS = (): Spec[] => [
     auth: 'none',
   },
   // Unsigned, as every fuzzed delivery is: a 401 before the body is read, and nothing written.
-  { name: 'POST /api/whatsapp/webhook', method: 'POST', path: () => '/api/whatsapp/webhook', body: () => ({ object: 'whatsapp_business_account', entry: [] }), auth: 'none', raw: true },
+  {
+    name: 'POST /api/whatsapp/webhook',
+    method: 'POST',
+    path: () => '/api/whatsapp/webhook',
+    body: () => ({ object: 'whatsapp_business_account', entry: [] }),
+    auth: 'none',
+    raw: true,
+  },
   { name: 'GET /sandbox/checkout', method: 'GET', path: (p) => `/sandbox/checkout/${p}`, param: () => 'plink_Fuzz0000000001', auth: 'none' },
-  ...(['pay', 'fail'] as const).map((a): Spec => ({ name: `POST /sandbox/checkout/:id/${a}`, method: 'POST', path: (p) => `/sandbox/checkout/${p}/${a}`, param: () => 'plink_Fuzz0000000001', auth: 'none' })),
-  { name: 'POST /api/admin/login', method: 'POST', path: () => '/api/admin/login', body: () => ({ username: 'super', password: PASSWORD }), fields: FIELDS.login, auth: 'none' },
+  ...(['pay', 'fail'] as const).map(
+    (a): Spec => ({
+      name: `POST /sandbox/checkout/:id/${a}`,
+      method: 'POST',
+      path: (p) => `/sandbox/checkout/${p}/${a}`,
+      param: () => 'plink_Fuzz0000000001',
+      auth: 'none',
+    }),
+  ),
+  {
+    name: 'POST /api/admin/login',
+    method: 'POST',
+    path: () => '/api/admin/login',
+    body: () => ({ username: 'super', password: PASSWORD }),
+    fields: FIELDS.login,
+    auth: 'none',
+  },
   admin('POST /api/create-shareable-payment-link', 'POST', '/api/create-shareable-payment-link', {
     body: () => ({ amount: 1800, booking_id: ids.pending, merchant_transaction_id: ids.pendingTxn }),
     fields: FIELDS.shareable,
   }),
   admin('GET /api/admin/therapists', 'GET', '/api/admin/therapists'),
   admin('GET /api/admin/bookings', 'GET', '/api/admin/bookings'),
-  { name: 'POST /api/admin/bookings/:id/cancel', method: 'POST', path: (p) => `/api/admin/bookings/${p}/cancel`, param: () => String(ids.pending), auth: 'super' },
+  {
+    name: 'POST /api/admin/bookings/:id/cancel',
+    method: 'POST',
+    path: (p) => `/api/admin/bookings/${p}/cancel`,
+    param: () => String(ids.pending),
+    auth: 'super',
+  },
   {
     name: 'POST /api/admin/bookings/:id/cancel (a refund choice)',
     method: 'POST',
@@ -308,7 +462,10 @@ const SPECS = (): Spec[] => [
     fields: FIELDS.paymentLink,
     auth: 'super',
   },
-  admin('POST /api/admin/availability/block', 'POST', '/api/admin/availability/block', { body: () => ({ therapist_id: 1, start_time: '16:00', date: '2026-11-24' }), fields: FIELDS.block }),
+  admin('POST /api/admin/availability/block', 'POST', '/api/admin/availability/block', {
+    body: () => ({ therapist_id: 1, start_time: '16:00', date: '2026-11-24' }),
+    fields: FIELDS.block,
+  }),
   {
     name: 'GET /api/admin/therapists/:id/slot-states',
     method: 'GET',
@@ -385,7 +542,10 @@ function poisonsFor(spec: Spec): fc.Arbitrary<Poison>[] {
       fc.constant({ kind: 'nulKey' as const }),
       fc.record({ kind: fc.constant('protoKey' as const), key: fc.constantFrom('__proto__' as const, 'constructor' as const, 'prototype' as const) }),
       fc.record({ kind: fc.constant('brokenJson' as const), cut: fc.nat() }),
-      fc.record({ kind: fc.constant('notAnObject' as const), text: fc.constantFrom('[]', '[1,2,3]', '"hello"', '42', 'null', 'true', '1e999', '{"a":1}{"b":2}', '\uFEFF{}', '') }),
+      fc.record({
+        kind: fc.constant('notAnObject' as const),
+        text: fc.constantFrom('[]', '[1,2,3]', '"hello"', '42', 'null', 'true', '1e999', '{"a":1}{"b":2}', '\uFEFF{}', ''),
+      }),
       fc.record({
         kind: fc.constant('encoding' as const),
         encoding: fc.constantFrom('gzip', 'deflate', 'br', 'x-gzip', 'compress', 'gzip, gzip', 'identity, gzip', 'GZIP', 'zstd'),
@@ -409,13 +569,21 @@ function poisonsFor(spec: Spec): fc.Arbitrary<Poison>[] {
         ),
       }),
       fc.record({ kind: fc.constant('oversize' as const), bytes: fc.integer({ min: 33 * 1024, max: 300 * 1024 }) }),
-      fc.record({ kind: fc.constant('invalidUtf8' as const), bytes: fc.array(fc.constantFrom(0x80, 0xbf, 0xc0, 0xc1, 0xe0, 0xed, 0xf5, 0xfe, 0xff), { minLength: 1, maxLength: 6 }) }),
+      fc.record({
+        kind: fc.constant('invalidUtf8' as const),
+        bytes: fc.array(fc.constantFrom(0x80, 0xbf, 0xc0, 0xc1, 0xe0, 0xed, 0xf5, 0xfe, 0xff), { minLength: 1, maxLength: 6 }),
+      }),
     );
   }
   if (spec.raw) {
     list.push(
       fc.record({ kind: fc.constant('brokenJson' as const), cut: fc.nat() }),
-      fc.record({ kind: fc.constant('encoding' as const), encoding: fc.constantFrom('gzip', 'deflate'), garbage: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }), truncate: fc.boolean() }),
+      fc.record({
+        kind: fc.constant('encoding' as const),
+        encoding: fc.constantFrom('gzip', 'deflate'),
+        garbage: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }),
+        truncate: fc.boolean(),
+      }),
       fc.record({ kind: fc.constant('oversize' as const), bytes: fc.integer({ min: 257 * 1024, max: 400 * 1024 }) }),
       fc.record({ kind: fc.constant('contentType' as const), type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', '') }),
     );
@@ -425,9 +593,36 @@ function poisonsFor(spec: Spec): fc.Arbitrary<Poison>[] {
 
 const HEADER_NOISE: fc.Arbitrary<Noise> = fc.record({
   kind: fc.constant('header' as const),
-  name: fc.constantFrom('x-request-id', 'x-forwarded-for', 'accept', 'accept-encoding', 'cookie', 'if-none-match', 'range', 'x-razorpay-signature', 'x-razorpay-event-id', 'x-hub-signature-256', 'origin', 'referer', 'user-agent', 'accept-charset'),
+  name: fc.constantFrom(
+    'x-request-id',
+    'x-forwarded-for',
+    'accept',
+    'accept-encoding',
+    'cookie',
+    'if-none-match',
+    'range',
+    'x-razorpay-signature',
+    'x-razorpay-event-id',
+    'x-hub-signature-256',
+    'origin',
+    'referer',
+    'user-agent',
+    'accept-charset',
+  ),
   value: fc.oneof(
-    fc.constantFrom('%00', '../../etc/passwd', '*/*', 'bytes=0-0,1-1', 'bytes=999999999-', 'admin_queues_token=x.y.z', "' OR 1=1 --", 'gzip;q=0, identity;q=0', 'x'.repeat(4000), '\u00ff\u00fe', '1.2.3.4, 999.999.999.999'),
+    fc.constantFrom(
+      '%00',
+      '../../etc/passwd',
+      '*/*',
+      'bytes=0-0,1-1',
+      'bytes=999999999-',
+      'admin_queues_token=x.y.z',
+      "' OR 1=1 --",
+      'gzip;q=0, identity;q=0',
+      'x'.repeat(4000),
+      '\u00ff\u00fe',
+      '1.2.3.4, 999.999.999.999',
+    ),
     fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 }),
   ),
 });
@@ -533,7 +728,10 @@ function build(spec: Spec, poisons: Poison[], noises: Noise[]): Wire {
         text = (text ?? '{}').replace(/^\{/, '{"fi\\u0000eld":"x",');
         break;
       case 'protoKey':
-        text = (text ?? '{}').replace(/^\{/, p.key === 'constructor' ? '{"constructor":{"prototype":{"is_admin":true}},' : `{"${p.key}":{"is_admin":true,"isSuperadmin":true},`);
+        text = (text ?? '{}').replace(
+          /^\{/,
+          p.key === 'constructor' ? '{"constructor":{"prototype":{"is_admin":true}},' : `{"${p.key}":{"is_admin":true,"isSuperadmin":true},`,
+        );
         break;
       case 'brokenJson': {
         const t = text ?? '{}';
@@ -590,7 +788,9 @@ function send(w: Wire): Promise<Answer> {
     const req = httpRequest({ host: '127.0.0.1', port, method: w.method, path: w.path, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', (err: NodeJS.ErrnoException) => {

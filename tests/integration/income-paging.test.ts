@@ -61,8 +61,10 @@ const get = (path: string) => request(app).get(path).set(boss);
 
 describe('income and inventory, a page at a time', () => {
   it('the pages together are the whole list, in its order, each row once; totals are the whole ledger’s on every page', async () => {
-    const ledger = (await database.db.execute<{ n: number; net: number; collected: number }>(sql`
-      select count(*)::int as n, sum(amount_paise)::int8 as net, sum(amount_paise) filter (where kind = 'capture')::int8 as collected from payments_ledger`)).rows[0]!;
+    const ledger = (
+      await database.db.execute<{ n: number; net: number; collected: number }>(sql`
+      select count(*)::int as n, sum(amount_paise)::int8 as net, sum(amount_paise) filter (where kind = 'capture')::int8 as collected from payments_ledger`)
+    ).rows[0]!;
     expect(ledger.n).toBeGreaterThan(1700);
     for (const path of PATHS) {
       const whole = (await get(path).expect(200)).body as { total_amount: number; total_collected: number; total_refunded: number; payments: Payment[] };
@@ -75,7 +77,14 @@ describe('income and inventory, a page at a time', () => {
         pages.push(res.body as IncomePage);
       }
       for (const [i, p] of pages.entries()) {
-        expect(p).toMatchObject({ page: i + 1, page_size: pageSize, total: ledger.n, total_amount: whole.total_amount, total_collected: whole.total_collected, total_refunded: whole.total_refunded });
+        expect(p).toMatchObject({
+          page: i + 1,
+          page_size: pageSize,
+          total: ledger.n,
+          total_amount: whole.total_amount,
+          total_collected: whole.total_collected,
+          total_refunded: whole.total_refunded,
+        });
         expect(Object.keys(p)).toEqual(['page', 'page_size', 'total', 'items', 'total_amount', 'total_collected', 'total_refunded']);
       }
       expect(pages.at(-1)!.items).toHaveLength(ledger.n - (pages.length - 1) * pageSize);
@@ -184,14 +193,18 @@ describe('eachLedgerBatch', () => {
     const seen: Payment[] = [];
     const sizes: number[] = [];
     let busy = false;
-    const count = await eachLedgerBatch(database.pool, async (batch) => {
-      expect(busy).toBe(false);
-      busy = true;
-      sizes.push(batch.length);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      seen.push(...batch.map(mapPayment));
-      busy = false;
-    }, 400);
+    const count = await eachLedgerBatch(
+      database.pool,
+      async (batch) => {
+        expect(busy).toBe(false);
+        busy = true;
+        sizes.push(batch.length);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        seen.push(...batch.map(mapPayment));
+        busy = false;
+      },
+      400,
+    );
     expect(count).toBe(whole.length);
     expect(sizes.slice(0, -1).every((n) => n === 400)).toBe(true);
     expect(sizes.at(-1)).toBe(whole.length - 400 * (sizes.length - 1));
@@ -201,10 +214,14 @@ describe('eachLedgerBatch', () => {
   it('a caller that fails stops the cursor: the error is the caller’s, and the pool carries on', async () => {
     let calls = 0;
     await expect(
-      eachLedgerBatch(database.pool, () => {
-        calls++;
-        throw new Error('the reader failed');
-      }, 100),
+      eachLedgerBatch(
+        database.pool,
+        () => {
+          calls++;
+          throw new Error('the reader failed');
+        },
+        100,
+      ),
     ).rejects.toThrow('the reader failed');
     expect(calls).toBe(1);
     // Its connection was closed, not handed back with the transaction open.

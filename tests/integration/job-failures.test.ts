@@ -37,7 +37,12 @@ beforeAll(async () => {
   await seedDemoData(database.db);
   admins = await createAdmins(database.db);
   config = configFor({ QUEUE_PREFIX: testPrefix(), PUBLIC_BASE_URL: 'http://127.0.0.1:9' });
-  const payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
+  const payments = sandboxProvider({
+    db: database.db,
+    secret: (config.payments as { secret: string }).secret,
+    publicBaseUrl: config.publicBaseUrl,
+    now: clock.now,
+  });
   worker = await startTestWorker({ database, config, now: clock.now, payments, mailer });
   app = testApp(database, { config, now: clock.now });
 });
@@ -72,7 +77,16 @@ describe('a job that fails for good', () => {
   });
 
   it('writes nothing while retries remain, one row after the last, and reuses it when a retry fails again', async () => {
-    const booking = await insertBooking(database.db, { therapistId: 5, bookingDate: '2026-11-30', bookingTimeSlotStart: '10:00', bookingType: 'OFFLINE', paymentStatus: 'PENDING', locationId: 1, clientFullName: 'Kavya Rao', clientEmail: 'kavya.rao@example.com' });
+    const booking = await insertBooking(database.db, {
+      therapistId: 5,
+      bookingDate: '2026-11-30',
+      bookingTimeSlotStart: '10:00',
+      bookingType: 'OFFLINE',
+      paymentStatus: 'PENDING',
+      locationId: 1,
+      clientFullName: 'Kavya Rao',
+      clientEmail: 'kavya.rao@example.com',
+    });
     const jobId = `mail-confirmation.${booking.id}.client`;
     const attempts: number[] = [];
     /** Rows of the job as each attempt before the last failed. */
@@ -84,7 +98,11 @@ describe('a job that fails for good', () => {
     };
     for (const w of worker.workers) w.on('failed', onFailed);
     try {
-      await worker.jobs.queues.mail.add('mail.booking-confirmation', { bookingId: booking.id, recipient: 'client' }, { jobId, attempts: 3, backoff: { type: 'fixed', delay: 20 } });
+      await worker.jobs.queues.mail.add(
+        'mail.booking-confirmation',
+        { bookingId: booking.id, recipient: 'client' },
+        { jobId, attempts: 3, backoff: { type: 'fixed', delay: 20 } },
+      );
       await waitFor(() => attempts.length === 3, 'three failed attempts');
       const rows = await waitFor(async () => {
         const r = await failuresOf(jobId);
@@ -119,7 +137,9 @@ describe('a job that fails for good', () => {
   });
 
   it('an outbox row no worker knows leaves one row, however many passes see it', async () => {
-    await database.db.insert(outbox).values({ queue: 'mail', jobName: 'mail.retired-job', jobId: 'retired.1', payload: { bookingId: 12 }, availableAt: clock.now() });
+    await database.db
+      .insert(outbox)
+      .values({ queue: 'mail', jobName: 'mail.retired-job', jobId: 'retired.1', payload: { bookingId: 12 }, availableAt: clock.now() });
     await waitFor(async () => (await failuresOf('retired.1')).length > 0, 'the failure row');
     await waitFor(async () => {
       const [row] = await database.db.select().from(outbox).where(eq(outbox.jobId, 'retired.1'));
@@ -127,7 +147,13 @@ describe('a job that fails for good', () => {
     }, 'three relay passes');
     const rows = await failuresOf('retired.1');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ queue: 'mail', jobName: 'mail.retired-job', bookingId: 12, summary: 'Job "mail.retired-job" is unknown to this worker and was not queued', attempts: 1 });
+    expect(rows[0]).toMatchObject({
+      queue: 'mail',
+      jobName: 'mail.retired-job',
+      bookingId: 12,
+      summary: 'Job "mail.retired-job" is unknown to this worker and was not queued',
+      attempts: 1,
+    });
   });
 });
 
@@ -144,7 +170,13 @@ describe('GET /api/admin/job-failures and POST …/{id}/resolve', () => {
     const base = { queue: 'meetings', jobName: 'meetings.create', attempts: 8, summary: 'Meeting link failed for booking 1' };
     await database.db.insert(jobFailures).values([
       { ...base, jobId: 'paging.old-open', failedAt: new Date('2026-11-20T10:00:00Z') },
-      { ...base, jobId: 'paging.resolved', failedAt: new Date('2026-11-23T03:00:00Z'), resolvedAt: new Date('2026-11-23T03:30:00Z'), resolvedByAdminId: admins.superadmin.id },
+      {
+        ...base,
+        jobId: 'paging.resolved',
+        failedAt: new Date('2026-11-23T03:00:00Z'),
+        resolvedAt: new Date('2026-11-23T03:30:00Z'),
+        resolvedByAdminId: admins.superadmin.id,
+      },
       { ...base, jobId: 'paging.new-open', failedAt: new Date('2026-11-23T03:59:00Z') },
     ]);
     const { body } = await request(app).get('/api/admin/job-failures?page_size=100').set(desk()).expect(200);
@@ -173,14 +205,25 @@ describe('GET /api/admin/job-failures and POST …/{id}/resolve', () => {
   it('resolves an open failure once, with an audit entry; a second resolve is 409, an unknown one 404', async () => {
     const [row] = await database.db
       .insert(jobFailures)
-      .values({ queue: 'mail', jobName: 'mail.booking-reminder', jobId: 'resolve.1', bookingId: 41, summary: 'Reminder e-mail failed for booking 41', failedAt: clock.now(), attempts: 8 })
+      .values({
+        queue: 'mail',
+        jobName: 'mail.booking-reminder',
+        jobId: 'resolve.1',
+        bookingId: 41,
+        summary: 'Reminder e-mail failed for booking 41',
+        failedAt: clock.now(),
+        attempts: 8,
+      })
       .returning();
     const res = await request(app).post(`/api/admin/job-failures/${row!.id}/resolve`).set(desk()).expect(200);
     expect(res.body).toEqual({
       message: `Failed job ${row!.id} marked resolved successfully.`,
       item: expect.objectContaining({ id: row!.id, resolved_at: clock.now().toISOString(), resolved_by: admins.admin.username }),
     });
-    const audit = await database.db.select().from(auditLog).where(and(eq(auditLog.entityType, 'job_failure'), eq(auditLog.entityId, String(row!.id))));
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, 'job_failure'), eq(auditLog.entityId, String(row!.id))));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
       adminId: admins.admin.id,

@@ -90,7 +90,10 @@ describe('never lose work', () => {
     const config = configFor({ QUEUE_PREFIX: testPrefix(), MAIL_OUTBOX_DIR: outboxDir });
     const app = testApp(database, { config, now: clock.now });
     // Far enough ahead that its reminder is still in the future by the real clock too, which BullMQ's delays follow.
-    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-27' })).expect(200);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-27' }))
+      .expect(200);
     const id = res.body.booking_id as number;
     expect((await pendingIntents()).map((r) => r.jobId).sort()).toEqual(
       [jobIds.confirmationMail(id, 'client'), jobIds.confirmationMail(id, 'therapist'), jobIds.reminderMail(id, centreInstant('2026-11-27', '10:00'))].sort(),
@@ -137,7 +140,14 @@ describe('never lose work', () => {
     smtp.held.length = 0; // the dead worker's half-sent messages are never accepted
     smtp.stall = false;
 
-    const worker = await startTestWorker({ database: own, config, now: clock.now, payments: sandboxFor(config, own), lockDurationMs: 1000, stalledIntervalMs: 1000 });
+    const worker = await startTestWorker({
+      database: own,
+      config,
+      now: clock.now,
+      payments: sandboxFor(config, own),
+      lockDurationMs: 1000,
+      stalledIntervalMs: 1000,
+    });
     cleanups.push(async () => {
       await dropQueues(worker.jobs);
       await worker.stop();
@@ -192,7 +202,10 @@ describe('Redis restarted empty', () => {
     const app = testApp(own, { config, now: clock.now });
     const payments = sandboxFor(config, own);
     // An unpaid online booking: its hold needs an expiry job.
-    await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '15:00' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '15:00' }))
+      .expect(200);
     const holdEnd = (await nextHoldEnd(own.db, clock.now()))!;
     // Two workers on the same queues: both notice the loss, and the recovery must still make one of each job.
     const workers = [
@@ -213,7 +226,10 @@ describe('Redis restarted empty', () => {
     const emls = async () => (await readdir(outboxDir)).filter((f) => f.endsWith('.eml'));
     const rowOf = async (jobId: string) => (await own.db.select().from(outbox).where(eq(outbox.jobId, jobId)))[0]!;
 
-    await waitFor(async () => (await Promise.all(confirmations.map((c) => queues.mail.getJobState(c)))).every((s) => s === 'completed'), 'both confirmations sent');
+    await waitFor(
+      async () => (await Promise.all(confirmations.map((c) => queues.mail.getJobState(c)))).every((s) => s === 'completed'),
+      'both confirmations sent',
+    );
     expect(await emls()).toHaveLength(2);
     expect(await queues.mail.getJobState(reminderId)).toBe('delayed');
     expect(await queues.payments.getJobState(jobIds.holdExpiry(holdEnd))).toBe('delayed');
@@ -256,7 +272,10 @@ describe('POST /api/payment/generate-link without a worker', () => {
     });
     const payments = sandboxFor(config);
     const app = testApp(database, { config, now: clock.now, payments, jobs });
-    const res = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '14:00' })).expect(200);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '14:00' }))
+      .expect(200);
     const id = res.body.booking_id as number;
     const token = res.body.booking_token as string;
     const slow = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', token).send({ booking_id: id }).expect(504);
@@ -273,7 +292,10 @@ describe('POST /api/payment/generate-link without a worker', () => {
     const jobs = createJobsClient(DEAD_REDIS, config.queuePrefix);
     cleanups.push(() => jobs.close());
     const app = testApp(database, { config, now: clock.now, payments: sandboxFor(config), jobs });
-    const res = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '15:00' })).expect(200);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '15:00' }))
+      .expect(200);
     const failed = await request(app)
       .post('/api/payment/generate-link')
       .set('X-Booking-Token', res.body.booking_token)

@@ -3,19 +3,23 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
-import { auditLog, bookings, outbox, paymentDiscrepancies, paymentLinks, paymentsLedger, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
+import {
+  auditLog,
+  bookings,
+  outbox,
+  paymentDiscrepancies,
+  paymentLinks,
+  paymentsLedger,
+  sandboxPaymentLinks,
+  sandboxRefunds,
+} from '../../shared/core/db/schema.ts';
 import { AppError } from '../../shared/core/errors.ts';
 import type { JobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import type { PaymentsProvider } from '../../shared/core/providers/payments/payments.provider.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { recordCapture, recordRefund } from '../../shared/core/repositories/ledger.repository.ts';
-import {
-  PROVIDER_REFUND_REASON,
-  reconcileLedger,
-  RESOLVED_AGREE_AGAIN,
-  RESOLVED_BY_RECORDING,
-} from '../../shared/core/services/ledger-reconcile.service.ts';
+import { PROVIDER_REFUND_REASON, reconcileLedger, RESOLVED_AGREE_AGAIN, RESOLVED_BY_RECORDING } from '../../shared/core/services/ledger-reconcile.service.ts';
 import { reconcileAll, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
 import { LEDGER_RECONCILE_PATTERN } from '../../worker/src/worker.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
@@ -57,9 +61,19 @@ async function bookedWithLink(): Promise<{ id: number; linkId: string }> {
   const i = n++;
   const res = await request(app)
     .post('/confirm-booking')
-    .send(onlineBooking({ booking_date: `2026-11-${24 + Math.floor(i / HOURS.length)}`, booking_time_slot_start: HOURS[i % HOURS.length], client_email: `recon${i}@example.com` }))
+    .send(
+      onlineBooking({
+        booking_date: `2026-11-${24 + Math.floor(i / HOURS.length)}`,
+        booking_time_slot_start: HOURS[i % HOURS.length],
+        client_email: `recon${i}@example.com`,
+      }),
+    )
     .expect(200);
-  const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', res.body.booking_token).send({ booking_id: res.body.booking_id }).expect(200);
+  const link = await request(app)
+    .post('/api/payment/generate-link')
+    .set('X-Booking-Token', res.body.booking_token)
+    .send({ booking_id: res.body.booking_id })
+    .expect(200);
   return { id: res.body.booking_id, linkId: link.body.payment_link_id };
 }
 
@@ -68,7 +82,10 @@ async function paidBooking(): Promise<{ id: number; paymentId: string }> {
   const { id, linkId } = await bookedWithLink();
   const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
   const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
-  await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(200);
+  await request(app)
+    .get(`/api/get-razorpay-details/${id}`)
+    .query({ payment_status: 'paid', ...q })
+    .expect(200);
   expect((await row(id)).paymentStatus).toBe('COMPLETED');
   return { id, paymentId: q.razorpay_payment_id! };
 }
@@ -83,7 +100,9 @@ let refunds = 0;
 /** A refund made straight at the provider (its dashboard), which the app never hears of. */
 async function refundAtProvider(paymentId: string, amountPaise: number): Promise<string> {
   const id = `rfnd_Dashboard${String(refunds++).padStart(5, '0')}`;
-  await database.db.insert(sandboxRefunds).values({ id, paymentId, amountPaise, idempotencyKey: `dashboard-${id}`, status: 'processed', createdAt: clock.now() });
+  await database.db
+    .insert(sandboxRefunds)
+    .values({ id, paymentId, amountPaise, idempotencyKey: `dashboard-${id}`, status: 'processed', createdAt: clock.now() });
   return id;
 }
 
@@ -94,7 +113,11 @@ describe('ledger reconciliation', () => {
     const unreachable: PaymentsProvider = { ...payments, cancelPaymentLink: async () => Promise.reject(new AppError('bad_gateway', 'Razorpay: down (503)')) };
     const flakyApp = testApp(database, { config, now: clock.now, payments: unreachable, jobs });
     const txn = (await row(id)).paymentTransactionId!;
-    const made = await request(flakyApp).post('/api/create-shareable-payment-link').set(desk()).send({ amount: 1500, booking_id: id, merchant_transaction_id: txn }).expect(200);
+    const made = await request(flakyApp)
+      .post('/api/create-shareable-payment-link')
+      .set(desk())
+      .send({ amount: 1500, booking_id: id, merchant_transaction_id: txn })
+      .expect(200);
     const second = new URL(made.body.payment_link_url).pathname.split('/').pop()!;
     expect((await row(id)).razorpayPaymentLinkId).toBe(second);
     // The client pays the first link; then the centre cancels the (as it believes) unpaid booking.
@@ -106,14 +129,22 @@ describe('ledger reconciliation', () => {
 
     const report = await reconcileLedger(deps);
     expect(report).toMatchObject({ recordedCaptures: 1, detected: 1, errors: 0 });
-    expect(await ledgerOf(id)).toEqual([expect.objectContaining({ kind: 'capture', provider: 'sandbox', paymentId, linkId: first, amountPaise: 150_000, method: 'CARD' })]);
+    expect(await ledgerOf(id)).toEqual([
+      expect.objectContaining({ kind: 'capture', provider: 'sandbox', paymentId, linkId: first, amountPaise: 150_000, method: 'CARD' }),
+    ]);
     // The booking stays cancelled, never confirmed, and its money goes back through the usual stray-payment job.
     expect(await row(id)).toMatchObject({ cancelled: true });
     expect((await row(id)).paymentStatus).not.toBe('COMPLETED');
-    const [job] = await database.db.select().from(outbox).where(eq(outbox.jobId, `refund-stray.${paymentId}`));
+    const [job] = await database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.jobId, `refund-stray.${paymentId}`));
     expect(job).toMatchObject({ jobName: 'payments.refund-stray', payload: { bookingId: id, paymentId } });
     expect(await refundStrayPayment(deps, id, paymentId)).toBe('refunded');
-    expect((await ledgerOf(id)).map((r) => [r.kind, r.amountPaise])).toEqual([['capture', 150_000], ['refund', -150_000]]);
+    expect((await ledgerOf(id)).map((r) => [r.kind, r.amountPaise])).toEqual([
+      ['capture', 150_000],
+      ['refund', -150_000],
+    ]);
     const listed = (await request(app).get('/api/admin/bookings').set(desk()).expect(200)).body.find((b: { id: number }) => b.id === id);
     expect(listed.payment_note).toBe('Paid after cancellation — refunded');
 
@@ -157,7 +188,15 @@ describe('ledger reconciliation', () => {
     expect(await reconcileLedger(deps)).toMatchObject({ recordedRefunds: 1, detected: 1, errors: 0 });
     expect(await ledgerOf(id)).toEqual([
       expect.objectContaining({ kind: 'capture', amountPaise: 150_000 }),
-      expect.objectContaining({ kind: 'refund', provider: 'sandbox', paymentId, refundId, amountPaise: -50_000, reason: PROVIDER_REFUND_REASON, recordedByAdminId: null }),
+      expect.objectContaining({
+        kind: 'refund',
+        provider: 'sandbox',
+        paymentId,
+        refundId,
+        amountPaise: -50_000,
+        reason: PROVIDER_REFUND_REASON,
+        recordedByAdminId: null,
+      }),
     ]);
     // The booking is left as it was: a person decides.
     expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', cancelled: false });
@@ -183,9 +222,15 @@ describe('ledger reconciliation', () => {
     await request(app).post(path).send({ note: 'Checked.' }).expect(401);
     const forbidden = await request(app).get('/api/admin/payments/attention').set(desk()).expect(403);
     expect(forbidden.body.detail).toBe('Only super admins may see and review payments needing attention.');
-    expect((await request(app).post(path).set(desk()).send({ note: 'Checked.' }).expect(403)).body.detail).toBe('Only super admins may see and review payments needing attention.');
+    expect((await request(app).post(path).set(desk()).send({ note: 'Checked.' }).expect(403)).body.detail).toBe(
+      'Only super admins may see and review payments needing attention.',
+    );
     for (const body of [{}, { note: '' }, { note: '   ' }, { note: 'x'.repeat(501) }, { note: 5 }, { note: 'Checked.', extra: 1 }, [], 'note']) {
-      const bad = await request(app).post(path).set(superDesk()).send(body as object).expect(400);
+      const bad = await request(app)
+        .post(path)
+        .set(superDesk())
+        .send(body as object)
+        .expect(400);
       expect(bad.body.detail).toBeTruthy();
     }
     for (const bad of ['abc', '0', '-1', '1.5', '9999999999']) {
@@ -254,7 +299,9 @@ describe('ledger reconciliation', () => {
       ['payment_discrepancy.detect', 'worker:reconciliation', null],
       ['payment_discrepancy.resolve', 'worker:reconciliation', null],
     ]);
-    expect((await attention()).recently_resolved.find((i: { id: number }) => i.id === issue!.id)).toMatchObject({ resolution: 'The ledger and the provider agree again' });
+    expect((await attention()).recently_resolved.find((i: { id: number }) => i.id === issue!.id)).toMatchObject({
+      resolution: 'The ledger and the provider agree again',
+    });
   });
 
   it('refund by refund: an amount that differs, a refund that failed at the provider, a refund and a payment the provider does not know', async () => {
@@ -269,11 +316,32 @@ describe('ledger reconciliation', () => {
     await database.db.update(sandboxRefunds).set({ status: 'failed' }).where(eq(sandboxRefunds.paymentId, b.paymentId));
     // A refund in the ledger the provider never made, and a capture the provider never took.
     const c = await paidBooking();
-    await recordRefund(database.db, { bookingId: c.id, provider: 'sandbox', paymentId: c.paymentId, refundId: 'rfnd_Ghost000000001', amountPaise: 10_000, reason: null, occurredAt: clock.now() });
-    await recordCapture(database.db, { bookingId: c.id, provider: 'sandbox', paymentId: 'pay_Ghost000000001', amountPaise: 30_000, method: 'UPI', occurredAt: clock.now() });
+    await recordRefund(database.db, {
+      bookingId: c.id,
+      provider: 'sandbox',
+      paymentId: c.paymentId,
+      refundId: 'rfnd_Ghost000000001',
+      amountPaise: 10_000,
+      reason: null,
+      occurredAt: clock.now(),
+    });
+    await recordCapture(database.db, {
+      bookingId: c.id,
+      provider: 'sandbox',
+      paymentId: 'pay_Ghost000000001',
+      amountPaise: 30_000,
+      method: 'UPI',
+      occurredAt: clock.now(),
+    });
 
     expect(await reconcileLedger(deps)).toMatchObject({ detected: 4, recordedRefunds: 0, errors: 0 });
-    const found = (await issuesOf([a.paymentId, b.paymentId, c.paymentId, 'pay_Ghost000000001'])).map((d) => [d.kind, d.paymentId, d.refundId, d.ledgerPaise, d.providerPaise]);
+    const found = (await issuesOf([a.paymentId, b.paymentId, c.paymentId, 'pay_Ghost000000001'])).map((d) => [
+      d.kind,
+      d.paymentId,
+      d.refundId,
+      d.ledgerPaise,
+      d.providerPaise,
+    ]);
     expect(found).toEqual([
       ['AMOUNT_MISMATCH', a.paymentId, refundA!.id, 150_000, 100_000],
       ['AMOUNT_MISMATCH', b.paymentId, expect.stringMatching(/^rfnd_/), 20_000, 0],
@@ -288,7 +356,11 @@ describe('ledger reconciliation', () => {
 
     // A super admin reviews the refund amounts of A; the same disagreement is not raised again.
     const reviewed = open.find((i: { payment_id: string }) => i.payment_id === a.paymentId);
-    await request(app).post(`/api/admin/payments/attention/${reviewed.id}/resolve`).set(superDesk()).send({ note: 'Bank confirms ₹1,000 returned; ₹500 refunded in cash.' }).expect(200);
+    await request(app)
+      .post(`/api/admin/payments/attention/${reviewed.id}/resolve`)
+      .set(superDesk())
+      .send({ note: 'Bank confirms ₹1,000 returned; ₹500 refunded in cash.' })
+      .expect(200);
     expect(await reconcileLedger(deps)).toMatchObject({ detected: 0, resolved: 0 });
     expect(await issuesOf([a.paymentId])).toHaveLength(1);
     // Should the provider's amount change again, that is a new disagreement.
@@ -319,7 +391,11 @@ describe('ledger reconciliation', () => {
     expect(await reconcileLedger({ ...deps, payments: uncaptured })).toMatchObject({ recordedCaptures: 0, detected: 1, errors: 0 });
     expect(await ledgerOf(lost.id)).toEqual([]);
     expect((await issuesOf([recorded.paymentId, lostPayment])).map((d) => [d.kind, d.paymentId, d.detail])).toEqual([
-      ['NOT_AT_PROVIDER', recorded.paymentId, `The ledger has payment ${recorded.paymentId} of ₹1,500.00 as captured; the sandbox has it as failed, with no money taken.`],
+      [
+        'NOT_AT_PROVIDER',
+        recorded.paymentId,
+        `The ledger has payment ${recorded.paymentId} of ₹1,500.00 as captured; the sandbox has it as failed, with no money taken.`,
+      ],
     ]);
     // With the provider answering as it does, the lost payment is recorded and the other closes by itself.
     expect(await reconcileLedger(deps)).toMatchObject({ recordedCaptures: 1, detected: 1, resolved: 1 });
@@ -345,7 +421,11 @@ describe('ledger reconciliation', () => {
       expect(issues.map((d) => d.kind)).toEqual(['MISSING_CAPTURE', 'MISSING_REFUND', 'AMOUNT_MISMATCH']);
       expect(await auditOf(issues.map((d) => d.id))).toHaveLength(3);
       // A confirmed booking's follow-up jobs were queued once.
-      expect((await database.db.select().from(outbox).where(eq(outbox.jobName, 'meetings.create'))).filter((o) => (o.payload as { bookingId: number }).bookingId === lost.id)).toHaveLength(1);
+      expect(
+        (await database.db.select().from(outbox).where(eq(outbox.jobName, 'meetings.create'))).filter(
+          (o) => (o.payload as { bookingId: number }).bookingId === lost.id,
+        ),
+      ).toHaveLength(1);
 
       expect(await reconcileLedger(deps)).toMatchObject({ recordedCaptures: 0, recordedRefunds: 0, detected: 0, resolved: 0 });
       expect(await issuesOf([lostPayment, refunded.paymentId, differs.paymentId])).toHaveLength(3);
@@ -365,7 +445,8 @@ describe('ledger reconciliation', () => {
     const logger = createLogger({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const flaky: PaymentsProvider = {
       ...payments,
-      fetchPayment: (paymentId) => (paymentId === broken.paymentId ? Promise.reject(new AppError('bad_gateway', 'Razorpay: Service unavailable (503)')) : payments.fetchPayment(paymentId)),
+      fetchPayment: (paymentId) =>
+        paymentId === broken.paymentId ? Promise.reject(new AppError('bad_gateway', 'Razorpay: Service unavailable (503)')) : payments.fetchPayment(paymentId),
     };
     const report = await reconcileLedger({ ...deps, payments: flaky, logger });
     expect(report).toMatchObject({ errors: 1, recordedRefunds: 1, detected: 1 });

@@ -36,9 +36,19 @@ async function bookedWithLink(): Promise<{ id: number; linkId: string }> {
   const hours = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
   const res = await request(app)
     .post('/confirm-booking')
-    .send(onlineBooking({ booking_date: `2026-11-${25 + Math.floor(n / hours.length)}`, booking_time_slot_start: hours[n % hours.length], client_email: `ledger${n}@example.com` }))
+    .send(
+      onlineBooking({
+        booking_date: `2026-11-${25 + Math.floor(n / hours.length)}`,
+        booking_time_slot_start: hours[n % hours.length],
+        client_email: `ledger${n}@example.com`,
+      }),
+    )
     .expect(200);
-  const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', res.body.booking_token).send({ booking_id: res.body.booking_id }).expect(200);
+  const link = await request(app)
+    .post('/api/payment/generate-link')
+    .set('X-Booking-Token', res.body.booking_token)
+    .send({ booking_id: res.body.booking_id })
+    .expect(200);
   return { id: res.body.booking_id, linkId: link.body.payment_link_id };
 }
 
@@ -65,7 +75,10 @@ describe('the payments ledger', () => {
     await paidWebhook(linkId, id, q.razorpay_payment_id!, `evt_${randomUUID()}`);
     await paidWebhook(linkId, id, q.razorpay_payment_id!, `evt_${randomUUID()}`);
     expect(await reconcileBooking(deps, id)).toBe('noop');
-    await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(200);
+    await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ payment_status: 'paid', ...q })
+      .expect(200);
 
     const ledger = await ledgerOf(id);
     expect(ledger).toHaveLength(1);
@@ -90,7 +103,9 @@ describe('the payments ledger', () => {
     // The late webhook changes nothing more.
     await paidWebhook(linkId, id, q.razorpay_payment_id!, `evt_${randomUUID()}`);
     // The client's return page is not told "confirmed".
-    const status = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q });
+    const status = await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ payment_status: 'paid', ...q });
     expect(status.status).toBe(409);
     expect(await row(id)).toMatchObject({ cancelled: true, paymentStatus: 'INITIATED' });
     expect(await ledgerOf(id)).toEqual([expect.objectContaining({ kind: 'capture', paymentId: q.razorpay_payment_id, amountPaise: 150_000 })]);
@@ -99,14 +114,21 @@ describe('the payments ledger', () => {
   it('a new link closes the one before: the first can no longer be paid, the second completes the booking once', async () => {
     const { id, linkId: first } = await bookedWithLink();
     const txn = (await row(id)).paymentTransactionId!;
-    const made = await request(app).post('/api/create-shareable-payment-link').set(desk()).send({ amount: 1500, booking_id: id, merchant_transaction_id: txn }).expect(200);
+    const made = await request(app)
+      .post('/api/create-shareable-payment-link')
+      .set(desk())
+      .send({ amount: 1500, booking_id: id, merchant_transaction_id: txn })
+      .expect(200);
     const second = new URL(made.body.payment_link_url).pathname.split('/').pop()!;
     expect(second).not.toBe(first);
     expect((await payments.fetchPaymentLink(first)).status).toBe('cancelled');
     await request(app).post(`/sandbox/checkout/${first}/pay`).expect(409);
     const paid = await request(app).post(`/sandbox/checkout/${second}/pay`).expect(303);
     const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
-    await request(app).get(`/api/get-razorpay-details/${second}`).query({ payment_status: 'paid', ...q }).expect(200);
+    await request(app)
+      .get(`/api/get-razorpay-details/${second}`)
+      .query({ payment_status: 'paid', ...q })
+      .expect(200);
     expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', razorpayPaymentLinkId: second });
     expect(await ledgerOf(id)).toEqual([expect.objectContaining({ linkId: second, amountPaise: 150_000 })]);
   });
@@ -115,56 +137,101 @@ describe('the payments ledger', () => {
     const { id, linkId: first } = await bookedWithLink();
     const txn = (await row(id)).paymentTransactionId!;
     await request(app).post(`/sandbox/checkout/${first}/pay`).expect(303);
-    const refused = await request(app).post('/api/create-shareable-payment-link').set(desk()).send({ amount: 1500, booking_id: id, merchant_transaction_id: txn }).expect(409);
+    const refused = await request(app)
+      .post('/api/create-shareable-payment-link')
+      .set(desk())
+      .send({ amount: 1500, booking_id: id, merchant_transaction_id: txn })
+      .expect(409);
     expect(refused.body.detail).toMatch(/already paid/);
     expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', razorpayPaymentLinkId: first });
     expect(await ledgerOf(id)).toHaveLength(1);
   });
 
   it('a shareable link paid for an in-person booking completes it, with its payment id, in the ledger', async () => {
-    const res = await request(app).post('/confirm-booking').send(offlineBooking({ client_email: 'counter.link@example.com' })).expect(200);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ client_email: 'counter.link@example.com' }))
+      .expect(200);
     const id = res.body.booking_id as number;
     const txn = (await row(id)).paymentTransactionId!;
-    const made = await request(app).post('/api/create-shareable-payment-link').set(desk()).send({ amount: 1800, booking_id: id, merchant_transaction_id: txn }).expect(200);
+    const made = await request(app)
+      .post('/api/create-shareable-payment-link')
+      .set(desk())
+      .send({ amount: 1800, booking_id: id, merchant_transaction_id: txn })
+      .expect(200);
     const linkId = new URL(made.body.payment_link_url).pathname.split('/').pop()!;
     const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
     const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
-    const details = await request(app).get(`/api/get-razorpay-details/${linkId}`).query({ payment_status: 'paid', ...q }).expect(200);
+    const details = await request(app)
+      .get(`/api/get-razorpay-details/${linkId}`)
+      .query({ payment_status: 'paid', ...q })
+      .expect(200);
     expect(details.body.data).toMatchObject({ id, payment_status: 'COMPLETED', razorpay_payment_id: q.razorpay_payment_id });
-    expect(await ledgerOf(id)).toEqual([expect.objectContaining({ kind: 'capture', provider: 'sandbox', paymentId: q.razorpay_payment_id, amountPaise: 180_000 })]);
+    expect(await ledgerOf(id)).toEqual([
+      expect.objectContaining({ kind: 'capture', provider: 'sandbox', paymentId: q.razorpay_payment_id, amountPaise: 180_000 }),
+    ]);
   });
 });
 
 describe('POST /api/admin/bookings/{id}/record-payment', () => {
   it('records a fee paid at the centre: the booking COMPLETED, one capture, an audit entry; a second recording is 409', async () => {
-    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_time_slot_start: '11:00', client_email: 'cash@example.com' })).expect(200);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_time_slot_start: '11:00', client_email: 'cash@example.com' }))
+      .expect(200);
     const id = res.body.booking_id as number;
     const done = await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(200);
     expect(done.body).toEqual({ booking_id: id, payment_status: 'COMPLETED', message: `Payment of ₹1,800.00 recorded for booking ${id} successfully.` });
     expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', paidAt: clock.now() });
     const ledger = await ledgerOf(id);
-    expect(ledger).toEqual([expect.objectContaining({ kind: 'capture', provider: 'counter', method: 'CASH', amountPaise: 180_000, recordedByAdminId: admins.admin.id })]);
+    expect(ledger).toEqual([
+      expect.objectContaining({ kind: 'capture', provider: 'counter', method: 'CASH', amountPaise: 180_000, recordedByAdminId: admins.admin.id }),
+    ]);
     const [audit] = await database.db.select().from(auditLog).where(eq(auditLog.action, 'booking.record_payment'));
-    expect(audit).toMatchObject({ adminId: admins.admin.id, entityId: String(id), after: expect.objectContaining({ payment: { method: 'CASH', amount: 1800 } }) });
+    expect(audit).toMatchObject({
+      adminId: admins.admin.id,
+      entityId: String(id),
+      after: expect.objectContaining({ payment: { method: 'CASH', amount: 1800 } }),
+    });
 
     const again = await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'UPI', amount: 1800 }).expect(409);
     expect(again.body.detail).toBe(`Booking ${id} is already paid.`);
     // Two at once: one capture.
-    const other = await request(app).post('/confirm-booking').send(offlineBooking({ booking_time_slot_start: '12:00', client_email: 'card@example.com' })).expect(200);
-    const both = await Promise.all([1, 2].map(() => request(app).post(`/api/admin/bookings/${other.body.booking_id}/record-payment`).set(desk()).send({ method: 'CARD', amount: 1500.5 })));
+    const other = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_time_slot_start: '12:00', client_email: 'card@example.com' }))
+      .expect(200);
+    const both = await Promise.all(
+      [1, 2].map(() => request(app).post(`/api/admin/bookings/${other.body.booking_id}/record-payment`).set(desk()).send({ method: 'CARD', amount: 1500.5 })),
+    );
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(await ledgerOf(other.body.booking_id)).toEqual([expect.objectContaining({ method: 'CARD', amountPaise: 150_050 })]);
   });
 
   it('refuses online, cancelled and unknown bookings, bad input and callers who are not admins, writing nothing', async () => {
     const { id } = await bookedWithLink();
-    const offline = await request(app).post('/confirm-booking').send(offlineBooking({ booking_time_slot_start: '14:00', client_email: 'cancelled@example.com' })).expect(200);
+    const offline = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_time_slot_start: '14:00', client_email: 'cancelled@example.com' }))
+      .expect(200);
     await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/cancel`).set(desk()).expect(200);
     const before = await database.db.$count(paymentsLedger);
-    expect((await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(409)).body.detail).toMatch(/online/);
-    expect((await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(409)).body.detail).toMatch(/cancelled/);
+    expect((await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(409)).body.detail).toMatch(
+      /online/,
+    );
+    expect(
+      (await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(409)).body.detail,
+    ).toMatch(/cancelled/);
     await request(app).post('/api/admin/bookings/999999/record-payment').set(desk()).send({ method: 'CASH' }).expect(404);
-    for (const body of [{}, { method: 'CHEQUE' }, { method: 'CASH', amount: -5 }, { method: 'CASH', amount: 0 }, { method: 'CASH', amount: 10.005 }, { method: 'CASH', amount: '100' }, { method: 'CASH', extra: 1 }]) {
+    for (const body of [
+      {},
+      { method: 'CHEQUE' },
+      { method: 'CASH', amount: -5 },
+      { method: 'CASH', amount: 0 },
+      { method: 'CASH', amount: 10.005 },
+      { method: 'CASH', amount: '100' },
+      { method: 'CASH', extra: 1 },
+    ]) {
       const bad = await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).set(desk()).send(body).expect(400);
       expect(bad.body.detail).toBeTruthy();
     }
@@ -177,11 +244,23 @@ describe('POST /api/admin/bookings/{id}/record-payment', () => {
       .post('/confirm-booking')
       .set(desk())
       .send({
-        therapist_id: 1, booking_date: '2026-12-01', booking_time_slot_start: '10:00', client_full_name: 'Walk In', client_email: 'walk.in@example.com',
-        client_mobile: '9123456780', booking_type: 'ONLINE', location_id: 0, amount: 1234.5, payment_transaction_id: randomUUID(), admin_confirmed: true, payment_status: 'COMPLETED',
+        therapist_id: 1,
+        booking_date: '2026-12-01',
+        booking_time_slot_start: '10:00',
+        client_full_name: 'Walk In',
+        client_email: 'walk.in@example.com',
+        client_mobile: '9123456780',
+        booking_type: 'ONLINE',
+        location_id: 0,
+        amount: 1234.5,
+        payment_transaction_id: randomUUID(),
+        admin_confirmed: true,
+        payment_status: 'COMPLETED',
       })
       .expect(200);
-    expect(await ledgerOf(res.body.booking_id)).toEqual([expect.objectContaining({ provider: 'counter', method: 'OTHER', amountPaise: 123_450, recordedByAdminId: admins.admin.id })]);
+    expect(await ledgerOf(res.body.booking_id)).toEqual([
+      expect.objectContaining({ provider: 'counter', method: 'OTHER', amountPaise: 123_450, recordedByAdminId: admins.admin.id }),
+    ]);
   });
 });
 
@@ -192,12 +271,17 @@ describe('refunds', () => {
     const { id, linkId } = await bookedWithLink();
     const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
     const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
-    await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(200);
+    await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ payment_status: 'paid', ...q })
+      .expect(200);
     expect((await row(id)).paymentStatus).toBe('COMPLETED');
     return { id, paymentId: q.razorpay_payment_id! };
   }
   const mailIntents = async (id: number) =>
-    (await database.db.select().from(outbox).where(eq(outbox.jobName, 'mail.booking-money'))).filter((o) => (o.payload as { bookingId: number }).bookingId === id);
+    (await database.db.select().from(outbox).where(eq(outbox.jobName, 'mail.booking-money'))).filter(
+      (o) => (o.payload as { bookingId: number }).bookingId === id,
+    );
 
   it('a paid booking cannot be cancelled without a decision about its money; refunds are for super admins', async () => {
     const { id } = await paidBooking();
@@ -205,7 +289,14 @@ describe('refunds', () => {
     expect(bare.body.detail).toBe(`Booking ${id} is paid: choose a full, partial or no refund to cancel it.`);
     const plain = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).send({ refund: 'FULL' }).expect(403);
     expect(plain.body.detail).toBe('Only super admins may refund payments.');
-    for (const body of [{ refund: 'ALL' }, { refund: 'PARTIAL' }, { refund: 'PARTIAL', amount: -1 }, { refund: 'NONE' }, { refund: 'NONE', reason: '' }, { refund: 'FULL', extra: 1 }]) {
+    for (const body of [
+      { refund: 'ALL' },
+      { refund: 'PARTIAL' },
+      { refund: 'PARTIAL', amount: -1 },
+      { refund: 'NONE' },
+      { refund: 'NONE', reason: '' },
+      { refund: 'FULL', extra: 1 },
+    ]) {
       expect((await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send(body).expect(400)).body.detail).toBeTruthy();
     }
     const tooMuch = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'PARTIAL', amount: 1500.01 }).expect(400);
@@ -217,11 +308,24 @@ describe('refunds', () => {
   it('a full refund goes back through the provider, into the ledger, and the client is told', async () => {
     const { id, paymentId } = await paidBooking();
     const res = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'FULL' }).expect(200);
-    expect(res.body).toEqual({ booking_id: id, cancelled: true, unblocked: false, message: `Booking ${id} cancelled successfully. ₹1,500.00 refunded.`, refund: { status: 'processed', amount: 1500 } });
+    expect(res.body).toEqual({
+      booking_id: id,
+      cancelled: true,
+      unblocked: false,
+      message: `Booking ${id} cancelled successfully. ₹1,500.00 refunded.`,
+      refund: { status: 'processed', amount: 1500 },
+    });
     const ledger = await ledgerOf(id);
     expect(ledger).toEqual([
       expect.objectContaining({ kind: 'capture', amountPaise: 150_000 }),
-      expect.objectContaining({ kind: 'refund', provider: 'sandbox', paymentId, amountPaise: -150_000, refundId: expect.stringMatching(/^rfnd_/), recordedByAdminId: admins.superadmin.id }),
+      expect.objectContaining({
+        kind: 'refund',
+        provider: 'sandbox',
+        paymentId,
+        amountPaise: -150_000,
+        refundId: expect.stringMatching(/^rfnd_/),
+        recordedByAdminId: admins.superadmin.id,
+      }),
     ]);
     expect((await payments.fetchPayment(paymentId)).amountRefundedPaise).toBe(150_000);
     expect(await mailIntents(id)).toHaveLength(1);
@@ -239,17 +343,28 @@ describe('refunds', () => {
 
   it('a partial refund, and no refund for the reason given', async () => {
     const partly = await paidBooking();
-    await request(app).post(`/api/admin/bookings/${partly.id}/cancel`).set(superDesk()).send({ refund: 'PARTIAL', amount: 500, reason: 'Late cancellation: half the fee' }).expect(200);
+    await request(app)
+      .post(`/api/admin/bookings/${partly.id}/cancel`)
+      .set(superDesk())
+      .send({ refund: 'PARTIAL', amount: 500, reason: 'Late cancellation: half the fee' })
+      .expect(200);
     expect((await ledgerOf(partly.id)).map((r) => r.amountPaise)).toEqual([150_000, -50_000]);
     const kept = await paidBooking();
-    const res = await request(app).post(`/api/admin/bookings/${kept.id}/cancel`).set(desk()).send({ refund: 'NONE', reason: 'Cancelled with less than 24 hours notice' }).expect(200);
+    const res = await request(app)
+      .post(`/api/admin/bookings/${kept.id}/cancel`)
+      .set(desk())
+      .send({ refund: 'NONE', reason: 'Cancelled with less than 24 hours notice' })
+      .expect(200);
     expect(res.body.message).toBe(`Booking ${kept.id} cancelled successfully. No refund.`);
     expect(await ledgerOf(kept.id)).toHaveLength(1);
     expect((await mailIntents(kept.id))[0]!.payload).toEqual({ bookingId: kept.id, reason: 'Cancelled with less than 24 hours notice' });
   });
 
   it('a fee paid at the centre goes back at the counter', async () => {
-    const res = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '15:00', client_email: 'counter.refund@example.com' })).expect(200);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '15:00', client_email: 'counter.refund@example.com' }))
+      .expect(200);
     const id = res.body.booking_id as number;
     await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(200);
     await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'FULL' }).expect(200);
@@ -264,17 +379,26 @@ describe('refunds', () => {
     const paid = await request(app).post(`/sandbox/checkout/${linkId}/pay`).expect(303);
     const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
     await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).expect(200);
-    const [job] = await database.db.select().from(outbox).where(eq(outbox.jobId, `refund-stray.${q.razorpay_payment_id}`));
+    const [job] = await database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.jobId, `refund-stray.${q.razorpay_payment_id}`));
     expect(job).toMatchObject({ jobName: 'payments.refund-stray', payload: { bookingId: id, paymentId: q.razorpay_payment_id } });
     const listedBefore = (await request(app).get('/api/admin/bookings').set(desk()).expect(200)).body.find((b: { id: number }) => b.id === id);
     expect(listedBefore.payment_note).toBe('Paid after cancellation — refund due');
     // The client's return page says what happened.
-    const page = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(409);
+    const page = await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ payment_status: 'paid', ...q })
+      .expect(409);
     expect(page.body.detail).toMatch(/cancelled before your payment reached us.*refunded in full/);
 
     expect(await refundStrayPayment(deps, id, q.razorpay_payment_id!)).toBe('refunded');
     expect(await refundStrayPayment(deps, id, q.razorpay_payment_id!)).toBe('noop');
-    expect((await ledgerOf(id)).map((r) => [r.kind, r.amountPaise])).toEqual([['capture', 150_000], ['refund', -150_000]]);
+    expect((await ledgerOf(id)).map((r) => [r.kind, r.amountPaise])).toEqual([
+      ['capture', 150_000],
+      ['refund', -150_000],
+    ]);
     const listed = (await request(app).get('/api/admin/bookings').set(desk()).expect(200)).body.find((b: { id: number }) => b.id === id);
     expect(listed.payment_note).toBe('Paid after cancellation — refunded');
     expect(await mailIntents(id)).toHaveLength(2);

@@ -15,7 +15,14 @@ import { googleMeetProvider } from '../../shared/core/providers/meetings/google.
 import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { hashBookingToken, manageTokenFor } from '../../shared/core/services/booking-token.ts';
-import { createMeetingForBooking, sendChangeMail, sendConfirmation, sendReminder, updateMeetingForBooking, type NotificationDeps } from '../../shared/core/services/notification.service.ts';
+import {
+  createMeetingForBooking,
+  sendChangeMail,
+  sendConfirmation,
+  sendReminder,
+  updateMeetingForBooking,
+  type NotificationDeps,
+} from '../../shared/core/services/notification.service.ts';
 import { centreInstant } from '../../shared/domain/time.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
@@ -68,19 +75,28 @@ const nextEmail = () => `manage.client${++clients}@example.com`;
 
 /** A paid online session with Dr. Asha Mehta, paid through the sandbox checkout; its Manage token from the payment-status answer. */
 async function paidOnline(date: string, time: string, name = 'Meera Pillai'): Promise<{ id: number; token: string; paymentId: string; bookingToken: string }> {
-  const made = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: date, booking_time_slot_start: time, client_email: nextEmail(), client_full_name: name })).expect(200);
+  const made = await request(app)
+    .post('/confirm-booking')
+    .send(onlineBooking({ booking_date: date, booking_time_slot_start: time, client_email: nextEmail(), client_full_name: name }))
+    .expect(200);
   const id = made.body.booking_id as number;
   const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', made.body.booking_token).send({ booking_id: id }).expect(200);
   const paid = await request(app).post(`/sandbox/checkout/${link.body.payment_link_id}/pay`).expect(303);
   const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
-  const status = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(200);
+  const status = await request(app)
+    .get(`/api/get-razorpay-details/${id}`)
+    .query({ payment_status: 'paid', ...q })
+    .expect(200);
   expect(status.body.data.payment_status).toBe('COMPLETED');
   return { id, token: tokenOfUrl(status.body.data.manage_url), paymentId: q.razorpay_payment_id!, bookingToken: made.body.booking_token };
 }
 
 /** An in-person session with Dr. Rohan Kapoor (confirmed as it is made, paid at the visit). */
 async function inPerson(date: string, time: string, name = 'Arjun Rao'): Promise<{ id: number; token: string }> {
-  const made = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: date, booking_time_slot_start: time, client_email: nextEmail(), client_full_name: name })).expect(200);
+  const made = await request(app)
+    .post('/confirm-booking')
+    .send(offlineBooking({ booking_date: date, booking_time_slot_start: time, client_email: nextEmail(), client_full_name: name }))
+    .expect(200);
   const id = made.body.booking_id as number;
   // The client's confirmation, as the worker sends it: the link in it is what the client holds.
   expect(await sendConfirmation(notify, id, 'client')).toBe('sent');
@@ -92,7 +108,10 @@ const intentsOf = async (id: number, jobName: string) =>
 
 /** A minimal RFC 5545 reader: unfolds lines and answers the calendar's and the event's properties by name. */
 function parseIcs(text: string): { calendar: Record<string, string>; event: Record<string, string>; hasAlarm: boolean } {
-  const lines = text.replace(/\r\n[ \t]/g, '').split('\r\n').filter(Boolean);
+  const lines = text
+    .replace(/\r\n[ \t]/g, '')
+    .split('\r\n')
+    .filter(Boolean);
   expect(lines[0]).toBe('BEGIN:VCALENDAR');
   expect(lines.at(-1)).toBe('END:VCALENDAR');
   const calendar: Record<string, string> = {};
@@ -116,10 +135,15 @@ const icsStamp = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d{3}/, ''
 
 describe('the Manage booking token', () => {
   it('is derived from the id, its hash written before the confirmation e-mail carries the link (text and HTML)', async () => {
-    const made = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '10:00', client_email: nextEmail() })).expect(200);
+    const made = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '10:00', client_email: nextEmail() }))
+      .expect(200);
     // The public insert does not know the key: no hash, so no link works, until the confirmation goes out.
     expect((await row(made.body.booking_id)).manageTokenHash).toBeNull();
-    await request(app).get(manage(manageTokenFor(config.jwtSecret, made.body.booking_id).token)).expect(404);
+    await request(app)
+      .get(manage(manageTokenFor(config.jwtSecret, made.body.booking_id).token))
+      .expect(404);
     sent.length = 0;
     expect(await sendConfirmation(notify, made.body.booking_id, 'client')).toBe('sent');
     const b = { id: made.body.booking_id as number, token: manageTokenFor(config.jwtSecret, made.body.booking_id).token };
@@ -145,7 +169,18 @@ describe('the Manage booking token', () => {
     const res = await request(app)
       .post('/confirm-booking')
       .set(bearer(tokenFor(admins.admin, clock.now())))
-      .send({ therapist_id: 5, booking_date: '2026-11-24', booking_time_slot_start: '16:00', client_full_name: 'Walk In', client_email: 'walk.in.manage@example.com', client_mobile: '9876500011', booking_type: 'OFFLINE', location_id: 1, amount: 1800, admin_confirmed: true })
+      .send({
+        therapist_id: 5,
+        booking_date: '2026-11-24',
+        booking_time_slot_start: '16:00',
+        client_full_name: 'Walk In',
+        client_email: 'walk.in.manage@example.com',
+        client_mobile: '9876500011',
+        booking_type: 'OFFLINE',
+        location_id: 1,
+        amount: 1800,
+        admin_confirmed: true,
+      })
       .expect(200);
     expect((await row(res.body.booking_id)).manageTokenHash).toBe(manageTokenFor(config.jwtSecret, res.body.booking_id).hash);
   });
@@ -159,7 +194,10 @@ describe('the Manage booking token', () => {
   });
 
   it('the payment-status success answer carries manage_url once paid, only to the client who proved it is theirs', async () => {
-    const made = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '12:00', client_email: nextEmail() })).expect(200);
+    const made = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '12:00', client_email: nextEmail() }))
+      .expect(200);
     const id = made.body.booking_id as number;
     // Unpaid: the client's own record, no link to manage it yet.
     const unpaid = await request(app).get(`/api/get-razorpay-details/${id}`).set('X-Booking-Token', made.body.booking_token).expect(200);
@@ -167,7 +205,10 @@ describe('the Manage booking token', () => {
     const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', made.body.booking_token).send({ booking_id: id }).expect(200);
     const paid = await request(app).post(`/sandbox/checkout/${link.body.payment_link_id}/pay`).expect(303);
     const q = Object.fromEntries(new URL(paid.headers.location!).searchParams);
-    const status = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q }).expect(200);
+    const status = await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ payment_status: 'paid', ...q })
+      .expect(200);
     expect(status.body.data.manage_url).toBe(`https://booking.example.in/manage-booking?token=${manageTokenFor(config.jwtSecret, id).token}`);
     // Whoever holds only the link id learns the status, not the link.
     const stranger = await request(app).get(`/api/get-razorpay-details/${link.body.payment_link_id}`).expect(200);
@@ -214,15 +255,26 @@ describe('GET /api/manage/{token}', () => {
   it('an in-person session shows its centre', async () => {
     const b = await inPerson('2026-11-25', '10:00');
     const res = await request(app).get(manage(b.token)).expect(200);
-    expect(res.body).toMatchObject({ booking_type: 'OFFLINE', centre: { name: expect.any(String), address: expect.any(String) }, payment_status: 'PENDING', meeting_link: null, refund_on_cancel: 0 });
+    expect(res.body).toMatchObject({
+      booking_type: 'OFFLINE',
+      centre: { name: expect.any(String), address: expect.any(String) },
+      payment_status: 'PENDING',
+      meeting_link: null,
+      refund_on_cancel: 0,
+    });
   });
 
   it('a malformed, unknown or booking token is 404, all with one answer', async () => {
     const b = await inPerson('2026-11-25', '11:00');
-    const made = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '12:00', client_email: nextEmail() })).expect(200);
+    const made = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '12:00', client_email: nextEmail() }))
+      .expect(200);
     const flipped = b.token.slice(0, -1) + (b.token.endsWith('A') ? 'B' : 'A');
     const answers = await Promise.all(
-      ['x', 'a'.repeat(44), 'a'.repeat(43), flipped, made.body.booking_token, `${b.token}x`, `${b.token.slice(0, 42)}%2F`].map((t) => request(app).get(manage(t))),
+      ['x', 'a'.repeat(44), 'a'.repeat(43), flipped, made.body.booking_token, `${b.token}x`, `${b.token.slice(0, 42)}%2F`].map((t) =>
+        request(app).get(manage(t)),
+      ),
     );
     for (const a of answers) {
       expect(a.status).toBe(404);
@@ -246,7 +298,9 @@ describe('GET /api/manage/{token}', () => {
     expect(seenByA.body.booking_time_slot_start).toBe('10:00');
     expect(JSON.stringify(seenByA.body)).not.toMatch(/Rahul|Kavya|manage\.client/);
     // A's token cancels A only.
-    await request(app).post(`${manage(a.token)}/cancel`).expect(200);
+    await request(app)
+      .post(`${manage(a.token)}/cancel`)
+      .expect(200);
     expect((await row(a.id)).cancelled).toBe(true);
     expect((await row(b.id)).cancelled).toBe(false);
     // The booking token the wizard holds is no Manage token.
@@ -260,7 +314,9 @@ describe('GET /api/manage/{token}', () => {
     expect(during.body).toMatchObject({ can_reschedule: false, can_cancel: false, closed_reason: 'PAST' });
     clock.set('2026-11-24T15:00:00+05:30');
     expect((await request(app).get(manage(b.token)).expect(404)).body).toEqual({ detail: 'Not found.' });
-    await request(app).post(`${manage(b.token)}/cancel`).expect(404);
+    await request(app)
+      .post(`${manage(b.token)}/cancel`)
+      .expect(404);
   });
 });
 
@@ -285,7 +341,9 @@ describe('the notice window, in Asia/Kolkata whatever the server time zone', () 
     const closed = await request(app).get(manage(x.token)).expect(200);
     expect(closed.body).toMatchObject({ can_reschedule: false, can_cancel: false, closed_reason: 'NOTICE_WINDOW', changes_close_at: dayBefore.toISOString() });
     for (const call of [
-      request(app).post(`${manage(x.token)}/reschedule`).send({ booking_date: day, booking_time_slot_start: '15:00' }),
+      request(app)
+        .post(`${manage(x.token)}/reschedule`)
+        .send({ booking_date: day, booking_time_slot_start: '15:00' }),
       request(app).post(`${manage(x.token)}/cancel`),
     ]) {
       const res = await call;
@@ -299,12 +357,17 @@ describe('the notice window, in Asia/Kolkata whatever the server time zone', () 
 
     at('10:00'); // exactly 24 h before x
     expect((await request(app).get(manage(x.token)).expect(200)).body).toMatchObject({ can_reschedule: true, can_cancel: true, closed_reason: null });
-    await request(app).post(`${manage(x.token)}/reschedule`).send({ booking_date: day, booking_time_slot_start: '15:00' }).expect(200);
+    await request(app)
+      .post(`${manage(x.token)}/reschedule`)
+      .send({ booking_date: day, booking_time_slot_start: '15:00' })
+      .expect(200);
 
     at('11:01');
     expect((await request(app).post(`${manage(y.token)}/cancel`)).status).toBe(409);
     at('11:00');
-    await request(app).post(`${manage(y.token)}/cancel`).expect(200);
+    await request(app)
+      .post(`${manage(y.token)}/cancel`)
+      .expect(200);
     expect((await row(y.id)).cancelled).toBe(true);
   });
 });
@@ -315,12 +378,27 @@ describe('POST /api/manage/{token}/reschedule', () => {
     await createMeetingForBooking(notify, b.id);
     const before = await row(b.id);
     for (const date of ['2026-11-30', '2026-12-01']) {
-      await database.db.insert(reportDaily).values({ reportDate: date, totalBookings: 1, completedBookings: 1, cancelledBookings: 0, failedBookings: 0, incomePaise: 150_000 }).onConflictDoNothing();
+      await database.db
+        .insert(reportDaily)
+        .values({ reportDate: date, totalBookings: 1, completedBookings: 1, cancelledBookings: 0, failedBookings: 0, incomePaise: 150_000 })
+        .onConflictDoNothing();
     }
-    const res = await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-12-01', booking_time_slot_start: '14:00' }).expect(200);
+    const res = await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-12-01', booking_time_slot_start: '14:00' })
+      .expect(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body.message).toBe('Your session has been moved to Tuesday, December 1, 2026 at 2:00 PM IST. We have sent you an e-mail with the updated calendar invitation.');
-    expect(res.body.booking).toMatchObject({ booking_date: '2026-12-01', booking_time_slot_start: '14:00', booking_time_slot_end: '15:00', reschedules_left: 1, payment_status: 'COMPLETED', meeting_link: before.googleMeetLink });
+    expect(res.body.message).toBe(
+      'Your session has been moved to Tuesday, December 1, 2026 at 2:00 PM IST. We have sent you an e-mail with the updated calendar invitation.',
+    );
+    expect(res.body.booking).toMatchObject({
+      booking_date: '2026-12-01',
+      booking_time_slot_start: '14:00',
+      booking_time_slot_end: '15:00',
+      reschedules_left: 1,
+      payment_status: 'COMPLETED',
+      meeting_link: before.googleMeetLink,
+    });
 
     const after = await row(b.id);
     expect(after).toMatchObject({
@@ -364,7 +442,10 @@ describe('POST /api/manage/{token}/reschedule', () => {
       if ((o.payload as { bookingId?: number }).bookingId === b.id) expect(JOBS[o.jobName as JobName].payload.safeParse(o.payload).success).toBe(true);
     }
 
-    const [audit] = await database.db.select().from(auditLog).where(and(eq(auditLog.entityId, String(b.id)), eq(auditLog.action, 'booking.client_reschedule')));
+    const [audit] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, String(b.id)), eq(auditLog.action, 'booking.client_reschedule')));
     expect(audit).toMatchObject({ adminId: null, actor: 'client', entityType: 'booking' });
     expect(audit!.before).toMatchObject({ booking_date: '2026-11-30', booking_time_slot_start: '10:00', reschedule_count: 0 });
     expect(audit!.after).toMatchObject({ booking_date: '2026-12-01', booking_time_slot_start: '14:00', reschedule_count: 1 });
@@ -372,7 +453,11 @@ describe('POST /api/manage/{token}/reschedule', () => {
     // The admin side reads the booking live: the list, the calendar's month, the audit log "by Client".
     const boss = bearer(tokenFor(admins.superadmin, clock.now()));
     const list = await request(app).get('/api/admin/bookings').query({ from: '2026-11-30', to: '2026-12-01' }).set(boss).expect(200);
-    expect(list.body.find((x: { id: number }) => x.id === b.id)).toMatchObject({ booking_date: '2026-12-01', booking_time_slot_start: '14:00', cancelled: false });
+    expect(list.body.find((x: { id: number }) => x.id === b.id)).toMatchObject({
+      booking_date: '2026-12-01',
+      booking_time_slot_start: '14:00',
+      cancelled: false,
+    });
     const log = await request(app).get('/api/admin/audit-log').query({ page: 1, page_size: 50 }).set(boss).expect(200);
     const entry = log.body.items.find((i: { action: string; entity_id: string }) => i.action === 'booking.client_reschedule' && i.entity_id === String(b.id));
     expect(entry).toMatchObject({ by: 'Client', actor: 'client', admin_id: null });
@@ -388,7 +473,11 @@ describe('POST /api/manage/{token}/reschedule', () => {
     const b = await inPerson('2026-12-02', '10:00');
     const boss = bearer(tokenFor(admins.superadmin, clock.now()));
     await database.db.insert(centreHolidays).values({ holidayDate: '2026-12-03', reason: 'Centre closed' });
-    await request(app).post('/api/admin/availability/block').set(boss).send({ therapist_id: 5, start_time: '15:00', date: '2026-12-02', action: 'block' }).expect(200);
+    await request(app)
+      .post('/api/admin/availability/block')
+      .set(boss)
+      .send({ therapist_id: 5, start_time: '15:00', date: '2026-12-02', action: 'block' })
+      .expect(200);
     const cases: [Record<string, string>, string][] = [
       [{ booking_date: '2026-11-29', booking_time_slot_start: '10:00' }, M.sundayClosed],
       [{ booking_date: '2027-01-05', booking_time_slot_start: '10:00' }, M.dateOutsideWindow],
@@ -399,11 +488,19 @@ describe('POST /api/manage/{token}/reschedule', () => {
       [{ booking_date: '2026-12-02', booking_time_slot_start: '10:00' }, 'Your session is already at this time. Please choose another.'],
     ];
     for (const [body, detail] of cases) {
-      const res = await request(app).post(`${manage(b.token)}/reschedule`).send(body);
+      const res = await request(app)
+        .post(`${manage(b.token)}/reschedule`)
+        .send(body);
       expect([res.status, res.body.detail]).toEqual([400, detail]);
     }
     for (const body of [{}, { booking_date: '2026-12-04' }, { booking_date: '2026-12-04', booking_time_slot_start: '10:00', therapist_id: 2 }, []]) {
-      expect((await request(app).post(`${manage(b.token)}/reschedule`).send(body)).status).toBe(400);
+      expect(
+        (
+          await request(app)
+            .post(`${manage(b.token)}/reschedule`)
+            .send(body)
+        ).status,
+      ).toBe(400);
     }
     expect(await row(b.id)).toMatchObject({ bookingDate: '2026-12-02', bookingTimeSlotStart: '10:00:00', rescheduleCount: 0, calendarSequence: 0 });
   });
@@ -411,14 +508,19 @@ describe('POST /api/manage/{token}/reschedule', () => {
   it("a slot another client holds is 409 with the wizard's message", async () => {
     const b = await inPerson('2026-12-04', '10:00');
     await inPerson('2026-12-04', '11:00');
-    const res = await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-12-04', booking_time_slot_start: '11:00' });
+    const res = await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-12-04', booking_time_slot_start: '11:00' });
     expect([res.status, res.body.detail]).toEqual([409, M.slotTaken]);
   });
 
   it('two clients racing for one new slot: one 200, one 409, and the loser keeps their session', async () => {
     const a = await inPerson('2026-12-05', '10:00');
     const b = await inPerson('2026-12-05', '11:00');
-    const move = (token: string) => request(app).post(`${manage(token)}/reschedule`).send({ booking_date: '2026-12-05', booking_time_slot_start: '12:00' });
+    const move = (token: string) =>
+      request(app)
+        .post(`${manage(token)}/reschedule`)
+        .send({ booking_date: '2026-12-05', booking_time_slot_start: '12:00' });
     const answers = await Promise.all([move(a.token), move(b.token)]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(answers.find((r) => r.status === 409)!.body.detail).toBe(M.slotTaken);
@@ -431,25 +533,52 @@ describe('POST /api/manage/{token}/reschedule', () => {
 
   it('is allowed MAX_RESCHEDULES (2) times; then only cancelling is offered', async () => {
     const b = await inPerson('2026-12-07', '10:00');
-    await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-12-07', booking_time_slot_start: '11:00' }).expect(200);
-    await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-12-07', booking_time_slot_start: '12:00' }).expect(200);
-    const third = await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-12-07', booking_time_slot_start: '14:00' });
+    await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-12-07', booking_time_slot_start: '11:00' })
+      .expect(200);
+    await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-12-07', booking_time_slot_start: '12:00' })
+      .expect(200);
+    const third = await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-12-07', booking_time_slot_start: '14:00' });
     expect(third.status).toBe(409);
     expect(third.body.detail).toContain('already been moved twice');
     expect(third.body.detail).toContain('+91 22 4000 1234');
     const now = await request(app).get(manage(b.token)).expect(200);
-    expect(now.body).toMatchObject({ booking_time_slot_start: '12:00', can_reschedule: false, can_cancel: true, closed_reason: 'RESCHEDULE_LIMIT', reschedules_left: 0 });
+    expect(now.body).toMatchObject({
+      booking_time_slot_start: '12:00',
+      can_reschedule: false,
+      can_cancel: true,
+      closed_reason: 'RESCHEDULE_LIMIT',
+      reschedules_left: 0,
+    });
     expect(await row(b.id)).toMatchObject({ rescheduleCount: 2, calendarSequence: 2 });
-    await request(app).post(`${manage(b.token)}/cancel`).expect(200);
+    await request(app)
+      .post(`${manage(b.token)}/cancel`)
+      .expect(200);
   });
 });
 
 describe('POST /api/manage/{token}/cancel', () => {
   it('a paid booking is refunded in full through the provider (ledger, idempotency key) and cancelled', async () => {
     const b = await paidOnline('2026-12-08', '10:00');
-    const res = await request(app).post(`${manage(b.token)}/cancel`).expect(200);
-    expect(res.body.message).toBe('Your booking has been cancelled. ₹1,500 has been refunded in full to your original payment method; it usually reaches you within 5–7 working days. We have sent you an e-mail to confirm it.');
-    expect(res.body.booking).toMatchObject({ cancelled: true, can_reschedule: false, can_cancel: false, closed_reason: 'CANCELLED', meeting_link: null, refund_on_cancel: 0 });
+    const res = await request(app)
+      .post(`${manage(b.token)}/cancel`)
+      .expect(200);
+    expect(res.body.message).toBe(
+      'Your booking has been cancelled. ₹1,500 has been refunded in full to your original payment method; it usually reaches you within 5–7 working days. We have sent you an e-mail to confirm it.',
+    );
+    expect(res.body.booking).toMatchObject({
+      cancelled: true,
+      can_reschedule: false,
+      can_cancel: false,
+      closed_reason: 'CANCELLED',
+      meeting_link: null,
+      refund_on_cancel: 0,
+    });
     expect(await row(b.id)).toMatchObject({ cancelled: true, paymentStatus: 'COMPLETED', calendarSequence: 1 });
     const refunds = await database.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, b.paymentId));
     expect(refunds).toEqual([expect.objectContaining({ amountPaise: 150_000, status: 'processed', idempotencyKey: `client-cancel-${b.id}-${b.paymentId}` })]);
@@ -463,7 +592,10 @@ describe('POST /api/manage/{token}/cancel', () => {
     expect(again.status).toBe(409);
     expect(again.body.detail).toContain('has been cancelled');
     expect(await database.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, b.paymentId))).toHaveLength(1);
-    const [audit] = await database.db.select().from(auditLog).where(and(eq(auditLog.entityId, String(b.id)), eq(auditLog.action, 'booking.client_cancel')));
+    const [audit] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, String(b.id)), eq(auditLog.action, 'booking.client_cancel')));
     expect(audit).toMatchObject({ adminId: null, actor: 'client' });
     expect(audit!.after).toMatchObject({ cancelled: true, refund: { choice: 'FULL', amount: 1500 } });
     expect((await intentsOf(b.id, 'mail.booking-changed')).map((o) => o.payload)).toEqual(
@@ -473,16 +605,26 @@ describe('POST /api/manage/{token}/cancel', () => {
       ]),
     );
     // The admin list shows it cancelled and refunded.
-    const list = await request(app).get('/api/admin/bookings').query({ from: '2026-12-08', to: '2026-12-08' }).set(bearer(tokenFor(admins.admin, clock.now()))).expect(200);
+    const list = await request(app)
+      .get('/api/admin/bookings')
+      .query({ from: '2026-12-08', to: '2026-12-08' })
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .expect(200);
     expect(list.body.find((x: { id: number }) => x.id === b.id)).toMatchObject({ cancelled: true, amount_refunded: 1500, payment_note: 'Refunded ₹1,500.00' });
   });
 
   it('an unpaid in-person booking is released, and its open payment link closed', async () => {
     const b = await inPerson('2026-12-08', '11:00');
     const txn = (await row(b.id)).paymentTransactionId!;
-    const made = await request(app).post('/api/create-shareable-payment-link').set(bearer(tokenFor(admins.admin, clock.now()))).send({ amount: 1800, booking_id: b.id, merchant_transaction_id: txn }).expect(200);
+    const made = await request(app)
+      .post('/api/create-shareable-payment-link')
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .send({ amount: 1800, booking_id: b.id, merchant_transaction_id: txn })
+      .expect(200);
     const linkId = new URL(made.body.payment_link_url).pathname.split('/').pop()!;
-    const res = await request(app).post(`${manage(b.token)}/cancel`).expect(200);
+    const res = await request(app)
+      .post(`${manage(b.token)}/cancel`)
+      .expect(200);
     expect(res.body.message).toBe('Your booking has been cancelled. We have sent you an e-mail to confirm it.');
     expect(await row(b.id)).toMatchObject({ cancelled: true, paymentStatus: 'PENDING' });
     expect((await database.db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.id, linkId)))[0]!.status).toBe('cancelled');
@@ -492,7 +634,9 @@ describe('POST /api/manage/{token}/cancel', () => {
 
 describe('after a change: e-mails with the calendar update, the reminder, the meeting', () => {
   const changePayloads = async (id: number) =>
-    (await intentsOf(id, 'mail.booking-changed')).map((o) => o.payload as JobPayload<'mail.booking-changed'>).sort((x, y) => x.sequence - y.sequence || x.recipient.localeCompare(y.recipient));
+    (await intentsOf(id, 'mail.booking-changed'))
+      .map((o) => o.payload as JobPayload<'mail.booking-changed'>)
+      .sort((x, y) => x.sequence - y.sequence || x.recipient.localeCompare(y.recipient));
 
   it('the .ics files keep the UID, raise SEQUENCE, and a cancellation is METHOD:CANCEL', async () => {
     const b = await paidOnline('2026-12-09', '10:00');
@@ -502,7 +646,10 @@ describe('after a change: e-mails with the calendar update, the reminder, the me
     expect(first.calendar.METHOD).toBe('REQUEST');
     expect(first.event).toMatchObject({ SEQUENCE: '0', STATUS: 'CONFIRMED', DTSTART: icsStamp(ist('2026-12-09', '10:00')) });
 
-    await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-12-09', booking_time_slot_start: '15:00' }).expect(200);
+    await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-12-09', booking_time_slot_start: '15:00' })
+      .expect(200);
     sent.length = 0;
     for (const p of await changePayloads(b.id)) expect(await sendChangeMail(notify, p)).toBe('sent');
     const clientEmail = (await row(b.id)).clientEmail;
@@ -514,12 +661,20 @@ describe('after a change: e-mails with the calendar update, the reminder, the me
     for (const m of [toClient, toTherapist]) {
       const moved = parseIcs(m.ics!);
       expect(moved.calendar.METHOD).toBe('REQUEST');
-      expect(moved.event).toMatchObject({ UID: first.event.UID, SEQUENCE: '1', STATUS: 'CONFIRMED', DTSTART: icsStamp(ist('2026-12-09', '15:00')), DTEND: icsStamp(ist('2026-12-09', '16:00')) });
+      expect(moved.event).toMatchObject({
+        UID: first.event.UID,
+        SEQUENCE: '1',
+        STATUS: 'CONFIRMED',
+        DTSTART: icsStamp(ist('2026-12-09', '15:00')),
+        DTEND: icsStamp(ist('2026-12-09', '16:00')),
+      });
       // The same meeting link as before.
       expect(moved.event.URL).toBe(first.event.URL);
     }
 
-    await request(app).post(`${manage(b.token)}/cancel`).expect(200);
+    await request(app)
+      .post(`${manage(b.token)}/cancel`)
+      .expect(200);
     sent.length = 0;
     const payloads = await changePayloads(b.id);
     // The move's messages, sent again by a retry, are now overtaken by the cancellation: not sent.
@@ -541,7 +696,10 @@ describe('after a change: e-mails with the calendar update, the reminder, the me
     const b = await inPerson('2026-12-09', '10:00');
     const [old] = await intentsOf(b.id, 'mail.booking-reminder');
     expect(old!.jobId).toBe(`mail-reminder.${b.id}.${centreInstant('2026-12-09', '10:00').getTime()}`);
-    await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-12-09', booking_time_slot_start: '14:00' }).expect(200);
+    await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-12-09', booking_time_slot_start: '14:00' })
+      .expect(200);
     const reminders = await intentsOf(b.id, 'mail.booking-reminder');
     const fresh = reminders.find((r) => r.jobId !== old!.jobId)!;
     expect(fresh.jobId).toBe(`mail-reminder.${b.id}.${centreInstant('2026-12-09', '14:00').getTime()}`);
@@ -553,7 +711,9 @@ describe('after a change: e-mails with the calendar update, the reminder, the me
     expect(sent.at(-1)!.subject).toBe('Reminder: your session on Wednesday, December 9, 2026 at 2:00 PM IST');
     // A cancelled session gets none.
     clock.set(MONDAY_MORNING_IST);
-    await request(app).post(`${manage(b.token)}/cancel`).expect(200);
+    await request(app)
+      .post(`${manage(b.token)}/cancel`)
+      .expect(200);
     clock.set('2026-12-08T14:00:00+05:30');
     expect(await sendReminder(notify, b.id, freshPayload.sessionStartsAt)).toBe('skipped');
   });
@@ -562,13 +722,21 @@ describe('after a change: e-mails with the calendar update, the reminder, the me
     const b = await paidOnline('2026-12-07', '10:00');
     await createMeetingForBooking(notify, b.id);
     const link = (await row(b.id)).googleMeetLink;
-    await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-12-07', booking_time_slot_start: '16:00' }).expect(200);
+    await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-12-07', booking_time_slot_start: '16:00' })
+      .expect(200);
     expect(await updateMeetingForBooking(notify, b.id, 1)).toBe('unchanged');
     expect((await row(b.id)).googleMeetLink).toBe(link);
 
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const google = googleMeetProvider({ serviceAccountEmail: 'booking@project.iam.gserviceaccount.com', privateKey: pem, impersonateUser: 'care@wellbeingcentre.in', calendarId: 'primary' });
+    const google = googleMeetProvider({
+      serviceAccountEmail: 'booking@project.iam.gserviceaccount.com',
+      privateKey: pem,
+      impersonateUser: 'care@wellbeingcentre.in',
+      calendarId: 'primary',
+    });
     const eventPath = `/calendar/v3/calendars/primary/events/booking${String(b.id).padStart(6, '0')}`;
     let patched: Record<string, unknown> = {};
     nock('https://oauth2.googleapis.com').post('/token').reply(200, { access_token: 'ya29.test', expires_in: 3600 });
@@ -584,7 +752,9 @@ describe('after a change: e-mails with the calendar update, the reminder, the me
       end: { dateTime: ist('2026-12-07', '17:00'), timeZone: 'Asia/Kolkata' },
     });
     // A job overtaken by a later change does nothing.
-    await request(app).post(`${manage(b.token)}/cancel`).expect(200);
+    await request(app)
+      .post(`${manage(b.token)}/cancel`)
+      .expect(200);
     expect(await updateMeetingForBooking(withGoogle, b.id, 1)).toBe('skipped');
     nock('https://www.googleapis.com').delete(eventPath).query({ sendUpdates: 'none' }).reply(204);
     expect(await updateMeetingForBooking(withGoogle, b.id, 2)).toBe('cancelled');

@@ -67,7 +67,17 @@ let doc: OpenApiDocument;
 beforeAll(async () => {
   database = await createTestDatabase();
   // Everything a deployment can mount: WhatsApp's webhook, the sandbox checkout, Bull Board, the site.
-  const whatsapp = { token: 'wa-token-kept-secret', phoneNumberId: '1', appSecret: 'wa-app-secret-kept-secret', verifyToken: 'wa-verify-token-kept-secret', templateName: 'session_reminder', templateLanguage: 'en', graphUrl: 'http://127.0.0.1:9', graphVersion: 'v26.0', retryDelayMs: 60_000 };
+  const whatsapp = {
+    token: 'wa-token-kept-secret',
+    phoneNumberId: '1',
+    appSecret: 'wa-app-secret-kept-secret',
+    verifyToken: 'wa-verify-token-kept-secret',
+    templateName: 'session_reminder',
+    templateLanguage: 'en',
+    graphUrl: 'http://127.0.0.1:9',
+    graphVersion: 'v26.0',
+    retryDelayMs: 60_000,
+  };
   app = testApp(database, {
     config: { ...testConfig, whatsapp },
     payments: { name: 'sandbox' } as never,
@@ -97,10 +107,12 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents no route the app lacks', () => {
-    const registered = new Set(registeredRoutes(app).routes.map((r) => {
-      const [method, path] = r.split(' ') as [string, string];
-      return `${method} ${openApiPath(path)}`;
-    }));
+    const registered = new Set(
+      registeredRoutes(app).routes.map((r) => {
+        const [method, path] = r.split(' ') as [string, string];
+        return `${method} ${openApiPath(path)}`;
+      }),
+    );
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(documented.filter((r) => !registered.has(r))).toEqual([]);
   });
@@ -123,7 +135,13 @@ describe('the OpenAPI document', () => {
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       for (const [method, op] of Object.entries(ops)) {
         expect(['get', 'post', 'put', 'patch', 'delete']).toContain(method);
-        const operation = op as { operationId: string; summary: string; responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>; parameters?: { name: string; in: string; required: boolean }[]; security?: unknown[] };
+        const operation = op as {
+          operationId: string;
+          summary: string;
+          responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+          parameters?: { name: string; in: string; required: boolean }[];
+          security?: unknown[];
+        };
         expect(operationIds.has(operation.operationId), operation.operationId).toBe(false);
         operationIds.add(operation.operationId);
         expect(operation.summary).toBeTruthy();
@@ -134,7 +152,10 @@ describe('the OpenAPI document', () => {
         for (const p of operation.parameters ?? []) expect(['path', 'query', 'header']).toContain(p.in);
         // Answers: a success, the error answers, each with a description and a schema.
         const statuses = Object.keys(operation.responses);
-        expect(statuses.some((s) => /^2\d\d$/.test(s)), `${method} ${path}`).toBe(true);
+        expect(
+          statuses.some((s) => /^2\d\d$/.test(s)),
+          `${method} ${path}`,
+        ).toBe(true);
         expect(statuses).toEqual(expect.arrayContaining(['4XX', '5XX']));
         for (const s of statuses) expect(s).toMatch(/^([1-5]\d\d|[1-5]XX)$/);
         for (const answer of Object.values(operation.responses)) {

@@ -78,8 +78,14 @@ describe('PostgreSQL out of reach: 503, Retry-After, "briefly unavailable"', () 
 describe('what counts as a connection failure', () => {
   const pgError = (code: string) => Object.assign(new Error('server says no'), { code, severity: 'FATAL' });
   it.each([
-    ['connection refused, wrapped by Drizzle', new DrizzleQueryError('select 1', [], Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }))],
-    ['both addresses of a host refused', new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' }), Object.assign(new Error('b'), { code: 'ECONNREFUSED' })])],
+    [
+      'connection refused, wrapped by Drizzle',
+      new DrizzleQueryError('select 1', [], Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })),
+    ],
+    [
+      'both addresses of a host refused',
+      new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' }), Object.assign(new Error('b'), { code: 'ECONNREFUSED' })]),
+    ],
     ['a connection reset', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
     ['a connect timeout', Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' })],
     ['the server went away', new DrizzleQueryError('select 1', [], new Error('Connection terminated unexpectedly'))],

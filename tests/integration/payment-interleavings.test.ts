@@ -6,12 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { bookings, outbox, paymentsLedger, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
-import {
-  handlePaymentWebhook,
-  reconcileBooking,
-  refundStrayPayment,
-  type PaymentDeps,
-} from '../../shared/core/services/payment.service.ts';
+import { handlePaymentWebhook, reconcileBooking, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
@@ -62,11 +57,30 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 const HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
-const DAYS = ['2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-30', '2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05', '2026-12-07', '2026-12-08'];
+const DAYS = [
+  '2026-11-24',
+  '2026-11-25',
+  '2026-11-26',
+  '2026-11-27',
+  '2026-11-28',
+  '2026-11-30',
+  '2026-12-01',
+  '2026-12-02',
+  '2026-12-03',
+  '2026-12-04',
+  '2026-12-05',
+  '2026-12-07',
+  '2026-12-08',
+];
 let run = 0;
 
 /** The booking's sandbox links, oldest first. */
-const linksOf = (id: number) => database.db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.referenceId, String(id))).orderBy(sandboxPaymentLinks.createdAt, sandboxPaymentLinks.id);
+const linksOf = (id: number) =>
+  database.db
+    .select()
+    .from(sandboxPaymentLinks)
+    .where(eq(sandboxPaymentLinks.referenceId, String(id)))
+    .orderBy(sandboxPaymentLinks.createdAt, sandboxPaymentLinks.id);
 const pick = <T>(list: T[], w: 'first' | 'last'): T | undefined => (w === 'first' ? list[0] : list[list.length - 1]);
 const superDesk = () => bearer(tokenFor(admins.superadmin, clock.now()));
 
@@ -88,7 +102,10 @@ async function perform(id: number, token: string, txn: string, s: Step, callback
     case 'callback': {
       const link = pick(await linksOf(id), s.which);
       const q = link && callbacks.get(link.id);
-      if (q) await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...q });
+      if (q)
+        await request(app)
+          .get(`/api/get-razorpay-details/${id}`)
+          .query({ payment_status: 'paid', ...q });
       return;
     }
     case 'webhook': {
@@ -105,7 +122,10 @@ async function perform(id: number, token: string, txn: string, s: Step, callback
       await reconcileBooking(deps, id);
       return;
     case 'hold-over':
-      await database.db.update(bookings).set({ paymentHoldExpiresAt: new Date(clock.now().getTime() - 1000) }).where(and(eq(bookings.id, id), eq(bookings.paymentStatus, 'INITIATED')));
+      await database.db
+        .update(bookings)
+        .set({ paymentHoldExpiresAt: new Date(clock.now().getTime() - 1000) })
+        .where(and(eq(bookings.id, id), eq(bookings.paymentStatus, 'INITIATED')));
       await reconcileBooking(deps, id);
       return;
     case 'cancel': {
@@ -168,7 +188,12 @@ async function checkInvariants(id: number): Promise<void> {
     // Shown confirmed: it holds its slot, and its payment is in the ledger, not returned.
     const holders = await database.db.$count(
       bookings,
-      and(eq(bookings.therapistId, b.therapistId), eq(bookings.bookingDate, b.bookingDate), eq(bookings.bookingTimeSlotStart, b.bookingTimeSlotStart), sql`not cancelled and payment_status not in ('FAILED', 'CANCELLED')`),
+      and(
+        eq(bookings.therapistId, b.therapistId),
+        eq(bookings.bookingDate, b.bookingDate),
+        eq(bookings.bookingTimeSlotStart, b.bookingTimeSlotStart),
+        sql`not cancelled and payment_status not in ('FAILED', 'CANCELLED')`,
+      ),
     );
     expect(holders).toBe(1);
     expect(captures.some((c) => c.paymentId === b.razorpayPaymentId)).toBe(true);
@@ -192,7 +217,10 @@ describe('payments in any order', () => {
           client_email: `interleave${n}@example.com`,
         });
         // A slot used by an earlier run that left it live: start from a free one.
-        await database.db.update(bookings).set({ cancelled: true }).where(and(eq(bookings.bookingDate, payload.booking_date), eq(bookings.bookingTimeSlotStart, payload.booking_time_slot_start)));
+        await database.db
+          .update(bookings)
+          .set({ cancelled: true })
+          .where(and(eq(bookings.bookingDate, payload.booking_date), eq(bookings.bookingTimeSlotStart, payload.booking_time_slot_start)));
         const made = await request(app).post('/confirm-booking').send(payload).expect(200);
         const id = made.body.booking_id as number;
         const txn = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!.paymentTransactionId!;

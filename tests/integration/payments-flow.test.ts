@@ -49,7 +49,10 @@ const mailsTo = (address: string) => smtp.messages.filter((m) => m.to.includes(a
 
 describe('online booking paid through the sandbox checkout', () => {
   it('books, links, pays, confirms once, gets a meeting link and both e-mails', async () => {
-    const created = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-25' })).expect(200);
+    const created = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-25' }))
+      .expect(200);
     const id = created.body.booking_id as number;
     expect((await bookingRow(id)).paymentStatus).toBe('INITIATED');
 
@@ -59,9 +62,20 @@ describe('online booking paid through the sandbox checkout', () => {
     const link = await request(app)
       .post('/api/payment/generate-link')
       .set('X-Booking-Token', token)
-      .send({ amount: 1, currency: 'INR', description: 'x', customer_name: 'Meera Pillai', customer_email: 'meera.pillai@example.com', customer_phone: '9876543210', booking_id: id })
+      .send({
+        amount: 1,
+        currency: 'INR',
+        description: 'x',
+        customer_name: 'Meera Pillai',
+        customer_email: 'meera.pillai@example.com',
+        customer_phone: '9876543210',
+        booking_id: id,
+      })
       .expect(200);
-    expect(link.body).toEqual({ short_url: `${http.url}/sandbox/checkout/${link.body.payment_link_id}`, payment_link_id: expect.stringMatching(/^plink_[A-Za-z0-9]{14}$/) });
+    expect(link.body).toEqual({
+      short_url: `${http.url}/sandbox/checkout/${link.body.payment_link_id}`,
+      payment_link_id: expect.stringMatching(/^plink_[A-Za-z0-9]{14}$/),
+    });
     const stored = await bookingRow(id);
     expect(stored).toMatchObject({ paymentLinkUrl: link.body.short_url, razorpayPaymentLinkId: link.body.payment_link_id });
     // Asking again answers the same link.
@@ -69,8 +83,16 @@ describe('online booking paid through the sandbox checkout', () => {
     expect(again.body).toEqual(link.body);
 
     // The wizard may confirm the stored link, never replace it without an admin token.
-    await request(app).post(`/api/admin/bookings/${id}/update-payment-link`).set('X-Booking-Token', token).send({ payment_link_url: link.body.short_url }).expect(200);
-    await request(app).post(`/api/admin/bookings/${id}/update-payment-link`).set('X-Booking-Token', token).send({ payment_link_url: 'https://evil.example/pay' }).expect(403);
+    await request(app)
+      .post(`/api/admin/bookings/${id}/update-payment-link`)
+      .set('X-Booking-Token', token)
+      .send({ payment_link_url: link.body.short_url })
+      .expect(200);
+    await request(app)
+      .post(`/api/admin/bookings/${id}/update-payment-link`)
+      .set('X-Booking-Token', token)
+      .send({ payment_link_url: 'https://evil.example/pay' })
+      .expect(403);
     await request(app)
       .post(`/api/admin/bookings/${id}/update-payment-link`)
       .set('authorization', 'Bearer not-an-admin')
@@ -83,14 +105,20 @@ describe('online booking paid through the sandbox checkout', () => {
     expect(page.text).toContain('Dr. Asha Mehta');
     expect(page.text).toMatch(/<button class="pay"/);
 
-    const paid = await request(app).post(`${new URL(link.body.short_url).pathname}/pay`).expect(303);
+    const paid = await request(app)
+      .post(`${new URL(link.body.short_url).pathname}/pay`)
+      .expect(303);
     const back = new URL(paid.headers.location!);
     expect(`${back.origin}${back.pathname}`).toBe(`${http.url}/payment-status`);
     const q = Object.fromEntries(back.searchParams);
     expect(Object.keys(q).sort()).toEqual(
       ['razorpay_payment_id', 'razorpay_payment_link_id', 'razorpay_payment_link_reference_id', 'razorpay_payment_link_status', 'razorpay_signature'].sort(),
     );
-    expect(q).toMatchObject({ razorpay_payment_link_id: link.body.payment_link_id, razorpay_payment_link_reference_id: String(id), razorpay_payment_link_status: 'paid' });
+    expect(q).toMatchObject({
+      razorpay_payment_link_id: link.body.payment_link_id,
+      razorpay_payment_link_reference_id: String(id),
+      razorpay_payment_link_status: 'paid',
+    });
 
     // A forged callback is not believed (the link is paid, so the provider is asked and confirms it).
     const details = await request(app)
@@ -127,7 +155,13 @@ describe('online booking paid through the sandbox checkout', () => {
     expect(c).toMatch(/^Subject: Booking confirmed: your session on Wednesday, November 25, 2026 at\s+10:00 AM IST/m);
     expect(c).toContain('Content-Type: text/calendar; charset=utf-8; method=REQUEST; name=invite.ics');
     expect(c).toMatch(/Content-Disposition: attachment; filename=invite.ics/);
-    const ics = Buffer.from(c.split('filename=invite.ics')[1]!.split(/\r?\n\r?\n/)[1]!.replace(/\s+/g, ''), 'base64').toString('utf8');
+    const ics = Buffer.from(
+      c
+        .split('filename=invite.ics')[1]!
+        .split(/\r?\n\r?\n/)[1]!
+        .replace(/\s+/g, ''),
+      'base64',
+    ).toString('utf8');
     expect(ics).toContain('METHOD:REQUEST');
     // 10:00 at the centre (UTC+05:30) is 04:30 UTC.
     expect(ics).toContain('DTSTART:20261125T043000Z');
@@ -147,7 +181,10 @@ describe('online booking paid through the sandbox checkout', () => {
   });
 
   it('an admin token may set a booking’s payment link', async () => {
-    const created = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-28' })).expect(200);
+    const created = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-28' }))
+      .expect(200);
     const id = created.body.booking_id as number;
     const admin = await createAdminUser(database.db, { username: 'desk', email: 'desk@wellbeingcentre.in', password: PASSWORD });
     await request(app)
@@ -159,19 +196,28 @@ describe('online booking paid through the sandbox checkout', () => {
   });
 
   it('a fail on the checkout page leaves the booking unpaid and is not believed as paid', async () => {
-    const created = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '11:00' })).expect(200);
+    const created = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '11:00' }))
+      .expect(200);
     const id = created.body.booking_id as number;
     const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', created.body.booking_token).send({ booking_id: id }).expect(200);
     const failed = await request(app).post(`/sandbox/checkout/${link.body.payment_link_id}/fail`).expect(303);
     const q = Object.fromEntries(new URL(failed.headers.location!).searchParams);
     expect(q.razorpay_payment_link_status).toBe('failed');
-    const details = await request(app).get(`/api/get-razorpay-details/${link.body.payment_link_id}`).query({ payment_status: 'failed', ...q }).expect(200);
+    const details = await request(app)
+      .get(`/api/get-razorpay-details/${link.body.payment_link_id}`)
+      .query({ payment_status: 'failed', ...q })
+      .expect(200);
     expect(details.body.data.payment_status).toBe('INITIATED');
     // The client's details on the payment-status page: no cache may keep them.
     expect(details.headers['cache-control']).toBe('no-store');
     // Claiming "paid" with a forged signature is refused.
     const forged = { ...q, razorpay_payment_link_status: 'paid', razorpay_signature: 'f'.repeat(64) };
-    const res = await request(app).get(`/api/get-razorpay-details/${link.body.payment_link_id}`).query({ payment_status: 'paid', ...forged }).expect(409);
+    const res = await request(app)
+      .get(`/api/get-razorpay-details/${link.body.payment_link_id}`)
+      .query({ payment_status: 'paid', ...forged })
+      .expect(409);
     expect(res.body.detail).toBeTruthy();
     expect((await bookingRow(id)).paymentStatus).toBe('INITIATED');
   });
@@ -182,7 +228,10 @@ describe('online booking paid through the sandbox checkout', () => {
     const id = created.body.booking_id as number;
     const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', created.body.booking_token).send({ booking_id: id }).expect(200);
     expect((await bookingRow(id)).paymentHoldExpiresAt!.toISOString()).toBe(new Date(Date.parse(MONDAY_MORNING_IST) + 20 * 60_000).toISOString());
-    await request(app).post('/confirm-booking').send({ ...payload, client_full_name: 'Someone Else' }).expect(409);
+    await request(app)
+      .post('/confirm-booking')
+      .send({ ...payload, client_full_name: 'Someone Else' })
+      .expect(409);
 
     clock.set('2026-11-23T09:51:00+05:30');
     const job = await worker.jobs.queues.payments.add('payments.reconcile', {}, { jobId: 'reconcile-now' });
@@ -192,12 +241,16 @@ describe('online booking paid through the sandbox checkout', () => {
     expect((await payments.fetchPaymentLink(link.body.payment_link_id)).status).toBe('expired');
     await request(app).post(`/sandbox/checkout/${link.body.payment_link_id}/pay`).expect(409);
     // The slot is free for someone else.
-    await request(app).post('/confirm-booking').send({ ...payload, client_full_name: 'Someone Else' }).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send({ ...payload, client_full_name: 'Someone Else' })
+      .expect(200);
     clock.set(MONDAY_MORNING_IST);
   });
 
   it('ends each unpaid hold on time with one delayed job, which then waits for the next hold', async () => {
-    const slot = (time: string, client = 'Meera Pillai') => onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: time, client_full_name: client });
+    const slot = (time: string, client = 'Meera Pillai') =>
+      onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: time, client_full_name: client });
     const first = await request(app).post('/confirm-booking').send(slot('15:00')).expect(200);
     clock.set('2026-11-23T09:40:00+05:30');
     const second = await request(app).post('/confirm-booking').send(slot('16:00')).expect(200);
@@ -235,7 +288,10 @@ describe('online booking paid through the sandbox checkout', () => {
   });
 
   it('an offline booking gets its confirmation e-mails when created, with the centre address', async () => {
-    const created = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-27', client_email: 'ravi.offline@example.com' })).expect(200);
+    const created = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-27', client_email: 'ravi.offline@example.com' }))
+      .expect(200);
     const id = created.body.booking_id as number;
     await waitFor(() => mailsTo('ravi.offline@example.com').length === 1 && mailsTo('rohan.kapoor@wellbeingcentre.in').length === 1, 'offline confirmations');
     const raw = mailsTo('ravi.offline@example.com')[0]!.raw.replace(/=\r?\n/g, '');
@@ -245,10 +301,17 @@ describe('online booking paid through the sandbox checkout', () => {
     // Without the booking's token the status only; with it, the record for the in-person page.
     const bare = await request(app).get(`/api/get-razorpay-details/${ref}`).query({ payment_status: 'pending' }).expect(200);
     expect(bare.body).toEqual({ data: { payment_status: 'PENDING' } });
-    const details = await request(app).get(`/api/get-razorpay-details/${ref}`).set('X-Booking-Token', created.body.booking_token).query({ payment_status: 'pending' }).expect(200);
+    const details = await request(app)
+      .get(`/api/get-razorpay-details/${ref}`)
+      .set('X-Booking-Token', created.body.booking_token)
+      .query({ payment_status: 'pending' })
+      .expect(200);
     expect(details.body.data).toMatchObject({ id, payment_status: 'PENDING', booking_type: 'OFFLINE', location_name: 'West Branch', amount: 1800 });
     expect(details.body.data.location_address).toBeTruthy();
-    const stillPending = await database.db.select().from(outbox).where(and(isNull(outbox.dispatchedAt)));
+    const stillPending = await database.db
+      .select()
+      .from(outbox)
+      .where(and(isNull(outbox.dispatchedAt)));
     expect(stillPending).toHaveLength(0);
   });
 });

@@ -64,11 +64,22 @@ const key = () => `refund-test-${String(keys++).padStart(6, '0')}`;
 describe('sandbox refunds behave like Razorpay', () => {
   it('refunds a captured payment in full; the payment then reads refunded and nothing is left', async () => {
     const paymentId = await paidPayment();
-    const refund = await payments.refundPayment({ paymentId, amountPaise: 150_000, idempotencyKey: key(), notes: { booking_id: '1000', reason: 'cancelled by the centre' } });
+    const refund = await payments.refundPayment({
+      paymentId,
+      amountPaise: 150_000,
+      idempotencyKey: key(),
+      notes: { booking_id: '1000', reason: 'cancelled by the centre' },
+    });
     expect(refund).toEqual({ id: expect.stringMatching(/^rfnd_[A-Za-z0-9]{14}$/), paymentId, amountPaise: 150_000, status: 'processed' });
     const rows = await refundRows(paymentId);
     expect(rows).toEqual([
-      expect.objectContaining({ id: refund.id, amountPaise: 150_000, status: 'processed', notes: { booking_id: '1000', reason: 'cancelled by the centre' }, createdAt: clock.now() }),
+      expect.objectContaining({
+        id: refund.id,
+        amountPaise: 150_000,
+        status: 'processed',
+        notes: { booking_id: '1000', reason: 'cancelled by the centre' },
+        createdAt: clock.now(),
+      }),
     ]);
     expect(await payments.fetchPayment(paymentId)).toEqual({
       id: paymentId,

@@ -122,8 +122,14 @@ describe('POST /confirm-booking', () => {
   });
 
   it('writes each booking’s job intents with it, under the booking’s own id; an unpaid hold needs none', async () => {
-    const online = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-30', booking_time_slot_start: '14:00' })).expect(200);
-    const offline = await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-30' })).expect(200);
+    const online = await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-30', booking_time_slot_start: '14:00' }))
+      .expect(200);
+    const offline = await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-30' }))
+      .expect(200);
     const rows = await database.db.select().from(outbox);
     const of = (id: number) =>
       rows
@@ -147,7 +153,10 @@ describe('POST /confirm-booking', () => {
     const payload = onlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '11:00' });
     await request(app).post('/confirm-booking').send(payload).expect(200);
     const before = [await database.db.$count(bookings), await database.db.$count(outbox)];
-    const res = await request(app).post('/confirm-booking').send({ ...payload, client_full_name: 'Someone Else' }).expect(409);
+    const res = await request(app)
+      .post('/confirm-booking')
+      .send({ ...payload, client_full_name: 'Someone Else' })
+      .expect(409);
     expect(res.body).toEqual({ detail: 'This time slot has just been booked. Please choose another.' });
     expect([await database.db.$count(bookings), await database.db.$count(outbox)]).toEqual(before);
   });
@@ -192,22 +201,50 @@ describe('POST /confirm-booking', () => {
   });
 
   it('does not require state and city for an in-person session', async () => {
-    await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-27' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-11-27' }))
+      .expect(200);
   });
 
   const ruleRejections: [string, Record<string, unknown>, number, string][] = [
     ['an unknown therapist', { therapist_id: 999 }, 400, 'The selected therapist does not exist.'],
     ['an unknown service', { service_id: 999 }, 400, 'The selected service does not exist.'],
     ['an offline therapist for an online session', { therapist_id: 5 }, 400, 'The selected therapist does not offer this type of session.'],
-    ['an online therapist for an in-person session', { booking_type: 'OFFLINE', location_id: 1 }, 400, 'The selected therapist does not offer this type of session.'],
-    ['an in-person session without location', { therapist_id: 5, booking_type: 'OFFLINE', location_id: 0 }, 400, 'Please select a location for an in-person session.'],
-    ['an in-person session at another centre', { therapist_id: 5, booking_type: 'OFFLINE', location_id: 2 }, 400, 'The selected therapist does not work at this location.'],
+    [
+      'an online therapist for an in-person session',
+      { booking_type: 'OFFLINE', location_id: 1 },
+      400,
+      'The selected therapist does not offer this type of session.',
+    ],
+    [
+      'an in-person session without location',
+      { therapist_id: 5, booking_type: 'OFFLINE', location_id: 0 },
+      400,
+      'Please select a location for an in-person session.',
+    ],
+    [
+      'an in-person session at another centre',
+      { therapist_id: 5, booking_type: 'OFFLINE', location_id: 2 },
+      400,
+      'The selected therapist does not work at this location.',
+    ],
     ['a Sunday', { booking_date: '2026-11-29' }, 400, 'The centre is closed on Sundays. Please choose another date.'],
     ['a date in the past', { booking_date: '2026-11-20' }, 400, 'Please choose a date within the next 15 working days (Sundays excluded).'],
     ['a date beyond the window', { booking_date: '2026-12-10' }, 400, 'Please choose a date within the next 15 working days (Sundays excluded).'],
     ['a time the therapist does not work', { booking_time_slot_start: '13:00' }, 400, 'This time slot is not available. Please choose another.'],
-    ['a slot that has passed today', { booking_date: '2026-11-23', booking_time_slot_start: '09:00', therapist_id: 2 }, 400, 'This time slot has already passed. Please choose a later time.'],
-    ['a slot starting right now', { booking_date: '2026-11-23', booking_time_slot_start: '09:30' }, 400, 'This time slot has already passed. Please choose a later time.'],
+    [
+      'a slot that has passed today',
+      { booking_date: '2026-11-23', booking_time_slot_start: '09:00', therapist_id: 2 },
+      400,
+      'This time slot has already passed. Please choose a later time.',
+    ],
+    [
+      'a slot starting right now',
+      { booking_date: '2026-11-23', booking_time_slot_start: '09:30' },
+      400,
+      'This time slot has already passed. Please choose a later time.',
+    ],
   ];
   it.each(ruleRejections)('rejects %s', async (_label, change, status, detail) => {
     const before = await database.db.$count(bookings);
@@ -218,7 +255,10 @@ describe('POST /confirm-booking', () => {
 
   it('checks the therapist and template in the booking statement: deactivated, switched off, blocked; priced from the therapist', async () => {
     const slot = (start: string) => and(eq(availabilitySlots.therapistId, 2), eq(availabilitySlots.startTime, start));
-    const book = (start: string) => request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 2, booking_date: '2026-12-02', booking_time_slot_start: start }));
+    const book = (start: string) =>
+      request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ therapist_id: 2, booking_date: '2026-12-02', booking_time_slot_start: start }));
     const before = [await database.db.$count(bookings), await database.db.$count(outbox)];
     await database.db.update(availabilitySlots).set({ isAvailable: false }).where(slot('10:00'));
     await database.db.update(availabilitySlots).set({ adminBlocked: true }).where(slot('11:00'));
@@ -239,12 +279,18 @@ describe('POST /confirm-booking', () => {
   });
 
   it('accepts the last day of the window (15th non-Sunday day)', async () => {
-    await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-12-09' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-12-09' }))
+      .expect(200);
   });
 
   it('refuses admin-only fields without an admin token', async () => {
     for (const extra of [{ admin_confirmed: true }, { payment_status: 'COMPLETED' }]) {
-      const res = await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-12-01', ...extra })).expect(401);
+      const res = await request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ booking_date: '2026-12-01', ...extra }))
+        .expect(401);
       expect(res.body.detail).toBe('Unauthorized. Please log in again.');
     }
   });
@@ -312,7 +358,17 @@ describe('plumbing', () => {
     const ok = await request(logged).get('/api/slots?therapist_id=1').set('x-request-id', 'trace-0001-abc').expect(200);
     expect(ok.headers['x-request-id']).toBe('trace-0001-abc');
     await request(logged).post('/confirm-booking').set('content-type', 'application/json').send('{"client_email": "meera@example.com"').expect(400);
-    const down = testApp(database, { logger, db: new Proxy({}, { get: () => () => { throw new Error('database is down'); } }) as never });
+    const down = testApp(database, {
+      logger,
+      db: new Proxy(
+        {},
+        {
+          get: () => () => {
+            throw new Error('database is down');
+          },
+        },
+      ) as never,
+    });
     const failed = await request(down).get('/therapists').expect(500);
 
     expect(lines.map((l) => [l.level, l.msg, l.req?.method, l.req?.url, l.res?.statusCode])).toEqual([
@@ -343,7 +399,9 @@ describe('slot offer at edge times, whatever the server time zone', () => {
     const answers: string[] = [];
     for (const tz of ['UTC', 'America/Los_Angeles', 'Asia/Kolkata']) {
       process.env.TZ = tz;
-      const res = await request(testApp(database, { now: fixedClock(instant).now })).get('/api/slots?therapist_id=4').expect(200);
+      const res = await request(testApp(database, { now: fixedClock(instant).now }))
+        .get('/api/slots?therapist_id=4')
+        .expect(200);
       expect(res.body.days[0].date === firstDate || res.body.days[0].slots.length === 0).toBe(true);
       answers.push(JSON.stringify(res.body));
     }

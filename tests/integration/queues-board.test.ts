@@ -26,7 +26,10 @@ afterAll(async () => {
 
 describe('Bull Board at /admin/queues', () => {
   it('a super admin gets a cookie scoped to the board, and the board then opens', async () => {
-    const res = await request(app).post('/api/admin/queues-session').set(bearer(tokenFor(admins.superadmin, new Date()))).expect(200);
+    const res = await request(app)
+      .post('/api/admin/queues-session')
+      .set(bearer(tokenFor(admins.superadmin, new Date())))
+      .expect(200);
     expect(res.body).toEqual({ url: '/admin/queues' });
     const cookie = res.headers['set-cookie']![0]!;
     expect(cookie).toMatch(/^admin_queues_token=[^;]+; Max-Age=\d+; Path=\/admin\/queues; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
@@ -66,7 +69,10 @@ describe('Bull Board at /admin/queues', () => {
     await request(app).get('/admin/queues').set('accept', 'text/html').expect(302).expect('location', '/admin/open-queues');
     await request(app).get('/admin/queues/queue/mail').set('accept', 'text/html').expect(302).expect('location', '/admin/open-queues');
     await request(app).get('/admin/queues/api/queues').set('cookie', 'admin_queues_token=a.b.c').expect(401);
-    await request(app).get('/admin/queues/api/queues').set('cookie', `admin_queues_token=${tokenFor(admins.inactive, new Date())}`).expect(401);
+    await request(app)
+      .get('/admin/queues/api/queues')
+      .set('cookie', `admin_queues_token=${tokenFor(admins.inactive, new Date())}`)
+      .expect(401);
     await request(app).post('/api/admin/queues-session').expect(401);
   });
 });

@@ -63,19 +63,35 @@ async function newBooking(overrides: Record<string, unknown> = {}): Promise<numb
   const n = slot++;
   const res = await request(app)
     .post('/confirm-booking')
-    .send(onlineBooking({ booking_date: `2026-11-${25 + Math.floor(n / HOURS.length)}`, booking_time_slot_start: `${HOURS[n % HOURS.length]}:00`, ...overrides }))
+    .send(
+      onlineBooking({ booking_date: `2026-11-${25 + Math.floor(n / HOURS.length)}`, booking_time_slot_start: `${HOURS[n % HOURS.length]}:00`, ...overrides }),
+    )
     .expect(200);
   return res.body.booking_id;
 }
 
 function linkEntity(id: string, bookingId: number, status: string, extra: Record<string, unknown> = {}) {
-  return { id, entity: 'payment_link', amount: 150000, currency: 'INR', reference_id: String(bookingId), status, short_url: `https://rzp.io/i/${id.slice(6, 12)}`, ...extra };
+  return {
+    id,
+    entity: 'payment_link',
+    amount: 150000,
+    currency: 'INR',
+    reference_id: String(bookingId),
+    status,
+    short_url: `https://rzp.io/i/${id.slice(6, 12)}`,
+    ...extra,
+  };
 }
 
 /** A link made through the real SDK against nock, stored on the booking. */
 async function withLink(bookingId: number, linkId: string): Promise<void> {
-  nock(API).get('/v1/payment_links').query((q) => q.reference_id === String(bookingId)).reply(200, { payment_links: [], count: 0 });
-  nock(API).post('/v1/payment_links').reply(200, linkEntity(linkId, bookingId, 'created'));
+  nock(API)
+    .get('/v1/payment_links')
+    .query((q) => q.reference_id === String(bookingId))
+    .reply(200, { payment_links: [], count: 0 });
+  nock(API)
+    .post('/v1/payment_links')
+    .reply(200, linkEntity(linkId, bookingId, 'created'));
   await createLinkForBooking(deps, bookingId);
 }
 
@@ -99,7 +115,19 @@ describe('Razorpay Payment Links through the official SDK', () => {
     const result = await createLinkForBooking(deps, id);
     expect(result).toEqual({ short_url: 'https://rzp.io/i/nxrHnLJ', payment_link_id: 'plink_ExjpAUN3gVHrPJ' });
     expect(Object.keys(body).sort()).toEqual(
-      ['accept_partial', 'amount', 'callback_method', 'callback_url', 'currency', 'customer', 'description', 'expire_by', 'notify', 'reference_id', 'reminder_enable'].sort(),
+      [
+        'accept_partial',
+        'amount',
+        'callback_method',
+        'callback_url',
+        'currency',
+        'customer',
+        'description',
+        'expire_by',
+        'notify',
+        'reference_id',
+        'reminder_enable',
+      ].sort(),
     );
     expect(body.amount).toBe(150000);
     expect(body.currency).toBe('INR');
@@ -129,7 +157,10 @@ describe('Razorpay Payment Links through the official SDK', () => {
     expect(amount).toBe(100);
 
     const other = await newBooking();
-    nock(API).get('/v1/payment_links').query((q) => q.reference_id === String(other)).reply(200, { payment_links: [linkEntity('plink_Earlier0000001', other, 'created')] });
+    nock(API)
+      .get('/v1/payment_links')
+      .query((q) => q.reference_id === String(other))
+      .reply(200, { payment_links: [linkEntity('plink_Earlier0000001', other, 'created')] });
     expect((await createLinkForBooking(deps, other)).payment_link_id).toBe('plink_Earlier0000001');
   });
 });
@@ -166,7 +197,9 @@ describe('callback signature', () => {
       razorpay_payment_id: 'pay_Signed00000001',
     };
     // Forged: Razorpay is asked and says the link is still unpaid.
-    nock(API).get('/v1/payment_links/plink_Signed00000001').reply(200, linkEntity('plink_Signed00000001', id, 'created'));
+    nock(API)
+      .get('/v1/payment_links/plink_Signed00000001')
+      .reply(200, linkEntity('plink_Signed00000001', id, 'created'));
     await request(app)
       .get('/api/get-razorpay-details/plink_Signed00000001')
       .query({ payment_status: 'paid', ...q, razorpay_signature: hmac('guess', 'x') })
@@ -174,22 +207,38 @@ describe('callback signature', () => {
     expect((await row(id)).paymentStatus).toBe('INITIATED');
 
     // A bare booking number with an unsigned query reveals nothing.
-    await request(app).get(`/api/get-razorpay-details/${id}`).query({ ...q, razorpay_signature: 'a'.repeat(64) }).expect(404);
+    await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ ...q, razorpay_signature: 'a'.repeat(64) })
+      .expect(404);
 
     const signed = { ...q, razorpay_signature: hmac(KEY_SECRET, `plink_Signed00000001|${id}|paid|pay_Signed00000001`) };
-    const res = await request(app).get('/api/get-razorpay-details/plink_Signed00000001').query({ payment_status: 'paid', ...signed }).expect(200);
+    const res = await request(app)
+      .get('/api/get-razorpay-details/plink_Signed00000001')
+      .query({ payment_status: 'paid', ...signed })
+      .expect(200);
     expect(res.body.data).toMatchObject({ id, payment_status: 'COMPLETED', razorpay_payment_id: 'pay_Signed00000001', amount: 1500 });
     // Coming back again (here by booking number, with the signed query) changes nothing.
-    const byNumber = await request(app).get(`/api/get-razorpay-details/${id}`).query({ payment_status: 'paid', ...signed }).expect(200);
+    const byNumber = await request(app)
+      .get(`/api/get-razorpay-details/${id}`)
+      .query({ payment_status: 'paid', ...signed })
+      .expect(200);
     expect(byNumber.body.data).toMatchObject({ id, payment_status: 'COMPLETED' });
-    const meetings = (await database.db.select().from(outbox)).filter((o) => o.jobName === 'meetings.create' && (o.payload as { bookingId: number }).bookingId === id);
+    const meetings = (await database.db.select().from(outbox)).filter(
+      (o) => o.jobName === 'meetings.create' && (o.payload as { bookingId: number }).bookingId === id,
+    );
     expect(meetings).toHaveLength(1);
   });
 });
 
 describe('webhooks', () => {
   const send = (body: string, signature: string, eventId: string) =>
-    request(app).post('/api/payment/webhook').set('content-type', 'application/json').set('x-razorpay-signature', signature).set('x-razorpay-event-id', eventId).send(body);
+    request(app)
+      .post('/api/payment/webhook')
+      .set('content-type', 'application/json')
+      .set('x-razorpay-signature', signature)
+      .set('x-razorpay-event-id', eventId)
+      .send(body);
   const event = (name: string, linkId: string, bookingId: number, status: string, paymentId?: string) =>
     JSON.stringify({
       entity: 'event',
@@ -227,7 +276,9 @@ describe('webhooks', () => {
     const expired = event('payment_link.expired', 'plink_Replay00000001', id, 'expired');
     await send(expired, hmac(WEBHOOK_SECRET, expired), 'evt_replay_3').expect(200);
     expect(await row(id)).toMatchObject({ paymentStatus: 'COMPLETED', razorpayPaymentId: 'pay_Replay00000001', paidAt });
-    const meetings = (await database.db.select().from(outbox)).filter((o) => o.jobName === 'meetings.create' && (o.payload as { bookingId: number }).bookingId === id);
+    const meetings = (await database.db.select().from(outbox)).filter(
+      (o) => o.jobName === 'meetings.create' && (o.payload as { bookingId: number }).bookingId === id,
+    );
     expect(meetings).toHaveLength(1);
   });
 
@@ -248,7 +299,12 @@ describe('webhooks', () => {
     await withLink(first, 'plink_Late0000000001');
     const expired = event('payment_link.expired', 'plink_Late0000000001', first, 'expired');
     await send(expired, hmac(WEBHOOK_SECRET, expired), 'evt_late_1').expect(200);
-    const second = (await request(app).post('/confirm-booking').send(onlineBooking({ ...payload, client_full_name: 'Other Client' })).expect(200)).body.booking_id;
+    const second = (
+      await request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ ...payload, client_full_name: 'Other Client' }))
+        .expect(200)
+    ).body.booking_id;
     const paid = event('payment_link.paid', 'plink_Late0000000001', first, 'paid', 'pay_Late0000000001');
     await send(paid, hmac(WEBHOOK_SECRET, paid), 'evt_late_2').expect(200);
     expect((await row(first)).paymentStatus).toBe('FAILED');
@@ -271,8 +327,12 @@ describe('reconciliation with Razorpay', () => {
     const id = await newBooking();
     await withLink(id, 'plink_Hold0000000001');
     clock.set('2026-11-23T09:50:00+05:30');
-    nock(API).get('/v1/payment_links/plink_Hold0000000001').reply(200, linkEntity('plink_Hold0000000001', id, 'created'));
-    nock(API).post('/v1/payment_links/plink_Hold0000000001/cancel').reply(200, linkEntity('plink_Hold0000000001', id, 'cancelled'));
+    nock(API)
+      .get('/v1/payment_links/plink_Hold0000000001')
+      .reply(200, linkEntity('plink_Hold0000000001', id, 'created'));
+    nock(API)
+      .post('/v1/payment_links/plink_Hold0000000001/cancel')
+      .reply(200, linkEntity('plink_Hold0000000001', id, 'cancelled'));
     expect(await reconcileBooking(deps, id)).toBe('failed');
     expect((await row(id)).paymentStatus).toBe('FAILED');
     clock.set(MONDAY_MORNING_IST);
@@ -297,7 +357,12 @@ describe('Razorpay refunds and payments through the official SDK', () => {
     speed_requested: 'normal',
     ...extra,
   });
-  const input = { paymentId: 'pay_29QQoUBi66xm2f', amountPaise: 50000, idempotencyKey: 'refund-42-550e8400-e29b', notes: { booking_id: '42', reason: 'cancelled by the centre' } };
+  const input = {
+    paymentId: 'pay_29QQoUBi66xm2f',
+    amountPaise: 50000,
+    idempotencyKey: 'refund-42-550e8400-e29b',
+    notes: { booking_id: '42', reason: 'cancelled by the centre' },
+  };
   const refused = async (p: Promise<unknown>) => {
     const err = await p.then(
       () => undefined,
@@ -351,7 +416,16 @@ describe('Razorpay refunds and payments through the official SDK', () => {
     // Razorpay's wording varies; the mapping keys on the status, and the message keeps Razorpay's words.
     nock(API)
       .post('/v1/payments/pay_29QQoUBi66xm2f/refund')
-      .reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The refund amount provided is greater than amount captured', source: 'business', step: 'payment_initiation', reason: 'input_validation_failed', metadata: {} } });
+      .reply(400, {
+        error: {
+          code: 'BAD_REQUEST_ERROR',
+          description: 'The refund amount provided is greater than amount captured',
+          source: 'business',
+          step: 'payment_initiation',
+          reason: 'input_validation_failed',
+          metadata: {},
+        },
+      });
     const excessive = await refused(deps.payments.refundPayment({ ...input, amountPaise: 150001 }));
     expect(excessive.code).toBe('conflict');
     expect(excessive.status).toBe(409);
@@ -360,7 +434,9 @@ describe('Razorpay refunds and payments through the official SDK', () => {
 
     nock(API)
       .post('/v1/payments/pay_29QQoUBi66xm2f/refund')
-      .reply(409, { error: { code: 'BAD_REQUEST_ERROR', description: 'Request is still being processed', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+      .reply(409, {
+        error: { code: 'BAD_REQUEST_ERROR', description: 'Request is still being processed', source: 'NA', step: 'NA', reason: 'NA', metadata: {} },
+      });
     expect((await refused(deps.payments.refundPayment(input))).code).toBe('bad_gateway');
 
     nock(API)
@@ -370,7 +446,9 @@ describe('Razorpay refunds and payments through the official SDK', () => {
     expect(down.code).toBe('bad_gateway');
     expect(down.message).toBe('Razorpay: The server encountered an error. The incident has been reported to admins. (502)');
 
-    nock(API).post('/v1/payments/pay_29QQoUBi66xm2f/refund').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    nock(API)
+      .post('/v1/payments/pay_29QQoUBi66xm2f/refund')
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     const lost = await refused(deps.payments.refundPayment(input));
     expect(lost.code).toBe('bad_gateway');
     expect(lost.message).toBe('Razorpay: socket hang up (no status)');
@@ -378,7 +456,13 @@ describe('Razorpay refunds and payments through the official SDK', () => {
 
   it('refuses a bad amount or key before asking Razorpay', async () => {
     // No interceptor: a request would fail with nock's NetConnectNotAllowedError (bad_gateway), not validation.
-    for (const bad of [{ amountPaise: 0 }, { amountPaise: -100 }, { amountPaise: 100.5 }, { idempotencyKey: 'short' }, { idempotencyKey: 'has spaces in it' }]) {
+    for (const bad of [
+      { amountPaise: 0 },
+      { amountPaise: -100 },
+      { amountPaise: 100.5 },
+      { idempotencyKey: 'short' },
+      { idempotencyKey: 'has spaces in it' },
+    ]) {
       expect((await refused(deps.payments.refundPayment({ ...input, ...bad }))).code).toBe('validation');
     }
   });
@@ -409,15 +493,23 @@ describe('Razorpay refunds and payments through the official SDK', () => {
     });
     const methods = { card: 'CARD', netbanking: 'NETBANKING', wallet: 'WALLET', emi: 'OTHER', paylater: 'OTHER' } as const;
     for (const [method, expected] of Object.entries(methods)) {
-      nock(API).get(`/v1/payments/pay_Method${method}`).reply(200, payment(`pay_Method${method}`, { method }));
+      nock(API)
+        .get(`/v1/payments/pay_Method${method}`)
+        .reply(200, payment(`pay_Method${method}`, { method }));
       expect((await deps.payments.fetchPayment(`pay_Method${method}`)).method).toBe(expected);
     }
-    nock(API).get('/v1/payments/pay_Failed00000001').reply(200, payment('pay_Failed00000001', { status: 'failed', captured: false, amount_refunded: 0 }));
+    nock(API)
+      .get('/v1/payments/pay_Failed00000001')
+      .reply(200, payment('pay_Failed00000001', { status: 'failed', captured: false, amount_refunded: 0 }));
     expect(await deps.payments.fetchPayment('pay_Failed00000001')).toMatchObject({ status: 'failed', amountRefundedPaise: 0, capturedAt: undefined });
     // A payment Razorpay does not know is not_found (reconciliation shows it); an outage stays bad_gateway.
-    nock(API).get('/v1/payments/pay_Gone0000000001').reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
+    nock(API)
+      .get('/v1/payments/pay_Gone0000000001')
+      .reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
     expect((await refused(deps.payments.fetchPayment('pay_Gone0000000001'))).code).toBe('not_found');
-    nock(API).get('/v1/payments/pay_Down0000000001').reply(503, { error: { code: 'SERVER_ERROR', description: 'Service unavailable' } });
+    nock(API)
+      .get('/v1/payments/pay_Down0000000001')
+      .reply(503, { error: { code: 'SERVER_ERROR', description: 'Service unavailable' } });
     expect((await refused(deps.payments.fetchPayment('pay_Down0000000001'))).code).toBe('bad_gateway');
   });
 
@@ -453,9 +545,15 @@ describe('Razorpay refunds and payments through the official SDK', () => {
   it('a payment without refunds is an empty list; an unknown payment is not_found; an outage is bad_gateway', async () => {
     nock(API).get('/v1/payments/pay_NoRefunds000001/refunds').query({ count: '100', skip: '0' }).reply(200, { entity: 'collection', count: 0, items: [] });
     expect(await deps.payments.listPaymentRefunds('pay_NoRefunds000001')).toEqual([]);
-    nock(API).get('/v1/payments/pay_Gone0000000001/refunds').query(true).reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
+    nock(API)
+      .get('/v1/payments/pay_Gone0000000001/refunds')
+      .query(true)
+      .reply(400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
     expect((await refused(deps.payments.listPaymentRefunds('pay_Gone0000000001'))).code).toBe('not_found');
-    nock(API).get('/v1/payments/pay_Down0000000001/refunds').query(true).reply(502, { error: { code: 'SERVER_ERROR', description: 'Bad gateway' } });
+    nock(API)
+      .get('/v1/payments/pay_Down0000000001/refunds')
+      .query(true)
+      .reply(502, { error: { code: 'SERVER_ERROR', description: 'Bad gateway' } });
     const down = await refused(deps.payments.listPaymentRefunds('pay_Down0000000001'));
     expect(down.code).toBe('bad_gateway');
     expect(down.message).toBe('Razorpay: Bad gateway (502)');
@@ -485,8 +583,12 @@ describe('Razorpay refunds and payments through the official SDK', () => {
       .reply(200, linkEntity('plink_Paid0000000001', 8, 'paid', { payments: [{ payment_id: 'pay_Paid0000000001', status: 'captured', amount: 150000 }] }));
     expect(await deps.payments.cancelPaymentLink('plink_Paid0000000001')).toMatchObject({ status: 'paid', paymentId: 'pay_Paid0000000001' });
 
-    nock(API).post('/v1/payment_links/plink_Down0000000001/cancel').reply(503, { error: { code: 'SERVER_ERROR', description: 'Service unavailable' } });
-    nock(API).get('/v1/payment_links/plink_Down0000000001').reply(200, linkEntity('plink_Down0000000001', 9, 'created'));
+    nock(API)
+      .post('/v1/payment_links/plink_Down0000000001/cancel')
+      .reply(503, { error: { code: 'SERVER_ERROR', description: 'Service unavailable' } });
+    nock(API)
+      .get('/v1/payment_links/plink_Down0000000001')
+      .reply(200, linkEntity('plink_Down0000000001', 9, 'created'));
     expect((await refused(deps.payments.cancelPaymentLink('plink_Down0000000001'))).code).toBe('bad_gateway');
   });
 });
@@ -505,13 +607,32 @@ describe('Google Meet provider', () => {
       .query({ conferenceDataVersion: '1', sendUpdates: 'none' })
       .matchHeader('authorization', 'Bearer ya29.test')
       .reply(200, { id: 'booking000042', hangoutLink: 'https://meet.google.com/abc-defg-hij' });
-    const provider = googleMeetProvider({ serviceAccountEmail: 'booking@project.iam.gserviceaccount.com', privateKey: pem, impersonateUser: 'care@wellbeingcentre.in', calendarId: 'primary' });
+    const provider = googleMeetProvider({
+      serviceAccountEmail: 'booking@project.iam.gserviceaccount.com',
+      privateKey: pem,
+      impersonateUser: 'care@wellbeingcentre.in',
+      calendarId: 'primary',
+    });
     const start = new Date('2026-11-25T04:30:00Z');
-    const made = await provider.createMeeting({ bookingId: 42, summary: 'Therapy session', description: 'x', start, end: new Date(start.getTime() + 3600_000) });
+    const made = await provider.createMeeting({
+      bookingId: 42,
+      summary: 'Therapy session',
+      description: 'x',
+      start,
+      end: new Date(start.getTime() + 3600_000),
+    });
     expect(made.url).toBe('https://meet.google.com/abc-defg-hij');
     expect(grant!.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
-    const claims = jwt.verify(grant!.get('assertion')!, publicKey.export({ type: 'spki', format: 'pem' }), { algorithms: ['RS256'] }) as Record<string, unknown>;
-    expect(claims).toMatchObject({ iss: 'booking@project.iam.gserviceaccount.com', sub: 'care@wellbeingcentre.in', aud: 'https://oauth2.googleapis.com/token', scope: 'https://www.googleapis.com/auth/calendar.events' });
+    const claims = jwt.verify(grant!.get('assertion')!, publicKey.export({ type: 'spki', format: 'pem' }), { algorithms: ['RS256'] }) as Record<
+      string,
+      unknown
+    >;
+    expect(claims).toMatchObject({
+      iss: 'booking@project.iam.gserviceaccount.com',
+      sub: 'care@wellbeingcentre.in',
+      aud: 'https://oauth2.googleapis.com/token',
+      scope: 'https://www.googleapis.com/auth/calendar.events',
+    });
     expect(event.conferenceData).toEqual({ createRequest: { requestId: 'booking-42', conferenceSolutionKey: { type: 'hangoutsMeet' } } });
     expect(event.start).toEqual({ dateTime: '2026-11-25T04:30:00.000Z', timeZone: 'Asia/Kolkata' });
   });

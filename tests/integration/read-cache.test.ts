@@ -47,7 +47,15 @@ async function eventually(check: () => Promise<void>): Promise<void> {
 }
 
 /** Every public read call, in the canonical form the early answer serves. */
-const READ_PATHS = ['/locations', '/services', '/therapists', '/availability-slots', '/availability-slots?therapist_id=3', '/booked-slots?therapist_id=1', '/api/slots?therapist_id=3'];
+const READ_PATHS = [
+  '/locations',
+  '/services',
+  '/therapists',
+  '/availability-slots',
+  '/availability-slots?therapist_id=3',
+  '/booked-slots?therapist_id=1',
+  '/api/slots?therapist_id=3',
+];
 
 /** A response's headers but those that differ between any two answers. */
 const headersBut = (res: request.Response) => {
@@ -107,7 +115,10 @@ describe('read cache', () => {
 
   it('drops a therapist’s offer when a booking is made through the API, at once in the process that made it', async () => {
     expect(await startsOn('2026-11-24')).toContain('12:00');
-    await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '12:00' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ booking_date: '2026-11-24', booking_time_slot_start: '12:00' }))
+      .expect(200);
     expect(await startsOn('2026-11-24')).not.toContain('12:00');
     const booked = await request(app).get('/booked-slots?therapist_id=1').expect(200);
     expect(booked.body).toContainEqual({ booking_date: '2026-11-24', booking_time_slot_start: '12:00' });
@@ -119,13 +130,20 @@ describe('read cache', () => {
     const otherApp = testApp(database, { now: fixedClock(MONDAY_MORNING_IST).now, readCache: other });
     const { listener, heard } = await listenToAnnouncements();
     try {
-      const offer = async () => (await request(otherApp).get('/api/slots?therapist_id=1').expect(200)).body.days.find((d: { date: string }) => d.date === '2026-11-25').slots;
+      const offer = async () =>
+        (await request(otherApp).get('/api/slots?therapist_id=1').expect(200)).body.days.find((d: { date: string }) => d.date === '2026-11-25').slots;
       expect((await offer()).map((s: { start_time: string }) => s.start_time)).toContain('15:00');
       // An online booking's only job (the end of its payment hold) is 20 minutes away: the relay's poll takes it.
-      await request(app).post('/confirm-booking').send(onlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '15:00' })).expect(200);
+      await request(app)
+        .post('/confirm-booking')
+        .send(onlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '15:00' }))
+        .expect(200);
       await eventually(async () => expect((await offer()).map((s: { start_time: string }) => s.start_time)).not.toContain('15:00'));
       // An in-person booking's confirmation e-mails are due now.
-      await request(app).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '15:00' })).expect(200);
+      await request(app)
+        .post('/confirm-booking')
+        .send(offlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '15:00' }))
+        .expect(200);
       await eventually(async () => expect(heard).toContain('outbox '));
       await sleep(200);
       // The insert's own trigger stayed silent: one announcement per booking, not two.
@@ -141,7 +159,12 @@ describe('read cache', () => {
     const query = vi.spyOn(database.db.$client, 'query');
     const announcements = () => query.mock.calls.filter(([q]) => (q as { name?: string }).name === 'booking_announce').length;
     try {
-      await Promise.all([announceBooking(database.db, 1, false), announceBooking(database.db, 2, false), announceBooking(database.db, 1, true), announceBooking(database.db, 3, false)]);
+      await Promise.all([
+        announceBooking(database.db, 1, false),
+        announceBooking(database.db, 2, false),
+        announceBooking(database.db, 1, true),
+        announceBooking(database.db, 3, false),
+      ]);
       expect(announcements()).toBe(1);
       await eventually(async () => expect(heard).toHaveLength(4));
       expect(heard.sort()).toEqual(['catalog_changed therapist:1', 'catalog_changed therapist:2', 'catalog_changed therapist:3', 'outbox ']);
@@ -201,7 +224,10 @@ describe('read cache', () => {
       await announceBooking(db, 7, false);
       proxy.stall();
       const sent = vi.spyOn(pool, 'query');
-      const stalled = announceBooking(db, 8, false).then(() => 'sent', (err: Error) => err.message);
+      const stalled = announceBooking(db, 8, false).then(
+        () => 'sent',
+        (err: Error) => err.message,
+      );
       await vi.waitFor(() => expect(sent).toHaveBeenCalledTimes(1));
       const behind = announceBooking(db, 9, false);
       expect(await stalled).toBe('Query read timeout');
@@ -251,7 +277,10 @@ describe('read cache', () => {
 
   it('drops entries when another process changes the database directly', async () => {
     expect(await startsOn('2026-11-25', 2)).toContain('09:00');
-    await database.db.update(availabilitySlots).set({ isAvailable: false }).where(and(eq(availabilitySlots.therapistId, 2), eq(availabilitySlots.startTime, '09:00')));
+    await database.db
+      .update(availabilitySlots)
+      .set({ isAvailable: false })
+      .where(and(eq(availabilitySlots.therapistId, 2), eq(availabilitySlots.startTime, '09:00')));
     await eventually(async () => expect(await startsOn('2026-11-25', 2)).not.toContain('09:00'));
 
     const before = await request(app).get('/therapists').expect(200);
@@ -282,7 +311,10 @@ describe('read cache', () => {
     const etag = first.headers.etag!;
     expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
     await request(app).get('/api/slots?therapist_id=3').set('if-none-match', etag).expect(304);
-    await request(app).post('/confirm-booking').send(onlineBooking({ therapist_id: 3, booking_date: '2026-11-24', booking_time_slot_start: '14:00' })).expect(200);
+    await request(app)
+      .post('/confirm-booking')
+      .send(onlineBooking({ therapist_id: 3, booking_date: '2026-11-24', booking_time_slot_start: '14:00' }))
+      .expect(200);
     await eventually(async () => {
       const next = await request(app).get('/api/slots?therapist_id=3').set('if-none-match', etag);
       expect(next.status).toBe(200);
@@ -297,7 +329,10 @@ describe('read cache', () => {
     await request(localApp).get('/api/slots?therapist_id=4').expect(200);
     await local.stop();
     expect(local.active).toBe(false);
-    await database.db.update(availabilitySlots).set({ isAvailable: false }).where(and(eq(availabilitySlots.therapistId, 4), eq(availabilitySlots.startTime, '10:00')));
+    await database.db
+      .update(availabilitySlots)
+      .set({ isAvailable: false })
+      .where(and(eq(availabilitySlots.therapistId, 4), eq(availabilitySlots.startTime, '10:00')));
     const res = await request(localApp).get('/api/slots?therapist_id=4').expect(200);
     expect(res.body.days[1].slots.map((s: { start_time: string }) => s.start_time)).not.toContain('10:00');
   });
@@ -326,7 +361,9 @@ describe('cached public reads, answered ahead of the routers', () => {
 
   it('answers each read whose entry is cached and current, with the full route’s bytes and headers', async () => {
     for (const path of READ_PATHS) {
-      const reference = await request(full).get(await primed(path)).expect(200);
+      const reference = await request(full)
+        .get(await primed(path))
+        .expect(200);
       const early = await request(fastOnly).get(path).expect(200);
       expect(early.text).toBe(reference.text);
       expect(headersBut(early)).toEqual(headersBut(reference));
@@ -385,7 +422,6 @@ describe('cached public reads, answered ahead of the routers', () => {
     ]);
   });
 });
-
 
 describe('a bounded cache', () => {
   it('keeps at most its limit of answers, the least recently computed going first', async () => {

@@ -36,7 +36,9 @@ async function outboxRow(label: string, at: OutboxAt): Promise<void> {
   });
 }
 async function webhookEvent(label: string, receivedDaysAgo: number): Promise<void> {
-  await database.db.insert(webhookEvents).values({ eventId: `${label}.${++seq}`, provider: 'sandbox', event: 'payment_link.paid', receivedAt: daysAgo(receivedDaysAgo) });
+  await database.db
+    .insert(webhookEvents)
+    .values({ eventId: `${label}.${++seq}`, provider: 'sandbox', event: 'payment_link.paid', receivedAt: daysAgo(receivedDaysAgo) });
 }
 async function statusEvent(label: string, receivedDaysAgo: number): Promise<void> {
   const at = daysAgo(receivedDaysAgo);
@@ -46,7 +48,9 @@ const labels = (rows: { label: string }[]) => rows.map((r) => r.label.split('.')
 const left = async () => ({
   outbox: labels((await database.db.select({ label: outbox.jobId }).from(outbox).orderBy(asc(outbox.id))) as { label: string }[]),
   webhookEvents: labels((await database.db.select({ label: webhookEvents.eventId }).from(webhookEvents)) as { label: string }[]),
-  statusEvents: labels((await database.db.select({ label: whatsappStatusEvents.wamid }).from(whatsappStatusEvents)).map((r) => ({ label: r.label.slice('wamid.'.length) }))),
+  statusEvents: labels(
+    (await database.db.select({ label: whatsappStatusEvents.wamid }).from(whatsappStatusEvents)).map((r) => ({ label: r.label.slice('wamid.'.length) })),
+  ),
 });
 
 beforeEach(async () => {

@@ -21,7 +21,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function fakeBuild(name: string, page: string, script: string): string {
   const dir = path.join(sitePaths(root).builds, name);
   mkdirSync(path.join(dir, '_astro'), { recursive: true });
-  writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html lang="en"><title>${page}</title><script type="module" src="/_astro/${script}"></script></html>`);
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html lang="en"><title>${page}</title><script type="module" src="/_astro/${script}"></script></html>`,
+  );
   writeFileSync(path.join(dir, '_astro', script), `console.log(${JSON.stringify(script)})`);
   return dir;
 }

@@ -65,10 +65,23 @@ beforeAll(async () => {
   });
   http = await startHttp();
   http.use(testApp(database, { config, now: clock.now }));
-  const payments = sandboxProvider({ db: database.db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: config.publicBaseUrl, now: clock.now });
+  const payments = sandboxProvider({
+    db: database.db,
+    secret: (config.payments as { secret: string }).secret,
+    publicBaseUrl: config.publicBaseUrl,
+    now: clock.now,
+  });
   worker = await startTestWorker({ database, config, now: clock.now, payments });
   const logger = createLogger({ level: 'silent' });
-  deps = { db: database.db, config, logger, now: clock.now, mailer: createMailer(config.mail, logger), meetings: jitsiProvider({ domain: 'meet.jit.si' }), fetch };
+  deps = {
+    db: database.db,
+    config,
+    logger,
+    now: clock.now,
+    mailer: createMailer(config.mail, logger),
+    meetings: jitsiProvider({ domain: 'meet.jit.si' }),
+    fetch,
+  };
 });
 afterEach(() => {
   // Every request the app made to the Graph API was exactly the one Meta takes.
@@ -99,7 +112,9 @@ async function book(extra: Record<string, unknown> = {}): Promise<number> {
 /** The 24-hour reminder's delayed job, run now (as if its day had come). */
 async function runReminderNow(id: number): Promise<void> {
   // The reminder's id carries the session start it was scheduled for; the outbox row says which.
-  const [intent] = (await database.db.select().from(outbox).where(eq(outbox.jobName, 'mail.booking-reminder'))).filter((o) => (o.payload as { bookingId: number }).bookingId === id);
+  const [intent] = (await database.db.select().from(outbox).where(eq(outbox.jobName, 'mail.booking-reminder'))).filter(
+    (o) => (o.payload as { bookingId: number }).bookingId === id,
+  );
   const jobId = intent!.jobId;
   const job = await waitFor(() => worker.jobs.queues.mail.getJob(jobId), 'the reminder job in Redis');
   await waitFor(async () => (await job.getState()) === 'delayed', 'the reminder to be waiting');
@@ -125,13 +140,22 @@ describe('the opt-in is recorded', () => {
     expect(await rowOf(yes)).toMatchObject({ whatsappOptInAt: new Date(MONDAY_MORNING_IST), whatsappConsentText: WHATSAPP_CONSENT_TEXT });
     expect(WHATSAPP_CONSENT_TEXT).toMatch(/^Send me reminders on WhatsApp\. /);
     for (const id of [no, absent]) expect(await rowOf(id)).toMatchObject({ whatsappOptInAt: null, whatsappConsentText: null });
-    await request(http.server).post('/confirm-booking').send(offlineBooking({ booking_date: '2026-12-01', whatsapp_reminders: 'yes' })).expect(400);
+    await request(http.server)
+      .post('/confirm-booking')
+      .send(offlineBooking({ booking_date: '2026-12-01', whatsapp_reminders: 'yes' }))
+      .expect(400);
   });
 });
 
 describe('the 24-hour reminder on WhatsApp', () => {
   it('opted in: one template message, exactly as the Graph API takes it, with the manage link’s token on the button; no e-mail', async () => {
-    const id = await book({ whatsapp_reminders: true, client_full_name: 'Meera  Pillai', client_mobile: '+91 98765 11111', booking_date: '2026-12-02', booking_time_slot_start: '10:00' });
+    const id = await book({
+      whatsapp_reminders: true,
+      client_full_name: 'Meera  Pillai',
+      client_mobile: '+91 98765 11111',
+      booking_date: '2026-12-02',
+      booking_time_slot_start: '10:00',
+    });
     const before = standIn.requests.length;
     await runReminderNow(id);
     const row = await settled(id);
@@ -231,7 +255,12 @@ describe('the 24-hour reminder on WhatsApp', () => {
     expect(await sendReminder(deps, id)).toBe('whatsapp');
     expect(requestsTo('919876566666')).toHaveLength(1);
     expect(await messagesOf(id)).toHaveLength(1);
-    expect(await database.db.select().from(outbox).where(eq(outbox.jobId, jobIds.whatsappReminder(id, row.sessionStartsAt)))).toHaveLength(1);
+    expect(
+      await database.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.jobId, jobIds.whatsappReminder(id, row.sessionStartsAt))),
+    ).toHaveLength(1);
     expect(await reminderEmails(id)).toEqual([]);
   });
 
@@ -247,7 +276,10 @@ describe('the 24-hour reminder on WhatsApp', () => {
 
 describe('the status webhook', () => {
   it('GET: answers hub.challenge as text when the mode is subscribe and the token matches; 403 otherwise', async () => {
-    const ok = await request(http.server).get('/api/whatsapp/webhook').query({ 'hub.mode': 'subscribe', 'hub.verify_token': WA.verifyToken, 'hub.challenge': '1158201444' }).expect(200);
+    const ok = await request(http.server)
+      .get('/api/whatsapp/webhook')
+      .query({ 'hub.mode': 'subscribe', 'hub.verify_token': WA.verifyToken, 'hub.challenge': '1158201444' })
+      .expect(200);
     expect(ok.text).toBe('1158201444');
     expect(ok.headers['content-type']).toMatch(/^text\/plain/);
     for (const query of [
@@ -269,7 +301,12 @@ describe('the status webhook', () => {
     expect((await standIn.deliverStatuses(webhookUrl(), [status], { signature: 'sha1=abc' })).status).toBe(401);
     // Signed, then changed on the way: the signature covers the exact bytes.
     const { body, signature } = standIn.statusWebhook([status]);
-    const tampered = await request(http.server).post('/api/whatsapp/webhook').set('content-type', 'application/json').set('x-hub-signature-256', signature).send(body.replace('delivered', 'read')).expect(401);
+    const tampered = await request(http.server)
+      .post('/api/whatsapp/webhook')
+      .set('content-type', 'application/json')
+      .set('x-hub-signature-256', signature)
+      .send(body.replace('delivered', 'read'))
+      .expect(401);
     expect(tampered.body.detail).toBe('Invalid webhook signature.');
     expect((await database.db.select().from(whatsappStatusEvents)).length).toBe(before);
   });
@@ -280,7 +317,10 @@ describe('the status webhook', () => {
     const { wamid } = await settled(id);
     const at = 1_795_000_000;
     const deliver = async (...statuses: { status: 'sent' | 'delivered' | 'read' | 'failed'; timestamp: number }[]) => {
-      const res = await standIn.deliverStatuses(webhookUrl(), statuses.map((s) => ({ wamid: wamid!, ...s })));
+      const res = await standIn.deliverStatuses(
+        webhookUrl(),
+        statuses.map((s) => ({ wamid: wamid!, ...s })),
+      );
       expect(res.status).toBe(200);
     };
     const statusNow = async () => (await messagesOf(id))[0]!.status;
@@ -305,7 +345,12 @@ describe('the status webhook', () => {
     await runReminderNow(id);
     const { wamid } = await settled(id);
     const res = await standIn.deliverStatuses(webhookUrl(), [
-      { wamid: wamid!, status: 'failed', timestamp: 1_795_000_100, errors: [{ code: 131049, title: 'This message was not delivered to maintain healthy ecosystem engagement.' }] },
+      {
+        wamid: wamid!,
+        status: 'failed',
+        timestamp: 1_795_000_100,
+        errors: [{ code: 131049, title: 'This message was not delivered to maintain healthy ecosystem engagement.' }],
+      },
     ]);
     expect(res.status).toBe(200);
     const [event] = await database.db.select().from(whatsappStatusEvents).where(eq(whatsappStatusEvents.wamid, wamid!));

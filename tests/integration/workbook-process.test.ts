@@ -67,7 +67,9 @@ describe('workbooks written by their own process', () => {
   });
 
   it('a process that cannot read its database is a 500 with no file', async () => {
-    const res = await request(appFor(inventoryExport('2026-11-21'), urlFor('booking_no_such_database'))).get('/x').expect(500);
+    const res = await request(appFor(inventoryExport('2026-11-21'), urlFor('booking_no_such_database')))
+      .get('/x')
+      .expect(500);
     expect(res.headers['content-disposition']).toBeUndefined();
     expect(res.body).toMatchObject({ detail: expect.any(String), request_id: expect.any(String) });
   });
@@ -76,12 +78,16 @@ describe('workbooks written by their own process', () => {
     // Its working folder is gone: spawn fails with ENOENT before the process exists.
     const cwd = vi.spyOn(process, 'cwd').mockReturnValue('/no/such/folder');
     try {
-      const res = await request(appFor(inventoryExport('2026-11-21'), database.url)).get('/x').expect(500);
+      const res = await request(appFor(inventoryExport('2026-11-21'), database.url))
+        .get('/x')
+        .expect(500);
       expect(res.headers['content-disposition']).toBeUndefined();
     } finally {
       cwd.mockRestore();
     }
-    await request(appFor(inventoryExport('2026-11-21'), database.url)).get('/x').expect(200);
+    await request(appFor(inventoryExport('2026-11-21'), database.url))
+      .get('/x')
+      .expect(200);
   });
 
   it('a process still waiting at its deadline is stopped: a 500 with no file, and no process left', async () => {
@@ -104,7 +110,20 @@ describe('workbooks written by their own process', () => {
 
   it('a process sees how to reach PostgreSQL and the locale, never the API’s secrets', () => {
     const env = workbookEnv(
-      { PATH: '/usr/bin', TZ: 'UTC', LANG: 'en_IN.UTF-8', PGSSLMODE: 'require', PGPASSWORD: 'pg-secret', NODE_ENV: 'production', DATABASE_URL: 'postgres://elsewhere/db', JWT_SECRET: 'j'.repeat(40), RAZORPAY_KEY_SECRET: 'rzp', RAZORPAY_WEBHOOK_SECRET: 'whk', SMTP_PASS: 'smtp', GOOGLE_PRIVATE_KEY: 'key' },
+      {
+        PATH: '/usr/bin',
+        TZ: 'UTC',
+        LANG: 'en_IN.UTF-8',
+        PGSSLMODE: 'require',
+        PGPASSWORD: 'pg-secret',
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://elsewhere/db',
+        JWT_SECRET: 'j'.repeat(40),
+        RAZORPAY_KEY_SECRET: 'rzp',
+        RAZORPAY_WEBHOOK_SECRET: 'whk',
+        SMTP_PASS: 'smtp',
+        GOOGLE_PRIVATE_KEY: 'key',
+      },
       'postgres://root@127.0.0.1:5432/booking',
     );
     expect(Object.keys(env).sort()).toEqual(['DATABASE_URL', 'LANG', 'NODE_COMPILE_CACHE', 'NODE_ENV', 'PATH', 'PGPASSWORD', 'PGSSLMODE', 'TZ']);
@@ -114,7 +133,15 @@ describe('workbooks written by their own process', () => {
   it('a process that fails after its first bytes cuts the download short', async () => {
     const rows: Record<string, unknown>[] = Array.from({ length: 3000 }, (_, i) => ({ a: `row ${i} `.repeat(8), b: i }));
     rows.push({ a: { richText: 5 }, b: 0 }); // exceljs throws while writing this row
-    const e = { fileName: 'f.xlsx', sheetName: 'S', columns: [{ header: 'A', key: 'a', width: 10 }, { header: 'B', key: 'b', width: 10 }], rows } as unknown as Export;
+    const e = {
+      fileName: 'f.xlsx',
+      sheetName: 'S',
+      columns: [
+        { header: 'A', key: 'a', width: 10 },
+        { header: 'B', key: 'b', width: 10 },
+      ],
+      rows,
+    } as unknown as Export;
     const outcome = await request(appFor(e, database.url))
       .get('/x')
       .buffer(true)
@@ -132,7 +159,12 @@ describe('workbooks written by their own process', () => {
     const handled = new Promise<{ outcome: Promise<unknown> }>((resolve) => (started = resolve));
     const app = express();
     app.get('/x', (_req, res) => {
-      started({ outcome: sendWorkbook(res, inventoryExport('2026-11-21'), database.url).then(() => 'ended quietly', (err: Error) => err) });
+      started({
+        outcome: sendWorkbook(res, inventoryExport('2026-11-21'), database.url).then(
+          () => 'ended quietly',
+          (err: Error) => err,
+        ),
+      });
     });
     const server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -5,7 +5,14 @@ import type { Db } from '../../shared/core/db/client.ts';
 import type { AdminUser } from '../../shared/core/repositories/admin.repository.ts';
 import { createAdminUser, setAdminActive } from '../../shared/core/services/admin-user.service.ts';
 import { signAdminToken } from '../../shared/core/services/auth.service.ts';
-import type { CreatePaymentLinkInput, PaymentLink, PaymentsProvider, ProviderPayment, ProviderRefund, RefundInput } from '../../shared/core/providers/payments/payments.provider.ts';
+import type {
+  CreatePaymentLinkInput,
+  PaymentLink,
+  PaymentsProvider,
+  ProviderPayment,
+  ProviderRefund,
+  RefundInput,
+} from '../../shared/core/providers/payments/payments.provider.ts';
 import { testConfig } from './app.ts';
 
 export const PASSWORD = 'correct horse battery staple';

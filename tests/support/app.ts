@@ -41,7 +41,11 @@ function redisDependencies(): NonNullable<typeof sharedRedis> {
   // Counted in Redis as in production, but never slowing or refusing: most tests sign in and fail
   // sign-ins from one address far more often than a person could. admin-auth.test.ts gives its apps
   // throttles with the real limits.
-  const throttle = createLoginThrottle(redis, { queuePrefix: prefix }, { maxFailuresPerAccountAddress: 1_000_000, maxFailuresPerAddress: 1_000_000, delayStepMs: 0 });
+  const throttle = createLoginThrottle(
+    redis,
+    { queuePrefix: prefix },
+    { maxFailuresPerAccountAddress: 1_000_000, maxFailuresPerAddress: 1_000_000, delayStepMs: 0 },
+  );
   sharedRedis = {
     jobs,
     throttle,

@@ -7,7 +7,8 @@ import { contractChecked, contractFailures } from './contract-check.ts';
 
 afterAll(() => {
   // CONTRACT_CHECK=report: say what was checked and report mismatches without failing (while fixing schemas).
-  if (process.env.CONTRACT_CHECK === 'report') console.warn(`contract check: ${contractChecked.count} JSON answers checked, ${contractFailures.length} mismatched`);
+  if (process.env.CONTRACT_CHECK === 'report')
+    console.warn(`contract check: ${contractChecked.count} JSON answers checked, ${contractFailures.length} mismatched`);
   if (contractFailures.length === 0) return;
   const seen = new Map<string, number>();
   for (const f of contractFailures) {

@@ -12,7 +12,9 @@ const SERVER_URL = process.env.TEST_DATABASE_SERVER ?? 'postgres://root@127.0.0.
  */
 function migrationsFingerprint(): string {
   const hash = createHash('sha256').update(MIGRATIONS_FOLDER);
-  for (const file of readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(MIGRATIONS_FOLDER)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     hash.update(file).update(readFileSync(path.join(MIGRATIONS_FOLDER, file)));
   }
   return hash.digest('hex').slice(0, 12);

@@ -12,7 +12,10 @@ export async function seededWithAdmins(): Promise<{ database: TestDatabase; admi
 }
 
 /** Before a test: the clock back at Monday morning, and fresh tokens for the admin (desk) and the super admin (boss). */
-export function mondayDesk(clock: { now: () => Date; set: (iso: string) => void }, admins: Admins): { desk: Record<string, string>; boss: Record<string, string> } {
+export function mondayDesk(
+  clock: { now: () => Date; set: (iso: string) => void },
+  admins: Admins,
+): { desk: Record<string, string>; boss: Record<string, string> } {
   clock.set(MONDAY_MORNING_IST);
   return { desk: bearer(tokenFor(admins.admin, clock.now())), boss: bearer(tokenFor(admins.superadmin, clock.now())) };
 }

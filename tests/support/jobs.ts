@@ -50,7 +50,17 @@ export async function startTestWorker(opts: {
   const jobs = createJobsClient(opts.config.redisUrl, opts.config.queuePrefix);
   const mailer = opts.mailer ?? createMailer(opts.config.mail, logger);
   const running = await startWorker(
-    { db: opts.database.db, config: opts.config, logger, now: opts.now, payments: opts.payments, meetings: jitsiProvider({ domain: 'meet.jit.si' }), mailer, queues: jobs.queues, fetch },
+    {
+      db: opts.database.db,
+      config: opts.config,
+      logger,
+      now: opts.now,
+      payments: opts.payments,
+      meetings: jitsiProvider({ domain: 'meet.jit.si' }),
+      mailer,
+      queues: jobs.queues,
+      fetch,
+    },
     {
       redisUrl: opts.config.redisUrl,
       prefix: opts.config.queuePrefix,

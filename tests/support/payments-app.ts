@@ -13,7 +13,15 @@ import { testApp } from './app.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { configFor, inProcessPayments } from './jobs.ts';
 
-export type PaymentsTestApp = { database: TestDatabase; config: Config; payments: SandboxPayments; deps: PaymentDeps; jobs: JobsClient; admins: Admins; app: Express };
+export type PaymentsTestApp = {
+  database: TestDatabase;
+  config: Config;
+  payments: SandboxPayments;
+  deps: PaymentDeps;
+  jobs: JobsClient;
+  admins: Admins;
+  app: Express;
+};
 
 /** The caller drops `database` when its tests are done. */
 export async function paymentsTestApp(now: () => Date): Promise<PaymentsTestApp> {

@@ -173,8 +173,13 @@ function locationExterior(labelText: string): string {
     windows.push(`<div class="a win" style="left:${x}px;top:280px"><div class="a sh"></div></div>`);
   }
   const far = [
-    [0, 120, 170], [110, 90, 120], [640, 110, 150], [740, 70, 110],
-  ].map(([l, w, h]) => `<div class="a far" style="left:${l}px;width:${w}px;height:${h}px;border-radius:6px 6px 0 0"></div>`).join('');
+    [0, 120, 170],
+    [110, 90, 120],
+    [640, 110, 150],
+    [740, 70, 110],
+  ]
+    .map(([l, w, h]) => `<div class="a far" style="left:${l}px;width:${w}px;height:${h}px;border-radius:6px 6px 0 0"></div>`)
+    .join('');
   const body = `
     <div class="a sky"></div><div class="a sun"></div>
     <div class="a cloud" style="left:90px;top:60px;width:120px"></div>
@@ -262,7 +267,12 @@ function avatar(a: Avatar): string {
       break;
     case 'wavy':
       back.push(`<div class="a hair" style="left:118px;top:92px;width:164px;height:196px;border-radius:82px 82px 60px 60px"></div>`);
-      for (const [x, y] of [[108, 220], [252, 220], [112, 250], [248, 250]]) {
+      for (const [x, y] of [
+        [108, 220],
+        [252, 220],
+        [112, 250],
+        [248, 250],
+      ]) {
         back.push(`<div class="a hair" style="left:${x}px;top:${y}px;width:40px;height:44px;border-radius:50%"></div>`);
       }
       front.push(`<div class="a hair" style="left:136px;top:94px;width:128px;height:60px;border-radius:64px 64px 48px 8px"></div>`);
@@ -272,7 +282,15 @@ function avatar(a: Avatar): string {
       front.push(`<div class="a hair" style="left:136px;top:96px;width:128px;height:56px;border-radius:64px 64px 24px 24px"></div>`);
       break;
     case 'curly':
-      for (const [x, y, s] of [[132, 108, 46], [152, 90, 50], [180, 84, 50], [206, 90, 50], [226, 108, 46], [134, 132, 34], [236, 132, 34]]) {
+      for (const [x, y, s] of [
+        [132, 108, 46],
+        [152, 90, 50],
+        [180, 84, 50],
+        [206, 90, 50],
+        [226, 108, 46],
+        [134, 132, 34],
+        [236, 132, 34],
+      ]) {
         front.push(`<div class="a hair" style="left:${x}px;top:${y}px;width:${s}px;height:${s}px;border-radius:50%"></div>`);
       }
       break;

@@ -30,18 +30,32 @@ const png48 = await shot(icon(48), 48, 48, true);
 // ICO holding PNG images (Vista and later, every current browser).
 function ico(images: { size: number; data: Buffer }[]): Buffer {
   const header = Buffer.alloc(6 + 16 * images.length);
-  header.writeUInt16LE(0, 0); header.writeUInt16LE(1, 2); header.writeUInt16LE(images.length, 4);
+  header.writeUInt16LE(0, 0);
+  header.writeUInt16LE(1, 2);
+  header.writeUInt16LE(images.length, 4);
   let offset = header.length;
   images.forEach((im, i) => {
     const e = 6 + 16 * i;
-    header.writeUInt8(im.size >= 256 ? 0 : im.size, e); header.writeUInt8(im.size >= 256 ? 0 : im.size, e + 1);
-    header.writeUInt8(0, e + 2); header.writeUInt8(0, e + 3); header.writeUInt16LE(1, e + 4); header.writeUInt16LE(32, e + 6);
-    header.writeUInt32LE(im.data.length, e + 8); header.writeUInt32LE(offset, e + 12);
+    header.writeUInt8(im.size >= 256 ? 0 : im.size, e);
+    header.writeUInt8(im.size >= 256 ? 0 : im.size, e + 1);
+    header.writeUInt8(0, e + 2);
+    header.writeUInt8(0, e + 3);
+    header.writeUInt16LE(1, e + 4);
+    header.writeUInt16LE(32, e + 6);
+    header.writeUInt32LE(im.data.length, e + 8);
+    header.writeUInt32LE(offset, e + 12);
     offset += im.data.length;
   });
   return Buffer.concat([header, ...images.map((i) => i.data)]);
 }
-writeFileSync(`${root}favicon.ico`, ico([{ size: 16, data: png16 }, { size: 32, data: png32 }, { size: 48, data: png48 }]));
+writeFileSync(
+  `${root}favicon.ico`,
+  ico([
+    { size: 16, data: png16 },
+    { size: 32, data: png32 },
+    { size: 48, data: png48 },
+  ]),
+);
 writeFileSync(`${root}apple-touch-icon.png`, await shot(icon(180, 18, '#ffffff'), 180, 180));
 const og = `<html><body style="margin:0;font-family:'DejaVu Sans',system-ui,sans-serif;background:#f6f3ec;color:#1f3b39">
 <div style="width:1200px;height:630px;box-sizing:border-box;padding:80px 90px;display:flex;gap:64px;align-items:center;background:linear-gradient(135deg,#f6f3ec 0%,#e8efe8 100%)">

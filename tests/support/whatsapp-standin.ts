@@ -37,7 +37,10 @@ export type ReportedStatus = {
 /** A parameter Meta accepts: text without new lines, tabs or more than four spaces in a row. */
 const textParam = z.strictObject({
   type: z.literal('text'),
-  text: z.string().min(1).refine((t) => !/[\n\t]|\s{5,}/.test(t), { error: 'no new lines, tabs or 5 spaces' }),
+  text: z
+    .string()
+    .min(1)
+    .refine((t) => !/[\n\t]|\s{5,}/.test(t), { error: 'no new lines, tabs or 5 spaces' }),
 });
 
 function requestSchema(o: StandInOptions) {
@@ -100,11 +103,19 @@ export async function startWhatsAppStandIn(o: StandInOptions): Promise<WhatsAppS
     } catch {
       body = raw;
     }
-    const seen: GraphRequest = { method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, contentType: req.headers['content-type'], body };
+    const seen: GraphRequest = {
+      method: req.method ?? '',
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+      contentType: req.headers['content-type'],
+      body,
+    };
     requests.push(seen);
     const answer = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
     const graphError = (status: number, code: number, message: string) =>
-      answer(status, { error: { message, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: message }, fbtrace_id: 'AbCdEf123' } });
+      answer(status, {
+        error: { message, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: message }, fbtrace_id: 'AbCdEf123' },
+      });
 
     if (seen.method !== 'POST' || seen.path !== messagesPath) {
       problems.push(`unexpected ${seen.method} ${seen.path}`);
@@ -149,7 +160,15 @@ export async function startWhatsAppStandIn(o: StandInOptions): Promise<WhatsAppS
                     ? { pricing: { billable: true, pricing_model: 'PMP', type: 'regular', category: 'utility' } }
                     : {}),
                   ...(s.errors
-                    ? { errors: s.errors.map((e) => ({ code: e.code, title: e.title, message: e.title, error_data: { details: e.title }, href: '/docs/whatsapp/cloud-api/support/error-codes/' })) }
+                    ? {
+                        errors: s.errors.map((e) => ({
+                          code: e.code,
+                          title: e.title,
+                          message: e.title,
+                          error_data: { details: e.title },
+                          href: '/docs/whatsapp/cloud-api/support/error-codes/',
+                        })),
+                      }
                     : {}),
                 })),
               },

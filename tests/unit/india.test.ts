@@ -3,13 +3,43 @@ import { STATES_AND_CITIES, STATE_NAMES, citiesOf, isCityOf } from '../../shared
 
 const CORRECT_KEYS = [
   // 28 states
-  'Andhra Pradesh', 'Arunachal Pradesh', 'Assam', 'Bihar', 'Chhattisgarh', 'Goa', 'Gujarat',
-  'Haryana', 'Himachal Pradesh', 'Jharkhand', 'Karnataka', 'Kerala', 'Madhya Pradesh',
-  'Maharashtra', 'Manipur', 'Meghalaya', 'Mizoram', 'Nagaland', 'Odisha', 'Punjab', 'Rajasthan',
-  'Sikkim', 'Tamil Nadu', 'Telangana', 'Tripura', 'Uttar Pradesh', 'Uttarakhand', 'West Bengal',
+  'Andhra Pradesh',
+  'Arunachal Pradesh',
+  'Assam',
+  'Bihar',
+  'Chhattisgarh',
+  'Goa',
+  'Gujarat',
+  'Haryana',
+  'Himachal Pradesh',
+  'Jharkhand',
+  'Karnataka',
+  'Kerala',
+  'Madhya Pradesh',
+  'Maharashtra',
+  'Manipur',
+  'Meghalaya',
+  'Mizoram',
+  'Nagaland',
+  'Odisha',
+  'Punjab',
+  'Rajasthan',
+  'Sikkim',
+  'Tamil Nadu',
+  'Telangana',
+  'Tripura',
+  'Uttar Pradesh',
+  'Uttarakhand',
+  'West Bengal',
   // 8 union territories
-  'Andaman and Nicobar Islands', 'Chandigarh', 'Dadra and Nagar Haveli and Daman and Diu', 'Delhi',
-  'Jammu and Kashmir', 'Ladakh', 'Lakshadweep', 'Puducherry',
+  'Andaman and Nicobar Islands',
+  'Chandigarh',
+  'Dadra and Nagar Haveli and Daman and Diu',
+  'Delhi',
+  'Jammu and Kashmir',
+  'Ladakh',
+  'Lakshadweep',
+  'Puducherry',
 ];
 const MISSPELT: Record<string, string> = { 'Himachal Pardesh': 'Himachal Pradesh', Puduchery: 'Puducherry' };
 const byName = (a: string, b: string): number => a.localeCompare(b, 'en');
@@ -21,9 +51,7 @@ describe('india states and cities', () => {
   });
 
   it('has exactly the correct keys plus the two misspelt variants', () => {
-    expect(Object.keys(STATES_AND_CITIES).sort(byName)).toEqual(
-      [...CORRECT_KEYS, ...Object.keys(MISSPELT)].sort(byName),
-    );
+    expect(Object.keys(STATES_AND_CITIES).sort(byName)).toEqual([...CORRECT_KEYS, ...Object.keys(MISSPELT)].sort(byName));
   });
 
   it('maps each misspelt key to the same cities as its correct spelling', () => {

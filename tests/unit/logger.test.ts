@@ -52,7 +52,11 @@ describe('logger: errors', () => {
       detail: `Key (client_email)=(${EMAIL}) already exists.`,
       where: `unnamed portal parameter $2 = '${NAME}'`,
     });
-    return new DrizzleQueryError('insert into "bookings" ("client_full_name", "client_email", "client_mobile") values ($1, $2, $3)', [NAME, EMAIL, MOBILE], pgError);
+    return new DrizzleQueryError(
+      'insert into "bookings" ("client_full_name", "client_email", "client_mobile") values ($1, $2, $3)',
+      [NAME, EMAIL, MOBILE],
+      pgError,
+    );
   };
 
   it('an error object keeps its type, SQLSTATE, SQL and frames, and none of the values', () => {

@@ -31,7 +31,9 @@ describe('payments configuration', () => {
     expect(problemsOf({ ...prod, PAYMENTS_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })).toEqual(['SANDBOX_SECRET is required in production']);
     const allowed = parseConfig({ ...prod, PAYMENTS_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'true', SANDBOX_SECRET: 's'.repeat(32) });
     expect(allowed.payments).toEqual({ provider: 'sandbox', secret: 's'.repeat(32), webhookUrl: 'https://booking.example.in/api/payment/webhook' });
-    expect(parseConfig({ SANDBOX_WEBHOOK_URL: 'http://api:3000/api/payment/webhook' }).payments).toMatchObject({ webhookUrl: 'http://api:3000/api/payment/webhook' });
+    expect(parseConfig({ SANDBOX_WEBHOOK_URL: 'http://api:3000/api/payment/webhook' }).payments).toMatchObject({
+      webhookUrl: 'http://api:3000/api/payment/webhook',
+    });
     expect(parseConfig({ ...prod, ...keys }).payments.provider).toBe('razorpay');
   });
 

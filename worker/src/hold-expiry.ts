@@ -16,7 +16,12 @@ export async function armHoldExpiry(deps: Pick<WorkerDeps, 'db' | 'queues' | 'no
   const now = deps.now();
   const endsAt = await nextHoldEnd(deps.db, now);
   if (endsAt) {
-    await addJob(deps.queues, 'payments.expire-holds', { endsAt: endsAt.toISOString() }, { jobId: jobIds.holdExpiry(endsAt), delay: endsAt.getTime() - now.getTime() });
+    await addJob(
+      deps.queues,
+      'payments.expire-holds',
+      { endsAt: endsAt.toISOString() },
+      { jobId: jobIds.holdExpiry(endsAt), delay: endsAt.getTime() - now.getTime() },
+    );
   }
   return endsAt;
 }

@@ -111,7 +111,10 @@ async function recordFailure(job: Job, deps: WorkerDeps): Promise<void> {
   try {
     await recordFailedJob(deps.db, { queue: job.queueName, jobName: job.name, jobId: job.id, payload: job.data, attempts: job.attemptsMade }, deps.now());
   } catch (err) {
-    deps.logger.error({ queue: job.queueName, job: job.name, jobId: job.id, err: (err as Error).message }, 'job failed for good and its failure row could not be written');
+    deps.logger.error(
+      { queue: job.queueName, job: job.name, jobId: job.id, err: (err as Error).message },
+      'job failed for good and its failure row could not be written',
+    );
   }
 }
 
@@ -138,7 +141,11 @@ export const RETENTION_PATTERN = '15 3 * * *';
  */
 export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOptions, 'reconcileEveryMinutes'>): Promise<void> {
   await queues.payments.upsertJobScheduler('payments.reconcile', { every: opts.reconcileEveryMinutes * 60_000 }, { name: 'payments.reconcile', data: {} });
-  await queues.payments.upsertJobScheduler('payments.reconcile-ledger', { pattern: LEDGER_RECONCILE_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'payments.reconcile-ledger', data: {} });
+  await queues.payments.upsertJobScheduler(
+    'payments.reconcile-ledger',
+    { pattern: LEDGER_RECONCILE_PATTERN, tz: CENTRE_TIME_ZONE },
+    { name: 'payments.reconcile-ledger', data: {} },
+  );
   await queues.reports.upsertJobScheduler('reports.nightly', { pattern: '30 0 * * *', tz: CENTRE_TIME_ZONE }, { name: 'reports.nightly', data: {} });
   await queues.reports.upsertJobScheduler('reports.retention', { pattern: RETENTION_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'reports.retention', data: {} });
 }
@@ -178,9 +185,7 @@ export async function startWorker(deps: WorkerDeps, opts: WorkerOptions): Promis
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   await registerSchedulers(deps.queues, opts);
-  const relay = opts.relay
-    ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, now: deps.now, ...opts.relay })
-    : undefined;
+  const relay = opts.relay ? createOutboxRelay({ db: deps.db, queues: deps.queues, logger: deps.logger, now: deps.now, ...opts.relay }) : undefined;
   relay?.start();
   const armHolds = () =>
     armHoldExpiry(deps).catch((err: Error) => deps.logger.warn({ err: err.message }, 'hold expiry: could not arm; trying again at the next check'));

@@ -32,7 +32,11 @@ export function encodedBody(entry: { body: Buffer; br?: Buffer; gzip?: Buffer },
   if (!encoding || entry.body.length < COMPRESS_THRESHOLD) return undefined;
   if (encoding === 'br') {
     return (entry.br ??= brotliCompressSync(entry.body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length },
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 9,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
+      },
     }));
   }
   return (entry.gzip ??= gzipSync(entry.body, { level: 9 }));

@@ -37,11 +37,20 @@ export async function precompressSite(dir: string): Promise<number> {
     const body = await readFile(file);
     const [br, gzipped] = await Promise.all([
       brotli(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: size },
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: size,
+        },
       }),
       gz(body, { level: constants.Z_BEST_COMPRESSION }),
     ]);
-    const smaller = ([['br', br], ['gzip', gzipped]] as const).filter(([, encoded]) => encoded.length < size);
+    const smaller = (
+      [
+        ['br', br],
+        ['gzip', gzipped],
+      ] as const
+    ).filter(([, encoded]) => encoded.length < size);
     await Promise.all(smaller.map(([encoding, encoded]) => writeFile(file + ENCODED_SUFFIX[encoding], encoded)));
     if (smaller.length) count += 1;
   }

@@ -102,15 +102,12 @@ export function loginHandler(deps: AppDeps): RequestHandler {
   void dummy();
   const passport = new Passport();
   passport.use(
-    new LocalStrategy(
-      { usernameField: 'username', passwordField: 'password', session: false, passReqToCallback: true },
-      (req, username, password, done) => {
-        signIn(deps.db, deps.loginThrottle, username, password, clientAddress(req)).then(
-          (admin) => done(null, admin ?? false),
-          (err: unknown) => done(err),
-        );
-      },
-    ),
+    new LocalStrategy({ usernameField: 'username', passwordField: 'password', session: false, passReqToCallback: true }, (req, username, password, done) => {
+      signIn(deps.db, deps.loginThrottle, username, password, clientAddress(req)).then(
+        (admin) => done(null, admin ?? false),
+        (err: unknown) => done(err),
+      );
+    }),
   );
   return (req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -100,7 +100,13 @@ export function adminRoutes(deps: AppDeps): Router {
     const body = req.body && typeof req.body === 'object' && Object.keys(req.body as object).length > 0 ? req.body : undefined;
     const refund = body === undefined ? undefined : parseOr400(cancelRefundSchema, body);
     const admin = currentAdmin(res);
-    res.json(await cancelBooking(db, id, { adminId: admin.id, isSuperadmin: admin.isSuperadmin }, deps.now(), { payments: deps.payments, logger: deps.logger, refund }));
+    res.json(
+      await cancelBooking(db, id, { adminId: admin.id, isSuperadmin: admin.isSuperadmin }, deps.now(), {
+        payments: deps.payments,
+        logger: deps.logger,
+        refund,
+      }),
+    );
   });
 
   r.post('/api/admin/bookings/:id/record-payment', async (req, res) => {

@@ -218,7 +218,10 @@ export function catalogueRoutes(deps: AppDeps): Router {
     const input = parseOr400(mePasswordSchema, req.body);
     const admin = await changeOwnPassword(db, currentAdmin(res), input.current_password, input.new_password, deps.now());
     // Every session of this admin ended with the change; this one carries on with a new token.
-    res.json({ message: 'Password changed. Your other sessions are signed out.', ...loginResponse(admin, deps.config.jwtSecret, deps.config.jwtTtlSeconds, deps.now()) });
+    res.json({
+      message: 'Password changed. Your other sessions are signed out.',
+      ...loginResponse(admin, deps.config.jwtSecret, deps.config.jwtTtlSeconds, deps.now()),
+    });
   });
   r.post('/api/admin/set-password', noStore, async (req, res) => {
     const input = parseOr400(setPasswordSchema, req.body);

@@ -17,7 +17,14 @@ import { parseOr400 } from '../middleware/validate.ts';
 
 /** A booking number: PostgreSQL's integer, so a larger one is a 400 and never reaches a query. */
 const bookingIdField = z.union(
-  [z.number().int().positive().max(INT4_MAX), z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(INT4_MAX))],
+  [
+    z.number().int().positive().max(INT4_MAX),
+    z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .transform(Number)
+      .pipe(z.number().max(INT4_MAX)),
+  ],
   { error: 'booking_id must be a booking number' },
 );
 
@@ -81,12 +88,7 @@ export function paymentRoutes(deps: AppDeps): Router {
 
   r.post('/api/payment/webhook', async (req, res) => {
     if (!Buffer.isBuffer(req.body)) throw new AppError('unsupported_media_type', 'Send the webhook as application/json.');
-    const outcome = await handlePaymentWebhook(
-      paymentDeps(deps),
-      req.body,
-      req.get('x-razorpay-signature'),
-      req.get('x-razorpay-event-id'),
-    );
+    const outcome = await handlePaymentWebhook(paymentDeps(deps), req.body, req.get('x-razorpay-signature'), req.get('x-razorpay-event-id'));
     res.json({ status: outcome });
   });
 

@@ -2,13 +2,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { centreNow } from '../../../shared/domain/time.ts';
 import type { Db } from '../../../shared/core/db/client.ts';
-import {
-  listAvailability,
-  listBookedSlots,
-  listLocations,
-  listServices,
-  listTherapists,
-} from '../../../shared/core/services/public-catalogue.service.ts';
+import { listAvailability, listBookedSlots, listLocations, listServices, listTherapists } from '../../../shared/core/services/public-catalogue.service.ts';
 import type { ReadCache } from '../../../shared/core/services/read-cache.service.ts';
 import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
 import type { AppDeps } from '../deps.ts';
@@ -36,30 +30,32 @@ type PublicRead = {
   compute: (db: Db, id: number | undefined, now: Date) => Promise<unknown>;
 };
 
-const READS = new Map<string, PublicRead>(Object.entries({
-  '/locations': { therapist: 'none', entry: () => ({ key: 'locations', tag: 'all', stamp: '' }), compute: (db) => listLocations(db) },
-  '/services': { therapist: 'none', entry: () => ({ key: 'services', tag: 'all', stamp: '' }), compute: (db) => listServices(db) },
-  '/therapists': { therapist: 'none', entry: () => ({ key: 'therapists', tag: 'all', stamp: '' }), compute: (db) => listTherapists(db) },
-  '/availability-slots': {
-    therapist: 'optional',
-    entry: (id) => ({ key: `availability:${id ?? '*'}`, tag: id ? `therapist:${id}` : 'all', stamp: '' }),
-    compute: (db, id) => listAvailability(db, id),
-  },
-  '/booked-slots': {
-    therapist: 'required',
-    entry: (id, now) => ({ key: `booked:${id}`, tag: `therapist:${id}`, stamp: centreNow(now).date }),
-    compute: (db, id, now) => listBookedSlots(db, id!, centreNow(now).date),
-  },
-  '/api/slots': {
-    therapist: 'required',
-    // The offer changes when a booking changes and when a slot's start passes: stamp it by the minute.
-    entry: (id, now) => {
-      const { date, time } = centreNow(now);
-      return { key: `offer:${id}`, tag: `therapist:${id}`, stamp: `${date} ${time}` };
+const READS = new Map<string, PublicRead>(
+  Object.entries({
+    '/locations': { therapist: 'none', entry: () => ({ key: 'locations', tag: 'all', stamp: '' }), compute: (db) => listLocations(db) },
+    '/services': { therapist: 'none', entry: () => ({ key: 'services', tag: 'all', stamp: '' }), compute: (db) => listServices(db) },
+    '/therapists': { therapist: 'none', entry: () => ({ key: 'therapists', tag: 'all', stamp: '' }), compute: (db) => listTherapists(db) },
+    '/availability-slots': {
+      therapist: 'optional',
+      entry: (id) => ({ key: `availability:${id ?? '*'}`, tag: id ? `therapist:${id}` : 'all', stamp: '' }),
+      compute: (db, id) => listAvailability(db, id),
     },
-    compute: (db, id, now) => slotOfferFor(db, id!, now),
-  },
-} satisfies Record<string, PublicRead>));
+    '/booked-slots': {
+      therapist: 'required',
+      entry: (id, now) => ({ key: `booked:${id}`, tag: `therapist:${id}`, stamp: centreNow(now).date }),
+      compute: (db, id, now) => listBookedSlots(db, id!, centreNow(now).date),
+    },
+    '/api/slots': {
+      therapist: 'required',
+      // The offer changes when a booking changes and when a slot's start passes: stamp it by the minute.
+      entry: (id, now) => {
+        const { date, time } = centreNow(now);
+        return { key: `offer:${id}`, tag: `therapist:${id}`, stamp: `${date} ${time}` };
+      },
+      compute: (db, id, now) => slotOfferFor(db, id!, now),
+    },
+  } satisfies Record<string, PublicRead>),
+);
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -130,8 +126,18 @@ export function cachedPublicReads(readCache: ReadCache, deps: Pick<AppDeps, 'log
     const encoded = encodedBody(hit, encoding);
     const body = encoded ?? hit.body;
     res.writeHead(200, [
-      'x-request-id', requestId, ...security, 'Content-Type', JSON_TYPE, 'ETag', hit.etag, 'Vary', 'Accept-Encoding',
-      ...(encoded ? ['Content-Encoding', encoding!] : []), 'Content-Length', String(body.length),
+      'x-request-id',
+      requestId,
+      ...security,
+      'Content-Type',
+      JSON_TYPE,
+      'ETag',
+      hit.etag,
+      'Vary',
+      'Accept-Encoding',
+      ...(encoded ? ['Content-Encoding', encoding!] : []),
+      'Content-Length',
+      String(body.length),
     ]);
     logWhenDone(logger, req, res, requestId, started);
     res.end(body);

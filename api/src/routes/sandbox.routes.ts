@@ -62,7 +62,10 @@ export function sandboxRoutes(deps: AppDeps, sandbox: SandboxPayments): Router {
     const link = await sandbox.getLink(id);
     if (!link) throw new AppError('not_found', 'Payment link not found.');
     const status = (await sandbox.fetchPaymentLink(id)).status;
-    res.set('cache-control', 'no-store').type('html').send(checkoutPage(link, status, deps.config.centreName));
+    res
+      .set('cache-control', 'no-store')
+      .type('html')
+      .send(checkoutPage(link, status, deps.config.centreName));
   });
   r.post('/sandbox/checkout/:id/pay', async (req, res) => {
     const { id } = parseOr400(linkParam, req.params);

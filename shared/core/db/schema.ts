@@ -120,10 +120,7 @@ export const therapistTimeOff = pgTable(
     createdByAdminId: integer('created_by_admin_id').references(() => adminUsers.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('therapist_time_off_therapist_idx').on(t.therapistId, t.toDate),
-    check('therapist_time_off_order_check', sql`${t.toDate} >= ${t.fromDate}`),
-  ],
+  (t) => [index('therapist_time_off_therapist_idx').on(t.therapistId, t.toDate), check('therapist_time_off_order_check', sql`${t.toDate} >= ${t.fromDate}`)],
 );
 
 /** Days the whole centre is closed: they leave every therapist's offer. */
@@ -135,24 +132,25 @@ export const centreHolidays = pgTable('centre_holidays', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const adminUsers = pgTable('admin_users', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-  username: text('username').notNull(),
-  email: text('email').notNull(),
-  passwordHash: text('password_hash').notNull(),
-  isSuperadmin: boolean('is_superadmin').notNull().default(false),
-  isAdmin: boolean('is_admin').notNull().default(true),
-  isActive: boolean('is_active').notNull().default(true),
-  /**
-   * Carried in every token as `sv`; raised when the admin is deactivated or their password changes, so
-   * every token issued before stops working at once.
-   */
-  sessionVersion: integer('session_version').notNull().default(1),
-  ...timestamps,
-}, (t) => [
-  uniqueIndex('admin_users_username_uq').on(sql`lower(${t.username})`),
-  uniqueIndex('admin_users_email_uq').on(sql`lower(${t.email})`),
-]);
+export const adminUsers = pgTable(
+  'admin_users',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    isSuperadmin: boolean('is_superadmin').notNull().default(false),
+    isAdmin: boolean('is_admin').notNull().default(true),
+    isActive: boolean('is_active').notNull().default(true),
+    /**
+     * Carried in every token as `sv`; raised when the admin is deactivated or their password changes, so
+     * every token issued before stops working at once.
+     */
+    sessionVersion: integer('session_version').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('admin_users_username_uq').on(sql`lower(${t.username})`), uniqueIndex('admin_users_email_uq').on(sql`lower(${t.email})`)],
+);
 
 export const bookings = pgTable(
   'bookings',
@@ -248,10 +246,7 @@ export const outbox = pgTable(
     /** Set when the worker finished the job: a Redis that lost its data gets back only the jobs not done. */
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [
-    index('outbox_pending_idx').on(t.availableAt).where(sql`${t.dispatchedAt} is null`),
-    uniqueIndex('outbox_job_uq').on(t.queue, t.jobId),
-  ],
+  (t) => [index('outbox_pending_idx').on(t.availableAt).where(sql`${t.dispatchedAt} is null`), uniqueIndex('outbox_job_uq').on(t.queue, t.jobId)],
 );
 
 /**
@@ -486,10 +481,7 @@ export const whatsappMessages = pgTable(
     lastError: text('last_error'),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex('whatsapp_messages_booking_kind_uq').on(t.bookingId, t.kind, t.sessionStartsAt),
-    uniqueIndex('whatsapp_messages_wamid_uq').on(t.wamid),
-  ],
+  (t) => [uniqueIndex('whatsapp_messages_booking_kind_uq').on(t.bookingId, t.kind, t.sessionStartsAt), uniqueIndex('whatsapp_messages_wamid_uq').on(t.wamid)],
 );
 
 /** Each delivery status Meta's webhook reported, once (webhooks repeat). */

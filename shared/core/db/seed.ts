@@ -158,7 +158,10 @@ export async function seedDemoData(db: Db): Promise<boolean> {
     const existing = await tx.select({ id: locations.id }).from(locations).limit(1);
     if (existing.length > 0) return false;
 
-    const locs = await tx.insert(locations).values([...DEMO_LOCATIONS]).returning({ id: locations.id });
+    const locs = await tx
+      .insert(locations)
+      .values([...DEMO_LOCATIONS])
+      .returning({ id: locations.id });
     const svc = await tx
       .insert(services)
       .values(DEMO_SERVICES.map((name) => ({ name })))
@@ -179,9 +182,9 @@ export async function seedDemoData(db: Db): Promise<boolean> {
           emails: [`${slug.replace('-', '.')}@wellbeingcentre.in`],
         })
         .returning({ id: therapists.id });
-      await tx.insert(therapistServices).values(
-        t.services.map((serviceIndex, position) => ({ therapistId: row!.id, serviceId: svc[serviceIndex - 1]!.id, position })),
-      );
+      await tx
+        .insert(therapistServices)
+        .values(t.services.map((serviceIndex, position) => ({ therapistId: row!.id, serviceId: svc[serviceIndex - 1]!.id, position })));
       await tx.insert(availabilitySlots).values(
         t.hours.map((h) => ({
           therapistId: row!.id,

@@ -60,7 +60,12 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
         await tx
           .update(outbox)
           .set({ attempts: sql`${outbox.attempts} + 1`, lastError: sql`'unknown job ' || ${outbox.jobName}` })
-          .where(inArray(outbox.id, unknown.map((r) => r.id)));
+          .where(
+            inArray(
+              outbox.id,
+              unknown.map((r) => r.id),
+            ),
+          );
         // No worker can run these until one knows the job: an admin sees each once, not only a log line.
         // In a savepoint: a failure to record them must not hold back the rows that can be sent.
         await tx
@@ -102,7 +107,12 @@ export function createOutboxRelay(deps: RelayDeps): OutboxRelay {
         await tx
           .update(outbox)
           .set({ attempts: sql`${outbox.attempts} + 1`, lastError: error.message.slice(0, 500) })
-          .where(inArray(outbox.id, batch.map((r) => r.id)));
+          .where(
+            inArray(
+              outbox.id,
+              batch.map((r) => r.id),
+            ),
+          );
         deps.logger.warn({ err: error.message, outboxIds: batch.map((r) => r.id) }, 'outbox: enqueue failed, will retry');
       }
       // A refused queue ends the drain; the poll tries again.

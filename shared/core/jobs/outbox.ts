@@ -42,7 +42,12 @@ export type BookingJobTemplate<N extends BookingJobName = BookingJobName> = {
   runAt?: Date;
 };
 
-export function bookingJob<N extends BookingJobName>(name: N, idParts: BookingJobId, payload: Omit<JobPayload<N>, 'bookingId'>, runAt?: Date): BookingJobTemplate<N> {
+export function bookingJob<N extends BookingJobName>(
+  name: N,
+  idParts: BookingJobId,
+  payload: Omit<JobPayload<N>, 'bookingId'>,
+  runAt?: Date,
+): BookingJobTemplate<N> {
   return runAt ? { name, idParts, payload, runAt } : { name, idParts, payload };
 }
 

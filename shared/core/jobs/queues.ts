@@ -2,7 +2,6 @@ import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bu
 import { Redis } from 'ioredis';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, queueOf, type JobName, type JobPayload, type QueueName } from './jobs.ts';
 
-
 /** Worker connections wait for Redis to come back (BullMQ requires maxRetriesPerRequest: null). */
 export function workerConnection(url: string): ConnectionOptions {
   return { url, maxRetriesPerRequest: null };

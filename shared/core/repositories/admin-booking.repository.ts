@@ -118,18 +118,20 @@ export async function searchClientRows(db: Db, term: string | undefined): Promis
   if (p) conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, p))!);
   const name = sql`lower(btrim(${bookings.clientFullName}))`;
   const email = sql`lower(${bookings.clientEmail})`;
-  return db
-    .selectDistinctOn([name, email, bookings.clientMobile], {
-      name: bookings.clientFullName,
-      email: bookings.clientEmail,
-      phone: bookings.clientMobile,
-      nameMatches: p ? sql<boolean>`${bookings.clientFullName} ilike ${p}` : sql<boolean>`true`,
-    })
-    .from(bookings)
-    .where(and(...conditions))
-    // The latest booking's spelling of the name wins.
-    .orderBy(name, email, bookings.clientMobile, desc(bookings.createdAt), desc(bookings.id))
-    .limit(1000);
+  return (
+    db
+      .selectDistinctOn([name, email, bookings.clientMobile], {
+        name: bookings.clientFullName,
+        email: bookings.clientEmail,
+        phone: bookings.clientMobile,
+        nameMatches: p ? sql<boolean>`${bookings.clientFullName} ilike ${p}` : sql<boolean>`true`,
+      })
+      .from(bookings)
+      .where(and(...conditions))
+      // The latest booking's spelling of the name wins.
+      .orderBy(name, email, bookings.clientMobile, desc(bookings.createdAt), desc(bookings.id))
+      .limit(1000)
+  );
 }
 
 export async function findBookingForUpdate(tx: Pick<Db, 'select'>, id: number): Promise<BookingRow | undefined> {
@@ -142,14 +144,7 @@ export async function findLiveSlotForUpdate(tx: Pick<Db, 'select'>, therapistId:
   const [row] = await tx
     .select()
     .from(bookings)
-    .where(
-      and(
-        eq(bookings.therapistId, therapistId),
-        eq(bookings.bookingDate, date),
-        eq(bookings.bookingTimeSlotStart, start),
-        liveBooking,
-      ),
-    )
+    .where(and(eq(bookings.therapistId, therapistId), eq(bookings.bookingDate, date), eq(bookings.bookingTimeSlotStart, start), liveBooking))
     .orderBy(asc(bookings.id))
     .for('update');
   return row;

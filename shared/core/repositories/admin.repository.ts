@@ -80,7 +80,10 @@ export async function listAdminsWithPendingInvitation(db: Db, now: Date): Promis
   return db
     .select({
       a: adminUsers,
-      pending: sql<boolean>`exists (select 1 from admin_invitations i where i.admin_id = admin_users.id and i.used_at is null and i.expires_at > ${now.toISOString()}::timestamptz)`.mapWith(Boolean),
+      pending:
+        sql<boolean>`exists (select 1 from admin_invitations i where i.admin_id = admin_users.id and i.used_at is null and i.expires_at > ${now.toISOString()}::timestamptz)`.mapWith(
+          Boolean,
+        ),
     })
     .from(adminUsers)
     .orderBy(asc(adminUsers.id));
@@ -107,8 +110,14 @@ export async function countOtherActiveSuperadmins(tx: Pick<Db, 'select'>, id: nu
 }
 
 /** Marks the admin's unused invitations used (they stop working) and adds a new one. */
-export async function replaceInvitation(tx: Pick<Db, 'update' | 'insert'>, invitation: typeof adminInvitations.$inferInsert & { createdAt: Date }): Promise<void> {
-  await tx.update(adminInvitations).set({ usedAt: invitation.createdAt }).where(and(eq(adminInvitations.adminId, invitation.adminId), isNull(adminInvitations.usedAt)));
+export async function replaceInvitation(
+  tx: Pick<Db, 'update' | 'insert'>,
+  invitation: typeof adminInvitations.$inferInsert & { createdAt: Date },
+): Promise<void> {
+  await tx
+    .update(adminInvitations)
+    .set({ usedAt: invitation.createdAt })
+    .where(and(eq(adminInvitations.adminId, invitation.adminId), isNull(adminInvitations.usedAt)));
   await tx.insert(adminInvitations).values(invitation);
 }
 

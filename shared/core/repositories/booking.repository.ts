@@ -93,7 +93,10 @@ export async function setBookingTokenHash(db: DbOrTx, id: number, hash: string, 
  * first one stored wins, whichever run of the job made it).
  */
 export async function storeMeetingLinkIfNone(tx: DbOrTx, bookingId: number, url: string, now: Date): Promise<string | null | undefined> {
-  await tx.update(bookings).set({ googleMeetLink: url, updatedAt: now }).where(and(eq(bookings.id, bookingId), isNull(bookings.googleMeetLink)));
+  await tx
+    .update(bookings)
+    .set({ googleMeetLink: url, updatedAt: now })
+    .where(and(eq(bookings.id, bookingId), isNull(bookings.googleMeetLink)));
   const [stored] = await tx.select({ link: bookings.googleMeetLink }).from(bookings).where(eq(bookings.id, bookingId));
   return stored?.link;
 }

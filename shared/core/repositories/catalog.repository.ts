@@ -16,14 +16,6 @@ export async function listLocations(db: Db): Promise<LocationRow[]> {
     .orderBy(asc(locations.id));
 }
 
-export async function getLocation(db: Db, id: number): Promise<LocationRow | undefined> {
-  const [row] = await db
-    .select({ id: locations.id, name: locations.name, description: locations.description, address: locations.address, phone: locations.phone })
-    .from(locations)
-    .where(eq(locations.id, id));
-  return row;
-}
-
 export async function listServices(db: Db): Promise<ServiceRow[]> {
   return db.select({ id: services.id, name: services.name }).from(services).orderBy(asc(services.id));
 }

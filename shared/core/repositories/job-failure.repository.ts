@@ -38,7 +38,10 @@ export async function resolveJobFailureBySuccess(db: DbOrTx, queue: string, jobI
 }
 
 const listColumns = { failure: jobFailures, resolvedByUsername: adminUsers.username };
-const toListRow = (r: { failure: JobFailureRow; resolvedByUsername: string | null }): JobFailureListRow => ({ ...r.failure, resolvedByUsername: r.resolvedByUsername });
+const toListRow = (r: { failure: JobFailureRow; resolvedByUsername: string | null }): JobFailureListRow => ({
+  ...r.failure,
+  resolvedByUsername: r.resolvedByUsername,
+});
 
 /** One page: open ones first, newest first (job_failures_list_idx); how many there are, and how many open. */
 export async function listJobFailures(db: Db, limit: number, offset: number): Promise<{ rows: JobFailureListRow[]; total: number; open: number }> {
@@ -56,7 +59,11 @@ export async function listJobFailures(db: Db, limit: number, offset: number): Pr
 }
 
 export async function getJobFailure(db: DbOrTx, id: number): Promise<JobFailureListRow | undefined> {
-  const [row] = await db.select(listColumns).from(jobFailures).leftJoin(adminUsers, eq(adminUsers.id, jobFailures.resolvedByAdminId)).where(eq(jobFailures.id, id));
+  const [row] = await db
+    .select(listColumns)
+    .from(jobFailures)
+    .leftJoin(adminUsers, eq(adminUsers.id, jobFailures.resolvedByAdminId))
+    .where(eq(jobFailures.id, id));
   return row ? toListRow(row) : undefined;
 }
 

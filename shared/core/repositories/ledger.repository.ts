@@ -101,7 +101,9 @@ export async function moneyOf(
     .map((c) => ({
       provider: c.provider,
       paymentId: c.paymentId,
-      leftPaise: c.amountPaise + rows.filter((r) => r.kind === 'refund' && r.paymentId === c.paymentId && r.provider === c.provider).reduce((n, r) => n + r.amountPaise, 0),
+      leftPaise:
+        c.amountPaise +
+        rows.filter((r) => r.kind === 'refund' && r.paymentId === c.paymentId && r.provider === c.provider).reduce((n, r) => n + r.amountPaise, 0),
     }));
   const capturedPaise = rows.filter((r) => r.kind === 'capture').reduce((n, r) => n + r.amountPaise, 0);
   const refundedPaise = -rows.filter((r) => r.kind === 'refund').reduce((n, r) => n + r.amountPaise, 0);
@@ -141,7 +143,10 @@ export async function ledgerPaymentsSince(db: DbOrTx, provider: LedgerProvider, 
       and(
         eq(paymentsLedger.kind, 'refund'),
         eq(paymentsLedger.provider, provider),
-        inArray(paymentsLedger.paymentId, captures.map((c) => c.paymentId)),
+        inArray(
+          paymentsLedger.paymentId,
+          captures.map((c) => c.paymentId),
+        ),
       ),
     )
     .orderBy(asc(paymentsLedger.id));

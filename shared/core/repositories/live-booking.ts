@@ -14,4 +14,3 @@ export const LIVE_BOOKING_SQL = `not cancelled and payment_status not in (${SLOT
 
 /** For Drizzle queries over `bookings`. */
 export const liveBooking: SQL = and(not(bookings.cancelled), notInArray(bookings.paymentStatus, [...SLOT_RELEASING_STATUSES]))!;
-

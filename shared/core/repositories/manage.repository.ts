@@ -83,7 +83,10 @@ export async function cancelBookingRow(tx: DbOrTx, id: number, now: Date): Promi
 
 /** Stores a booking's Manage booking token hash if it has none yet (a booking from before the feature). */
 export async function setManageHashIfMissing(db: Db, id: number, hash: string): Promise<void> {
-  await db.update(bookings).set({ manageTokenHash: hash }).where(and(eq(bookings.id, id), isNull(bookings.manageTokenHash)));
+  await db
+    .update(bookings)
+    .set({ manageTokenHash: hash })
+    .where(and(eq(bookings.id, id), isNull(bookings.manageTokenHash)));
 }
 
 /** What holds a slot live now (a client's booking or an admin block), if anything. */

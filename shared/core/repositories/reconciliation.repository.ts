@@ -112,13 +112,7 @@ export async function openDiscrepanciesFor(
 }
 
 /** Closes an open disagreement; undefined when it was not open (someone closed it first). */
-export async function resolveDiscrepancy(
-  tx: DbOrTx,
-  id: number,
-  now: Date,
-  resolution: string,
-  adminId: number | null,
-): Promise<DiscrepancyRow | undefined> {
+export async function resolveDiscrepancy(tx: DbOrTx, id: number, now: Date, resolution: string, adminId: number | null): Promise<DiscrepancyRow | undefined> {
   const [row] = await tx
     .update(paymentDiscrepancies)
     .set({ resolvedAt: now, resolution, resolvedByAdminId: adminId })

@@ -29,7 +29,16 @@ const COUNTS = sql`count(*)::int as total,
   (count(*) filter (where b.attendance = 'NO_SHOW'))::int as no_show`;
 
 /** income: net paise (captures less refunds); refunded: the refunds, as positive paise. */
-export type Totals = { total: number; completed: number; cancelled: number; failed: number; income: number; refunded: number; attended: number; no_show: number };
+export type Totals = {
+  total: number;
+  completed: number;
+  cancelled: number;
+  failed: number;
+  income: number;
+  refunded: number;
+  attended: number;
+  no_show: number;
+};
 export type TherapistTotals = Totals & { therapist_id: number };
 
 export async function liveDayTotals(db: Tx, date: string): Promise<Totals> {
@@ -105,8 +114,16 @@ export async function therapistTotalsBetween(db: Db, from: string, to: string, t
 
 /** A booking of the day with its therapist's name and its money from the ledger (paise). */
 export type EodRow = {
-  id: number; client_full_name: string; therapist_id: number; therapist_name: string; service_id: number | null;
-  payment_status: PaymentStatus; cancelled: boolean; amount_paise: number; paid: number; refunded: number;
+  id: number;
+  client_full_name: string;
+  therapist_id: number;
+  therapist_name: string;
+  service_id: number | null;
+  payment_status: PaymentStatus;
+  cancelled: boolean;
+  amount_paise: number;
+  paid: number;
+  refunded: number;
 };
 
 /** The day's bookings (no admin blocks), by start time. */

@@ -22,7 +22,10 @@ export async function ensureMessage(db: DbOrTx, bookingId: number, kind: string,
 
 /** One more request to Meta is about to be made for this message. */
 export async function countAttempt(db: DbOrTx, id: number, now: Date): Promise<void> {
-  await db.update(whatsappMessages).set({ attempts: sql`${whatsappMessages.attempts} + 1`, updatedAt: now }).where(eq(whatsappMessages.id, id));
+  await db
+    .update(whatsappMessages)
+    .set({ attempts: sql`${whatsappMessages.attempts} + 1`, updatedAt: now })
+    .where(eq(whatsappMessages.id, id));
 }
 
 /** Meta took the message: its id, and SENT. Only from PENDING, so a late duplicate changes nothing. */
@@ -36,7 +39,10 @@ export async function markSent(db: DbOrTx, id: number, wamid: string, now: Date)
 }
 
 export async function recordError(db: DbOrTx, id: number, error: string, now: Date): Promise<void> {
-  await db.update(whatsappMessages).set({ lastError: error.slice(0, 500), updatedAt: now }).where(eq(whatsappMessages.id, id));
+  await db
+    .update(whatsappMessages)
+    .set({ lastError: error.slice(0, 500), updatedAt: now })
+    .where(eq(whatsappMessages.id, id));
 }
 
 /** The e-mail went instead: settled (from PENDING, or FAILED as Meta reported it). */
@@ -55,7 +61,11 @@ export type StatusEvent = { wamid: string; status: string; occurredAt: Date; err
  */
 export async function insertStatusEvents(db: DbOrTx, events: readonly StatusEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
-  const rows = await db.insert(whatsappStatusEvents).values([...events]).onConflictDoNothing().returning({ wamid: whatsappStatusEvents.wamid });
+  const rows = await db
+    .insert(whatsappStatusEvents)
+    .values([...events])
+    .onConflictDoNothing()
+    .returning({ wamid: whatsappStatusEvents.wamid });
   return rows.map((r) => r.wamid);
 }
 

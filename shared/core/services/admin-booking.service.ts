@@ -88,10 +88,7 @@ export async function listBookings(db: Db, q: AdminBookingsQuery): Promise<Admin
   const paging = pageOf(q);
   if (!paging) return (await listBookingRecords(db, filter)).map(mapAdminBooking);
   const { page, pageSize } = paging;
-  const [total, rows] = await Promise.all([
-    countAdminBookings(db, filter),
-    listBookingRecords(db, filter, { limit: pageSize, offset: (page - 1) * pageSize }),
-  ]);
+  const [total, rows] = await Promise.all([countAdminBookings(db, filter), listBookingRecords(db, filter, { limit: pageSize, offset: (page - 1) * pageSize })]);
   return { page, page_size: pageSize, total, items: rows.map(mapAdminBooking) };
 }
 
@@ -146,7 +143,11 @@ export async function cancelBooking(
     if (choice && choice.refund !== 'NONE' && heldPaise <= 0) throw new AppError('conflict', `Booking ${id} has no payment to refund.`);
     const refundPaise = !choice || choice.refund === 'NONE' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
     if (refundPaise > heldPaise) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(heldPaise))}, what was paid.`);
-    const after = await updateBookingRow(tx, id, isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now });
+    const after = await updateBookingRow(
+      tx,
+      id,
+      isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now },
+    );
     let refund: CancelResponse['refund'];
     if (refundPaise > 0) {
       const done = await refundBookingMoney(tx, { db, payments: opts.payments, logger, now: () => now }, id, refundPaise, {
@@ -164,11 +165,18 @@ export async function cancelBooking(
       entityType: 'booking',
       entityId: id,
       before: auditableBooking(before),
-      after: { ...auditableBooking(after!), ...(choice ? { refund: { choice: choice.refund, amount: paiseToRupees(refundPaise), reason: choice.reason ?? null } } : {}) },
+      after: {
+        ...auditableBooking(after!),
+        ...(choice ? { refund: { choice: choice.refund, amount: paiseToRupees(refundPaise), reason: choice.reason ?? null } } : {}),
+      },
     });
     // The client hears what became of the booking and the money (a block has no client).
     if (!isBlock) {
-      await enqueueInTx(tx, [intent('mail.booking-money', jobIds.cancellationMail(id), choice?.refund === 'NONE' ? { bookingId: id, reason: choice.reason } : { bookingId: id })], now);
+      await enqueueInTx(
+        tx,
+        [intent('mail.booking-money', jobIds.cancellationMail(id), choice?.refund === 'NONE' ? { bookingId: id, reason: choice.reason } : { bookingId: id })],
+        now,
+      );
     }
     const time = after!.bookingTimeSlotStart.slice(0, 5);
     const openLink = before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null;
@@ -220,7 +228,14 @@ export async function toggleBlock(db: Db, input: BlockSlotInput, by: AdminActor,
       if (held) {
         if (action === 'block') throw new AppError('conflict', AM.slotAlreadyBlocked(time, date));
         const after = await updateBookingRow(tx, held.id, { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now });
-        await insertAudit(tx, { ...who(by), action: 'slot.unblock', entityType: 'booking', entityId: held.id, before: auditableBooking(held), after: auditableBooking(after!) });
+        await insertAudit(tx, {
+          ...who(by),
+          action: 'slot.unblock',
+          entityType: 'booking',
+          entityId: held.id,
+          before: auditableBooking(held),
+          after: auditableBooking(after!),
+        });
         return { blocked: false, booking_id: held.id, message: AM.slotUnblocked(time, date) };
       }
       if (action === 'unblock') throw new AppError('conflict', AM.slotNotBlocked(time, date));
@@ -326,13 +341,25 @@ export async function createManualBooking(
       if (opts.tokenSecret) {
         await updateBookingRow(tx, row.id, { manageTokenHash: manageTokenFor(opts.tokenSecret, row.id).hash });
       }
-      await insertAudit(tx, { ...who(by), action: 'booking.manual_create', entityType: 'booking', entityId: row.id, before: null, after: auditableBooking(row) });
+      await insertAudit(tx, {
+        ...who(by),
+        action: 'booking.manual_create',
+        entityType: 'booking',
+        entityId: row.id,
+        before: null,
+        after: auditableBooking(row),
+      });
       // An online session the centre marks paid was paid to it some other way: the ledger holds it as
       // taken at the counter, by this admin.
       if (online && row.amountPaise > 0) {
         await recordCapture(tx, {
-          bookingId: row.id, provider: 'counter', paymentId: `counter_${randomUUID()}`, amountPaise: row.amountPaise,
-          method: 'OTHER', recordedByAdminId: by.adminId, occurredAt: now,
+          bookingId: row.id,
+          provider: 'counter',
+          paymentId: `counter_${randomUUID()}`,
+          amountPaise: row.amountPaise,
+          method: 'OTHER',
+          recordedByAdminId: by.adminId,
+          occurredAt: now,
         });
       }
       // Meeting link (online) and confirmation mails, committed with the booking.
@@ -412,7 +439,14 @@ export async function createShareableLink(
   await db.transaction(async (tx) => {
     const before = await findBookingForUpdate(tx, id);
     const after = await updateBookingRow(tx, id, { paymentLinkUrl: link.shortUrl, razorpayPaymentLinkId: link.id, updatedAt: now });
-    await insertAudit(tx, { ...who(by), action: 'booking.payment_link_create', entityType: 'booking', entityId: id, before: auditableBooking(before!), after: auditableBooking(after!) });
+    await insertAudit(tx, {
+      ...who(by),
+      action: 'booking.payment_link_create',
+      entityType: 'booking',
+      entityId: id,
+      before: auditableBooking(before!),
+      after: auditableBooking(after!),
+    });
   });
   return { payment_link_url: link.shortUrl };
 }
@@ -435,7 +469,14 @@ export async function updatePaymentLink(
         ...(input.razorpay_payment_link_id ? { razorpayPaymentLinkId: input.razorpay_payment_link_id } : {}),
         updatedAt: now,
       });
-      await insertAudit(tx, { ...who(by), action: 'booking.payment_link_update', entityType: 'booking', entityId: id, before: auditableBooking(before), after: auditableBooking(after!) });
+      await insertAudit(tx, {
+        ...who(by),
+        action: 'booking.payment_link_update',
+        entityType: 'booking',
+        entityId: id,
+        before: auditableBooking(before),
+        after: auditableBooking(after!),
+      });
       return { booking_id: id, payment_link_url: input.payment_link_url, message: AM.linkUpdated(id) };
     });
   } catch (err) {

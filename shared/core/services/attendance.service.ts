@@ -25,7 +25,8 @@ export async function markAttendance(
     if (!before) throw new AppError('not_found', `Booking ${id} was not found.`);
     if (before.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', `Booking ${id} is a blocked slot, not a session.`);
     if (!isHeldSession(before)) throw new AppError('conflict', `Booking ${id} is cancelled or was never confirmed, so it has no attendance.`);
-    if (!hasStarted({ bookingDate: before.bookingDate, start: toHhMm(before.bookingTimeSlotStart) }, today)) throw new AppError('conflict', `Booking ${id} has not started yet; attendance is marked after the session.`);
+    if (!hasStarted({ bookingDate: before.bookingDate, start: toHhMm(before.bookingTimeSlotStart) }, today))
+      throw new AppError('conflict', `Booking ${id} has not started yet; attendance is marked after the session.`);
     const after = await updateBookingRow(tx, id, { attendance: status, attendanceMarkedAt: now, attendanceMarkedByAdminId: by.adminId, updatedAt: now });
     await insertAudit(tx, {
       adminId: by.adminId,

@@ -25,10 +25,29 @@ function flatten(value: unknown, prefix = '', out: Flat = {}): Flat {
  * so the records' order is restored here; unknown fields follow, alphabetically.
  */
 const FIELD_ORDER = [
-  'therapist_id', 'booking_date', 'booking_time_slot_start', 'booking_type', 'location_id', 'payment_status', 'cancelled',
-  'amount_paise', 'payment_transaction_id', 'payment_link_url', 'razorpay_payment_link_id', 'admin_confirmed',
-  'username', 'email', 'is_superadmin', 'is_admin', 'is_active',
-  'reschedule_count', 'payment.method', 'payment.amount', 'refund.choice', 'refund.amount', 'refund.reason',
+  'therapist_id',
+  'booking_date',
+  'booking_time_slot_start',
+  'booking_type',
+  'location_id',
+  'payment_status',
+  'cancelled',
+  'amount_paise',
+  'payment_transaction_id',
+  'payment_link_url',
+  'razorpay_payment_link_id',
+  'admin_confirmed',
+  'username',
+  'email',
+  'is_superadmin',
+  'is_admin',
+  'is_active',
+  'reschedule_count',
+  'payment.method',
+  'payment.amount',
+  'refund.choice',
+  'refund.amount',
+  'refund.reason',
 ];
 const rank = (field: string) => {
   const i = FIELD_ORDER.indexOf(field);

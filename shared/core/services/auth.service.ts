@@ -6,13 +6,7 @@ import { ADMIN_MESSAGES as AM, type LoginResponse } from '../../contract/admin.t
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import {
-  deleteExpiredRevocations,
-  findAdminByLogin,
-  findAdminForToken,
-  insertTokenRevocation,
-  type AdminUser,
-} from '../repositories/admin.repository.ts';
+import { deleteExpiredRevocations, findAdminByLogin, findAdminForToken, insertTokenRevocation, type AdminUser } from '../repositories/admin.repository.ts';
 import { hashPassword, verifyPassword } from './admin-user.service.ts';
 
 const ISSUER = 'wellbeing-booking';
@@ -140,7 +134,10 @@ export function addressKey(address: string): string {
   const left = split(head);
   const right = split(tail ?? '');
   const groups = tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /**

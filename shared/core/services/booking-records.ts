@@ -38,8 +38,7 @@ export function mapAdminBooking(r: RecordRow): AdminBookingDto {
     amount_refunded: paiseToRupees(r.refundedPaise ?? 0),
     payment_note: paymentNote({ paymentStatus: b.paymentStatus, cancelled: b.cancelled, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0 }),
     attendance: b.attendance ?? null,
-    payment_hold_expires_at:
-      b.paymentStatus === 'INITIATED' && !b.cancelled && b.paymentHoldExpiresAt ? b.paymentHoldExpiresAt.toISOString() : null,
+    payment_hold_expires_at: b.paymentStatus === 'INITIATED' && !b.cancelled && b.paymentHoldExpiresAt ? b.paymentHoldExpiresAt.toISOString() : null,
   };
 }
 
@@ -65,10 +64,7 @@ export function mapClientBooking(r: RecordRow): ClientBookingDto {
 export function mapClientSearch(rows: ClientRow[]): ClientSearchResult[] {
   return [...rows]
     .sort(
-      (a, b) =>
-        Number(b.nameMatches) - Number(a.nameMatches) ||
-        a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
-        a.email.localeCompare(b.email),
+      (a, b) => Number(b.nameMatches) - Number(a.nameMatches) || a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.email.localeCompare(b.email),
     )
     .map(({ name, email, phone }) => ({ name, email, phone }));
 }

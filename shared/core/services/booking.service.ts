@@ -58,8 +58,20 @@ export type CreateBookingOptions = {
 /** The fields a client's request decides: a retry with the same key must ask for the very same booking. */
 function sameRequest(row: BookingRow, values: NewBooking): boolean {
   const keys = [
-    'therapistId', 'serviceId', 'bookingDate', 'bookingTimeSlotStart', 'bookingType', 'locationId', 'clientFullName',
-    'clientEmail', 'clientMobile', 'clientAge', 'clientState', 'clientCity', 'clientNote', 'sessionType',
+    'therapistId',
+    'serviceId',
+    'bookingDate',
+    'bookingTimeSlotStart',
+    'bookingType',
+    'locationId',
+    'clientFullName',
+    'clientEmail',
+    'clientMobile',
+    'clientAge',
+    'clientState',
+    'clientCity',
+    'clientNote',
+    'sessionType',
   ] as const;
   return keys.every((k) => (k === 'bookingTimeSlotStart' ? toHhMm(row[k]) === toHhMm(values[k]) : (row[k] ?? null) === (values[k] ?? null)));
 }
@@ -72,9 +84,7 @@ function sameRequest(row: BookingRow, values: NewBooking): boolean {
  * nothing. Undefined when no booking has the key.
  */
 async function replay(db: Db, values: NewBooking, actor: Actor, options: CreateBookingOptions): Promise<BookingCreateResponse | undefined> {
-  const found = values.paymentTransactionId
-    ? await findRecentBookingByTransactionId(db, values.paymentTransactionId, options.paymentHoldMinutes)
-    : undefined;
+  const found = values.paymentTransactionId ? await findRecentBookingByTransactionId(db, values.paymentTransactionId, options.paymentHoldMinutes) : undefined;
   if (!found) return undefined;
   const { booking, recent } = found;
   const byAdmin = booking.createdByAdminId !== null;
@@ -93,13 +103,7 @@ async function replay(db: Db, values: NewBooking, actor: Actor, options: CreateB
  * limits and writes the booking. The partial unique index bookings_live_slot_uq decides every race:
  * the loser gets 409 and nothing is written. A public booking's answer carries its booking token.
  */
-export async function createBooking(
-  db: Db,
-  input: BookingCreate,
-  actor: Actor,
-  now: Date,
-  options: CreateBookingOptions,
-): Promise<BookingCreateResponse> {
+export async function createBooking(db: Db, input: BookingCreate, actor: Actor, now: Date, options: CreateBookingOptions): Promise<BookingCreateResponse> {
   const wantsAdminFields = input.admin_confirmed !== undefined || input.payment_status !== undefined;
   if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
 
@@ -150,7 +154,12 @@ export async function createBooking(
       holdEnd
         ? []
         : followupsForConfirmedBooking(
-            { bookingType: input.booking_type, bookingDate: input.booking_date, bookingTimeSlotStart: toHhMm(input.booking_time_slot_start), googleMeetLink: null },
+            {
+              bookingType: input.booking_type,
+              bookingDate: input.booking_date,
+              bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
+              googleMeetLink: null,
+            },
             now,
           ),
       now,
@@ -177,7 +186,9 @@ export async function createBooking(
       // A whole hold's length, not when the client's earliest hold ends: a stranger probing with
       // someone's e-mail or mobile would learn when that person booked.
       const wait = options.paymentHoldMinutes * 60;
-      throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perClient(options.holds!.perClient, options.paymentHoldMinutes), undefined, { retryAfterSeconds: wait });
+      throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perClient(options.holds!.perClient, options.paymentHoldMinutes), undefined, {
+        retryAfterSeconds: wait,
+      });
     }
     if (created.refusal === 'holds_address') {
       const wait = created.retryAfterSeconds ?? 60;
@@ -189,7 +200,5 @@ export async function createBooking(
   await announceBooking(db, input.therapist_id, created.jobDueNow).catch((err: Error) =>
     options.logger?.warn({ err: err.message, bookingId: created.id }, 'booking: change announcement failed; caches refresh on their next stamp'),
   );
-  return token
-    ? { booking_id: created.id, message: M.bookingCreated, booking_token: token.token }
-    : { booking_id: created.id, message: M.bookingCreated };
+  return token ? { booking_id: created.id, message: M.bookingCreated, booking_token: token.token } : { booking_id: created.id, message: M.bookingCreated };
 }

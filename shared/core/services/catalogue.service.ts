@@ -116,12 +116,14 @@ function foreignKeyToField(err: unknown): never {
 export async function listCatalogueTherapists(db: Db, now: Date): Promise<CatalogueTherapistDto[]> {
   const today = centreNow(now).date;
   const { rows, links, slots, off } = await listCatalogueRows(db, today);
-  return rows.map((t) => toCatalogueDto(
-    t,
-    links.filter((l) => l.therapistId === t.id).map((l) => l.serviceId),
-    slots.filter((s) => s.therapistId === t.id),
-    off.filter((o) => o.therapistId === t.id),
-  ));
+  return rows.map((t) =>
+    toCatalogueDto(
+      t,
+      links.filter((l) => l.therapistId === t.id).map((l) => l.serviceId),
+      slots.filter((s) => s.therapistId === t.id),
+      off.filter((o) => o.therapistId === t.id),
+    ),
+  );
 }
 
 function toTimeOffDto(o: TimeOffRow): TimeOffDto {
@@ -178,7 +180,14 @@ export async function createTherapist(db: Db, input: TherapistCreate, by: Catalo
         updatedAt: now,
       });
       await replaceTherapistServices(tx, row.id, input.service_ids);
-      await insertAudit(tx, { ...who(by), action: 'therapist.create', entityType: 'therapist', entityId: row.id, before: null, after: auditableTherapist(row, input.service_ids) });
+      await insertAudit(tx, {
+        ...who(by),
+        action: 'therapist.create',
+        entityType: 'therapist',
+        entityId: row.id,
+        before: null,
+        after: auditableTherapist(row, input.service_ids),
+      });
       return getCatalogueTherapist(tx, row.id, now);
     });
   } catch (err) {
@@ -300,7 +309,14 @@ export async function setWeeklyHours(
       }
     }
     const after = hoursOf(await slotsOf(tx, id));
-    await insertAudit(tx, { ...who(by), action: 'therapist.hours', entityType: 'therapist', entityId: id, before: { hours: beforeHours }, after: { hours: after } });
+    await insertAudit(tx, {
+      ...who(by),
+      action: 'therapist.hours',
+      entityType: 'therapist',
+      entityId: id,
+      before: { hours: beforeHours },
+      after: { hours: after },
+    });
     const today = centreNow(now).date;
     const live = await liveBookingsBetween(tx, id, today, FAR(today));
     const dayKey = (date: string) => WEEKDAY_KEYS.find((k) => WEEKDAY_NUMBER[k] === new Date(`${date}T00:00:00Z`).getUTCDay());
@@ -325,7 +341,14 @@ export async function addTimeOff(
   if (input.to_date > addDays(today, 730)) throw fieldError('to_date', 'Time off can be planned up to two years ahead.');
   return db.transaction(async (tx) => {
     await lockTherapist(tx, id);
-    const row = await insertTimeOff(tx, { therapistId: id, fromDate: input.from_date, toDate: input.to_date, reason: input.reason, createdByAdminId: by.adminId, createdAt: now });
+    const row = await insertTimeOff(tx, {
+      therapistId: id,
+      fromDate: input.from_date,
+      toDate: input.to_date,
+      reason: input.reason,
+      createdByAdminId: by.adminId,
+      createdAt: now,
+    });
     const dto = toTimeOffDto(row);
     await insertAudit(tx, { ...who(by), action: 'therapist.time_off_add', entityType: 'therapist', entityId: id, before: null, after: dto });
     return { time_off: dto, bookings_inside: await liveBookingsBetween(tx, id, input.from_date, input.to_date) };
@@ -353,7 +376,12 @@ export async function listHolidays(db: Db, now: Date): Promise<HolidayDto[]> {
 }
 
 /** POST /api/admin/holidays: the centre is closed that day; live bookings on it are listed, not cancelled. */
-export async function addHoliday(db: Db, input: HolidayInput, by: CatalogueActor, now: Date): Promise<{ holiday: HolidayDto; bookings_inside: AffectedBookingDto[] }> {
+export async function addHoliday(
+  db: Db,
+  input: HolidayInput,
+  by: CatalogueActor,
+  now: Date,
+): Promise<{ holiday: HolidayDto; bookings_inside: AffectedBookingDto[] }> {
   const today = centreNow(now).date;
   if (input.date < today) throw fieldError('date', 'A holiday must not be in the past.');
   if (input.date > addDays(today, 730)) throw fieldError('date', 'Holidays can be planned up to two years ahead.');
@@ -427,7 +455,14 @@ export async function setTherapistImage(db: Db, id: number, imageUrl: string, by
   return db.transaction(async (tx) => {
     const before = await lockTherapist(tx, id);
     await updateTherapist(tx, id, { imageUrl, updatedAt: now });
-    await insertAudit(tx, { ...who(by), action: 'therapist.photo', entityType: 'therapist', entityId: id, before: { image_url: before.imageUrl }, after: { image_url: imageUrl } });
+    await insertAudit(tx, {
+      ...who(by),
+      action: 'therapist.photo',
+      entityType: 'therapist',
+      entityId: id,
+      before: { image_url: before.imageUrl },
+      after: { image_url: imageUrl },
+    });
     return { image_url: imageUrl, previous: before.imageUrl };
   });
 }

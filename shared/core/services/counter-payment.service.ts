@@ -13,19 +13,14 @@ import { hasCapture, recordCapture } from '../repositories/ledger.repository.ts'
  * audit entry. The booking's row lock makes a second recording, even one sent at the same moment,
  * a 409 rather than a second capture.
  */
-export async function recordCounterPayment(
-  db: Db,
-  id: number,
-  input: RecordPaymentInput,
-  by: { adminId: number },
-  now: Date,
-): Promise<RecordPaymentResponse> {
+export async function recordCounterPayment(db: Db, id: number, input: RecordPaymentInput, by: { adminId: number }, now: Date): Promise<RecordPaymentResponse> {
   return db.transaction(async (tx) => {
     const before = await findBookingForUpdate(tx, id);
     if (!before || before.bookingType === 'ADMIN_BLOCK') throw new AppError('not_found', `Booking ${id} was not found.`);
     if (before.bookingType !== 'OFFLINE') throw new AppError('conflict', `Booking ${id} is an online session: it is paid online, not at the centre.`);
     if (before.paymentStatus === 'COMPLETED' || (await hasCapture(tx, id))) throw new AppError('conflict', `Booking ${id} is already paid.`);
-    if (before.cancelled || before.paymentStatus !== 'PENDING') throw new AppError('conflict', `Booking ${id} is cancelled: no payment can be recorded for it.`);
+    if (before.cancelled || before.paymentStatus !== 'PENDING')
+      throw new AppError('conflict', `Booking ${id} is cancelled: no payment can be recorded for it.`);
     const amountPaise = input.amount !== undefined ? rupeesToPaise(input.amount) : before.amountPaise;
     if (amountPaise <= 0) throw new AppError('validation', 'This booking has no price: please enter the amount received.', { amount: 'Amount is required' });
     await recordCapture(tx, {

@@ -1,4 +1,10 @@
-import { JOB_FAILURE_MESSAGES as JM, type JobFailureDto, type JobFailuresPage, type JobFailuresQuery, type ResolveJobFailureResponse } from '../../contract/job-failures.ts';
+import {
+  JOB_FAILURE_MESSAGES as JM,
+  type JobFailureDto,
+  type JobFailuresPage,
+  type JobFailuresQuery,
+  type ResolveJobFailureResponse,
+} from '../../contract/job-failures.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { JobName } from '../jobs/jobs.ts';

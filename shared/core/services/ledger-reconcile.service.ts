@@ -134,7 +134,12 @@ export async function reconcileLedger(deps: PaymentDeps): Promise<LedgerReconcil
 
   // After the links: a capture just recorded from one is compared like any other.
   const payments = await ledgerPaymentsSince(deps.db, run.provider, since);
-  const openBefore = await openDiscrepanciesFor(deps.db, run.provider, SELF_CLOSING, payments.map((p) => p.paymentId));
+  const openBefore = await openDiscrepanciesFor(
+    deps.db,
+    run.provider,
+    SELF_CLOSING,
+    payments.map((p) => p.paymentId),
+  );
   const refundIssues = new Set(openBefore.filter((d) => d.refundId !== '').map((d) => d.paymentId));
   for (const payment of payments) {
     run.report.payments++;
@@ -142,7 +147,10 @@ export async function reconcileLedger(deps: PaymentDeps): Promise<LedgerReconcil
       await checkPayment(run, payment, refundIssues.has(payment.paymentId));
     } catch (err) {
       run.report.errors++;
-      deps.logger.warn({ paymentId: payment.paymentId, bookingId: payment.bookingId, err }, 'ledger reconciliation: could not check a payment; next run tries again');
+      deps.logger.warn(
+        { paymentId: payment.paymentId, bookingId: payment.bookingId, err },
+        'ledger reconciliation: could not check a payment; next run tries again',
+      );
     }
   }
 
@@ -178,7 +186,13 @@ async function checkLink(run: Run, link: { linkId: string; bookingId: number }):
     // runs, or a run and a late webhook, the first records it and the later ones find it recorded.
     await findBookingForUpdate(tx, link.bookingId);
     if (await hasProviderCapture(tx, provider, paymentId)) return false;
-    const completed = await markPaid(tx, link.bookingId, { provider, linkId: link.linkId, paymentId, amountPaise: payment.amountPaise, method: payment.method }, now, deps.logger);
+    const completed = await markPaid(
+      tx,
+      link.bookingId,
+      { provider, linkId: link.linkId, paymentId, amountPaise: payment.amountPaise, method: payment.method },
+      now,
+      deps.logger,
+    );
     const booking = await findBookingForUpdate(tx, link.bookingId);
     const outcome = completed
       ? `It is now recorded and booking ${link.bookingId} is confirmed.`
@@ -345,11 +359,25 @@ async function closeGone(run: Run, d: DiscrepancyRow): Promise<boolean> {
   return run.deps.db.transaction(async (tx) => {
     const closed = await resolveDiscrepancy(tx, d.id, run.now, RESOLVED_AGREE_AGAIN, null);
     if (!closed) return false;
-    await insertAudit(tx, { ...RECONCILIATION_ACTOR, action: 'payment_discrepancy.resolve', entityType: 'payment_discrepancy', entityId: d.id, before: auditableDiscrepancy(d), after: auditableDiscrepancy(closed) });
+    await insertAudit(tx, {
+      ...RECONCILIATION_ACTOR,
+      action: 'payment_discrepancy.resolve',
+      entityType: 'payment_discrepancy',
+      entityId: d.id,
+      before: auditableDiscrepancy(d),
+      after: auditableDiscrepancy(closed),
+    });
     return true;
   });
 }
 
 async function audit(tx: DbOrTx, action: string, row: DiscrepancyRow): Promise<void> {
-  await insertAudit(tx, { ...RECONCILIATION_ACTOR, action, entityType: 'payment_discrepancy', entityId: row.id, before: null, after: auditableDiscrepancy(row) });
+  await insertAudit(tx, {
+    ...RECONCILIATION_ACTOR,
+    action,
+    entityType: 'payment_discrepancy',
+    entityId: row.id,
+    before: null,
+    after: auditableDiscrepancy(row),
+  });
 }

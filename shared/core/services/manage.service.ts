@@ -204,7 +204,11 @@ export async function rescheduleManagedBooking(
     throw err;
   }
   deps.logger.info({ bookingId: found.id }, 'booking moved by the client');
-  const result = await answer(deps, token as string, `Your session has been moved to ${whenText(date, time)}. We have sent you an e-mail with the updated calendar invitation.`);
+  const result = await answer(
+    deps,
+    token as string,
+    `Your session has been moved to ${whenText(date, time)}. We have sent you an e-mail with the updated calendar invitation.`,
+  );
   return { ...result, therapistId: found.therapistId };
 }
 

@@ -24,7 +24,9 @@ const SESSION_MS = 60 * 60_000;
 /** Confirmed, still on: paid online, offline awaiting payment at the visit, not cancelled. */
 export function isConfirmed(b: BookingView): boolean {
   if (b.cancelled) return false;
-  return b.bookingType === 'ONLINE' ? b.paymentStatus === 'COMPLETED' : b.bookingType === 'OFFLINE' && (b.paymentStatus === 'PENDING' || b.paymentStatus === 'COMPLETED');
+  return b.bookingType === 'ONLINE'
+    ? b.paymentStatus === 'COMPLETED'
+    : b.bookingType === 'OFFLINE' && (b.paymentStatus === 'PENDING' || b.paymentStatus === 'COMPLETED');
 }
 
 function when(b: BookingView): string {
@@ -107,10 +109,7 @@ function invitation(b: BookingView, config: Config, now: Date, opts: { sequence?
     location: b.bookingType === 'ONLINE' ? (b.googleMeetLink ?? 'Online') : `${b.locationName ?? ''}, ${b.locationAddress ?? ''}`,
     ...(b.bookingType === 'ONLINE' && b.googleMeetLink ? { url: b.googleMeetLink } : {}),
     organizer: { name: config.centreName, email: config.supportEmail },
-    attendees: [
-      { name: b.clientFullName, email: b.clientEmail },
-      ...(b.therapistEmail ? [{ name: b.therapistName, email: b.therapistEmail }] : []),
-    ],
+    attendees: [{ name: b.clientFullName, email: b.clientEmail }, ...(b.therapistEmail ? [{ name: b.therapistName, email: b.therapistEmail }] : [])],
   });
 }
 
@@ -165,7 +164,12 @@ export function reminderMail(b: BookingView, config: Config): MailMessage {
     policy(config),
     `Warm regards,\n${config.centreName}`,
   ];
-  return { to: b.clientEmail, subject: `Reminder: your session on ${when(b)}`, text: paragraphs.join('\n\n'), html: renderHtml('See you tomorrow', paragraphs) };
+  return {
+    to: b.clientEmail,
+    subject: `Reminder: your session on ${when(b)}`,
+    text: paragraphs.join('\n\n'),
+    html: renderHtml('See you tomorrow', paragraphs),
+  };
 }
 
 /** The mail.booking-confirmation job. */
@@ -226,11 +230,14 @@ export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number,
   if (money.capturedPaise > 0) {
     lines.push(`We received ${rupees(money.capturedPaise)}.`);
     const due = money.capturedPaise - money.refundedPaise;
-    if (money.refundedPaise > 0) lines.push(`${rupees(money.refundedPaise)} has been refunded to your original payment method; it usually reaches you within 5–7 working days.`);
+    if (money.refundedPaise > 0)
+      lines.push(`${rupees(money.refundedPaise)} has been refunded to your original payment method; it usually reaches you within 5–7 working days.`);
     if (due > 0) {
-      lines.push(reason && money.refundedPaise === 0 && b.cancelled && b.paymentStatus === 'COMPLETED'
-        ? `${rupees(due)} is not refunded: ${reason}`
-        : `${rupees(due)} is being refunded to you; we will write again when it has gone through.`);
+      lines.push(
+        reason && money.refundedPaise === 0 && b.cancelled && b.paymentStatus === 'COMPLETED'
+          ? `${rupees(due)} is not refunded: ${reason}`
+          : `${rupees(due)} is being refunded to you; we will write again when it has gone through.`,
+      );
     }
   }
   const paragraphs = [
@@ -241,7 +248,15 @@ export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number,
     `Warm regards,\n${deps.config.centreName}`,
   ];
   const subject = b.cancelled ? `Booking cancelled: your session on ${when(b)}` : `About your payment for the session on ${when(b)}`;
-  await deps.mailer.send({ to: b.clientEmail, subject, text: paragraphs.join('\n\n'), html: renderHtml(b.cancelled ? 'Your booking is cancelled' : 'About your payment', paragraphs) }, `money-${bookingId}`);
+  await deps.mailer.send(
+    {
+      to: b.clientEmail,
+      subject,
+      text: paragraphs.join('\n\n'),
+      html: renderHtml(b.cancelled ? 'Your booking is cancelled' : 'About your payment', paragraphs),
+    },
+    `money-${bookingId}`,
+  );
   return 'sent';
 }
 
@@ -264,7 +279,15 @@ export async function sendStaffInvitation(deps: NotificationDeps, invitationId: 
     `Warm regards,\n${deps.config.centreName}`,
   ];
   const subject = kind === 'invite' ? `Your admin account at ${deps.config.centreName}` : `Set a new password for ${deps.config.centreName}`;
-  await deps.mailer.send({ to: found.admin.email, subject, text: paragraphs.join('\n\n'), html: renderHtml(kind === 'invite' ? 'Welcome to the admin panel' : 'Set a new password', paragraphs) }, `staff-${kind}`);
+  await deps.mailer.send(
+    {
+      to: found.admin.email,
+      subject,
+      text: paragraphs.join('\n\n'),
+      html: renderHtml(kind === 'invite' ? 'Welcome to the admin panel' : 'Set a new password', paragraphs),
+    },
+    `staff-${kind}`,
+  );
   return 'sent';
 }
 
@@ -296,7 +319,13 @@ export function changeMail(
           `Booking reference: ${b.id}`,
         ];
     const subject = cancelled ? `Session cancelled: ${b.clientFullName}, ${when(b)}` : `Session moved: ${b.clientFullName}, now ${when(b)}`;
-    return { to: b.therapistEmail, subject, text: paragraphs.join('\n\n'), html: renderHtml(cancelled ? 'Session cancelled' : 'Session moved', paragraphs), ics };
+    return {
+      to: b.therapistEmail,
+      subject,
+      text: paragraphs.join('\n\n'),
+      html: renderHtml(cancelled ? 'Session cancelled' : 'Session moved', paragraphs),
+      ics,
+    };
   }
   const manage = manageUrlFor(config.publicBaseUrl, config.jwtSecret, b.id);
   let paragraphs: string[];
@@ -330,7 +359,11 @@ export function changeMail(
     to: b.clientEmail,
     subject: cancelled ? `Booking cancelled: your session on ${when(b)}` : `Session moved: now ${when(b)}`,
     text: paragraphs.join('\n\n'),
-    html: renderHtml(cancelled ? 'Your booking is cancelled' : 'Your session has been moved', paragraphs, cancelled ? undefined : { href: manage, text: 'Manage booking' }),
+    html: renderHtml(
+      cancelled ? 'Your booking is cancelled' : 'Your session has been moved',
+      paragraphs,
+      cancelled ? undefined : { href: manage, text: 'Manage booking' },
+    ),
     ics,
   };
 }
@@ -359,7 +392,11 @@ export async function sendChangeMail(deps: NotificationDeps, p: ChangePayload): 
  * re-created, so the link the client has keeps working. A booking without a meeting yet needs nothing:
  * meetings.create reads the booking's time when it runs. A job overtaken by a later change does nothing.
  */
-export async function updateMeetingForBooking(deps: NotificationDeps, bookingId: number, sequence: number): Promise<'moved' | 'cancelled' | 'unchanged' | 'skipped'> {
+export async function updateMeetingForBooking(
+  deps: NotificationDeps,
+  bookingId: number,
+  sequence: number,
+): Promise<'moved' | 'cancelled' | 'unchanged' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
   if (!b) throw new AppError('not_found', 'Booking not found.');
   if (b.bookingType !== 'ONLINE' || !b.googleMeetLink || b.calendarSequence !== sequence) return 'skipped';

@@ -77,7 +77,14 @@ export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedP
     method: payment.method ?? 'OTHER',
     occurredAt: now,
   });
-  const set = { paymentStatus: 'COMPLETED' as const, razorpayPaymentId: payment.paymentId, razorpayPaymentLinkId: payment.linkId, paidAt: now, paymentHoldExpiresAt: null, updatedAt: now };
+  const set = {
+    paymentStatus: 'COMPLETED' as const,
+    razorpayPaymentId: payment.paymentId,
+    razorpayPaymentLinkId: payment.linkId,
+    paidAt: now,
+    paymentHoldExpiresAt: null,
+    updatedAt: now,
+  };
   let row: typeof booking | undefined;
   if (!booking.cancelled && booking.bookingType === 'ONLINE' && booking.paymentStatus === 'INITIATED') {
     row = await updateBookingRow(tx, bookingId, set);
@@ -97,7 +104,10 @@ export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedP
   if (!row) {
     if (recorded && booking.razorpayPaymentId !== payment.paymentId) {
       // Money for a session that will not take place: the worker returns it (or shows it as due).
-      logger.warn({ bookingId, paymentId: payment.paymentId }, 'payment captured for a booking that cannot take it (cancelled, already paid or its slot re-booked): refund');
+      logger.warn(
+        { bookingId, paymentId: payment.paymentId },
+        'payment captured for a booking that cannot take it (cancelled, already paid or its slot re-booked): refund',
+      );
       await enqueueInTx(tx, [intent('payments.refund-stray', jobIds.strayRefund(payment.paymentId), { bookingId, paymentId: payment.paymentId })], now);
     }
     return false;
@@ -216,9 +226,7 @@ const webhookSchema = z.object({
   payload: z
     .object({
       payment_link: z.object({ entity: z.object({ id: z.string(), reference_id: z.string().optional(), status: z.string().optional() }) }).optional(),
-      payment: z
-        .object({ entity: z.object({ id: z.string(), amount: z.number().int().positive().optional(), method: z.string().optional() }) })
-        .optional(),
+      payment: z.object({ entity: z.object({ id: z.string(), amount: z.number().int().positive().optional(), method: z.string().optional() }) }).optional(),
     })
     .optional(),
 });
@@ -287,7 +295,8 @@ export async function confirmPayment(deps: PaymentDeps, booking: BookingView, qu
     paid = { provider: deps.payments.name, linkId: callback.razorpay_payment_link_id, paymentId: callback.razorpay_payment_id };
   } else if (booking.razorpayPaymentLinkId) {
     const link = await deps.payments.fetchPaymentLink(booking.razorpayPaymentLinkId);
-    if (link.status === 'paid' && link.paymentId) paid = { provider: deps.payments.name, linkId: link.id, paymentId: link.paymentId, amountPaise: link.amountPaise };
+    if (link.status === 'paid' && link.paymentId)
+      paid = { provider: deps.payments.name, linkId: link.id, paymentId: link.paymentId, amountPaise: link.amountPaise };
   }
   if (paid) await deps.db.transaction((tx) => markPaid(tx, booking.id, paid, now, deps.logger));
   return (await getBookingView(deps.db, booking.id))!;
@@ -344,7 +353,6 @@ export async function closeOpenLink(
   return 'closed';
 }
 
-
 /** What a caller offers as proof that a booking is theirs. */
 export type BookingProof = {
   /** The booking token from the X-Booking-Token header (or the body, for the link request). */
@@ -393,8 +401,7 @@ export async function confirmStoredLink(
   const booking = await getBooking(db, bookingId);
   if (!booking || !bookingTokenMatches(proof.token, booking.bookingTokenHash)) throw new AppError('forbidden', M.bookingTokenRequired);
   const same =
-    booking.paymentLinkUrl === link.payment_link_url &&
-    (!link.razorpay_payment_link_id || link.razorpay_payment_link_id === booking.razorpayPaymentLinkId);
+    booking.paymentLinkUrl === link.payment_link_url && (!link.razorpay_payment_link_id || link.razorpay_payment_link_id === booking.razorpayPaymentLinkId);
   if (!same) throw new AppError('forbidden', 'Only the payment link the centre created for this booking can be saved.');
   return { message: 'Payment link saved.', booking_id: booking.id, payment_link_url: link.payment_link_url };
 }
@@ -427,12 +434,7 @@ export type BookingDetailsAnswer =
  * booking number without proof is not found, so no answer is keyed by a sequential id alone. An
  * online booking is settled first (signed callback believed, otherwise the provider asked).
  */
-export async function paymentStatusFor(
-  deps: PaymentDeps,
-  ref: string,
-  query: Record<string, unknown>,
-  proof: BookingProof,
-): Promise<BookingDetailsAnswer> {
+export async function paymentStatusFor(deps: PaymentDeps, ref: string, query: Record<string, unknown>, proof: BookingProof): Promise<BookingDetailsAnswer> {
   const notFound = () => new AppError('not_found', 'Failed to retrieve booking details. Please contact support.');
   let booking = await findBookingByPublicRef(deps.db, ref);
   let byNumber = false;
@@ -441,7 +443,8 @@ export async function paymentStatusFor(
     byNumber = true;
   }
   if (!booking) throw notFound();
-  const proven = Boolean(proof.admin) || signedCallbackFor(deps.payments, booking, query) !== undefined || bookingTokenMatches(proof.token, booking.bookingTokenHash);
+  const proven =
+    Boolean(proof.admin) || signedCallbackFor(deps.payments, booking, query) !== undefined || bookingTokenMatches(proof.token, booking.bookingTokenHash);
   if (byNumber && !proven) throw notFound();
   if (booking.bookingType === 'ONLINE' || booking.razorpayPaymentLinkId) booking = await confirmPayment(deps, booking, query);
   const claimedPaid = query.payment_status === 'paid' || query.razorpay_payment_link_status === 'paid';

@@ -11,7 +11,14 @@ import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
-import { findDiscrepancyForUpdate, getAttention, listAttention, resolveDiscrepancy, type AttentionRow, type DiscrepancyRow } from '../repositories/reconciliation.repository.ts';
+import {
+  findDiscrepancyForUpdate,
+  getAttention,
+  listAttention,
+  resolveDiscrepancy,
+  type AttentionRow,
+  type DiscrepancyRow,
+} from '../repositories/reconciliation.repository.ts';
 
 /** How long a resolved issue stays on the list, under the open ones. */
 export const RECENTLY_RESOLVED_DAYS = 7;

@@ -29,7 +29,9 @@ export async function refundBookingMoney(
   if (opts.onlyPaymentId) money.payments = money.payments.filter((p) => p.paymentId === opts.onlyPaymentId);
   const left = money.payments.reduce((n, p) => n + p.leftPaise, 0);
   if (amountPaise <= 0 || amountPaise > left) {
-    throw new AppError('validation', `The refund can be at most what is left of the payment (${(left / 100).toFixed(2)} rupees).`, { amount: 'Amount is more than was paid' });
+    throw new AppError('validation', `The refund can be at most what is left of the payment (${(left / 100).toFixed(2)} rupees).`, {
+      amount: 'Amount is more than was paid',
+    });
   }
   let due = amountPaise;
   let status: RefundOutcome['status'] = 'processed';

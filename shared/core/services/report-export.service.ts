@@ -55,7 +55,18 @@ export function inventoryExport(today: string): Export {
   return {
     fileName: `Inventory_Report_${today}.xlsx`,
     sheetName: 'Inventory',
-    columns: columns('booking_date', 'booking_id', 'payment_transaction_id', 'client_name', 'client_phone', 'kind', 'method', 'provider_reference', 'reason', 'amount'),
+    columns: columns(
+      'booking_date',
+      'booking_id',
+      'payment_transaction_id',
+      'client_name',
+      'client_phone',
+      'kind',
+      'method',
+      'provider_reference',
+      'reason',
+      'amount',
+    ),
     rows: 'ledger',
   };
 }
@@ -79,7 +90,18 @@ export function eodExport(report: EodReport): Export {
   return {
     fileName: `EOD_Report_${report.report_date}.xlsx`,
     sheetName: 'End_of_Day',
-    columns: columns('booking_id', 'client_name', 'therapist_id', 'therapist_name', 'service_id', 'payment_status', 'cancelled', 'amount', 'amount_paid', 'amount_refunded'),
+    columns: columns(
+      'booking_id',
+      'client_name',
+      'therapist_id',
+      'therapist_name',
+      'service_id',
+      'payment_status',
+      'cancelled',
+      'amount',
+      'amount_paid',
+      'amount_refunded',
+    ),
     rows: report.details.map((d) => ({ ...d, service_id: d.service_id ?? '', cancelled: d.cancelled ? 'Yes' : 'No' })),
   };
 }
@@ -88,7 +110,17 @@ export function monthlyExport(report: TherapistMonthlyReport): Export {
   return {
     fileName: `Therapist_Monthly_Report_${report.year}-${pad2(report.month)}.xlsx`,
     sheetName: 'Therapist_Monthly',
-    columns: columns('therapist_id', 'therapist_name', 'total_sessions', 'completed_sessions', 'missed_or_cancelled_sessions', 'attended_sessions', 'no_show_sessions', 'total_income', 'total_refunded'),
+    columns: columns(
+      'therapist_id',
+      'therapist_name',
+      'total_sessions',
+      'completed_sessions',
+      'missed_or_cancelled_sessions',
+      'attended_sessions',
+      'no_show_sessions',
+      'total_income',
+      'total_refunded',
+    ),
     rows: report.therapist_performance.map((t) => ({ ...t })),
   };
 }

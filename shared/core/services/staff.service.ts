@@ -97,7 +97,14 @@ export async function createStaff(db: Db, input: StaffCreate, by: StaffActor, se
   const passwordHash = input.password !== undefined ? await hashPassword(input.password) : await unusableHash();
   try {
     return await db.transaction(async (tx) => {
-      const row = await insertAdminUser(tx, { username: input.username, email: input.email, passwordHash, isSuperadmin: input.is_superadmin, createdAt: now, updatedAt: now });
+      const row = await insertAdminUser(tx, {
+        username: input.username,
+        email: input.email,
+        passwordHash,
+        isSuperadmin: input.is_superadmin,
+        createdAt: now,
+        updatedAt: now,
+      });
       if (input.password === undefined) await invite(tx, row, 'invite', secret, now);
       await insertAudit(tx, {
         ...who(by),
@@ -158,7 +165,14 @@ export async function resetStaffPassword(db: Db, id: number, by: StaffActor, sec
     if (!before.isActive) throw new AppError('conflict', STAFF_MESSAGES.inactive);
     const row = await updateAdminUser(tx, id, { passwordHash, updatedAt: now }, true);
     await invite(tx, row, 'reset', secret, now);
-    await insertAudit(tx, { ...who(by), action: 'admin_user.password_reset', entityType: 'admin_user', entityId: id, before: auditableAdmin(before), after: auditableAdmin(row) });
+    await insertAudit(tx, {
+      ...who(by),
+      action: 'admin_user.password_reset',
+      entityType: 'admin_user',
+      entityId: id,
+      before: auditableAdmin(before),
+      after: auditableAdmin(row),
+    });
     return { id, message: `A link to set a new password was sent to ${row.email}; it works for ${INVITATION_HOURS} hours.` };
   });
 }
@@ -174,7 +188,14 @@ export async function changeOwnPassword(db: Db, me: AdminUser, current: string, 
     // The password changed under us (another tab, a reset): the current one given is no longer it.
     if (before.passwordHash !== me.passwordHash) throw fieldError('current_password', STAFF_MESSAGES.wrongCurrent);
     const row = await updateAdminUser(tx, me.id, { passwordHash, updatedAt: now }, true);
-    await insertAudit(tx, { ...who({ adminId: me.id }), action: 'admin_user.password_change', entityType: 'admin_user', entityId: me.id, before: auditableAdmin(before), after: auditableAdmin(row) });
+    await insertAudit(tx, {
+      ...who({ adminId: me.id }),
+      action: 'admin_user.password_change',
+      entityType: 'admin_user',
+      entityId: me.id,
+      before: auditableAdmin(before),
+      after: auditableAdmin(row),
+    });
     return row;
   });
 }
@@ -192,13 +213,25 @@ export async function setPasswordWithLink(db: Db, token: string, password: strin
     if (!(await useInvitation(tx, found.i.id, now))) throw new AppError('validation', STAFF_MESSAGES.linkInvalid);
     const before = await lockById(tx, found.a.id);
     const row = await updateAdminUser(tx, found.a.id, { passwordHash, updatedAt: now }, true);
-    await insertAudit(tx, { adminId: found.a.id, actor: `admin:${found.a.id}`, action: 'admin_user.password_set', entityType: 'admin_user', entityId: found.a.id, before: auditableAdmin(before), after: auditableAdmin(row) });
+    await insertAudit(tx, {
+      adminId: found.a.id,
+      actor: `admin:${found.a.id}`,
+      action: 'admin_user.password_set',
+      entityType: 'admin_user',
+      entityId: found.a.id,
+      before: auditableAdmin(before),
+      after: auditableAdmin(row),
+    });
     return row;
   });
 }
 
 /** What the invitation mail needs: whose, which kind, and the link's token (derived, never stored). */
-export async function invitationForMail(db: Db, invitationId: string, secret: string): Promise<{ admin: AdminUser; token: string; expiresAt: Date; used: boolean } | undefined> {
+export async function invitationForMail(
+  db: Db,
+  invitationId: string,
+  secret: string,
+): Promise<{ admin: AdminUser; token: string; expiresAt: Date; used: boolean } | undefined> {
   const row = await findInvitation(db, invitationId);
   if (!row) return undefined;
   return { admin: row.a, token: invitationToken(secret, invitationId), expiresAt: row.i.expiresAt, used: row.i.usedAt !== null };

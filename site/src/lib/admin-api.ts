@@ -5,7 +5,6 @@
  */
 import type {
   AdminBookingDto,
-  AdminBookingType,
   AdminBookingsQuery,
   AdminSlotStatesResponse,
   AdminTherapistDto,
@@ -28,7 +27,7 @@ import type {
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
 import type { JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
-import type { BookingCreateResponse, PaymentStatus } from '../../../shared/contract/booking.ts';
+import type { BookingCreateResponse } from '../../../shared/contract/booking.ts';
 import type { PaymentLinkSaved } from '../../../shared/contract/payment-link.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import type { LocationDto } from '../../../shared/contract/public.ts';
@@ -48,7 +47,7 @@ export class AdminApiError extends Error {
 }
 
 // Every answer and request shape is the contract's (shared/contract), under the names the islands use.
-export type { AdminBookingType, CancelRefund, LoginResponse, Paged, PaymentStatus, RecordPaymentResponse };
+export type { CancelRefund, LoginResponse, Paged, RecordPaymentResponse };
 export type AdminTherapist = AdminTherapistDto;
 export type AdminBooking = AdminBookingDto;
 export type ClientBooking = ClientBookingDto;
@@ -65,23 +64,18 @@ export type BookingsQuery = Omit<AdminBookingsQuery, 'status'> & { status?: read
 
 // Report, income, audit and slot-state answers are the server's own contract types.
 export type {
-  AdminSlotState,
   AdminSlotStateEntry,
-  AdminSlotStatesDay,
   AdminSlotStatesResponse,
   AuditEntryDto as AuditEntry,
   AuditPage,
   ClientSearchResult,
-  EodDetail,
   EodReport,
   IncomePage,
-  IncomeReport,
   PaymentAttentionItem,
   PaymentDto as Payment,
   PaymentsAttentionResponse,
   ResolveDiscrepancyResponse,
   TherapistMonthlyReport,
-  TherapistPerformance,
 } from '../../../shared/contract/admin.ts';
 
 export type { JobFailureDto as JobFailure, JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
@@ -194,8 +188,7 @@ export const adminApi = {
   /** The bookings the query leaves, all of them (the calendar's month). */
   bookings: (query: Omit<BookingsQuery, 'page' | 'page_size'> = {}) => request<AdminBooking[]>(`/api/admin/bookings${bookingsQuery(query)}`),
   /** One page of the bookings the query leaves, with their total. */
-  bookingsPage: (query: BookingsQuery & { page: number; page_size: number }) =>
-    request<Paged<AdminBooking>>(`/api/admin/bookings${bookingsQuery(query)}`),
+  bookingsPage: (query: BookingsQuery & { page: number; page_size: number }) => request<Paged<AdminBooking>>(`/api/admin/bookings${bookingsQuery(query)}`),
   /** No body for unpaid bookings and blocks (the server answers 409 if it turns out to be paid). */
   cancelBooking: (id: number, refund?: CancelRefund) =>
     request<CancelBookingResponse | undefined>(`/api/admin/bookings/${id}/cancel`, refund ? { method: 'POST', json: refund } : { method: 'POST' }),
@@ -212,8 +205,7 @@ export const adminApi = {
   incomePage: (page: number, pageSize: number) => request<IncomePage>(`/api/admin/income${q({ page, page_size: pageSize })}`),
   inventoryPage: (page: number, pageSize: number) => request<IncomePage>(`/api/admin/reports/inventory${q({ page, page_size: pageSize })}`),
   eodReport: (reportDate: string) => request<EodReport>(`/api/admin/reports/eod${q({ report_date: reportDate })}`),
-  monthlyReport: (year: number, month: number) =>
-    request<TherapistMonthlyReport>(`/api/admin/reports/therapist-monthly${q({ year, month })}`),
+  monthlyReport: (year: number, month: number) => request<TherapistMonthlyReport>(`/api/admin/reports/therapist-monthly${q({ year, month })}`),
   createShareableLink: (amount: number, bookingId: number, merchantTransactionId: string) =>
     request<ShareableLinkResponse>('/api/create-shareable-payment-link', {
       method: 'POST',
@@ -248,8 +240,7 @@ export const adminApi = {
   /** Marks a failed job resolved (409 if it was resolved meanwhile). */
   resolveJobFailure: (id: number) => request<ResolveJobFailureResponse>(`/api/admin/job-failures/${id}/resolve`, { method: 'POST', json: {} }),
   locations: () => request<Location[]>('/locations', { auth: false }),
-  createManualBooking: (payload: ManualBookingPayload) =>
-    request<BookingCreateResponse>('/confirm-booking', { method: 'POST', json: payload }),
+  createManualBooking: (payload: ManualBookingPayload) => request<BookingCreateResponse>('/confirm-booking', { method: 'POST', json: payload }),
 
   /**
    * A report's spreadsheet from the server (the same path with .xlsx). A 404 means there is nothing

@@ -140,16 +140,14 @@ export const MESSAGES = {
   cancelAndRefund: (amount: number | null) => (amount === null ? 'Cancel and refund' : `Cancel and refund ${formatRupees(amount)}`),
   cancelWithoutRefund: 'Cancel without refund',
   slotToggled: (time: string, date: string, action: 'block' | 'unblock') => `Slot ${time} on ${date} ${action}ed successfully.`,
-  slotToggleFailed: (action: 'block' | 'unblock', time: string, date: string, msg: string) =>
-    `Failed to ${action} slot ${time} on ${date}: ${msg}`,
+  slotToggleFailed: (action: 'block' | 'unblock', time: string, date: string, msg: string) => `Failed to ${action} slot ${time} on ${date}: ${msg}`,
   slotStatesMissing: 'No availability for this date yet. Please retry.',
   paymentRecorded: (id: number) => `Payment for booking ${id} recorded successfully.`,
   recordPaymentAmount: 'Amount is required and must be positive',
   linkCopied: (id: number) => `Success! Payment link for Booking ID ${id} has been copied to your clipboard.`,
   linkFailed: (id: number, msg: string) => `Failed to generate link for booking ${id}: ${msg}`,
   linkMissing: 'API response did not include a payment link.',
-  linkMissingDetails: (id: number) =>
-    `Error: Booking ${id} is missing required details (price, ID, or transaction ID) to generate a link.`,
+  linkMissingDetails: (id: number) => `Error: Booking ${id} is missing required details (price, ID, or transaction ID) to generate a link.`,
   manualCreated: (id: number) => `Manual booking ${id} created successfully!`,
   manualFailed: 'Failed to create manual booking.',
   manualError: 'An error occurred during manual booking.',
@@ -262,8 +260,6 @@ export function newTransactionId(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
-
 // ---- Booking lists (issue 19, item 15) -----------------------------------------------------
 
 /** The bookings that hold a slot or will: paid, to be paid at the centre, unpaid holds and blocks. */
@@ -282,7 +278,6 @@ export const STATUS_FILTERS = [
   { value: 'FAILED', label: 'Expired or failed', statuses: ['FAILED'] },
   { value: 'all', label: 'All statuses', statuses: [] },
 ] as const satisfies readonly { value: string; label: string; statuses: readonly string[] }[];
-export type StatusFilter = (typeof STATUS_FILTERS)[number]['value'];
 
 export function statusesFor(filter: string): readonly string[] {
   return STATUS_FILTERS.find((f) => f.value === filter)?.statuses ?? ACTIVE_STATUSES;
@@ -301,7 +296,10 @@ export function isUnpaidHold(b: Pick<AdminBooking, 'payment_status' | 'cancelled
 }
 
 /** 'Unpaid hold · expires 3:20 PM' (or 'expired' once the hold is over), for an unpaid hold only. */
-export function holdNote(b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 'booking_type' | 'payment_hold_expires_at'>, now: Date = new Date()): string | null {
+export function holdNote(
+  b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 'booking_type' | 'payment_hold_expires_at'>,
+  now: Date = new Date(),
+): string | null {
   if (!isUnpaidHold(b)) return null;
   const until = b.payment_hold_expires_at;
   if (!until) return 'Unpaid hold';

@@ -63,15 +63,18 @@ export type { PaymentLinkResponse };
 export type PaymentLinkRequest = GenerateLinkInput;
 
 /** The booking's token proves the caller is the client who made it; nobody else gets its link or details. */
-const tokenHeader = (bookingToken: string | null | undefined): Record<string, string> =>
-  bookingToken ? { [BOOKING_TOKEN_HEADER]: bookingToken } : {};
+const tokenHeader = (bookingToken: string | null | undefined): Record<string, string> => (bookingToken ? { [BOOKING_TOKEN_HEADER]: bookingToken } : {});
 
 export const generatePaymentLink = (req: PaymentLinkRequest, bookingToken: string | null) =>
   post<Partial<PaymentLinkResponse>>('/api/payment/generate-link', req, tokenHeader(bookingToken));
 
 /** No auth header: with the booking's token the server only confirms the link it already stored. */
 export const updatePaymentLink = (bookingId: number, paymentLinkUrl: string, bookingToken: string | null) =>
-  post<PaymentLinkSaved>(`/api/admin/bookings/${encodeURIComponent(bookingId)}/update-payment-link`, { payment_link_url: paymentLinkUrl }, tokenHeader(bookingToken));
+  post<PaymentLinkSaved>(
+    `/api/admin/bookings/${encodeURIComponent(bookingId)}/update-payment-link`,
+    { payment_link_url: paymentLinkUrl },
+    tokenHeader(bookingToken),
+  );
 
 /** The booking record the confirmation page shows (the caller proved it is theirs). */
 export type BookingDetails = BookingRecord;
@@ -94,8 +97,7 @@ export const getBookingDetails = (bookingId: string, params: Record<string, stri
  */
 const managePath = (token: string) => `/api/manage/${encodeURIComponent(token)}`;
 export const getManagedBooking = (token: string) => get<ManageBookingDto>(managePath(token));
-export const rescheduleManagedBooking = (token: string, body: ManageRescheduleBody) =>
-  post<ManageChangeResultDto>(`${managePath(token)}/reschedule`, body);
+export const rescheduleManagedBooking = (token: string, body: ManageRescheduleBody) => post<ManageChangeResultDto>(`${managePath(token)}/reschedule`, body);
 export const cancelManagedBooking = (token: string) => post<ManageChangeResultDto>(`${managePath(token)}/cancel`, {});
 
 export const locationImage = (id: number) => `/get_location_image/${id}.png`;

@@ -47,8 +47,7 @@ export const blogPosts: readonly BlogPost[] = [
   {
     slug: 'what-to-expect-in-your-first-therapy-session',
     title: 'What to expect in your first therapy session',
-    description:
-      'Nervous about starting therapy? Here is what actually happens in a first session, what you might be asked, and how to get the most from it.',
+    description: 'Nervous about starting therapy? Here is what actually happens in a first session, what you might be asked, and how to get the most from it.',
     excerpt:
       'Feeling nervous before your first session is completely normal. Knowing what usually happens, and what you can ask, can make that first hour feel far less daunting.',
     category: 'Getting started',
@@ -87,8 +86,7 @@ Above all, remember that there is no "right" way to do therapy. Showing up, as y
   {
     slug: 'grounding-techniques-for-everyday-anxiety',
     title: 'Five grounding techniques for everyday anxiety',
-    description:
-      'Simple, evidence-informed grounding exercises you can use anywhere to calm a racing mind and an anxious body.',
+    description: 'Simple, evidence-informed grounding exercises you can use anywhere to calm a racing mind and an anxious body.',
     excerpt:
       'When worry takes over, your body can feel as if it is in danger. These five simple grounding exercises help bring your attention back to the present moment.',
     category: 'Anxiety',
@@ -127,8 +125,7 @@ Grounding helps in the moment, but it is not a cure. If anxiety is affecting you
   {
     slug: 'online-or-in-person-therapy',
     title: 'Online or in person: choosing the right therapy format for you',
-    description:
-      'Both online and face-to-face therapy can be effective. Here is how to decide which suits your needs, routine and comfort.',
+    description: 'Both online and face-to-face therapy can be effective. Here is how to decide which suits your needs, routine and comfort.',
     excerpt:
       'Research suggests online therapy can work as well as in-person sessions for many concerns. The best choice depends on your needs, your routine and where you feel most comfortable talking.',
     category: 'Therapy basics',

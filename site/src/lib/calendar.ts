@@ -17,7 +17,10 @@ const SESSION_MS = 60 * 60_000;
 
 /** 20300108T043000Z */
 function utcStamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 function icsText(v: string): string {
@@ -73,7 +76,7 @@ export function buildSessionIcs(s: CalendarSession, stamp: Date): string {
     'END:VEVENT',
     'END:VCALENDAR',
   ];
-  return lines.map(fold).join('\r\n') + '\r\n';
+  return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
 /** A data: address for the .ics download (an <a download> needs no script to save it). */

@@ -17,7 +17,6 @@ import type {
   StaffDto,
   TherapistActiveResponse,
   TherapistPhotoResponse,
-  TimeOffDto,
   TimeOffResponse,
   WeeklyHours,
   WeeklyHoursResponse,
@@ -26,7 +25,7 @@ import type { LocationDto, ServiceDto } from '../../../shared/contract/public.ts
 import { storedToken } from '../stores/admin-session.ts';
 import { AdminApiError, handleUnauthorized, NO_TOKEN_MESSAGE } from './admin-api.ts';
 
-export type { AffectedBookingDto, CatalogueTherapistDto, HolidayDto, StaffDto, TimeOffDto, WeeklyHours, LocationDto, ServiceDto };
+export type { AffectedBookingDto, CatalogueTherapistDto, HolidayDto, StaffDto, WeeklyHours, LocationDto, ServiceDto };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -56,7 +55,8 @@ async function call<T>(method: Method, path: string, body?: unknown, opts: { aut
     parsed = undefined;
   }
   if (!res.ok) {
-    const detail = parsed && typeof parsed === 'object' && typeof (parsed as { detail?: unknown }).detail === 'string' ? (parsed as { detail: string }).detail : null;
+    const detail =
+      parsed && typeof parsed === 'object' && typeof (parsed as { detail?: unknown }).detail === 'string' ? (parsed as { detail: string }).detail : null;
     throw new AdminApiError(detail ?? `HTTP error! status: ${res.status}`, res.status);
   }
   return parsed as T;
@@ -78,8 +78,7 @@ export const catalogueApi = {
   therapists: () => call<CatalogueTherapistDto[]>('GET', '/api/admin/catalogue/therapists'),
   createTherapist: (body: TherapistBody) => call<CatalogueTherapistDto>('POST', '/api/admin/therapists', body),
   patchTherapist: (id: number, body: Partial<TherapistBody>) => call<CatalogueTherapistDto>('PATCH', `/api/admin/therapists/${id}`, body),
-  setActive: (id: number, active: boolean) =>
-    call<TherapistActiveResponse>('POST', `/api/admin/therapists/${id}/${active ? 'activate' : 'deactivate'}`),
+  setActive: (id: number, active: boolean) => call<TherapistActiveResponse>('POST', `/api/admin/therapists/${id}/${active ? 'activate' : 'deactivate'}`),
   uploadPhoto: (id: number, file: Blob) => call<TherapistPhotoResponse>('PUT', `/api/admin/therapists/${id}/photo`, undefined, { raw: file }),
   setHours: (id: number, hours: WeeklyHours) => call<WeeklyHoursResponse>('PUT', `/api/admin/therapists/${id}/hours`, hours),
   addTimeOff: (id: number, body: { from_date: string; to_date: string; reason: string }) =>
@@ -100,8 +99,7 @@ export const catalogueApi = {
   resetPassword: (id: number) => call<ResetPasswordResponse>('POST', `/api/admin/users/${id}/reset-password`),
   changeMyPassword: (current: string, next: string) =>
     call<PasswordChangedResponse>('POST', '/api/admin/me/password', { current_password: current, new_password: next }),
-  setPasswordWithLink: (token: string, password: string) =>
-    call<SetPasswordResponse>('POST', '/api/admin/set-password', { token, password }, { auth: false }),
+  setPasswordWithLink: (token: string, password: string) => call<SetPasswordResponse>('POST', '/api/admin/set-password', { token, password }, { auth: false }),
   markAttendance: (bookingId: number, status: 'ATTENDED' | 'NO_SHOW') =>
     call<AttendanceResponse>('POST', `/api/admin/bookings/${bookingId}/attendance`, { status }),
 };

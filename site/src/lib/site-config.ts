@@ -73,23 +73,13 @@ export const siteConfig: SiteConfig = {
   branches: [
     {
       name: 'West Branch',
-      lines: [
-        '2nd Floor, Sai Darshan Building',
-        'S.V. Road, Near Borivali West Station',
-        'Borivali West, Mumbai',
-        'Maharashtra 400092',
-      ],
+      lines: ['2nd Floor, Sai Darshan Building', 'S.V. Road, Near Borivali West Station', 'Borivali West, Mumbai', 'Maharashtra 400092'],
       mapsQuery: 'Sai Darshan Building, S.V. Road, Borivali West, Mumbai 400092',
       phone: '+91 98200 11111',
     },
     {
       name: 'East Branch',
-      lines: [
-        'Office 104, Shanti Heights',
-        'Thakur Village Road',
-        'Kandivali East, Mumbai',
-        'Maharashtra 400101',
-      ],
+      lines: ['Office 104, Shanti Heights', 'Thakur Village Road', 'Kandivali East, Mumbai', 'Maharashtra 400101'],
       mapsQuery: 'Shanti Heights, Thakur Village Road, Kandivali East, Mumbai 400101',
       phone: '+91 98200 22222',
     },

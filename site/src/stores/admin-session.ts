@@ -52,7 +52,7 @@ export function loadSession(): AdminSession | null {
   const s = storage();
   const token = s?.getItem(ADMIN_TOKEN_KEY) ?? null;
   const user = parseUser(s?.getItem(ADMIN_USER_KEY) ?? null);
-  if (!token || !user || !user.is_active) {
+  if (!token || !user?.is_active) {
     s?.removeItem(ADMIN_TOKEN_KEY);
     s?.removeItem(ADMIN_USER_KEY);
     $adminSession.set(null);

@@ -162,14 +162,20 @@ export function setBookingType(bookingType: BookingType): void {
 /** Another location means other therapists and other slots. */
 export function setLocation(location: LocationDto): void {
   const s = $booking.get();
-  if (s.selectedLocation?.id === location.id) return patch({ selectedLocation: location });
+  if (s.selectedLocation?.id === location.id) {
+    patch({ selectedLocation: location });
+    return;
+  }
   rechoose({ selectedLocation: location, selectedTherapist: null, selectedTimeSlot: null, slotDate: null });
 }
 
 export function setTherapist(therapist: TherapistDto, service: ServiceDto | null): void {
   const s = $booking.get();
   const same = s.selectedTherapist?.id === therapist.id;
-  if (same && s.selectedService?.id === service?.id) return patch({ selectedTherapist: therapist });
+  if (same && s.selectedService?.id === service?.id) {
+    patch({ selectedTherapist: therapist });
+    return;
+  }
   rechoose({
     selectedTherapist: therapist,
     selectedService: service,

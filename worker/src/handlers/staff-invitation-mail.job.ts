@@ -2,4 +2,6 @@ import { sendStaffInvitation } from '../../../shared/core/services/notification.
 import type { JobHandler } from './handler.ts';
 
 /** A staff account's set-password link. */
-export const staffInvitationMailJob: JobHandler<'mail.staff-invitation'> = async (p, deps) => ({ result: await sendStaffInvitation(deps, p.invitationId, p.kind) });
+export const staffInvitationMailJob: JobHandler<'mail.staff-invitation'> = async (p, deps) => ({
+  result: await sendStaffInvitation(deps, p.invitationId, p.kind),
+});

@@ -33,9 +33,7 @@ function toNodemailer(from: string, m: MailMessage): SendMailOptions {
     subject: m.subject,
     text: m.text,
     html: m.html,
-    ...(m.ics
-      ? { attachments: [{ filename: 'invite.ics', content: m.ics, contentType: `text/calendar; charset=utf-8; method=${icsMethod(m.ics)}` }] }
-      : {}),
+    ...(m.ics ? { attachments: [{ filename: 'invite.ics', content: m.ics, contentType: `text/calendar; charset=utf-8; method=${icsMethod(m.ics)}` }] } : {}),
   };
 }
 

@@ -28,7 +28,10 @@ export function googleMeetProvider(opts: GoogleOptions, fetchImpl: typeof fetch 
       { algorithm: 'RS256' },
     );
     const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion });
-    const json = await asJson(await fetchImpl(TOKEN_URL, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 'token exchange');
+    const json = await asJson(
+      await fetchImpl(TOKEN_URL, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      'token exchange',
+    );
     cached = { token: String(json.access_token), expiresAt: nowS + Number(json.expires_in ?? 3600) };
     return cached.token;
   }
@@ -56,10 +59,7 @@ export function googleMeetProvider(opts: GoogleOptions, fetchImpl: typeof fetch 
           conferenceData: { createRequest: { requestId: `booking-${req.bookingId}`, conferenceSolutionKey: { type: 'hangoutsMeet' } } },
         }),
       });
-      const event =
-        res.status === 409
-          ? await asJson(await fetchImpl(`${base}/${eventId}`, { headers }), 'events.get')
-          : await asJson(res, 'events.insert');
+      const event = res.status === 409 ? await asJson(await fetchImpl(`${base}/${eventId}`, { headers }), 'events.get') : await asJson(res, 'events.insert');
       const link = event.hangoutLink;
       if (typeof link !== 'string' || !link.startsWith('https://')) throw new Error('Google answered an event without a Meet link');
       return { url: link };

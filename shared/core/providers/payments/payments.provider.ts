@@ -82,7 +82,9 @@ export function paymentMethod(method: string | null | undefined): PaymentMethod 
  */
 export function assertRefundInput(input: RefundInput): void {
   if (!Number.isSafeInteger(input.amountPaise) || input.amountPaise <= 0) {
-    throw new AppError('validation', 'A refund is a whole number of paise, more than zero.', { amountPaise: 'A refund is a whole number of paise, more than zero.' });
+    throw new AppError('validation', 'A refund is a whole number of paise, more than zero.', {
+      amountPaise: 'A refund is a whole number of paise, more than zero.',
+    });
   }
   if (!/^[A-Za-z0-9_-]{10,}$/.test(input.idempotencyKey)) {
     const message = 'The refund idempotency key is at least 10 letters, digits, hyphens or underscores.';

@@ -15,7 +15,14 @@ import {
   type ProviderRefund,
 } from './payments.provider.ts';
 
-type RazorpayLink = { id: string; short_url: string; status: string; amount: number | string; reference_id: string; payments?: { payment_id: string; status: string }[] | null };
+type RazorpayLink = {
+  id: string;
+  short_url: string;
+  status: string;
+  amount: number | string;
+  reference_id: string;
+  payments?: { payment_id: string; status: string }[] | null;
+};
 
 function toPaymentLink(l: RazorpayLink): PaymentLink {
   const captured = l.payments?.find((p) => p.status === 'captured') ?? l.payments?.[0];
@@ -30,7 +37,15 @@ function toPaymentLink(l: RazorpayLink): PaymentLink {
 }
 
 type RazorpayRefund = { id: string; payment_id: string; amount: number | string; status: string };
-type RazorpayPayment = { id: string; amount: number | string; status: string; method?: string | null; amount_refunded?: number | string | null; captured?: boolean; created_at: number };
+type RazorpayPayment = {
+  id: string;
+  amount: number | string;
+  status: string;
+  method?: string | null;
+  amount_refunded?: number | string | null;
+  captured?: boolean;
+  created_at: number;
+};
 
 function toRefund(r: RazorpayRefund): ProviderRefund {
   // Anything but Razorpay's three states is read as pending: never call money returned before Razorpay says so.
@@ -63,7 +78,8 @@ type SdkHttp = { post(url: string, data: unknown, config: { headers: Record<stri
  */
 function sdkHttp(client: Razorpay): SdkHttp {
   const rq = (client.api as unknown as { rq?: Partial<SdkHttp> }).rq;
-  if (typeof rq?.post !== 'function') throw new AppError('bad_gateway', 'Razorpay: the SDK no longer exposes its HTTP client, so a refund cannot carry its idempotency key.');
+  if (typeof rq?.post !== 'function')
+    throw new AppError('bad_gateway', 'Razorpay: the SDK no longer exposes its HTTP client, so a refund cannot carry its idempotency key.');
   return rq as SdkHttp;
 }
 

@@ -101,7 +101,16 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
     const payload: Record<string, unknown> = { payment_link: { entity: linkEntity } };
     if (link.paymentId) {
       payload.payment = {
-        entity: { id: link.paymentId, entity: 'payment', amount: link.amountPaise, currency: 'INR', status: 'captured', method: 'card', captured: true, created_at: createdAt },
+        entity: {
+          id: link.paymentId,
+          entity: 'payment',
+          amount: link.amountPaise,
+          currency: 'INR',
+          status: 'captured',
+          method: 'card',
+          captured: true,
+          created_at: createdAt,
+        },
       };
     }
     const body = JSON.stringify({
@@ -112,9 +121,17 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
       payload,
       created_at: createdAt,
     });
-    await enqueueInTx(tx, [
-      intent('payments.sandbox-webhook', jobIds.sandboxWebhook(eventId), { url: deps.webhookUrl ?? `${deps.publicBaseUrl}/api/payment/webhook`, body, eventId }),
-    ], deps.now());
+    await enqueueInTx(
+      tx,
+      [
+        intent('payments.sandbox-webhook', jobIds.sandboxWebhook(eventId), {
+          url: deps.webhookUrl ?? `${deps.publicBaseUrl}/api/payment/webhook`,
+          body,
+          eventId,
+        }),
+      ],
+      deps.now(),
+    );
   }
 
   function callbackUrl(link: SandboxLink, status: 'paid' | 'failed', paymentId: string): string {
@@ -193,7 +210,15 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
         }
         await tx
           .insert(sandboxRefunds)
-          .values({ id: providerId('rfnd'), paymentId: input.paymentId, amountPaise: input.amountPaise, idempotencyKey: input.idempotencyKey, notes: input.notes ?? {}, status: 'processed', createdAt: deps.now() })
+          .values({
+            id: providerId('rfnd'),
+            paymentId: input.paymentId,
+            amountPaise: input.amountPaise,
+            idempotencyKey: input.idempotencyKey,
+            notes: input.notes ?? {},
+            status: 'processed',
+            createdAt: deps.now(),
+          })
           .onConflictDoNothing({ target: sandboxRefunds.idempotencyKey });
         // Another payment's refund may have taken the key meanwhile: the row read back decides.
         return sameRequest((await byKey())!, input);

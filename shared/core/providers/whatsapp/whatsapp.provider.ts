@@ -67,7 +67,11 @@ export function isRetryable(httpStatus: number | undefined, code: number | undef
 
 /** A message safe for a log line or last_error: no long digit runs (a phone number Meta might quote), bounded. */
 export function scrubbed(text: string): string {
-  return text.replace(/\d{8,}/g, '…').replace(/\s+/g, ' ').trim().slice(0, 300);
+  return text
+    .replace(/\d{8,}/g, '…')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
 }
 
 /** Meta rejects body parameters with new lines, tabs or more than four spaces in a row. */
@@ -87,9 +91,7 @@ export function templateRequestBody(m: TemplateMessage) {
       language: { code: m.language },
       components: [
         { type: 'body', parameters: m.bodyParams.map((text) => ({ type: 'text', text: param(text) })) },
-        ...(m.buttonUrlSuffix !== undefined
-          ? [{ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: m.buttonUrlSuffix }] }]
-          : []),
+        ...(m.buttonUrlSuffix !== undefined ? [{ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: m.buttonUrlSuffix }] }] : []),
       ],
     },
   };
@@ -131,11 +133,6 @@ export function whatsappProvider(config: WhatsAppConfig, fetchFn: typeof fetch =
       return { wamid };
     },
   };
-}
-
-/** The X-Hub-Signature-256 header Meta sends with `rawBody` (the stand-in signs with it too). */
-export function metaSignature(appSecret: string, rawBody: Buffer | string): string {
-  return `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
 }
 
 /** Whether `header` is Meta's signature of exactly these bytes, compared in constant time. */

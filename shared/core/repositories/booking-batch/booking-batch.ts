@@ -17,20 +17,58 @@ import type { BookingJobTemplate } from '../../jobs/outbox.ts';
 export type NewBooking = Required<
   Pick<
     typeof bookings.$inferInsert,
-    | 'therapistId' | 'serviceId' | 'bookingDate' | 'bookingTimeSlotStart' | 'bookingType' | 'locationId'
-    | 'clientFullName' | 'clientEmail' | 'clientMobile' | 'clientAge' | 'clientState' | 'clientCity' | 'clientNote'
-    | 'sessionType' | 'termsAccepted' | 'paymentStatus' | 'paymentHoldExpiresAt' | 'paymentTransactionId'
-    | 'adminConfirmed' | 'createdByAdminId' | 'bookingTokenHash' | 'clientAddressHash'
-    | 'whatsappOptInAt' | 'whatsappConsentText'
+    | 'therapistId'
+    | 'serviceId'
+    | 'bookingDate'
+    | 'bookingTimeSlotStart'
+    | 'bookingType'
+    | 'locationId'
+    | 'clientFullName'
+    | 'clientEmail'
+    | 'clientMobile'
+    | 'clientAge'
+    | 'clientState'
+    | 'clientCity'
+    | 'clientNote'
+    | 'sessionType'
+    | 'termsAccepted'
+    | 'paymentStatus'
+    | 'paymentHoldExpiresAt'
+    | 'paymentTransactionId'
+    | 'adminConfirmed'
+    | 'createdByAdminId'
+    | 'bookingTokenHash'
+    | 'clientAddressHash'
+    | 'whatsappOptInAt'
+    | 'whatsappConsentText'
   >
 >;
 export const NEW_BOOKING_KEYS = [
-  'therapistId', 'serviceId', 'bookingDate', 'bookingTimeSlotStart', 'bookingType', 'locationId',
-  'clientFullName', 'clientEmail', 'clientMobile', 'clientAge', 'clientState', 'clientCity', 'clientNote',
-  'sessionType', 'termsAccepted', 'paymentStatus', 'paymentHoldExpiresAt', 'paymentTransactionId',
-  'adminConfirmed', 'createdByAdminId', 'bookingTokenHash', 'clientAddressHash',
+  'therapistId',
+  'serviceId',
+  'bookingDate',
+  'bookingTimeSlotStart',
+  'bookingType',
+  'locationId',
+  'clientFullName',
+  'clientEmail',
+  'clientMobile',
+  'clientAge',
+  'clientState',
+  'clientCity',
+  'clientNote',
+  'sessionType',
+  'termsAccepted',
+  'paymentStatus',
+  'paymentHoldExpiresAt',
+  'paymentTransactionId',
+  'adminConfirmed',
+  'createdByAdminId',
+  'bookingTokenHash',
+  'clientAddressHash',
   // The WhatsApp consent rides in the same row of the batch: no statement of its own.
-  'whatsappOptInAt', 'whatsappConsentText',
+  'whatsappOptInAt',
+  'whatsappConsentText',
 ] as const satisfies readonly (keyof NewBooking)[];
 const columns = getTableColumns(bookings);
 

@@ -38,13 +38,28 @@ export default function Account() {
               <label className="label" htmlFor={`${id}-c`}>
                 Current password
               </label>
-              <input id={`${id}-c`} type="password" className="input" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+              <input
+                id={`${id}-c`}
+                type="password"
+                className="input"
+                autoComplete="current-password"
+                value={current}
+                onChange={(e) => setCurrent(e.target.value)}
+              />
             </div>
             <div className="field">
               <label className="label" htmlFor={`${id}-n`}>
                 New password
               </label>
-              <input id={`${id}-n`} type="password" className="input" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} aria-describedby={`${id}-hint`} />
+              <input
+                id={`${id}-n`}
+                type="password"
+                className="input"
+                autoComplete="new-password"
+                value={next}
+                onChange={(e) => setNext(e.target.value)}
+                aria-describedby={`${id}-hint`}
+              />
               <p className="hint" id={`${id}-hint`}>
                 At least 12 characters, not a common password.
               </p>

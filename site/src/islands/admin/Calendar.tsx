@@ -60,8 +60,10 @@ export function CalendarGrid(props: {
       </thead>
       <tbody>
         {weeks.map((week, wi) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a month grid's week and blank cells are their positions.
           <tr key={wi}>
             {week.map((date, di) => {
+              // biome-ignore lint/suspicious/noArrayIndexKey: a blank day before the 1st or after the last is only its position.
               if (!date) return <td key={di} className="adm-cal__blank" />;
               const list = events.get(date) ?? [];
               const shown = list.slice(0, CALENDAR_EVENTS_PER_DAY);
@@ -204,7 +206,9 @@ export default function Calendar(props: { onLogout: () => void }) {
   // Checked once, when the calendar opens: an inactive account is signed out rather than shown data.
   const [active] = useState(() => session?.user?.is_active === true);
   // Only the month shown, and only what the calendar shows (spec section 4); a new month asks for its own.
-  const month = useQuery('calendar', active ? ym : null, (q) => adminApi.bookings({ ...monthBounds(q.year, q.month), status: CALENDAR_STATUSES, order: 'asc' }));
+  const month = useQuery('calendar', active ? ym : null, (q) =>
+    adminApi.bookings({ ...monthBounds(q.year, q.month), status: CALENDAR_STATUSES, order: 'asc' }),
+  );
   const unauthorized = !active || isUnauthorized(month.error);
   useEffect(() => {
     if (unauthorized) onLogout();

@@ -26,7 +26,8 @@ export default function Centre() {
       () => ok,
     );
 
-  if (centre.error) return <ErrorPanel title="Error Loading the Centre" message={errorMessage(centre.error, 'Failed to load the centre.')} onRetry={centre.refresh} />;
+  if (centre.error)
+    return <ErrorPanel title="Error Loading the Centre" message={errorMessage(centre.error, 'Failed to load the centre.')} onRetry={centre.refresh} />;
   if (!centre.data) return <Loading />;
   const { holidays, services, locations } = centre.data;
   return (
@@ -68,7 +69,12 @@ function Holidays({ holidays, run }: { holidays: HolidayDto[]; run: Run }) {
             <li key={h.id}>
               {h.date}
               {h.reason ? ` — ${h.reason}` : ''}{' '}
-              <button type="button" className="btn btn-secondary btn-sm" aria-label={`Remove holiday ${h.date}`} onClick={() => run(catalogueApi.deleteHoliday(h.id), `${h.date} is open again.`)}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                aria-label={`Remove holiday ${h.date}`}
+                onClick={() => run(catalogueApi.deleteHoliday(h.id), `${h.date} is open again.`)}
+              >
                 Remove
               </button>
             </li>
@@ -82,7 +88,13 @@ function Holidays({ holidays, run }: { holidays: HolidayDto[]; run: Run }) {
       <button
         type="button"
         className="btn btn-primary"
-        onClick={() => run(catalogueApi.addHoliday({ date, reason }), `The centre is closed on ${date}.`, (r) => (r as { bookings_inside: AffectedBookingDto[] }).bookings_inside)}
+        onClick={() =>
+          run(
+            catalogueApi.addHoliday({ date, reason }),
+            `The centre is closed on ${date}.`,
+            (r) => (r as { bookings_inside: AffectedBookingDto[] }).bookings_inside,
+          )
+        }
       >
         Add holiday
       </button>
@@ -107,7 +119,11 @@ function Services({ services, run }: { services: ServiceDto[]; run: Run }) {
             </label>
             <input id={`${id}-${s.id}`} className="input" value={names[s.id] ?? s.name} onChange={(e) => setNames((n) => ({ ...n, [s.id]: e.target.value }))} />
             {names[s.id] !== undefined && names[s.id] !== s.name ? (
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => run(catalogueApi.renameService(s.id, names[s.id]!), 'Service renamed.')}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => run(catalogueApi.renameService(s.id, names[s.id]!), 'Service renamed.')}
+              >
                 Rename
               </button>
             ) : null}
@@ -161,9 +177,20 @@ function LocationForm({ location, run }: { location: LocationDto; run: Run }) {
         <label className="label" htmlFor={`${id}-photo`}>
           New photo (PNG, JPEG or WebP, up to 2 MB)
         </label>
-        <input id={`${id}-photo`} type="file" className="input" accept="image/png,image/jpeg,image/webp" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        <input
+          id={`${id}-photo`}
+          type="file"
+          className="input"
+          accept="image/png,image/jpeg,image/webp"
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+        />
       </div>
-      <button type="button" className="btn btn-secondary" disabled={!file} onClick={() => file && run(catalogueApi.uploadLocationPhoto(location.id, file), 'Photo saved.')}>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={!file}
+        onClick={() => file && run(catalogueApi.uploadLocationPhoto(location.id, file), 'Photo saved.')}
+      >
         Upload photo
       </button>
     </section>

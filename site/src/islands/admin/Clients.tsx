@@ -123,7 +123,14 @@ export default function Clients(props: { onLogout: () => void }) {
                           ['Date', v.date],
                           ['Time', v.time],
                           ['Type', v.type],
-                          ['Payment Status', <PaymentCell key="pay" badge={<StatusBadge status={b.payment_status} />} note={[b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null} />],
+                          [
+                            'Payment Status',
+                            <PaymentCell
+                              key="pay"
+                              badge={<StatusBadge status={b.payment_status} />}
+                              note={[b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
+                            />,
+                          ],
                           ['Status', <BookingState key="state" cancelled={b.cancelled} />],
                           ['Notes', v.note],
                         ] as [string, ReactNode][]
@@ -144,6 +151,7 @@ export default function Clients(props: { onLogout: () => void }) {
                 {/* Fixed widths: the table is never wider than the page, so nothing scrolls sideways. */}
                 <colgroup>
                   {[8, 20, 11, 12, 8, 9, 12, 11, 9].map((w, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a column's place is what it is; the list never changes.
                     <col key={i} style={{ width: `${w}%` }} />
                   ))}
                 </colgroup>
@@ -177,7 +185,10 @@ export default function Clients(props: { onLogout: () => void }) {
                           {b.session_type ? <span className="adm-client__contact">{sessionType(b)}</span> : null}
                         </td>
                         <td>
-                          <PaymentCell badge={<StatusBadge status={b.payment_status} />} note={[b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null} />
+                          <PaymentCell
+                            badge={<StatusBadge status={b.payment_status} />}
+                            note={[b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
+                          />
                         </td>
                         <td>
                           <BookingState cancelled={b.cancelled} />

@@ -17,10 +17,6 @@ import PaymentsAttention from './PaymentsAttention.tsx';
 import JobFailures from './JobFailures.tsx';
 import { ErrorPanel, InlineNotice, LiveRegion, Loading } from './ui.tsx';
 
-export { CancelBookingDialog, SlotBlockDialog } from './dashboard/ConfirmDialogs.tsx';
-export { CancelRefundDialog } from './dashboard/CancelRefundDialog.tsx';
-export { RecordPaymentDialog } from './dashboard/RecordPaymentDialog.tsx';
-
 const therapistColumns: Column<AdminTherapist>[] = [
   { key: 'id', header: 'ID', cell: (t) => t.id, primary: true },
   { key: 'name', header: 'Name', cell: (t) => t.name },
@@ -43,7 +39,14 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const [manualOpen, setManualOpen] = useState(false);
   const today = todayAtCentre();
   const selected = therapists.data?.find((t) => t.id === selectedId) ?? null;
-  const actions = useDashboardActions(selected?.id ?? null, () => (reloadLists(), reloadSlots()), reloadLists);
+  const actions = useDashboardActions(
+    selected?.id ?? null,
+    () => {
+      reloadLists();
+      reloadSlots();
+    },
+    reloadLists,
+  );
 
   useEffect(() => {
     if (!active) onLogout();
@@ -60,7 +63,8 @@ export default function Dashboard(props: { onLogout: () => void }) {
     reloadLists();
   };
   if (!active) return <ErrorPanel title="Something went wrong" message={MESSAGES.unauthorizedInactive} onRetry={onLogout} onLogout={onLogout} />;
-  if (therapists.error) return <ErrorPanel title="Something went wrong" message={errorMessage(therapists.error, MESSAGES.adminDataFailed)} onRetry={retry} onLogout={onLogout} />;
+  if (therapists.error)
+    return <ErrorPanel title="Something went wrong" message={errorMessage(therapists.error, MESSAGES.adminDataFailed)} onRetry={retry} onLogout={onLogout} />;
   if (!therapists.data || therapists.loading) return <Loading label="Loading dashboard..." />;
 
   const { message } = actions;

@@ -43,11 +43,29 @@ export function DataTable<T>(props: {
   filters?: ReactNode;
   notice?: RowNotice | null;
 }) {
-  const { title, rows, columns, rowKey, empty, actions, actionsHeader = 'Actions', headingLevel = 2, toolbar, resetKey, paging, loading, loadingLabel = 'Loading bookings...', description, filters, notice } = props;
+  const {
+    title,
+    rows,
+    columns,
+    rowKey,
+    empty,
+    actions,
+    actionsHeader = 'Actions',
+    headingLevel = 2,
+    toolbar,
+    resetKey,
+    paging,
+    loading,
+    loadingLabel = 'Loading bookings...',
+    description,
+    filters,
+    notice,
+  } = props;
   const [ownPageSize, setOwnPageSize] = useState(DEFAULT_PAGE_SIZE);
   const [ownPage, setOwnPage] = useState(1);
   const mobile = useIsMobile();
   const headingId = useId();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: resetKey is the trigger: a new filter starts again at page 1.
   useEffect(() => setOwnPage(1), [resetKey]);
   const view = paging
     ? { items: rows as T[], page: paging.page, totalPages: Math.max(1, Math.ceil(paging.total / paging.pageSize)), total: paging.total }

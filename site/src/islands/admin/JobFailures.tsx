@@ -5,7 +5,7 @@
  * resolved it, or that a later retry succeeded.
  */
 import { useStore } from '@nanostores/react';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { adminApi, errorMessage, type JobFailure } from '../../lib/admin-api.ts';
 import { DEFAULT_PAGE_SIZE, formatInstant } from '../../lib/admin-format.ts';
 import { ADMIN_ROUTES } from '../../lib/admin-nav.ts';
@@ -24,7 +24,10 @@ function Item(props: { item: JobFailure; action?: ReactNode }) {
         {item.resolved_at ? (
           <p className="adm-attn__resolution">
             <span className="adm-badge adm-badge--green">Resolved</span>
-            <span className="muted"> — {item.resolved_by ? `by ${item.resolved_by}` : 'a later retry succeeded'}, {formatInstant(item.resolved_at)}</span>
+            <span className="muted">
+              {' '}
+              — {item.resolved_by ? `by ${item.resolved_by}` : 'a later retry succeeded'}, {formatInstant(item.resolved_at)}
+            </span>
           </p>
         ) : null}
         <dl className="adm-attn__facts">
@@ -53,7 +56,12 @@ export default function JobFailures() {
   const session = useStore($adminSession);
   const superadmin = !!session?.user.is_superadmin;
   const [page, setPage] = useState(1);
-  const { data, loading, error, load } = useAttentionList('job-failures', { page }, (p) => adminApi.jobFailures(p.page, DEFAULT_PAGE_SIZE), 'Failed to load the jobs that failed.');
+  const { data, loading, error, load } = useAttentionList(
+    'job-failures',
+    { page },
+    (p) => adminApi.jobFailures(p.page, DEFAULT_PAGE_SIZE),
+    'Failed to load the jobs that failed.',
+  );
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
 

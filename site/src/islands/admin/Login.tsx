@@ -37,7 +37,9 @@ export default function Login() {
       saveSession(res.access_token, user);
       adminNav.replace(afterSignIn(window.location.search));
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : err instanceof Error && err.message && !(err instanceof TypeError) ? err.message : MESSAGES.loginFailed);
+      setError(
+        err instanceof AdminApiError ? err.message : err instanceof Error && err.message && !(err instanceof TypeError) ? err.message : MESSAGES.loginFailed,
+      );
       setBusy(false);
     }
   }
@@ -52,15 +54,7 @@ export default function Login() {
             <label className="label" htmlFor={uid}>
               Email / Username
             </label>
-            <input
-              id={uid}
-              className="input"
-              name="username"
-              autoComplete="username"
-              required
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-            />
+            <input id={uid} className="input" name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
           </div>
           <div className="field">
             <label className="label" htmlFor={pid}>

@@ -10,8 +10,6 @@ import { ClientBlanks, SessionBlanks, type Blanks } from './manual-booking/field
 import { EMPTY, filledBy, toPayload, validateManualBooking, type Errors, type Form } from './manual-booking/form.ts';
 import { FormActions, Loading, Modal } from './ui.tsx';
 
-export { validateManualBooking } from './manual-booking/form.ts';
-
 const loadForm = () => Promise.all([adminApi.therapists(), adminApi.locations()]);
 
 export default function ManualBooking(props: { onClose: () => void; onCreated: (message: string) => void }) {
@@ -67,7 +65,7 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
     setSubmitting(true);
     try {
       const res = await adminApi.createManualBooking(toPayload(form, therapist, transactionId));
-      if (res && res.booking_id) onCreated(MESSAGES.manualCreated(res.booking_id));
+      if (res?.booking_id) onCreated(MESSAGES.manualCreated(res.booking_id));
       else setSubmitError(MESSAGES.manualFailed);
     } catch (err) {
       setSubmitError(errorMessage(err, MESSAGES.manualError));

@@ -58,6 +58,7 @@ export default function Patients() {
         ) : mobile ? (
           <ol className="adm-cards" aria-label="Search results">
             {results.map((r, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: two clients may share a name and e-mail; the answer is drawn whole, never reordered.
               <li key={`${r.name}-${r.email}-${i}`} className="adm-card">
                 <p className="adm-client-card__head">
                   <a href={clientsSearchUrl(r.name)}>{r.name}</a>
@@ -88,6 +89,7 @@ export default function Patients() {
               </thead>
               <tbody>
                 {results.map((r, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: two clients may share a name and e-mail; the answer is drawn whole, never reordered.
                   <tr key={`${r.name}-${r.email}-${i}`} onClick={() => adminNav.go(clientsSearchUrl(r.name))}>
                     <td>{i + 1}</td>
                     <td>

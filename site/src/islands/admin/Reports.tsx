@@ -92,13 +92,7 @@ function InventoryTab() {
               ...(Number(data?.total_refunded ?? 0) > 0 ? ([['Refunded', formatAmount(data?.total_refunded)]] as [string, string][]) : []),
             ]}
           />
-          {loading ? (
-            <Loading />
-          ) : items.length === 0 ? (
-            <Empty>No inventory data available.</Empty>
-          ) : (
-            <LedgerTable rows={items} label="Inventory payments" />
-          )}
+          {loading ? <Loading /> : items.length === 0 ? <Empty>No inventory data available.</Empty> : <LedgerTable rows={items} label="Inventory payments" />}
           <Pager page={Math.min(paging.page, totalPages)} totalPages={totalPages} onPage={paging.onPage} label="Inventory" />
         </>
       )}
@@ -171,7 +165,10 @@ function EodTab() {
                       <td>{d.therapist_name || '--'}</td>
                       <td>{d.service_id ?? '--'}</td>
                       <td>
-                        <PaymentCell badge={<StatusBadge status={d.payment_status} />} note={d.payment_status === 'INITIATED' && !d.cancelled ? 'Unpaid hold' : null} />
+                        <PaymentCell
+                          badge={<StatusBadge status={d.payment_status} />}
+                          note={d.payment_status === 'INITIATED' && !d.cancelled ? 'Unpaid hold' : null}
+                        />
                       </td>
                       <td>{d.cancelled ? 'Yes' : 'No'}</td>
                       <td className="num">{formatAmount(d.amount)}</td>

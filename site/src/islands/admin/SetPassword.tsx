@@ -59,7 +59,15 @@ export default function SetPassword() {
               <label className="label" htmlFor={`${id}-p`}>
                 New password
               </label>
-              <input id={`${id}-p`} type="password" className="input" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby={`${id}-hint`} />
+              <input
+                id={`${id}-p`}
+                type="password"
+                className="input"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                aria-describedby={`${id}-hint`}
+              />
               <p className="hint" id={`${id}-hint`}>
                 At least 12 characters, not a common password.
               </p>

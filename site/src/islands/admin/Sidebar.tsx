@@ -13,7 +13,21 @@ function openQueues(event: MouseEvent<HTMLAnchorElement>): void {
   );
 }
 
-export type AdminRoute = 'login' | 'dashboard' | 'calendar' | 'patients' | 'clients' | 'reports' | 'income' | 'audit-log' | 'therapists' | 'centre' | 'staff' | 'account' | 'set-password' | 'queues';
+export type AdminRoute =
+  | 'login'
+  | 'dashboard'
+  | 'calendar'
+  | 'patients'
+  | 'clients'
+  | 'reports'
+  | 'income'
+  | 'audit-log'
+  | 'therapists'
+  | 'centre'
+  | 'staff'
+  | 'account'
+  | 'set-password'
+  | 'queues';
 
 type Item = { key: string; label: string; href: string; superOnly?: boolean; routes: AdminRoute[]; external?: boolean };
 
@@ -45,13 +59,7 @@ export function Sidebar(props: { route: AdminRoute; user: AdminUser; onLogout: (
           </span>
           <span>Admin Panel</span>
         </a>
-        <button
-          type="button"
-          className="adm-menu-toggle"
-          aria-expanded={open}
-          aria-controls={navId}
-          onClick={() => setOpen((o) => !o)}
-        >
+        <button type="button" className="adm-menu-toggle" aria-expanded={open} aria-controls={navId} onClick={() => setOpen((o) => !o)}>
           <span aria-hidden="true">{open ? '×' : '☰'}</span>
           <span className="visually-hidden">{open ? 'Close menu' : 'Open menu'}</span>
         </button>

@@ -66,7 +66,9 @@ export default function Staff() {
                         type="button"
                         className="btn btn-secondary btn-sm"
                         aria-label={`${u.is_active ? 'Deactivate' : 'Activate'} ${u.username}`}
-                        onClick={() => run(catalogueApi.setUserActive(u.id, !u.is_active), () => `${u.username} is now ${u.is_active ? 'inactive' : 'active'}.`)}
+                        onClick={() =>
+                          run(catalogueApi.setUserActive(u.id, !u.is_active), () => `${u.username} is now ${u.is_active ? 'inactive' : 'active'}.`)
+                        }
                       >
                         {u.is_active ? 'Deactivate' : 'Activate'}
                       </button>
@@ -98,7 +100,13 @@ export default function Staff() {
               <label className="label" htmlFor={`${id}-u`}>
                 Username
               </label>
-              <input id={`${id}-u`} className="input" autoComplete="off" value={form.username} onChange={(e) => setForm((f) => ({ ...f, username: e.target.value }))} />
+              <input
+                id={`${id}-u`}
+                className="input"
+                autoComplete="off"
+                value={form.username}
+                onChange={(e) => setForm((f) => ({ ...f, username: e.target.value }))}
+              />
             </div>
             <div className="field">
               <label className="label" htmlFor={`${id}-e`}>
@@ -110,12 +118,19 @@ export default function Staff() {
               <label className="label" htmlFor={`${id}-p`}>
                 Password (leave empty to send an invitation e-mail instead)
               </label>
-              <input id={`${id}-p`} type="password" className="input" autoComplete="new-password" value={form.password} onChange={(e) => setForm((f) => ({ ...f, password: e.target.value }))} />
+              <input
+                id={`${id}-p`}
+                type="password"
+                className="input"
+                autoComplete="new-password"
+                value={form.password}
+                onChange={(e) => setForm((f) => ({ ...f, password: e.target.value }))}
+              />
               <p className="hint">At least 12 characters, not a common password.</p>
             </div>
             <label className="checkbox adm-form__full">
-              <input type="checkbox" checked={form.is_superadmin} onChange={(e) => setForm((f) => ({ ...f, is_superadmin: e.target.checked }))} /> Super admin (catalogue, staff,
-              reports)
+              <input type="checkbox" checked={form.is_superadmin} onChange={(e) => setForm((f) => ({ ...f, is_superadmin: e.target.checked }))} /> Super admin
+              (catalogue, staff, reports)
             </label>
           </div>
           <div className="btn-row adm-form__actions">

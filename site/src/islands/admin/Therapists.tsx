@@ -37,7 +37,20 @@ type Form = {
   serviceIds: number[];
 };
 
-const EMPTY: Form = { name: '', title: '', specialization: '', summary: '', approaches: '', experience: '', languages: '', price: '', type: '1', locationId: '', emails: '', serviceIds: [] };
+const EMPTY: Form = {
+  name: '',
+  title: '',
+  specialization: '',
+  summary: '',
+  approaches: '',
+  experience: '',
+  languages: '',
+  price: '',
+  type: '1',
+  locationId: '',
+  emails: '',
+  serviceIds: [],
+};
 
 function formOf(t: CatalogueTherapistDto): Form {
   return {
@@ -101,7 +114,10 @@ export default function Therapists() {
     therapists.refresh();
   };
 
-  if (therapists.error) return <ErrorPanel title="Error Loading Therapists" message={errorMessage(therapists.error, 'Failed to load the therapists.')} onRetry={therapists.refresh} />;
+  if (therapists.error)
+    return (
+      <ErrorPanel title="Error Loading Therapists" message={errorMessage(therapists.error, 'Failed to load the therapists.')} onRetry={therapists.refresh} />
+    );
   if (!therapists.data) return <Loading />;
   const { list, services, locations } = therapists.data;
   const current = typeof editing === 'number' ? list.find((t) => t.id === editing) : undefined;
@@ -114,7 +130,15 @@ export default function Therapists() {
           <p className="muted">Add therapists, set their hours and time off. The booking wizard follows within a minute.</p>
         </div>
         <div className="adm-btns">
-          <button type="button" className="btn btn-primary" onClick={() => { setEditing('new'); setMessage(null); setAffected(null); }}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => {
+              setEditing('new');
+              setMessage(null);
+              setAffected(null);
+            }}
+          >
             Add therapist
           </button>
         </div>
@@ -168,7 +192,16 @@ export default function Therapists() {
                     <td>{t.price === null ? 'Not set' : formatPrice(t.price)}</td>
                     <td>{t.is_active ? <Badge tone="green">Active</Badge> : <Badge tone="grey">Inactive</Badge>}</td>
                     <td>
-                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => { setEditing(t.id); setMessage(null); setAffected(null); }} aria-label={`Edit ${t.name}`}>
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        onClick={() => {
+                          setEditing(t.id);
+                          setMessage(null);
+                          setAffected(null);
+                        }}
+                        aria-label={`Edit ${t.name}`}
+                      >
                         Edit
                       </button>
                     </td>
@@ -220,7 +253,14 @@ function TherapistEditor(props: {
       {opts.area ? (
         <textarea id={fid(k)} className="textarea" rows={3} value={form[k] as string} onChange={(e) => set(k, e.target.value as never)} />
       ) : (
-        <input id={fid(k)} className="input" value={form[k] as string} required={opts.required} inputMode={opts.inputMode} onChange={(e) => set(k, e.target.value as never)} />
+        <input
+          id={fid(k)}
+          className="input"
+          value={form[k] as string}
+          required={opts.required}
+          inputMode={opts.inputMode}
+          onChange={(e) => set(k, e.target.value as never)}
+        />
       )}
     </div>
   );
@@ -298,13 +338,20 @@ function TherapistEditor(props: {
           <TimeOffSection therapist={therapist} onSaved={onSaved} />
           <div className="adm-subhead">
             <h3>On the public site</h3>
-            <p className="muted">{therapist.is_active ? 'Shown on the team page and in the booking wizard.' : 'Hidden from the team page and the booking wizard.'}</p>
+            <p className="muted">
+              {therapist.is_active ? 'Shown on the team page and in the booking wizard.' : 'Hidden from the team page and the booking wizard.'}
+            </p>
             <button
               type="button"
               className={therapist.is_active ? 'btn btn-danger' : 'btn btn-primary'}
               onClick={() =>
                 void catalogueApi.setActive(therapist.id, !therapist.is_active).then(
-                  (r) => onSaved(r.therapist, r.therapist.is_active ? `${therapist.name} is back on the public site.` : `${therapist.name} is off the public site.`, { title: 'Their live bookings from today on:', items: r.live_bookings }),
+                  (r) =>
+                    onSaved(
+                      r.therapist,
+                      r.therapist.is_active ? `${therapist.name} is back on the public site.` : `${therapist.name} is off the public site.`,
+                      { title: 'Their live bookings from today on:', items: r.live_bookings },
+                    ),
                   (e: unknown) => setErr(errorMessage(e, 'Could not change the status.')),
                 )
               }
@@ -330,7 +377,12 @@ function PhotoSection({ therapist, onSaved }: SectionProps) {
   return (
     <div className="adm-subhead">
       <h3>Photo</h3>
-      {therapist.image_url ? <img src={`/get_specific_image/${therapist.image_url}`} alt={`Current photo of ${therapist.name}`} width={96} height={96} /> : <p className="muted">No photo yet.</p>}
+      {therapist.image_url ? (
+        // biome-ignore lint/a11y/noRedundantAlt: the words say which photo this is (the current one, beside the upload of a new one).
+        <img src={`/get_specific_image/${therapist.image_url}`} alt={`Current photo of ${therapist.name}`} width={96} height={96} />
+      ) : (
+        <p className="muted">No photo yet.</p>
+      )}
       <div className="field">
         <label className="label" htmlFor={id}>
           New photo (PNG, JPEG or WebP, up to 2 MB)
@@ -372,7 +424,13 @@ function HoursSection({ therapist, onSaved }: SectionProps) {
           <div className="adm-choices adm-choice-grid">
             {columns.map((time) => (
               <label key={time} className="checkbox">
-                <input type="checkbox" checked={hours[day].includes(time)} onChange={(e) => toggle(day, time, e.target.checked)} aria-label={`${DAY_LABEL[day]} ${time}`} /> {time}
+                <input
+                  type="checkbox"
+                  checked={hours[day].includes(time)}
+                  onChange={(e) => toggle(day, time, e.target.checked)}
+                  aria-label={`${DAY_LABEL[day]} ${time}`}
+                />{' '}
+                {time}
               </label>
             ))}
           </div>
@@ -416,7 +474,12 @@ function TimeOffSection({ therapist, onSaved }: SectionProps) {
                 type="button"
                 className="btn btn-secondary btn-sm"
                 aria-label={`Remove time off ${o.from_date} to ${o.to_date}`}
-                onClick={() => void catalogueApi.deleteTimeOff(therapist.id, o.id).then(() => onSaved(therapist, 'Time off removed.'), (e: unknown) => setErr(errorMessage(e, 'Could not remove it.')))}
+                onClick={() =>
+                  void catalogueApi.deleteTimeOff(therapist.id, o.id).then(
+                    () => onSaved(therapist, 'Time off removed.'),
+                    (e: unknown) => setErr(errorMessage(e, 'Could not remove it.')),
+                  )
+                }
               >
                 Remove
               </button>
@@ -435,7 +498,11 @@ function TimeOffSection({ therapist, onSaved }: SectionProps) {
         className="btn btn-secondary"
         onClick={() =>
           void catalogueApi.addTimeOff(therapist.id, { from_date: from, to_date: to || from, reason }).then(
-            (r) => onSaved(therapist, `Time off ${r.time_off.from_date} to ${r.time_off.to_date} added.`, { title: 'Live bookings inside the time off:', items: r.bookings_inside }),
+            (r) =>
+              onSaved(therapist, `Time off ${r.time_off.from_date} to ${r.time_off.to_date} added.`, {
+                title: 'Live bookings inside the time off:',
+                items: r.bookings_inside,
+              }),
             (e: unknown) => setErr(errorMessage(e, 'Could not add the time off.')),
           )
         }

@@ -31,7 +31,9 @@ export function Modal(props: {
   useModal(ref, onClose);
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a press outside the dialog closes it; the keyboard's way is Escape (useModal).
     <div className="adm-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: role is always dialog or alertdialog (the prop's type), which name themselves by aria-labelledby. */}
       <div
         ref={ref}
         className={`adm-modal${wide ? ' adm-modal--wide' : ''}`}

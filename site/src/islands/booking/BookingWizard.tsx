@@ -99,5 +99,3 @@ export function BookingWizard({ navigate }: { navigate?: (url: string) => void }
     </div>
   );
 }
-
-export default BookingWizard;

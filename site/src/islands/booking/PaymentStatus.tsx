@@ -226,8 +226,8 @@ export function PaymentStatus({
       body = (
         <>
           <p>
-            Your in-person session is booked. <strong>Payment status: Pending.</strong> Please pay at the centre on the day of your visit, and
-            arrive 10 minutes early.
+            Your in-person session is booked. <strong>Payment status: Pending.</strong> Please pay at the centre on the day of your visit, and arrive 10 minutes
+            early.
           </p>
           {view.booking ? (
             <>
@@ -287,8 +287,8 @@ function HoldLeft({ retry }: { retry: Retry }) {
   const minutes = Math.max(1, Math.ceil(left / 60));
   return (
     <p className="hold-left">
-      Your time slot is still held for you for about <strong>{minutes === 1 ? '1 minute' : `${minutes} minutes`}</strong> (until {until}). You
-      can try the payment again with the same link.
+      Your time slot is still held for you for about <strong>{minutes === 1 ? '1 minute' : `${minutes} minutes`}</strong> (until {until}). You can try the
+      payment again with the same link.
     </p>
   );
 }
@@ -424,7 +424,8 @@ function ManageLink({ booking }: { booking: BookingDetails }) {
 
 function Details({ booking: b }: { booking: BookingDetails }) {
   const offline = String(b.booking_type).toUpperCase() === 'OFFLINE';
-  const time = typeof b.booking_time_slot_start === 'string' && isHhMm(b.booking_time_slot_start) ? formatTimeIst(b.booking_time_slot_start) : b.booking_time_slot_start;
+  const time =
+    typeof b.booking_time_slot_start === 'string' && isHhMm(b.booking_time_slot_start) ? formatTimeIst(b.booking_time_slot_start) : b.booking_time_slot_start;
   let date = b.booking_date;
   try {
     date = formatLongDate(b.booking_date);
@@ -467,5 +468,3 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
     </div>
   );
 }
-
-export default PaymentStatus;

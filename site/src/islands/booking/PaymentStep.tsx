@@ -90,15 +90,18 @@ export async function payForBooking(s: BookingState, nav: PaymentNav): Promise<s
 
   let shortUrl: string;
   try {
-    const link = await generatePaymentLink({
-      amount: s.selectedTherapist?.price ?? 1, // a missing price sends 1 (spec section 9)
-      currency: 'INR',
-      description: `Therapy session with ${displayName(s.selectedTherapist?.name ?? '')} on ${s.selectedTimeSlot?.date} at ${s.selectedTimeSlot?.start_time} IST`,
-      customer_name: checked.data.client_full_name,
-      customer_email: checked.data.client_email,
-      customer_phone: checked.data.client_mobile,
-      booking_id: bookingId,
-    }, bookingToken);
+    const link = await generatePaymentLink(
+      {
+        amount: s.selectedTherapist?.price ?? 1, // a missing price sends 1 (spec section 9)
+        currency: 'INR',
+        description: `Therapy session with ${displayName(s.selectedTherapist?.name ?? '')} on ${s.selectedTimeSlot?.date} at ${s.selectedTimeSlot?.start_time} IST`,
+        customer_name: checked.data.client_full_name,
+        customer_email: checked.data.client_email,
+        customer_phone: checked.data.client_mobile,
+        booking_id: bookingId,
+      },
+      bookingToken,
+    );
     if (!link.short_url) return WIZARD_MESSAGES.paymentLinkFailed;
     shortUrl = link.short_url;
     paymentLinkMade(shortUrl);
@@ -221,4 +224,3 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
     </div>
   );
 }
-

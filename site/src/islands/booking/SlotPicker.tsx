@@ -39,8 +39,7 @@ export function SlotPicker({
   const narrow = useMediaQuery('(max-width: 767.98px)');
   const visible = visibleDateCount(narrow);
   const firstWithSlots = days.findIndex((d) => d.slots.length > 0);
-  const selectedStillOffered =
-    selected !== null && days.some((d) => d.date === selected.date && d.slots.some((s) => s.start_time === selected.start_time));
+  const selectedStillOffered = selected !== null && days.some((d) => d.date === selected.date && d.slots.some((s) => s.start_time === selected.start_time));
 
   // The chosen slot's date; else the date the client was on (back after "just been booked"); else
   // the first date with slots.
@@ -53,7 +52,10 @@ export function SlotPicker({
           ? days[firstWithSlots]!.date
           : null,
   );
-  const dateIndex = Math.max(0, days.findIndex((d) => d.date === date));
+  const dateIndex = Math.max(
+    0,
+    days.findIndex((d) => d.date === date),
+  );
   // The strip starts today, moved on only as far as needed to show the chosen date.
   const [start, setStart] = useState(() => Math.max(0, dateIndex - visible + 1));
 
@@ -108,13 +110,7 @@ export function SlotPicker({
             );
           })}
         </ul>
-        <button
-          type="button"
-          className="strip-arrow"
-          onClick={() => setStart(first + 1)}
-          disabled={first >= maxStart}
-          aria-label="Later dates"
-        >
+        <button type="button" className="strip-arrow" onClick={() => setStart(first + 1)} disabled={first >= maxStart} aria-label="Later dates">
           <Chevron dir="right" />
         </button>
       </div>

@@ -15,9 +15,7 @@ const MAX_TAGS = 3;
 
 /** Online keeps type 1; offline keeps type 2 at the chosen location (spec section 5). */
 export function filterTherapists(list: readonly TherapistDto[], type: BookingType, locationId: number | null): TherapistDto[] {
-  return list.filter((t) =>
-    type === 'online' ? t.type === THERAPIST_TYPE.ONLINE : t.type === THERAPIST_TYPE.OFFLINE && t.locations === locationId,
-  );
+  return list.filter((t) => (type === 'online' ? t.type === THERAPIST_TYPE.ONLINE : t.type === THERAPIST_TYPE.OFFLINE && t.locations === locationId));
 }
 
 const loadBoth = () => Promise.all([loadTherapists(), loadServices()]);
@@ -210,4 +208,3 @@ export function TherapistCard({
     </li>
   );
 }
-

@@ -18,5 +18,3 @@ export function WizardPlaceholder() {
     </div>
   );
 }
-
-export default WizardPlaceholder;

@@ -78,10 +78,10 @@ export function StateView({
 }) {
   const id = useId();
   return (
-    <div className={`state-view state-view--${tone}`} role={alert ? 'alert' : undefined} aria-labelledby={id}>
+    <section className={`state-view state-view--${tone}`} role={alert ? 'alert' : undefined} aria-labelledby={id}>
       <h3 id={id}>{title}</h3>
       {children}
-    </div>
+    </section>
   );
 }
 
@@ -93,6 +93,7 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loadable<T> & {
   const [attempt, setAttempt] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key and attempt are the triggers (other data, Try again); the loader is read through its ref.
   useEffect(() => {
     let live = true;
     setState({ status: 'loading' });

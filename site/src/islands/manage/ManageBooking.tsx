@@ -12,8 +12,7 @@ import { paymentStatusInWords } from '../booking/words.ts';
 export const MANAGE_TEXT = {
   loading: 'Loading your booking...',
   notFoundTitle: 'We could not find this booking',
-  notFound:
-    'This Manage booking link is not valid or has expired. Please use the link in your latest confirmation e-mail, or contact us and we will help you.',
+  notFound: 'This Manage booking link is not valid or has expired. Please use the link in your latest confirmation e-mail, or contact us and we will help you.',
   noToken: 'This page opens from the private Manage booking link in your confirmation e-mail.',
   loadFailedTitle: 'We could not load your booking',
   loadFailed: 'Something went wrong while loading your booking. Please try again.',
@@ -86,6 +85,7 @@ export function ManageBooking({ search, supportPhone, supportPhoneHref, supportE
   const [changes, setChanges] = useState(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is the trigger of Try again.
   useEffect(() => {
     if (!token) return;
     let live = true;
@@ -237,8 +237,8 @@ function BookingView({
             Need to change your plans?
           </h2>
           <p className="muted">
-            You can {b.can_reschedule && b.can_cancel ? 'change or cancel' : b.can_reschedule ? 'change' : 'cancel'} your session online until{' '}
-            {closeTime(b)}.{b.can_reschedule && ` ${movesLeft(b.reschedules_left)}`}
+            You can {b.can_reschedule && b.can_cancel ? 'change or cancel' : b.can_reschedule ? 'change' : 'cancel'} your session online until {closeTime(b)}.
+            {b.can_reschedule && ` ${movesLeft(b.reschedules_left)}`}
           </p>
           <div className="btn-row manage-actions">
             {b.can_reschedule && (
@@ -351,12 +351,7 @@ function ContactLine({ support, lead = 'Please call us on' }: { support: Support
 }
 
 function ClosedPolicy({ booking: b, support }: { booking: ManageBookingDto; support: Support }) {
-  const title =
-    !b.can_reschedule && !b.can_cancel
-      ? 'Changes are closed'
-      : !b.can_reschedule
-        ? 'Changing the time is closed'
-        : 'Cancelling is closed';
+  const title = !b.can_reschedule && !b.can_cancel ? 'Changes are closed' : !b.can_reschedule ? 'Changing the time is closed' : 'Cancelling is closed';
   return (
     <section className="card manage-card manage-closed" aria-labelledby="manage-closed-title">
       <h2 id="manage-closed-title" className="manage-subtitle">
@@ -436,8 +431,8 @@ function ReschedulePanel({
         {MANAGE_TEXT.pickTitle}
       </h2>
       <p className="muted">
-        With {displayName(b.therapist.name)}. Your session stays on {formatLongDate(b.booking_date)} at {formatTimeIst(b.booking_time_slot_start)}{' '}
-        until you confirm a new time.
+        With {displayName(b.therapist.name)}. Your session stays on {formatLongDate(b.booking_date)} at {formatTimeIst(b.booking_time_slot_start)} until you
+        confirm a new time.
       </p>
       <div className="slot-picker">
         {slots.status === 'loading' && <Loading text="Loading available time slots..." />}
@@ -514,6 +509,7 @@ function CancelDialog({
   };
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a press outside the dialog closes it; the keyboard's way is Escape (useModal).
     <div className="manage-backdrop" onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}>
       <div ref={ref} className="manage-dialog" role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={bodyId}>
         <h2 id={titleId} className="manage-subtitle">
@@ -521,8 +517,8 @@ function CancelDialog({
         </h2>
         <div id={bodyId}>
           <p>
-            Your session with {displayName(b.therapist.name)} on {formatLongDate(b.booking_date)} at {formatTimeIst(b.booking_time_slot_start)} will
-            be cancelled, and its time offered to others.
+            Your session with {displayName(b.therapist.name)} on {formatLongDate(b.booking_date)} at {formatTimeIst(b.booking_time_slot_start)} will be
+            cancelled, and its time offered to others.
           </p>
           <p className="manage-refund">{refundSentence(b.refund_on_cancel)}</p>
         </div>
@@ -539,5 +535,3 @@ function CancelDialog({
     </div>
   );
 }
-
-export default ManageBooking;

@@ -47,7 +47,12 @@ export function BookingActions(props: { booking: AdminBooking; at: NoticeAt; tod
       {unblock ? button('warn', `Unblock booking ${b.id}`, () => actions.startCancel(b, at), 'Unblock') : null}
       {cancel ? button('danger', `Cancel booking ${b.id}`, () => actions.startCancel(b, at), 'Cancel') : null}
       {link
-        ? button('secondary', `Generate payment link for booking ${b.id}`, () => actions.generateLink(b, at), busy === `link-${b.id}` ? 'Generating...' : 'Payment Link')
+        ? button(
+            'secondary',
+            `Generate payment link for booking ${b.id}`,
+            () => actions.generateLink(b, at),
+            busy === `link-${b.id}` ? 'Generating...' : 'Payment Link',
+          )
         : null}
     </div>
   );

@@ -3,7 +3,17 @@ import { useState, type ReactNode } from 'react';
 import { ATTENDANCE_WORDS } from '../../../../../shared/domain/attendance.ts';
 import { displayName } from '../../../../../shared/domain/therapist.ts';
 import { adminApi, errorMessage, type AdminBooking, type AdminTherapist } from '../../../lib/admin-api.ts';
-import { DEFAULT_PAGE_SIZE, MESSAGES, formatAmount, formatShortDate, formatTime, holdNote, isBlockBooking, sessionLabel, statusesFor } from '../../../lib/admin-format.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  MESSAGES,
+  formatAmount,
+  formatShortDate,
+  formatTime,
+  holdNote,
+  isBlockBooking,
+  sessionLabel,
+  statusesFor,
+} from '../../../lib/admin-format.ts';
 import { useQuery } from '../../../lib/query.ts';
 import { DataTable, type Column } from '../DataTable.tsx';
 import { ErrorPanel, PaymentCell, StatusBadge } from '../ui.tsx';
@@ -51,7 +61,20 @@ function useRows(table: Table, items: AdminBooking[], { today, actions, notice }
   useNoticeTakesLostFocus(m, items);
   return {
     actions: (b: AdminBooking) => (
-      <BookingActions booking={b} today={today} actions={actions} at={{ kind: 'row', table, id: b.id, index: Math.max(0, items.findIndex((x) => x.id === b.id)) }} />
+      <BookingActions
+        booking={b}
+        today={today}
+        actions={actions}
+        at={{
+          kind: 'row',
+          table,
+          id: b.id,
+          index: Math.max(
+            0,
+            items.findIndex((x) => x.id === b.id),
+          ),
+        }}
+      />
     ),
     notice: m?.at.kind === 'row' && m.at.table === table ? { rowKey: m.at.id, index: m.at.index, content: notice } : null,
   };
@@ -67,7 +90,8 @@ export function TherapistBookings(props: ListProps & { therapist: AdminTherapist
   );
   const items = mine.error ? [] : (mine.data?.items ?? []);
   const rows = useRows('therapist', items, props);
-  if (mine.error) return <ErrorPanel title="Could not load the bookings" message={errorMessage(mine.error, MESSAGES.availabilityFailed)} onRetry={props.onRetry} />;
+  if (mine.error)
+    return <ErrorPanel title="Could not load the bookings" message={errorMessage(mine.error, MESSAGES.availabilityFailed)} onRetry={props.onRetry} />;
   return (
     <DataTable
       title={`Booked Sessions: ${displayName(therapist.name)}`}
@@ -78,7 +102,12 @@ export function TherapistBookings(props: ListProps & { therapist: AdminTherapist
       description="Today and upcoming, earliest first."
       actions={rows.actions}
       loading={mine.loading && items.length === 0}
-      paging={{ ...paging, total: mine.data?.total ?? 0, onPage: (page) => onPaging({ ...paging, page }), onPageSize: (pageSize) => onPaging({ page: 1, pageSize }) }}
+      paging={{
+        ...paging,
+        total: mine.data?.total ?? 0,
+        onPage: (page) => onPaging({ ...paging, page }),
+        onPageSize: (pageSize) => onPaging({ page: 1, pageSize }),
+      }}
       notice={rows.notice}
     />
   );

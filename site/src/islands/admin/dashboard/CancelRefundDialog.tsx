@@ -19,12 +19,7 @@ function confirmLabelFor(choice: RefundChoice | null, paid: number, partial: num
  * partial refund (super admins only; the server answers 403 to anyone else) or none, with the policy
  * reason. The Confirm button says what will happen to the money before it is pressed.
  */
-export function CancelRefundDialog(props: {
-  booking: AdminBooking;
-  superadmin: boolean;
-  onCancel: () => void;
-  onConfirm: (refund: CancelRefund) => void;
-}) {
+export function CancelRefundDialog(props: { booking: AdminBooking; superadmin: boolean; onCancel: () => void; onConfirm: (refund: CancelRefund) => void }) {
   const { booking, superadmin, onCancel, onConfirm } = props;
   const paid = Number(booking.amount_paid ?? 0);
   const refunded = Number(booking.amount_refunded ?? 0);
@@ -96,10 +91,27 @@ export function CancelRefundDialog(props: {
           {option('FULL', `Full refund (${formatAmount(paid)})`)}
           {option('PARTIAL', 'Partial refund')}
           {choice === 'PARTIAL' ? (
-            <RefundDetail id={`${id}-amount`} label="Refund amount (₹)" value={amount} onChange={edit(setAmount)} error={errorOf('amount')} hint={`More than ₹0 and at most ${formatAmount(paid)}.`} inputMode="decimal" />
+            <RefundDetail
+              id={`${id}-amount`}
+              label="Refund amount (₹)"
+              value={amount}
+              onChange={edit(setAmount)}
+              error={errorOf('amount')}
+              hint={`More than ₹0 and at most ${formatAmount(paid)}.`}
+              inputMode="decimal"
+            />
           ) : null}
           {option('NONE', 'No refund')}
-          {choice === 'NONE' ? <RefundDetail id={`${id}-reason`} label="Reason" value={reason} onChange={edit(setReason)} error={errorOf('reason')} maxLength={REFUND_REASON_MAX} /> : null}
+          {choice === 'NONE' ? (
+            <RefundDetail
+              id={`${id}-reason`}
+              label="Reason"
+              value={reason}
+              onChange={edit(setReason)}
+              error={errorOf('reason')}
+              maxLength={REFUND_REASON_MAX}
+            />
+          ) : null}
           <FieldError id={`${id}-choice-error`} error={errorOf('choice')} />
         </fieldset>
         <FormActions onCancel={onCancel} submitLabel={confirmLabelFor(choice, paid, partial)} tone="danger" />

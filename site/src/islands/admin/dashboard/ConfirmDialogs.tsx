@@ -1,7 +1,17 @@
 /** The dashboard's questions before cancelling a booking or blocking/unblocking a slot. */
 import { displayName } from '../../../../../shared/domain/therapist.ts';
 import type { AdminBooking } from '../../../lib/admin-api.ts';
-import { MESSAGES, canUnblock, formatAmount, formatInstantTime, formatShortDate, formatTime, holdNote, isUnpaidHold, sessionLabel } from '../../../lib/admin-format.ts';
+import {
+  MESSAGES,
+  canUnblock,
+  formatAmount,
+  formatInstantTime,
+  formatShortDate,
+  formatTime,
+  holdNote,
+  isUnpaidHold,
+  sessionLabel,
+} from '../../../lib/admin-format.ts';
 import { ConfirmDialog } from '../ui.tsx';
 
 /**

@@ -20,7 +20,9 @@ export function DashboardDialogs(props: { actions: DashboardActions; therapist: 
     );
   }
   if (pending?.kind === 'cancel') {
-    return <CancelBookingDialog booking={pending.booking} onCancel={actions.closeDialog} onConfirm={() => actions.cancelBooking(pending.booking, pending.at)} />;
+    return (
+      <CancelBookingDialog booking={pending.booking} onCancel={actions.closeDialog} onConfirm={() => actions.cancelBooking(pending.booking, pending.at)} />
+    );
   }
   if (pending?.kind === 'slot' && therapist) {
     return (
@@ -35,7 +37,13 @@ export function DashboardDialogs(props: { actions: DashboardActions; therapist: 
     );
   }
   if (paying) {
-    return <RecordPaymentDialog booking={paying.booking} onCancel={actions.closeDialog} onConfirm={(m, amount) => actions.recordPayment(paying.booking, paying.at, m, amount)} />;
+    return (
+      <RecordPaymentDialog
+        booking={paying.booking}
+        onCancel={actions.closeDialog}
+        onConfirm={(m, amount) => actions.recordPayment(paying.booking, paying.at, m, amount)}
+      />
+    );
   }
   return null;
 }

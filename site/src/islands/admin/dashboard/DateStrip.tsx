@@ -9,7 +9,13 @@ export function DateStrip(props: { dates: readonly string[]; selected: string; o
   const [start, setStart] = useState(0);
   return (
     <div className="adm-strip" role="group" aria-label="Choose a date">
-      <button type="button" className="adm-icon-btn adm-strip__arrow" aria-label="Previous dates" disabled={start === 0} onClick={() => setStart((s) => Math.max(0, s - 1))}>
+      <button
+        type="button"
+        className="adm-icon-btn adm-strip__arrow"
+        aria-label="Previous dates"
+        disabled={start === 0}
+        onClick={() => setStart((s) => Math.max(0, s - 1))}
+      >
         <span aria-hidden="true">‹</span>
       </button>
       <ul className="adm-strip__dates" style={{ gridTemplateColumns: `repeat(${visible}, minmax(0, 1fr))` }}>

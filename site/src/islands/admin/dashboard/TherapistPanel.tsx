@@ -16,7 +16,14 @@ function firstEmail(email: AdminTherapist['email']): string {
   return email || '--';
 }
 
-export function TherapistPanel(props: { therapist: AdminTherapist; today: string; version: number; actions: DashboardActions; notice: ReactNode; onLogout: () => void }) {
+export function TherapistPanel(props: {
+  therapist: AdminTherapist;
+  today: string;
+  version: number;
+  actions: DashboardActions;
+  notice: ReactNode;
+  onLogout: () => void;
+}) {
   const { therapist, today, version, actions, notice, onLogout } = props;
   const windowDates = useMemo(() => adminWindowDates(today), [today]);
   const [selectedDate, setSelectedDate] = useState(today);
@@ -57,7 +64,12 @@ export function TherapistPanel(props: { therapist: AdminTherapist; today: string
       {states.loading && !shownStates ? (
         <Loading label="Loading availability..." />
       ) : states.error ? (
-        <ErrorPanel title="Could not load availability" message={errorMessage(states.error, MESSAGES.availabilityFailed)} onRetry={states.refresh} onLogout={onLogout} />
+        <ErrorPanel
+          title="Could not load availability"
+          message={errorMessage(states.error, MESSAGES.availabilityFailed)}
+          onRetry={states.refresh}
+          onLogout={onLogout}
+        />
       ) : !shownStates ? null : !daySlots ? (
         <p className="adm-empty">{MESSAGES.slotStatesMissing}</p>
       ) : daySlots.length === 0 ? (

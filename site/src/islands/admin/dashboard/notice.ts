@@ -24,6 +24,7 @@ export const NOTICE_ID = 'dashboard-notice';
  * nowhere: it goes to the message, which says what happened. `shown` is what the reload redrew.
  */
 export function useNoticeTakesLostFocus(message: Message | null, shown: unknown): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `shown` is the trigger: the lists redrawn after the message may have removed the focused row.
   useEffect(() => {
     if (!message || message.at.kind === 'top') return;
     const active = document.activeElement;

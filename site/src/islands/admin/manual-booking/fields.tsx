@@ -43,7 +43,13 @@ export function SessionBlanks(props: {
   return (
     <>
       <Blank b={b} k="therapistId" label="Therapist">
-        <select id={fid(b, 'therapistId')} className="select" value={form.therapistId} onChange={(e) => props.onTherapist(e.target.value)} {...described(b, 'therapistId')}>
+        <select
+          id={fid(b, 'therapistId')}
+          className="select"
+          value={form.therapistId}
+          onChange={(e) => props.onTherapist(e.target.value)}
+          {...described(b, 'therapistId')}
+        >
           <option value="">Select a therapist</option>
           {therapists.map((t) => (
             <option key={t.id} value={t.id}>
@@ -53,7 +59,13 @@ export function SessionBlanks(props: {
         </select>
       </Blank>
       <Blank b={b} k="bookingType" label="Booking Type">
-        <select id={fid(b, 'bookingType')} className="select" value={form.bookingType} onChange={(e) => set('bookingType', e.target.value as Form['bookingType'])} {...described(b, 'bookingType')}>
+        <select
+          id={fid(b, 'bookingType')}
+          className="select"
+          value={form.bookingType}
+          onChange={(e) => set('bookingType', e.target.value as Form['bookingType'])}
+          {...described(b, 'bookingType')}
+        >
           <option value="">Select a type</option>
           {types.map((t) => (
             <option key={t} value={t}>
@@ -64,7 +76,13 @@ export function SessionBlanks(props: {
       </Blank>
       {form.bookingType === 'OFFLINE' ? (
         <Blank b={b} k="locationId" label="Location">
-          <select id={fid(b, 'locationId')} className="select" value={form.locationId} onChange={(e) => set('locationId', e.target.value)} {...described(b, 'locationId')}>
+          <select
+            id={fid(b, 'locationId')}
+            className="select"
+            value={form.locationId}
+            onChange={(e) => set('locationId', e.target.value)}
+            {...described(b, 'locationId')}
+          >
             <option value="">Select a location</option>
             {centres.map((l) => (
               <option key={l.id} value={l.id}>
@@ -75,7 +93,13 @@ export function SessionBlanks(props: {
         </Blank>
       ) : null}
       <Blank b={b} k="bookingDate" label="Booking Date">
-        <select id={fid(b, 'bookingDate')} className="select" value={form.bookingDate} onChange={(e) => set('bookingDate', e.target.value)} {...described(b, 'bookingDate')}>
+        <select
+          id={fid(b, 'bookingDate')}
+          className="select"
+          value={form.bookingDate}
+          onChange={(e) => set('bookingDate', e.target.value)}
+          {...described(b, 'bookingDate')}
+        >
           <option value="">Select a date</option>
           {dates.map((d) => (
             <option key={d} value={d}>
@@ -96,7 +120,14 @@ export function SessionBlanks(props: {
           ) : null
         }
       >
-        <select id={fid(b, 'slot')} className="select" value={form.slot} onChange={(e) => set('slot', e.target.value)} disabled={!therapist || !form.bookingDate} {...described(b, 'slot')}>
+        <select
+          id={fid(b, 'slot')}
+          className="select"
+          value={form.slot}
+          onChange={(e) => set('slot', e.target.value)}
+          disabled={!therapist || !form.bookingDate}
+          {...described(b, 'slot')}
+        >
           <option value="">{therapist && form.bookingDate && daySlots.length === 0 ? 'No available slots' : 'Select a time'}</option>
           {daySlots.map((s) => (
             <option key={s.start_time} value={s.start_time}>
@@ -112,7 +143,15 @@ export function SessionBlanks(props: {
 export function ClientBlanks({ b }: { b: Blanks }) {
   const { form, set } = b;
   const input = (k: 'clientName' | 'clientEmail', type?: string) => (
-    <input id={fid(b, k)} className="input" {...(type ? { type } : {})} autoComplete="off" value={form[k]} onChange={(e) => set(k, e.target.value)} {...described(b, k)} />
+    <input
+      id={fid(b, k)}
+      className="input"
+      {...(type ? { type } : {})}
+      autoComplete="off"
+      value={form[k]}
+      onChange={(e) => set(k, e.target.value)}
+      {...described(b, k)}
+    />
   );
   return (
     <>
@@ -136,7 +175,17 @@ export function ClientBlanks({ b }: { b: Blanks }) {
         />
       </Blank>
       <Blank b={b} k="amount" label="Amount (₹)">
-        <input id={fid(b, 'amount')} className="input" type="number" min={0} step={0.01} inputMode="decimal" value={form.amount} onChange={(e) => set('amount', e.target.value)} {...described(b, 'amount')} />
+        <input
+          id={fid(b, 'amount')}
+          className="input"
+          type="number"
+          min={0}
+          step={0.01}
+          inputMode="decimal"
+          value={form.amount}
+          onChange={(e) => set('amount', e.target.value)}
+          {...described(b, 'amount')}
+        />
       </Blank>
       <Blank
         b={b}

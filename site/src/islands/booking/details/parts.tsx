@@ -77,7 +77,19 @@ export function TextField({
 }
 
 /** A checkbox field (guardian consent, terms): its label may hold links. */
-export function CheckboxField({ p, field, id, label, hint }: { p: FieldsProps; field: 'guardianConsent' | 'termsAccepted'; id: string; label: ReactNode; hint?: string }) {
+export function CheckboxField({
+  p,
+  field,
+  id,
+  label,
+  hint,
+}: {
+  p: FieldsProps;
+  field: 'guardianConsent' | 'termsAccepted';
+  id: string;
+  label: ReactNode;
+  hint?: string;
+}) {
   return (
     <>
       <div className="checkbox">
