@@ -5,48 +5,24 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { jobFailures, outbox } from '../../shared/core/db/schema.ts';
-import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
-import { launchBrowser, openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
+import { openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
+import { OWNER, panelStack, signInToPanel, STAFF } from '../support/panel-e2e.ts';
 import { waitFor } from '../support/jobs.ts';
-import { startStack, type Stack } from '../support/stack.ts';
 
-let stack: Stack;
-let browser: Browser;
-
-const OWNER = { username: 'owner', email: 'owner@wellbeingcentre.in', password: 'owner-password-123', isSuperadmin: true };
-const STAFF = { username: 'staff', email: 'staff@wellbeingcentre.in', password: 'staff-password-123', isSuperadmin: false };
-
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-  await createAdminUser(stack.database.db, OWNER);
-  await createAdminUser(stack.database.db, STAFF);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-async function signIn(page: Page, user: { username: string; password: string }): Promise<void> {
-  await page.goto(`${stack.baseUrl}/admin/login`);
-  await page.getByLabel('Email / Username').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL('**/admin/dashboard');
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-}
+const e2e = panelStack();
+const signIn = (page: Page, user: { username: string; password: string }) => signInToPanel(page, e2e.stack.baseUrl, user);
 
 describe('Jobs that failed', () => {
   it('a job that fails for good is on every admin’s dashboard, in words, until marked resolved (screenshots)', async () => {
-    const { db } = stack.database;
+    const { db } = e2e.stack.database;
     await db.insert(outbox).values({ queue: 'meetings', jobName: 'meetings.create', jobId: 'meeting.424242', payload: { bookingId: 424242 } });
     await waitFor(async () => (await db.select().from(jobFailures).where(eq(jobFailures.jobId, 'meeting.424242'))).length > 0, 'the failure row', 30_000);
 
     for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
-      const page = await openPage(browser, { viewport });
+      const page = await openPage(e2e.browser, { viewport });
       await signIn(page, STAFF);
       const section = page.locator('section', { has: page.getByRole('heading', { name: 'Jobs that failed' }) });
       const open = section.getByRole('list', { name: 'Open failed jobs' });
@@ -59,13 +35,13 @@ describe('Jobs that failed', () => {
       await page.close();
     }
 
-    const owner = await openPage(browser, { viewport: VIEWPORTS.desktop });
+    const owner = await openPage(e2e.browser, { viewport: VIEWPORTS.desktop });
     await signIn(owner, OWNER);
     const ownerSection = owner.locator('section', { has: owner.getByRole('heading', { name: 'Jobs that failed' }) });
     expect(await ownerSection.getByRole('link', { name: 'Job Queues' }).getAttribute('href')).toBe('/admin/open-queues');
     await owner.close();
 
-    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
+    const page = await openPage(e2e.browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, STAFF);
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Jobs that failed' }) });
     await section.getByRole('button', { name: /^Mark failed job \d+ resolved$/ }).click();

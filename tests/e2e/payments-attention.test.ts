@@ -5,48 +5,24 @@
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bookings, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import { sandboxProvider } from '../../shared/core/providers/payments/sandbox.provider.ts';
-import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
 import { reconcileLedger } from '../../shared/core/services/ledger-reconcile.service.ts';
-import { launchBrowser, openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
+import { openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
+import { OWNER, panelStack, signInToPanel, STAFF } from '../support/panel-e2e.ts';
 import { onlineBooking } from '../support/factories.ts';
 import { configFor } from '../support/jobs.ts';
-import { startStack, type Stack } from '../support/stack.ts';
 
-let stack: Stack;
-let browser: Browser;
-
-const OWNER = { username: 'owner', email: 'owner@wellbeingcentre.in', password: 'owner-password-123', isSuperadmin: true };
-const STAFF = { username: 'staff', email: 'staff@wellbeingcentre.in', password: 'staff-password-123', isSuperadmin: false };
-
-beforeAll(async () => {
-  // The five-minute reconciliation would find the lost payment on a current link by itself: here it
-  // runs once at start and not again, so what is found is the ledger reconciliation's.
-  stack = await startStack({ RECONCILE_EVERY_MINUTES: '1440' });
-  browser = await launchBrowser();
-  await createAdminUser(stack.database.db, OWNER);
-  await createAdminUser(stack.database.db, STAFF);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-async function signIn(page: Page, user: { username: string; password: string }): Promise<void> {
-  await page.goto(`${stack.baseUrl}/admin/login`);
-  await page.getByLabel('Email / Username').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL('**/admin/dashboard');
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-}
+// The five-minute reconciliation would find the lost payment on a current link by itself: here it
+// runs once at start and not again, so what is found is the ledger reconciliation's.
+const e2e = panelStack({ RECONCILE_EVERY_MINUTES: '1440' });
+const signIn = (page: Page, user: { username: string; password: string }) => signInToPanel(page, e2e.stack.baseUrl, user);
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${stack.baseUrl}${path}`, {
+  fetch(`${e2e.stack.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(body),
@@ -75,11 +51,11 @@ async function withLink(date: string, start: string, client: { name: string; ema
 /** Paid at the checkout and confirmed by the client's signed return. */
 async function paid(date: string, start: string, client: { name: string; email: string; mobile: string }): Promise<{ id: number; paymentId: string }> {
   const { id, linkId } = await withLink(date, start, client);
-  const pay = await fetch(`${stack.baseUrl}/sandbox/checkout/${linkId}/pay`, { method: 'POST', redirect: 'manual' });
+  const pay = await fetch(`${e2e.stack.baseUrl}/sandbox/checkout/${linkId}/pay`, { method: 'POST', redirect: 'manual' });
   expect(pay.status).toBe(303);
   const back = new URL(pay.headers.get('location')!);
   back.searchParams.set('payment_status', 'paid');
-  expect((await fetch(`${stack.baseUrl}/api/get-razorpay-details/${id}?${back.searchParams}`)).status).toBe(200);
+  expect((await fetch(`${e2e.stack.baseUrl}/api/get-razorpay-details/${id}?${back.searchParams}`)).status).toBe(200);
   return { id, paymentId: back.searchParams.get('razorpay_payment_id')! };
 }
 
@@ -87,19 +63,23 @@ describe('Payments needing attention', () => {
   let refundIssue = 0;
 
   beforeAll(async () => {
-    const offer = (await (await fetch(`${stack.baseUrl}/api/slots?therapist_id=1`)).json()) as { days: { date: string; slots: { start_time: string }[] }[] };
+    const offer = (await (await fetch(`${e2e.stack.baseUrl}/api/slots?therapist_id=1`)).json()) as {
+      days: { date: string; slots: { start_time: string }[] }[];
+    };
     const slots = offer.days.flatMap((d) => d.slots.map((s) => ({ date: d.date, start: s.start_time }))).slice(0, 3);
     expect(slots).toHaveLength(3);
-    const db = stack.database.db;
+    const db = e2e.stack.database.db;
     // A refund made from the provider's dashboard, which the app never hears of.
     const refunded = await paid(slots[0]!.date, slots[0]!.start, { name: 'Meera Pillai', email: 'meera.pillai@example.com', mobile: '9876543210' });
-    await db.insert(sandboxRefunds).values({
-      id: 'rfnd_E2eDashboard01',
-      paymentId: refunded.paymentId,
-      amountPaise: 50_000,
-      idempotencyKey: 'e2e-dashboard-refund-01',
-      status: 'processed',
-    });
+    await db
+      .insert(sandboxRefunds)
+      .values({
+        id: 'rfnd_E2eDashboard01',
+        paymentId: refunded.paymentId,
+        amountPaise: 50_000,
+        idempotencyKey: 'e2e-dashboard-refund-01',
+        status: 'processed',
+      });
     // The provider has another amount for a payment than the ledger.
     const differs = await paid(slots[1]!.date, slots[1]!.start, { name: 'Arjun Rao', email: 'arjun.rao@example.com', mobile: '9876543211' });
     await db.update(sandboxPaymentLinks).set({ amountPaise: 120_000 }).where(eq(sandboxPaymentLinks.paymentId, differs.paymentId));
@@ -110,9 +90,9 @@ describe('Payments needing attention', () => {
       .set({ status: 'paid', paymentId: 'pay_E2eLostPayment1', updatedAt: new Date() })
       .where(eq(sandboxPaymentLinks.id, lost.linkId));
 
-    const config = configFor({ PUBLIC_BASE_URL: stack.baseUrl });
+    const config = configFor({ PUBLIC_BASE_URL: e2e.stack.baseUrl });
     const now = () => new Date();
-    const payments = sandboxProvider({ db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: stack.baseUrl, now });
+    const payments = sandboxProvider({ db, secret: (config.payments as { secret: string }).secret, publicBaseUrl: e2e.stack.baseUrl, now });
     const report = await reconcileLedger({ db, payments, config, logger: createLogger({ level: 'silent' }), now });
     expect(report).toMatchObject({ recordedCaptures: 1, recordedRefunds: 1, detected: 3, errors: 0 });
     expect((await db.select().from(bookings).where(eq(bookings.id, lost.id)))[0]).toMatchObject({
@@ -123,7 +103,7 @@ describe('Payments needing attention', () => {
 
   it('a super admin sees what is wrong in words, and marks a refund reviewed (screenshots)', async () => {
     for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
-      const page = await openPage(browser, { viewport });
+      const page = await openPage(e2e.browser, { viewport });
       await signIn(page, OWNER);
       const section = page.locator('section', { has: page.getByRole('heading', { name: 'Payments needing attention' }) });
       const open = section.getByRole('list', { name: 'Open payment issues' });
@@ -141,7 +121,7 @@ describe('Payments needing attention', () => {
       await page.close();
     }
 
-    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
+    const page = await openPage(e2e.browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, OWNER);
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Payments needing attention' }) });
     const item = section.getByRole('listitem').filter({ hasText: 'Refund at the sandbox not in the ledger' });
@@ -162,12 +142,12 @@ describe('Payments needing attention', () => {
   });
 
   it('a plain admin sees no such section, and the API refuses them', async () => {
-    const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
+    const page = await openPage(e2e.browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, STAFF);
     await page.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Payments needing attention' }).count()).toBe(0);
     const token = await page.evaluate(() => sessionStorage.getItem('adminToken'));
-    expect((await fetch(`${stack.baseUrl}/api/admin/payments/attention`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(403);
+    expect((await fetch(`${e2e.stack.baseUrl}/api/admin/payments/attention`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(403);
     await page.close();
   });
 });
