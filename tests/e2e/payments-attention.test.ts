@@ -71,15 +71,13 @@ describe('Payments needing attention', () => {
     const db = e2e.stack.database.db;
     // A refund made from the provider's dashboard, which the app never hears of.
     const refunded = await paid(slots[0]!.date, slots[0]!.start, { name: 'Meera Pillai', email: 'meera.pillai@example.com', mobile: '9876543210' });
-    await db
-      .insert(sandboxRefunds)
-      .values({
-        id: 'rfnd_E2eDashboard01',
-        paymentId: refunded.paymentId,
-        amountPaise: 50_000,
-        idempotencyKey: 'e2e-dashboard-refund-01',
-        status: 'processed',
-      });
+    await db.insert(sandboxRefunds).values({
+      id: 'rfnd_E2eDashboard01',
+      paymentId: refunded.paymentId,
+      amountPaise: 50_000,
+      idempotencyKey: 'e2e-dashboard-refund-01',
+      status: 'processed',
+    });
     // The provider has another amount for a payment than the ledger.
     const differs = await paid(slots[1]!.date, slots[1]!.start, { name: 'Arjun Rao', email: 'arjun.rao@example.com', mobile: '9876543211' });
     await db.update(sandboxPaymentLinks).set({ amountPaise: 120_000 }).where(eq(sandboxPaymentLinks.paymentId, differs.paymentId));
