@@ -11,14 +11,14 @@ import { TypeStep } from './TypeStep.tsx';
 // The form and payment steps carry the zod schema and the list of Indian cities, and the location
 // and slot steps are only needed after the first choice: they load while the client is still
 // choosing (from the moment a session type is picked), so the first screen paints with less JavaScript.
-const loadLocation = () => import('./LocationStep.tsx');
-const loadSlot = () => import('./SlotStep.tsx');
-const loadDetails = () => import('./DetailsStep.tsx');
-const loadPayment = () => import('./PaymentStep.tsx');
-const LocationStep = lazy(() => loadLocation().then((m) => ({ default: m.LocationStep })));
-const SlotStep = lazy(() => loadSlot().then((m) => ({ default: m.SlotStep })));
-const DetailsStep = lazy(() => loadDetails().then((m) => ({ default: m.DetailsStep })));
-const PaymentStep = lazy(() => loadPayment().then((m) => ({ default: m.PaymentStep })));
+const loadLocation = () => import('./LocationStep.tsx').then(({ LocationStep }) => ({ default: LocationStep }));
+const loadSlot = () => import('./SlotStep.tsx').then(({ SlotStep }) => ({ default: SlotStep }));
+const loadDetails = () => import('./DetailsStep.tsx').then(({ DetailsStep }) => ({ default: DetailsStep }));
+const loadPayment = () => import('./PaymentStep.tsx').then(({ PaymentStep }) => ({ default: PaymentStep }));
+const LocationStep = lazy(loadLocation);
+const SlotStep = lazy(loadSlot);
+const DetailsStep = lazy(loadDetails);
+const PaymentStep = lazy(loadPayment);
 const loadLaterSteps = () => {
   void loadLocation();
   void loadSlot();
