@@ -392,6 +392,8 @@ const adminBookingFields = {
   payment_note: z.string().nullable(),
   /** Whether the client came to the (past) session, once an admin marked it. */
   attendance: z.enum(['ATTENDED', 'NO_SHOW']).nullable(),
+  /** The client's own last change from Manage booking, and when (ISO 8601); null when the client changed nothing. */
+  client_change: z.strictObject({ kind: z.enum(['MOVED', 'CANCELLED']), at: z.string() }).nullable(),
   /** An unpaid online hold (INITIATED) keeps its slot until then (ISO 8601); null for anything else. */
   payment_hold_expires_at: z.string().nullable(),
 };

@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
+import { clientChangeWords } from '../../site/src/lib/admin-format.ts';
 import { booking, bookingsServer, findNotice, getNotice, mockFetch, signIn } from './admin-helpers.tsx';
 
 /**
@@ -175,6 +176,23 @@ describe('availability grid per therapist', () => {
     expect(within(grid).getByText('Blocked')).toBeTruthy();
     expect(within(grid).queryByRole('button', { name: /10:00 AM|11:00 AM/ })).toBeNull();
     expect(within(grid).getByRole('button', { name: 'Block 12:00 PM' })).toBeTruthy();
+  });
+});
+
+describe('a change the client made from Manage booking', () => {
+  it('is said beside the status in the lists', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': bookingsServer([
+        booking({ id: 71, booking_date: tomorrow, client_change: { kind: 'MOVED', at: '2026-11-23T04:00:00.000Z' } }),
+        booking({ id: 73, booking_date: tomorrow, booking_time_slot_start: '12:00:00' }),
+      ]),
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    expect((await screen.findAllByText(/Moved by the client/)).length).toBeGreaterThan(0);
+    expect(clientChangeWords({ client_change: { kind: 'CANCELLED' } })).toBe('Cancelled by the client');
+    expect(clientChangeWords({ client_change: null })).toBeNull();
   });
 });
 

@@ -47,6 +47,7 @@ export function booking(over: Record<string, unknown> = {}) {
     location_name: null,
     location_address: null,
     client_note: 'First session',
+    client_change: null,
     ...over,
   };
 }

@@ -85,6 +85,7 @@ describe('GET /api/admin/therapists and /api/admin/bookings', () => {
       amount_refunded: 0,
       payment_note: null,
       attendance: null,
+      client_change: null,
       payment_hold_expires_at: null,
     });
   });

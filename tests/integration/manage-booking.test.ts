@@ -457,6 +457,8 @@ describe('POST /api/manage/{token}/reschedule', () => {
       booking_date: '2026-12-01',
       booking_time_slot_start: '14:00',
       cancelled: false,
+      // Made by the client: the panel says so beside the status.
+      client_change: { kind: 'MOVED', at: clock.now().toISOString() },
     });
     const log = await request(app).get('/api/admin/audit-log').query({ page: 1, page_size: 50 }).set(boss).expect(200);
     const entry = log.body.items.find((i: { action: string; entity_id: string }) => i.action === 'booking.client_reschedule' && i.entity_id === String(b.id));
@@ -610,7 +612,12 @@ describe('POST /api/manage/{token}/cancel', () => {
       .query({ from: '2026-12-08', to: '2026-12-08' })
       .set(bearer(tokenFor(admins.admin, clock.now())))
       .expect(200);
-    expect(list.body.find((x: { id: number }) => x.id === b.id)).toMatchObject({ cancelled: true, amount_refunded: 1500, payment_note: 'Refunded ₹1,500.00' });
+    expect(list.body.find((x: { id: number }) => x.id === b.id)).toMatchObject({
+      cancelled: true,
+      amount_refunded: 1500,
+      payment_note: 'Refunded ₹1,500.00',
+      client_change: { kind: 'CANCELLED', at: clock.now().toISOString() },
+    });
   });
 
   it('an unpaid in-person booking is released, and its open payment link closed', async () => {

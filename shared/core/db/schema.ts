@@ -203,6 +203,9 @@ export const bookings = pgTable(
     /** WhatsApp reminder consent: when the client ticked the box, and the words they agreed to. */
     whatsappOptInAt: timestamp('whatsapp_opt_in_at', { withTimezone: true }),
     whatsappConsentText: text('whatsapp_consent_text'),
+    /** The client's own last change from Manage booking (MOVED or CANCELLED) and when, for the panel. */
+    clientChange: text('client_change').$type<'MOVED' | 'CANCELLED'>(),
+    clientChangedAt: timestamp('client_changed_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -225,6 +228,7 @@ export const bookings = pgTable(
     index('bookings_client_address_idx').on(t.clientAddressHash, t.createdAt).where(sql`${t.clientAddressHash} is not null`),
     check('bookings_amount_check', sql`${t.amountPaise} >= 0`),
     check('bookings_reschedule_count_check', sql`${t.rescheduleCount} >= 0`),
+    check('bookings_client_change_check', sql`${t.clientChange} is null or ${t.clientChange} in ('MOVED', 'CANCELLED')`),
     check('bookings_attendance_check', sql`${t.attendance} is null or ${t.attendance} in ('ATTENDED', 'NO_SHOW')`),
   ],
 );

@@ -64,6 +64,8 @@ export async function moveBooking(tx: DbOrTx, id: number, date: string, time: st
       bookingTimeSlotStart: time,
       rescheduleCount: sql`${bookings.rescheduleCount} + 1`,
       calendarSequence: sql`${bookings.calendarSequence} + 1`,
+      clientChange: 'MOVED',
+      clientChangedAt: now,
       updatedAt: now,
     })
     .where(eq(bookings.id, id))
@@ -75,7 +77,14 @@ export async function moveBooking(tx: DbOrTx, id: number, date: string, time: st
 export async function cancelBookingRow(tx: DbOrTx, id: number, now: Date): Promise<BookingRow> {
   const [row] = await tx
     .update(bookings)
-    .set({ cancelled: true, paymentHoldExpiresAt: null, calendarSequence: sql`${bookings.calendarSequence} + 1`, updatedAt: now })
+    .set({
+      cancelled: true,
+      paymentHoldExpiresAt: null,
+      calendarSequence: sql`${bookings.calendarSequence} + 1`,
+      clientChange: 'CANCELLED',
+      clientChangedAt: now,
+      updatedAt: now,
+    })
     .where(eq(bookings.id, id))
     .returning();
   return row!;

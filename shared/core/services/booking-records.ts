@@ -38,6 +38,7 @@ export function mapAdminBooking(r: RecordRow): AdminBookingDto {
     amount_refunded: paiseToRupees(r.refundedPaise ?? 0),
     payment_note: paymentNote({ paymentStatus: b.paymentStatus, cancelled: b.cancelled, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0 }),
     attendance: b.attendance ?? null,
+    client_change: b.clientChange && b.clientChangedAt ? { kind: b.clientChange, at: b.clientChangedAt.toISOString() } : null,
     payment_hold_expires_at: b.paymentStatus === 'INITIATED' && !b.cancelled && b.paymentHoldExpiresAt ? b.paymentHoldExpiresAt.toISOString() : null,
   };
 }

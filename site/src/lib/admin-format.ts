@@ -375,3 +375,9 @@ export function auditValue(field: string, value: unknown): string {
 export function auditEntity(type: string, id: string): string {
   return `${type === 'booking' ? 'Booking' : type === 'admin_user' ? 'Admin' : type} ${id}`;
 }
+
+/** What the client did from Manage booking, in the panel's words beside the booking's status. */
+export function clientChangeWords(b: { client_change: { kind: 'MOVED' | 'CANCELLED' } | null }): string | null {
+  if (!b.client_change) return null;
+  return b.client_change.kind === 'MOVED' ? 'Moved by the client' : 'Cancelled by the client';
+}

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { adminApi, errorMessage, isUnauthorized, type AdminBooking } from '../../lib/admin-api.ts';
 import {
+  clientChangeWords,
   CALENDAR_EVENTS_PER_DAY,
   CALENDAR_STATUSES,
   MESSAGES,
@@ -157,7 +158,7 @@ export function EventCard({ b }: { b: AdminBooking }) {
         <h3>
           {sessionLabel(b.booking_type)} session: {b.client_full_name}
         </h3>
-        <PaymentCell badge={<Badge tone={badge.tone}>{badge.label}</Badge>} note={b.payment_note} />
+        <PaymentCell badge={<Badge tone={badge.tone}>{badge.label}</Badge>} note={[clientChangeWords(b), b.payment_note].filter(Boolean).join(' · ') || null} />
       </header>
       <dl className="adm-event__fields">
         <div>

@@ -4,7 +4,7 @@
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { adminApi, errorMessage, isUnauthorized, type ClientBooking } from '../../lib/admin-api.ts';
-import { CLIENT_LIST_PAGE_SIZE, MESSAGES, formatShortDate, formatTime, sessionLabel } from '../../lib/admin-format.ts';
+import { CLIENT_LIST_PAGE_SIZE, MESSAGES, clientChangeWords, formatShortDate, formatTime, sessionLabel } from '../../lib/admin-format.ts';
 import { adminNav, clientsSearchUrl } from '../../lib/admin-nav.ts';
 import { useQuery } from '../../lib/query.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
@@ -128,7 +128,9 @@ export default function Clients(props: { onLogout: () => void }) {
                             <PaymentCell
                               key="pay"
                               badge={<StatusBadge status={b.payment_status} />}
-                              note={[b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
+                              note={
+                                [clientChangeWords(b), b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null
+                              }
                             />,
                           ],
                           ['Status', <BookingState key="state" cancelled={b.cancelled} />],
@@ -187,7 +189,9 @@ export default function Clients(props: { onLogout: () => void }) {
                         <td>
                           <PaymentCell
                             badge={<StatusBadge status={b.payment_status} />}
-                            note={[b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
+                            note={
+                              [clientChangeWords(b), b.payment_note, b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null
+                            }
                           />
                         </td>
                         <td>

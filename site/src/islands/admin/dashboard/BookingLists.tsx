@@ -4,6 +4,7 @@ import { ATTENDANCE_WORDS } from '../../../../../shared/domain/attendance.ts';
 import { displayName } from '../../../../../shared/domain/therapist.ts';
 import { adminApi, errorMessage, type AdminBooking, type AdminTherapist } from '../../../lib/admin-api.ts';
 import {
+  clientChangeWords,
   DEFAULT_PAGE_SIZE,
   MESSAGES,
   formatAmount,
@@ -36,7 +37,7 @@ function DateCell(props: { date: string; today: string }) {
 const statusCell = (b: AdminBooking) => (
   <PaymentCell
     badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
-    note={[b.payment_note, holdNote(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
+    note={[clientChangeWords(b), b.payment_note, holdNote(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
   />
 );
 
