@@ -111,8 +111,10 @@ export function staticSite(dir: string): RequestHandler {
       res.type(path.extname(file));
       res.setHeader('Content-Encoding', encoding);
       res.setHeader('Vary', 'Accept-Encoding');
-      res.sendFile(encoded, (err) => {
-        if (err && !res.headersSent) next(err);
+      res.sendFile(encoded, (err?: Error & { code?: string }) => {
+        // A browser that went away (a page left while its scripts loaded) is not an error of ours.
+        if (!err || err.code === 'ECONNABORTED' || req.destroyed) return;
+        if (!res.headersSent) next(err);
       });
       return;
     }
