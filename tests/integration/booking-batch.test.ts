@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
 import { bookingCreateSchema } from '../../shared/contract/booking.ts';
-import type { Db } from '../../shared/core/db/client.ts';
+import { connectDatabase, type Db } from '../../shared/core/db/client.ts';
 import { bookings, outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { AppError } from '../../shared/core/errors.ts';
@@ -32,7 +32,7 @@ function watchStatements(hold?: Promise<void>): number[] {
   const sizes: number[] = [];
   const query = database.pool.query.bind(database.pool) as (...args: unknown[]) => unknown;
   vi.spyOn(database.pool, 'query').mockImplementation(((config: pg.QueryConfig, ...rest: unknown[]) => {
-    if (config?.name === 'booking_insert') sizes.push((JSON.parse(config.values![0] as string) as unknown[]).length);
+    if (config?.name === 'book_batch') sizes.push((JSON.parse(config.values![0] as string) as unknown[]).length);
     return hold ? hold.then(() => query(config, ...rest)) : query(config, ...rest);
   }) as typeof database.pool.query);
   return sizes;
@@ -43,6 +43,34 @@ const book = (o: Overrides) => createBooking(database.db, bookingCreateSchema.pa
 const refusal = (result: PromiseSettledResult<unknown>) => {
   if (result.status !== 'rejected' || !(result.reason instanceof AppError)) return result;
   return { code: result.reason.code, message: result.reason.message, fields: result.reason.fields };
+};
+
+/** A public online hold for one client, as the booking service hands it to the batcher. */
+const ONLINE_HOLD: NewBooking & { bookingType: 'ONLINE' } = {
+  therapistId: 1,
+  serviceId: 1,
+  bookingDate: '2026-12-01',
+  bookingTimeSlotStart: '10:00',
+  bookingType: 'ONLINE',
+  locationId: null,
+  clientFullName: 'Kavya Rao',
+  clientEmail: 'racer@example.com',
+  clientMobile: '9123456780',
+  clientAge: 27,
+  clientState: 'Karnataka',
+  clientCity: 'Bengaluru',
+  clientNote: '',
+  sessionType: 'individual',
+  termsAccepted: true,
+  paymentStatus: 'INITIATED',
+  paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000),
+  paymentTransactionId: null,
+  adminConfirmed: false,
+  createdByAdminId: null,
+  bookingTokenHash: null,
+  clientAddressHash: null,
+  whatsappOptInAt: null,
+  whatsappConsentText: null,
 };
 
 describe('bookings asked for together', () => {
@@ -156,6 +184,35 @@ describe('bookings asked for together', () => {
     expect(results[2]).toMatchObject({ status: 'fulfilled', value: { id: expect.any(Number) } });
     const written = await database.db.select({ age: bookings.clientAge }).from(bookings).where(eq(bookings.bookingDate, '2026-11-26'));
     expect(written.map((r) => r.age).sort()).toEqual([30, 31]);
+  });
+
+  it('holds the hold limits when two processes book for one client at the same moment', async () => {
+    // Two API processes (two pools), each with a batch of three holds for the same client at the same
+    // moment. Each call locks the client first and only then counts, with a fresh snapshot: whichever
+    // goes second sees the first's holds, so the client ends with the two the limit allows.
+    const other = connectDatabase(database.url, { max: 2, applicationName: 'booking-test-other' });
+    try {
+      const hold = (db: Db, hour: number) =>
+        insertBookingWithIntents(
+          db,
+          {
+            ...ONLINE_HOLD,
+            bookingTimeSlotStart: `${hour}:00`,
+            paymentTransactionId: `race-${hour}`,
+          },
+          [],
+          now,
+          { perClient: 2, perAddress: 0 },
+        );
+      for (let round = 0; round < 5; round++) {
+        await database.pool.query(`delete from bookings where client_email = 'racer@example.com'`);
+        const results = await Promise.all([...[10, 11, 12].map((h) => hold(database.db, h)), ...[14, 15, 16].map((h) => hold(other.db, h))]);
+        expect(results.filter((r) => 'id' in r)).toHaveLength(2);
+        expect(results.filter((r) => 'refusal' in r && r.refusal === 'holds_client')).toHaveLength(4);
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it('a lost connection fails its statement without a second try: it may have committed', async () => {

@@ -5,7 +5,7 @@ import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { bookingJobIds, jobIds } from '../../shared/core/jobs/jobs.ts';
 import { bookingJob } from '../../shared/core/jobs/outbox.ts';
 import {
-  BOOKING_INSERT,
+  BOOK_BATCH,
   HOLD_ADDRESS_WINDOW_MINUTES,
   NEW_BOOKING_KEYS,
   batchRow,
@@ -17,18 +17,24 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
 
 /**
- * The booking batcher's statement (booking-insert.sql) against the schema it runs on: its columns are
- * the ones the code sends and reads, it prepares on a migrated database, and its plan uses the
- * indexes its speed rests on.
+ * The booking batcher's call (book_batch, migration 0018) against the schema it runs on: the columns of
+ * its statement are the ones the code sends and reads, it prepares on a migrated database, and the
+ * statement's plan uses the indexes its speed rests on.
  */
 
 let database: TestDatabase;
 const now = new Date(MONDAY_MORNING_IST);
 const columns = getTableColumns(bookings);
 
+/** The statement book_batch runs after its locks, as the migrated database holds it. */
+let BOOKING_INSERT: string;
+
 beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemoData(database.db);
+  const { rows } = await database.pool.query<{ prosrc: string }>(`select prosrc from pg_proc where proname = 'book_batch'`);
+  expect(rows).toHaveLength(1);
+  BOOKING_INSERT = /\bRETURN QUERY\n([\s\S]*);\s*END\s*$/.exec(rows[0]!.prosrc)![1]!;
 });
 afterAll(async () => {
   await database.drop();
@@ -66,7 +72,7 @@ const BASE: NewBooking = {
   whatsappConsentText: null,
 };
 
-/** The statement's values for these bookings, as the batcher sends them. */
+/** The statement's values for these bookings, as the batcher sends them (book_batch adds the lock keys). */
 const values = (rows: ReturnType<typeof batchRow>['row'][]) => [JSON.stringify(rows.map((row, n) => ({ n, ...row }))), HOLD_ADDRESS_WINDOW_MINUTES];
 
 /** `a b, c d(e, f), …` → [[a, b], [c, 'd(e, f)']]: a column list, types with commas kept whole. */
@@ -115,10 +121,14 @@ describe('the booking insert statement', () => {
     const client = await database.pool.connect();
     try {
       await client.query(`prepare booking_insert_check as ${BOOKING_INSERT}`);
-      const { rows } = await client.query<{ parameter_types: string[] }>(
-        `select parameter_types::text[] from pg_prepared_statements where name = 'booking_insert_check'`,
+      await client.query(`prepare book_batch_check as ${BOOK_BATCH}`);
+      const { rows } = await client.query<{ name: string; parameter_types: string[] }>(
+        `select name, parameter_types::text[] from pg_prepared_statements order by name`,
       );
-      expect(rows[0]).toEqual({ parameter_types: ['jsonb', 'integer'] });
+      expect(rows).toEqual([
+        { name: 'book_batch_check', parameter_types: ['jsonb', 'integer', 'bigint[]'] },
+        { name: 'booking_insert_check', parameter_types: ['jsonb', 'integer'] },
+      ]);
     } finally {
       await client.query('deallocate all');
       client.release();
@@ -136,7 +146,8 @@ describe('the booking insert statement', () => {
         .row,
       batchRow(booking({ bookingDate: '2026-11-30', paymentTransactionId: 'plan-2' }), [], now).row,
     ];
-    const result = await database.pool.query<InsertRow>({ text: BOOKING_INSERT, values: values(rows) });
+    // As the batcher calls it, with a lock key: the locks and the statement in one call.
+    const result = await database.pool.query<InsertRow>({ text: BOOK_BATCH, values: [...values(rows), ['42']] });
     // int4, text, int4, int4: the numbers pg hands over as numbers, as InsertRow says.
     expect(result.fields.map((f) => [f.name, f.dataTypeID])).toEqual([
       ['n', 23],
@@ -163,6 +174,55 @@ describe('the booking insert statement', () => {
         available_at: new Date(start.getTime() - 86_400_000),
       },
     ]);
+  });
+
+  it('counts holds on their own indexes even when the statistics were taken with no hold live', async () => {
+    // A year of settled sessions and no live hold when the table was last analyzed (a centre overnight),
+    // then a burst of bookings: the prepared statement's generic plan must still look each client up.
+    // With the bare INITIATED predicate it read bookings_initiated_idx, every live hold per count.
+    await database.pool.query(
+      `
+      insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+        client_email, client_mobile, payment_status, client_address_hash, amount_paise)
+      select 1, 1, date '2025-11-01' + (g % 365), time '08:00' + make_interval(hours => g % 12), 'ONLINE', 'Client ' || g,
+        'settled' || g || '@example.com', lpad(g::text, 10, '8'), 'COMPLETED', 'address-' || (g % 50), 150000
+      from generate_series(1, 4000) as g`,
+    );
+    await database.pool.query('delete from bookings where payment_status = $1', ['INITIATED']);
+    await database.pool.query('vacuum analyze bookings');
+    const rows = Array.from(
+      { length: 20 },
+      (_, i) =>
+        batchRow(
+          booking({
+            bookingDate: '2026-12-02',
+            bookingTimeSlotStart: `${10 + (i % 8)}:00`,
+            clientEmail: `burst${i}@example.com`,
+            clientAddressHash: `address-${i}`,
+          }),
+          [],
+          now,
+          { perClient: 2, perAddress: 10 },
+        ).row,
+    );
+    const client = await database.pool.connect();
+    try {
+      await client.query('set plan_cache_mode = force_generic_plan');
+      await client.query(`prepare booking_insert_generic (jsonb, int) as ${BOOKING_INSERT}`);
+      const [batch, window] = values(rows) as [string, number];
+      const { rows: plan } = await client.query<{ 'QUERY PLAN': unknown }>(
+        `explain (format json) execute booking_insert_generic (${client.escapeLiteral(batch)}, ${Number(window)})`,
+      );
+      type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] };
+      const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+      const scans = nodes((plan[0]!['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan)
+        .filter((n) => n['Index Name']?.startsWith('bookings_initiated'))
+        .map((n) => `${n['Node Type']} ${n['Index Name']}`);
+      expect(scans.sort()).toEqual(['Index Only Scan bookings_initiated_email_idx', 'Index Only Scan bookings_initiated_mobile_idx']);
+    } finally {
+      await client.query('deallocate all').catch(() => {});
+      client.release();
+    }
   });
 
   it('plans the slot conflict on bookings_live_slot_uq and the hold counts on their indexes', async () => {

@@ -5,7 +5,7 @@ import { followupsForConfirmedBooking, intentsForConfirmedBooking } from '../../
 /**
  * A booking's job ids are its idempotency keys in the outbox and in BullMQ: the same booking and
  * purpose must always make the same id, whether built from the booking id at once or from the parts
- * the booking statement fills in (booking-insert.sql).
+ * the booking statement fills in (book_batch, migration 0018).
  */
 describe('booking job ids', () => {
   const start = new Date('2026-11-30T04:30:00.000Z');

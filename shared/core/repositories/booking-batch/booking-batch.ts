@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { getTableColumns } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -8,8 +7,8 @@ import { queueOf } from '../../jobs/jobs.ts';
 import type { BookingJobTemplate } from '../../jobs/outbox.ts';
 
 /**
- * The booking batcher: new bookings asked for together are written, with their jobs, by one statement
- * and one commit (booking-insert.sql). The bench's booking rate rests on it (docs/performance.md,
+ * The booking batcher: new bookings asked for together are written, with their jobs, by one call of
+ * book_batch (migration 0018, which says what it does) and one commit. The bench's booking rate rests on it (docs/performance.md,
  * "Bookings asked for together share one statement and one commit").
  */
 
@@ -88,12 +87,8 @@ export type HoldLimits = { perClient: number; perAddress: number };
 export const HOLD_ADDRESS_WINDOW_MINUTES = 10;
 const THERAPIST_TYPE = { ONLINE: 1, OFFLINE: 2 } as const;
 
-/**
- * The statement (booking-insert.sql, which says what it does), read once when this module loads. Its
- * input columns and insert list are written out there; tests/integration/booking-insert-plan.test.ts
- * holds them to NEW_BOOKING_KEYS and the schema.
- */
-export const BOOKING_INSERT = readFileSync(new URL('./booking-insert.sql', import.meta.url), 'utf8');
+/** The call; its parameters are the batch (JSON), the address window in minutes and the lock keys. */
+export const BOOK_BATCH = 'select n, refusal, id, retry_after from book_batch($1::jsonb, $2::int, $3::bigint[])';
 
 /** What one booking of a batch carries beside its columns (the statement's `input`). */
 type BatchRow = Record<string, unknown> & {
@@ -210,36 +205,19 @@ function schedule(pool: pg.Pool, w: Writer): void {
 export type InsertRow = { n: number; refusal: BookingRefusal | null; id: number | null; retry_after: number | null };
 
 /**
- * The statement alone, or, when some booking of the batch counts against a hold limit, inside a
- * transaction that first takes an advisory lock per client and address (in one order, so two batches
- * never wait for each other in a circle): the counts the statement reads then include every hold
- * committed before, and no other batch for the same client can slip in between count and insert.
+ * One call of book_batch: it takes an advisory lock per client and address a limited hold counts against
+ * (in one order, so two batches never wait for each other in a circle), then runs the statement with a
+ * fresh snapshot, so the counts it reads include every hold committed before and no other batch for the
+ * same client can slip in between count and insert. One round trip, committed on its own.
  */
 async function runInsert(pool: pg.Pool, batch: Pending[]): Promise<InsertRow[]> {
-  const query = {
-    name: 'booking_insert',
-    text: BOOKING_INSERT,
-    values: [JSON.stringify(batch.map((p, n) => ({ n, ...p.row }))), HOLD_ADDRESS_WINDOW_MINUTES],
-  };
   const keys = [...new Set(batch.flatMap((p) => p.lockKeys))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  if (keys.length === 0) return (await pool.query<InsertRow>(query)).rows;
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    await client.query({
-      name: 'booking_hold_locks',
-      text: 'select count(pg_advisory_xact_lock(k)) from (select k from unnest($1::bigint[]) as k order by k) as keys',
-      values: [keys.map(String)],
-    });
-    const { rows } = await client.query<InsertRow>(query);
-    await client.query('commit');
-    return rows;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  const { rows } = await pool.query<InsertRow>({
+    name: 'book_batch',
+    text: BOOK_BATCH,
+    values: [JSON.stringify(batch.map((p, n) => ({ n, ...p.row }))), HOLD_ADDRESS_WINDOW_MINUTES, keys.map(String)],
+  });
+  return rows;
 }
 
 async function writeBatch(pool: pg.Pool, batch: Pending[]): Promise<void> {
