@@ -6,12 +6,15 @@
  * keep-alive connection, `connections` of them at a time.
  *
  * Neither wrk nor autocannon can choose the address a connection comes from, hence this driver. It
- * keeps one request in flight per connection, as autocannon does, and costs about as much CPU.
+ * keeps one request in flight per connection, as they do, and like wrk it writes each request as one
+ * buffer on a raw socket and reads only the status line and the length of each answer: Node's HTTP
+ * client cost about 390 µs of CPU a booking, taken from the two cores the API and PostgreSQL share
+ * with it, where this costs a tenth of that (docs/performance.md).
  *
  * argv[2]: a JSON file { url, cells, connections, perAddress, firstAddress }; answers on IPC (or
  * stdout) with { requests, statuses, p50, p99, seconds }.
  */
-import http from 'node:http';
+import net from 'node:net';
 import { readFileSync } from 'node:fs';
 
 type Cell = { therapist_id: number; booking_date: string; booking_time_slot_start: string };
@@ -27,43 +30,86 @@ function address(n: number): string {
   return `127.1.${net % 256}.${host}`;
 }
 
-function body(cell: Cell, client: number): string {
-  return JSON.stringify({
-    ...cell,
-    client_full_name: `Bench Client ${client}`,
-    client_email: `bench.client.${client}@example.com`,
-    client_mobile: String(9_000_000_000 + client),
-    client_age: 29,
-    client_state: 'Maharashtra',
-    client_city: 'Mumbai',
-    client_note: 'First session',
-    session_type: 'individual',
-    terms_accepted: true,
-    booking_type: 'ONLINE',
-    location_id: 0,
-  });
+function request(cell: Cell, client: number): Buffer {
+  const body = Buffer.from(
+    JSON.stringify({
+      ...cell,
+      client_full_name: `Bench Client ${client}`,
+      client_email: `bench.client.${client}@example.com`,
+      client_mobile: String(9_000_000_000 + client),
+      client_age: 29,
+      client_state: 'Maharashtra',
+      client_city: 'Mumbai',
+      client_note: 'First session',
+      session_type: 'individual',
+      terms_accepted: true,
+      booking_type: 'ONLINE',
+      location_id: 0,
+    }),
+  );
+  const head = `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
 
-function post(agent: http.Agent, payload: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+const HEAD_END = Buffer.from('\r\n\r\n');
+
+/**
+ * One keep-alive connection from `localAddress`: sends each request once the answer to the one before
+ * has arrived whole (by Content-Length, or chunk by chunk), and calls `answered` with its status.
+ */
+class Connection {
+  private readonly socket: net.Socket;
+  private buffered = Buffer.alloc(0);
+  private waiting?: { resolve: (status: number) => void; reject: (err: Error) => void };
+
+  constructor(localAddress: string) {
+    this.socket = net.connect({ host: target.hostname, port: Number(target.port), localAddress, noDelay: true });
+    this.socket.on('data', (chunk) => {
+      this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
+      this.parse();
+    });
+    const fail = (err: Error) => {
+      this.waiting?.reject(err);
+      this.waiting = undefined;
+    };
+    this.socket.on('error', fail);
+    this.socket.on('close', () => fail(new Error('connection closed')));
+  }
+
+  send(payload: Buffer): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.socket.write(payload);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  /** Takes one whole answer off the front of what has arrived, if it is all there. */
+  private parse(): void {
+    const end = this.buffered.indexOf(HEAD_END);
+    if (end < 0 || !this.waiting) return;
+    const head = this.buffered.toString('latin1', 0, end);
+    const status = Number(head.slice(9, 12));
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    let bodyEnd: number;
+    if (length) {
+      bodyEnd = end + 4 + Number(length[1]);
+      if (this.buffered.length < bodyEnd) return;
+    } else if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+      const last = this.buffered.indexOf('\r\n0\r\n\r\n', end);
+      if (last < 0) return;
+      bodyEnd = last + 7;
+    } else {
+      bodyEnd = end + 4;
+    }
+    this.buffered = this.buffered.subarray(bodyEnd);
+    const { resolve } = this.waiting;
+    this.waiting = undefined;
+    resolve(status);
+  }
 }
 
 const latencies: number[] = [];
@@ -75,21 +121,27 @@ async function connection(): Promise<void> {
   while (next < input.cells.length) {
     const first = next;
     next += input.perAddress;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: address(nextAddress++) });
+    const from = address(nextAddress++);
+    let conn = new Connection(from);
     try {
       for (let i = first; i < Math.min(first + input.perAddress, input.cells.length); i++) {
+        const payload = request(input.cells[i]!, input.clientOffset + i);
         const started = performance.now();
         let status: number;
         try {
-          status = await post(agent, body(input.cells[i]!, input.clientOffset + i));
+          status = await conn.send(payload);
         } catch {
           status = 0;
         }
         latencies.push(performance.now() - started);
         statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status === 0) {
+          conn.close();
+          conn = new Connection(from);
+        }
       }
     } finally {
-      agent.destroy();
+      conn.close();
     }
   }
 }
