@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -154,11 +153,11 @@ export const adminUsers = pgTable(
 );
 
 /**
- * A public online booking's unpaid hold, as the per-client hold count (book_batch, migration 0018) reads it;
- * its end (payment_hold_expires_at) decides whether it is still live.
+ * A column's value while the booking is a public online booking's unpaid hold, else null: what the
+ * per-client hold counts (book_batch, migration 0018) look clients up by.
  */
-const livePublicHold = (t: { paymentStatus: AnyPgColumn; bookingType: AnyPgColumn; cancelled: AnyPgColumn; createdByAdminId: AnyPgColumn }) =>
-  sql`${t.paymentStatus} = 'INITIATED' and ${t.bookingType} = 'ONLINE' and not ${t.cancelled} and ${t.createdByAdminId} is null`;
+const whileUnpaidHold = (column: string) =>
+  sql.raw(`case when payment_status = 'INITIATED' and booking_type = 'ONLINE' and not cancelled and created_by_admin_id is null then ${column} end`);
 
 export const bookings = pgTable(
   'bookings',
@@ -198,6 +197,14 @@ export const bookings = pgTable(
     bookingTokenHash: text('booking_token_hash'),
     /** Keyed hash of the address a public booking came from, for the per-address hold limit; never the address. */
     clientAddressHash: text('client_address_hash'),
+    /**
+     * The client's e-mail and mobile while this is an unpaid public hold (null otherwise), kept by
+     * PostgreSQL. The hold counts (HOLDS_PER_CLIENT) ask for these columns, which only their own
+     * indexes hold, so the planner cannot read bookings_initiated_idx or the other client index
+     * instead, as it did when the statistics were taken with no hold live (migration 0017).
+     */
+    holdEmail: text('hold_email').generatedAlwaysAs(whileUnpaidHold('client_email')),
+    holdMobile: text('hold_mobile').generatedAlwaysAs(whileUnpaidHold('client_mobile')),
     /** Whether the client came to a past session: ATTENDED, NO_SHOW, or null while not marked. */
     attendance: text('attendance').$type<'ATTENDED' | 'NO_SHOW'>(),
     attendanceMarkedAt: timestamp('attendance_marked_at', { withTimezone: true }),
@@ -224,11 +231,9 @@ export const bookings = pgTable(
     index('bookings_date_idx').on(t.bookingDate),
     index('bookings_initiated_idx').on(t.paymentHoldExpiresAt).where(sql`${t.paymentStatus} = 'INITIATED'`),
     // A client's live holds (HOLDS_PER_CLIENT), counted by e-mail and by mobile for every public
-    // booking: without these each count read every live hold of the centre. The predicate is the
-    // count's own (book_batch), so the count is an index-only scan that the planner prefers to
-    // bookings_initiated_idx even when its statistics were taken with no live hold (migration 0017).
-    index('bookings_initiated_email_idx').on(t.clientEmail, t.paymentHoldExpiresAt).where(livePublicHold(t)),
-    index('bookings_initiated_mobile_idx').on(t.clientMobile, t.paymentHoldExpiresAt).where(livePublicHold(t)),
+    // booking: without these each count read every live hold of the centre.
+    index('bookings_hold_email_idx').on(t.holdEmail, t.paymentHoldExpiresAt).where(sql`${t.holdEmail} is not null`),
+    index('bookings_hold_mobile_idx').on(t.holdMobile, t.paymentHoldExpiresAt).where(sql`${t.holdMobile} is not null`),
     index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),
     uniqueIndex('bookings_payment_link_uq').on(t.razorpayPaymentLinkId),
     // The client's idempotency key: a retried request finds the booking it already made.

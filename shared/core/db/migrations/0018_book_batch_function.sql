@@ -51,15 +51,13 @@ BEGIN
     -- The client's live holds and the address's recent unpaid holds, with those asked earlier in this
     -- batch; only for rows with limits (a batch with limits runs after advisory locks on its clients and
     -- addresses, so the counts cannot race). address_retry: seconds until the address may hold one more.
-    -- The client counts read bookings_initiated_email_idx and bookings_initiated_mobile_idx (0014, 0017).
+    -- The client counts read bookings_hold_email_idx and bookings_hold_mobile_idx (0017).
     holds as (
       select i.n,
         case when i.hold_limit_client > 0 then greatest(
-          (select count(*) from bookings x where x.payment_status = 'INITIATED' and not x.cancelled and x.booking_type = 'ONLINE'
-             and x.created_by_admin_id is null and x.payment_hold_expires_at > i.asked_at and x.client_email = i.client_email)
+          (select count(*) from bookings x where x.hold_email = i.client_email and x.payment_hold_expires_at > i.asked_at)
             + count(*) filter (where i.hold_limit_client > 0) over (partition by i.client_email order by i.n),
-          (select count(*) from bookings x where x.payment_status = 'INITIATED' and not x.cancelled and x.booking_type = 'ONLINE'
-             and x.created_by_admin_id is null and x.payment_hold_expires_at > i.asked_at and x.client_mobile = i.client_mobile)
+          (select count(*) from bookings x where x.hold_mobile = i.client_mobile and x.payment_hold_expires_at > i.asked_at)
             + count(*) filter (where i.hold_limit_client > 0) over (partition by i.client_mobile order by i.n))
         end as client_holds,
         case when i.hold_limit_address > 0 then
