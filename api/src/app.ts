@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { jobFailureRoutes } from './routes/job-failures.routes.ts';
 import { manageRoutes } from './routes/manage.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
+import { earlyPublicBooking } from './routes/public-booking.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
@@ -35,6 +36,8 @@ export function buildApp(input: AppDeps): express.Express {
 
   // Ahead of everything: a cached public read is answered here whole, with the same headers and log line.
   app.use(cachedPublicReads(deps.readCache, deps));
+  // And a public booking, ahead of the routers, parsers and compression it has no use for.
+  app.use(earlyPublicBooking(deps));
   app.use(requestLog(deps.logger));
   app.use(securityHeaders(SECURITY_POLICY));
   app.use(compressAnswers());

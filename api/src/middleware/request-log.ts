@@ -53,18 +53,26 @@ const requestFields = (req: IncomingMessage & { originalUrl?: string }, id: stri
 });
 
 /**
- * Tags each request with an id (echoed as X-Request-Id) and logs it when done (logWhenDone).
- * `req.log` is created on first use: pino-http made a child logger per request and ran the PII
- * redaction over it even when nothing was written, a third of a cheap request's cost.
+ * Tags the request with an id (echoed as X-Request-Id), gives it `req.log` and logs it when done
+ * (logWhenDone). `req.log` is created on first use: pino-http made a child logger per request and ran
+ * the PII redaction over it even when nothing was written, a third of a cheap request's cost.
+ */
+export function tagRequest(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
+  const id = requestIdOf(req);
+  res.setHeader('x-request-id', id);
+  req.id = id;
+  let child: Logger | undefined;
+  Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child(requestFields(req, id))) });
+  logWhenDone(logger, req, res, id, performance.now());
+}
+
+/**
+ * Every request, tagged and logged by tagRequest; one an early answer already tagged (the public
+ * booking's, which hands a manual booking on to the routes) is not tagged or logged twice.
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const id = requestIdOf(req);
-    res.setHeader('x-request-id', id);
-    req.id = id;
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child(requestFields(req, id))) });
-    logWhenDone(logger, req, res, id, performance.now());
+    if (req.id === undefined) tagRequest(logger, req, res);
     next();
   };
 }

@@ -1,14 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, type NextFunction, type Response } from 'express';
-import { bookingCreateSchema } from '../../../shared/contract/booking.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import { createBooking } from '../../../shared/core/services/booking.service.ts';
-import { addressKey } from '../../../shared/core/services/auth.service.ts';
-import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
 import type { AppDeps } from '../deps.ts';
-import { parseOr400 } from '../middleware/validate.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
+import { publicBooking } from './public-booking.ts';
 import { addPublicReads } from './public-reads.ts';
 
 export const IMAGES_DIR = fileURLToPath(new URL('../../images/', import.meta.url));
@@ -28,28 +24,14 @@ function sendImage(res: Response, next: NextFunction, dir: string, folder: strin
 }
 
 export function publicRoutes(deps: AppDeps): Router {
-  const { db } = deps;
   const r = Router();
-  const addressHash = clientAddressHasher(deps.config.jwtSecret);
+  const book = publicBooking(deps);
   addPublicReads(r, deps);
 
   r.post('/confirm-booking', async (req, res, next) => {
     // A manual booking is the admin router's, further down the app.
     if (isManualBookingPayload(req.body)) return next('router');
-    const input = parseOr400(bookingCreateSchema, req.body, 'Send the booking as a JSON object (Content-Type: application/json).');
-    const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
-    const created = await createBooking(db, input, actor, deps.now(), {
-      paymentHoldMinutes: deps.config.paymentHoldMinutes,
-      tokenSecret: deps.config.jwtSecret,
-      logger: deps.logger,
-      holds: deps.config.holds,
-      // req.ip is the socket's address unless TRUST_PROXY names the proxy in front; IPv6 by its /64,
-      // which one client can rotate through.
-      clientAddressHash: addressHash(addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown')),
-    });
-    // Read-your-writes here; other processes drop it when the announcement reaches them.
-    deps.readCache.changed(`therapist:${input.therapist_id}`);
-    res.json(created);
+    res.json(await book(req, req.body));
   });
 
   r.get('/get_location_image/:file', (req, res, next) => {
