@@ -1,4 +1,5 @@
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { centreNow } from '../../../shared/domain/time.ts';
 import type { Db } from '../../../shared/core/db/client.ts';
@@ -91,20 +92,23 @@ export function addPublicReads(r: Router, deps: AppDeps): void {
 const THERAPIST_QUERY = /^therapist_id=([1-9]\d{0,8})$/;
 
 /**
- * Answers a public read straight from the process cache, ahead of Express's routers, body parsers and
- * res.send: through them a cached slot offer cost three times as much, and their garbage (26 KB a
+ * Answers a public read straight from the process cache, before Express handles the request (app.ts,
+ * answerEarly), so ahead of its routers, body parsers and res.send: through them a cached slot offer cost three times as much, and their garbage (26 KB a
  * request against 13) set its p99 (README, Performance). It answers only a GET whose URL is a read's
  * canonical form, whose entry is cached and current, and that asks no If-None-Match; anything else
  * goes on to the routes addPublicReads adds, which validate and answer it in full. The headers, id and
  * log line are the ones requestLog and securityHeaders give every other answer.
  */
-export function cachedPublicReads(readCache: ReadCache, deps: Pick<AppDeps, 'logger' | 'now'>): RequestHandler {
+export function cachedPublicReads(
+  readCache: ReadCache,
+  deps: Pick<AppDeps, 'logger' | 'now'>,
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   const { logger } = deps;
   const { headers, removed } = securityHeaderList(SECURITY_POLICY);
   const security = headers.flat();
   return (req, res, next) => {
     if (req.method !== 'GET' || req.headers['if-none-match'] !== undefined) return next();
-    const url = req.url;
+    const url = req.url ?? '';
     const q = url.indexOf('?');
     const read = READS.get(q === -1 ? url : url.slice(0, q));
     if (!read) return next();
