@@ -10,6 +10,8 @@ FROM node:24-slim
 ENV NODE_ENV=production
 # Fixed glibc thresholds hand big freed buffers back to the system (shared/core/node-process.ts).
 ENV MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
+# Node's compile cache: a restart finds the modules compiled and their types stripped (node-process.ts).
+ENV NODE_COMPILE_CACHE=/app/var/compile-cache
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import module from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -41,6 +42,9 @@ const server = app.listen(cfg.port, cfg.host);
 await once(server, 'listening');
 const { port } = server.address() as AddressInfo;
 logger.info({ port, payments: payments.name }, `API listening on ${cfg.publicBaseUrl}`);
+// Every module is loaded: the next start reads them from the compile cache (node-process.ts), even if
+// this one is killed rather than stopped.
+module.flushCompileCache();
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import path from 'node:path';
 
 /**
  * How the API and the worker are launched, by `npm start`, the end-to-end tests and `npm run bench`
@@ -21,10 +22,21 @@ export const NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=384'
  */
 export const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
 
+/**
+ * Node's compile cache, in the project's var/ (the app user's in Docker): a start finds the modules
+ * compiled and their types stripped by an earlier one. Without it every start ran the type stripper
+ * (a WebAssembly module and V8's compilers for it) over every file: the API was 10 MB larger at start
+ * and 13 MB after the bench's slot and booking load (docs/performance.md). The API and worker write the
+ * cache once they are ready; the export process reads it too.
+ */
+export function compileCacheDir(root: string): string {
+  return path.join(root, 'var', 'compile-cache');
+}
+
 export function spawnNodeService(entry: string, options: { cwd: string; env?: NodeJS.ProcessEnv; stdio?: StdioOptions; args?: string[] }): ChildProcess {
   return spawn(process.execPath, [...NODE_FLAGS, entry, ...(options.args ?? [])], {
     cwd: options.cwd,
-    env: { ...MALLOC_ENV, ...(options.env ?? process.env) },
+    env: { ...MALLOC_ENV, NODE_COMPILE_CACHE: compileCacheDir(options.cwd), ...(options.env ?? process.env) },
     stdio: options.stdio ?? 'inherit',
   });
 }

@@ -1,3 +1,4 @@
+import module from 'node:module';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
 import { closeQueues, createQueues } from '../../shared/core/jobs/queues.ts';
@@ -29,6 +30,8 @@ const running = await startWorker(
   },
 );
 logger.info({ payments: payments.name, meetings: cfg.meetings.provider, mail: mailer.kind, prefix: cfg.queuePrefix }, 'worker started');
+// The next start reads the modules from the compile cache (node-process.ts), even if this one is killed.
+module.flushCompileCache();
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

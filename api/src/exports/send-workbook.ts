@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
 import { ADMIN_MESSAGES as AM } from '../../../shared/contract/admin.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import { spawnNodeService } from '../../../shared/core/node-process.ts';
+import { compileCacheDir, spawnNodeService } from '../../../shared/core/node-process.ts';
 import { NO_ROWS_EXIT_CODE, type Export } from '../../../shared/core/services/report-export.service.ts';
 
 const WORKBOOK_PROCESS = fileURLToPath(new URL('./workbook-process.ts', import.meta.url));
 // In the project's own var/ (the app user's in Docker), not a shared /tmp another user could write to.
-const COMPILE_CACHE = fileURLToPath(new URL('../../../var/compile-cache', import.meta.url));
+const COMPILE_CACHE = compileCacheDir(fileURLToPath(new URL('../../../', import.meta.url)));
 
 /** A year's export takes about a second; one still running after two minutes is stuck. */
 const WORKBOOK_DEADLINE_MS = 120_000;
