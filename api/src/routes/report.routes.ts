@@ -6,7 +6,7 @@ import { AppError } from '../../../shared/core/errors.ts';
 import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
 import { eodReport, incomeHeader, incomePage, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
 import { pageOf } from '../../../shared/core/services/paging.ts';
-import { databaseUrlOf, eachPaymentBatch } from '../../../shared/core/services/income.service.ts';
+import { databaseUrlOf, eachPaymentJsonBatch } from '../../../shared/core/services/income.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
@@ -16,7 +16,7 @@ const noQuery = z.strictObject({});
 
 /**
  * The whole income / inventory list (IncomeReport), the spec's answer when no page is asked for,
- * written as it is read: batches from a server-side cursor (eachPaymentBatch), each written before the
+ * written as it is read: batches of payments' JSON text from a server-side cursor (eachPaymentJsonBatch), each written before the
  * next is fetched and, when the client reads slower than we write, only once the socket has drained.
  * So a year of payments (megabytes of JSON) is never in the API's memory, whoever asks for it and
  * however slowly. It carries client names and phones, so no cache may keep it.
@@ -46,19 +46,11 @@ async function sendPayments(res: Response, db: AppDeps['db']): Promise<void> {
     if (left) throw new Error(LEFT);
   };
   try {
-    await eachPaymentBatch(db, async (batch, totals) => {
-      let chunk = '';
-      for (const payment of batch) {
-        if (first) {
-          // The header is the report's own JSON with its list cut open, so its fields stay in one place.
-          chunk += JSON.stringify(incomeHeader(totals, [])).slice(0, -2);
-          first = false;
-        } else {
-          chunk += ',';
-        }
-        chunk += JSON.stringify(payment);
-      }
-      await write(chunk);
+    await eachPaymentJsonBatch(db, async (batch, totals) => {
+      // The header is the report's own JSON with its list cut open, so its fields stay in one place.
+      const head = first ? JSON.stringify(incomeHeader(totals, [])).slice(0, -2) : ',';
+      first = false;
+      await write(head + batch.join(','));
     });
   } catch (err) {
     // An admin who left is no failure of ours (the cursor is closed with its transaction); the access
