@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { eachLedgerBatch } from '../../shared/core/repositories/income.repository.ts';
 import { mapPayment } from '../../shared/core/services/income.service.ts';
+import { incomeReport } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
 import { binary, fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -161,15 +163,18 @@ describe('the whole list, streamed from a cursor', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      await new Promise<void>((resolve) => {
-        const req = http.get({ host: '127.0.0.1', port, path: '/api/admin/income', headers: boss }, (res) => {
-          res.once('data', () => {
-            req.destroy();
-            resolve();
+      // Read as sent (identity), and through the list's own compressors.
+      for (const encoding of ['identity', 'gzip', 'br']) {
+        await new Promise<void>((resolve) => {
+          const req = http.get({ host: '127.0.0.1', port, path: '/api/admin/income', headers: { ...boss, 'accept-encoding': encoding } }, (res) => {
+            res.once('data', () => {
+              req.destroy();
+              resolve();
+            });
           });
+          req.on('error', () => {});
         });
-        req.on('error', () => {});
-      });
+      }
       // The cursor's transaction is gone once the server noticed (no session of ours sits idle in it).
       await vi.waitFor(
         async () => {
@@ -183,6 +188,76 @@ describe('the whole list, streamed from a cursor', () => {
       expect(again.body.payments.length).toBe((await get('/api/admin/income?page_size=1').expect(200)).body.total);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('the whole list as PostgreSQL writes it', () => {
+  it('is, byte for byte, JSON.stringify of the report mapped in JavaScript, in every encoding', async () => {
+    const odd = await createTestDatabase();
+    try {
+      await seedDemoData(odd.db);
+      const admin = await createAdmins(odd.db);
+      const oddApp = testApp(odd, { now: clock.now });
+      // Text JSON must escape (quotes, backslashes (chr(92)), every control character), text it must
+      // not (non-ASCII, emoji, the line separators JavaScript leaves alone), no transaction id, and
+      // amounts with paise, under a rupee, negative, and whole.
+      await odd.db.execute(sql`
+        with names(n, name, mobile, txn, paise) as (values
+          (0, 'Zoë "Q" O''Brien', '+91 98765' || chr(160) || '43210', 'txn-odd-0', 12345),
+          (1, 'back' || chr(92) || 'slash / and </script>', '9000000001', null, 5),
+          (2, 'tab' || chr(9) || 'new' || chr(10) || 'line' || chr(13) || 'cr' || chr(8) || chr(12), '9000000002', 'txn-"odd"-2', 100),
+          (3, 'controls ' || chr(1) || chr(31) || chr(127) || ' end', '9000000003', 'txn' || chr(92) || 'odd' || chr(92) || '3', 1999999),
+          (4, 'emoji 😀 and ' || chr(8232) || chr(8233) || ' Ānanya 日本', '90000 00004', 'txn-odd-4', 10)),
+        b as (
+          insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+                                client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
+          select 1, 1, date '2025-03-01' + n, make_time(9 + n, 0, 0), 'ONLINE', name, 'odd' || n || '@example.com', mobile, 'COMPLETED', txn, paise
+          from names
+          returning id, amount_paise)
+        insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
+        select id, 'capture', 'razorpay', 'pay_"' || id || '"' || chr(92), amount_paise, 'CARD', timestamptz '2025-03-01 10:00:00.123456+05:30' + id * interval '1 minute'
+        from b`);
+      await odd.db.execute(sql`
+        insert into payments_ledger (booking_id, kind, provider, payment_id, refund_id, amount_paise, method, reason, occurred_at)
+        select id, 'refund', 'razorpay', 'pay_"' || id || '"' || chr(92), 'rfnd_' || id, case when id % 2 = 0 then -1 else -amount_paise end, 'OTHER',
+               case when id % 2 = 0 then 'Said "no" ' || chr(10) || 'twice ' || chr(92) || ' 🙂' end, now()
+        from bookings where client_email like 'odd%'`);
+      const expected = JSON.stringify(await incomeReport(odd.db));
+      expect(expected).toContain('"amount":-0.01');
+      expect(expected).toContain('"amount":0.05');
+      expect(expected).toContain('"amount":123.45');
+      expect(expected).toContain('"payment_transaction_id":null');
+      const server = oddApp.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const fetchList = (path: string, encoding: string) =>
+          new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+            http
+              .get({ host: '127.0.0.1', port, path, headers: { ...bearer(tokenFor(admin.superadmin, clock.now())), 'accept-encoding': encoding } }, (res) => {
+                const chunks: Buffer[] = [];
+                res.on('data', (c: Buffer) => chunks.push(c));
+                res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+              })
+              .on('error', reject);
+          });
+        const decode: Record<string, (b: Buffer) => Buffer> = { identity: (b) => b, gzip: gunzipSync, br: brotliDecompressSync };
+        for (const path of PATHS) {
+          for (const [encoding, decoded] of Object.entries(decode)) {
+            const res = await fetchList(path, encoding);
+            expect(res.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+            expect(res.headers['cache-control']).toBe('no-store');
+            expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+            expect(res.headers.vary).toContain('Accept-Encoding');
+            expect(decoded(res.body).toString('utf8')).toBe(expected);
+          }
+        }
+      } finally {
+        server.close();
+      }
+    } finally {
+      await odd.drop();
     }
   });
 });

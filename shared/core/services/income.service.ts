@@ -4,7 +4,14 @@
  */
 import type { PaymentDto } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
-import { connectionStringOf, eachLedgerBatch, type IncomeTotals, type LedgerEntryRow, type LedgerSource } from '../repositories/income.repository.ts';
+import {
+  connectionStringOf,
+  eachLedgerBatch,
+  eachLedgerJsonBatch,
+  type IncomeTotals,
+  type LedgerEntryRow,
+  type LedgerSource,
+} from '../repositories/income.repository.ts';
 
 export function mapPayment(r: LedgerEntryRow): PaymentDto {
   return {
@@ -28,6 +35,14 @@ export function mapPayment(r: LedgerEntryRow): PaymentDto {
  */
 export async function eachPaymentBatch(source: LedgerSource, onBatch: (payments: PaymentDto[], totals: IncomeTotals) => unknown): Promise<number> {
   return eachLedgerBatch(source, (rows, totals) => onBatch(rows.map(mapPayment), totals));
+}
+
+/**
+ * The same, each payment as its JSON text: JSON.stringify(mapPayment(row)), byte for byte, but written by
+ * PostgreSQL (the repository's LEDGER_JSON), for the whole list's answer. Resolves with the row count.
+ */
+export async function eachPaymentJsonBatch(source: LedgerSource, onBatch: (json: string[], totals: IncomeTotals) => unknown): Promise<number> {
+  return eachLedgerJsonBatch(source, onBatch);
 }
 
 /** The database the API's pool reads, for the workbook process to read the same one; `fallback` when the pool was not given an address. */
