@@ -7,11 +7,11 @@ import { connectDatabase, type Db } from '../../shared/core/db/client.ts';
 import { bookings, outbox } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { AppError } from '../../shared/core/errors.ts';
-import { insertBookingWithIntents, type NewBooking } from '../../shared/core/repositories/booking-batch/booking-batch.ts';
+import { insertBookingWithIntents } from '../../shared/core/repositories/booking-batch/booking-batch.ts';
 import { createBooking } from '../../shared/core/services/booking.service.ts';
 import { testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { MONDAY_MORNING_IST, offlineBooking, onlineBooking, type Overrides } from '../support/factories.ts';
+import { MONDAY_MORNING_IST, newOnlineHold, offlineBooking, onlineBooking, type Overrides } from '../support/factories.ts';
 
 let database: TestDatabase;
 const now = new Date(MONDAY_MORNING_IST);
@@ -46,32 +46,15 @@ const refusal = (result: PromiseSettledResult<unknown>) => {
 };
 
 /** A public online hold for one client, as the booking service hands it to the batcher. */
-const ONLINE_HOLD: NewBooking & { bookingType: 'ONLINE' } = {
-  therapistId: 1,
-  serviceId: 1,
+const ONLINE_HOLD = newOnlineHold(now, {
   bookingDate: '2026-12-01',
-  bookingTimeSlotStart: '10:00',
-  bookingType: 'ONLINE',
-  locationId: null,
   clientFullName: 'Kavya Rao',
   clientEmail: 'racer@example.com',
   clientMobile: '9123456780',
   clientAge: 27,
   clientState: 'Karnataka',
   clientCity: 'Bengaluru',
-  clientNote: '',
-  sessionType: 'individual',
-  termsAccepted: true,
-  paymentStatus: 'INITIATED',
-  paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000),
-  paymentTransactionId: null,
-  adminConfirmed: false,
-  createdByAdminId: null,
-  bookingTokenHash: null,
-  clientAddressHash: null,
-  whatsappOptInAt: null,
-  whatsappConsentText: null,
-};
+});
 
 describe('bookings asked for together', () => {
   it('are written by one statement, each with its own answer', async () => {
@@ -146,32 +129,8 @@ describe('bookings asked for together', () => {
 
   it('a booking the server refuses fails alone: the others of its statement are written', async () => {
     const statements = watchStatements();
-    const values = (start: string, clientAge: number): NewBooking & { bookingType: 'ONLINE' } => ({
-      therapistId: 1,
-      serviceId: 1,
-      bookingDate: '2026-11-26',
-      bookingTimeSlotStart: start,
-      bookingType: 'ONLINE',
-      locationId: null,
-      clientFullName: 'Meera Pillai',
-      clientEmail: 'meera.pillai@example.com',
-      clientMobile: '9876543210',
-      clientAge,
-      clientState: 'Maharashtra',
-      clientCity: 'Mumbai',
-      clientNote: '',
-      sessionType: 'individual',
-      termsAccepted: true,
-      paymentStatus: 'INITIATED',
-      paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000),
-      paymentTransactionId: `txn-${start}`,
-      adminConfirmed: false,
-      createdByAdminId: null,
-      bookingTokenHash: null,
-      clientAddressHash: null,
-      whatsappOptInAt: null,
-      whatsappConsentText: null,
-    });
+    const values = (start: string, clientAge: number) =>
+      newOnlineHold(now, { bookingDate: '2026-11-26', bookingTimeSlotStart: start, clientAge, paymentTransactionId: `txn-${start}` });
     // An age past smallint's range gets by no validation here: the server refuses the whole statement.
     const results = await Promise.allSettled([
       insertBookingWithIntents(database.db, values('10:00', 30), [], now),

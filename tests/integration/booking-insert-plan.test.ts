@@ -14,7 +14,7 @@ import {
 } from '../../shared/core/repositories/booking-batch/booking-batch.ts';
 import { LIVE_BOOKING_SQL } from '../../shared/core/repositories/live-booking.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { MONDAY_MORNING_IST } from '../support/factories.ts';
+import { MONDAY_MORNING_IST, newOnlineHold } from '../support/factories.ts';
 
 /**
  * The booking batcher's call (book_batch, migration 0018) against the schema it runs on: the columns of
@@ -40,37 +40,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-const booking = (over: Partial<NewBooking> = {}): NewBooking & { bookingType: 'ONLINE' } => ({
-  ...BASE,
-  ...over,
-  bookingType: 'ONLINE',
-});
-const BASE: NewBooking = {
-  therapistId: 1,
-  serviceId: 1,
-  bookingDate: '2026-11-24',
-  bookingTimeSlotStart: '10:00',
-  bookingType: 'ONLINE',
-  locationId: null,
-  clientFullName: 'Meera Pillai',
-  clientEmail: 'meera.pillai@example.com',
-  clientMobile: '9876543210',
-  clientAge: 29,
-  clientState: 'Maharashtra',
-  clientCity: 'Mumbai',
-  clientNote: '',
-  sessionType: 'individual',
-  termsAccepted: true,
-  paymentStatus: 'INITIATED',
-  paymentHoldExpiresAt: new Date(now.getTime() + 20 * 60_000),
-  paymentTransactionId: null,
-  adminConfirmed: false,
-  createdByAdminId: null,
-  bookingTokenHash: null,
-  clientAddressHash: 'address-hash',
-  whatsappOptInAt: null,
-  whatsappConsentText: null,
-};
+const booking = (over: Partial<NewBooking> = {}) => newOnlineHold(now, { clientAddressHash: 'address-hash', ...over });
 
 /** The statement's values for these bookings, as the batcher sends them (book_batch adds the lock keys). */
 const values = (rows: ReturnType<typeof batchRow>['row'][]) => [JSON.stringify(rows.map((row, n) => ({ n, ...row }))), HOLD_ADDRESS_WINDOW_MINUTES];

@@ -1,4 +1,5 @@
 import type { BookingCreateInput } from '../../shared/contract/booking.ts';
+import type { NewBooking } from '../../shared/core/repositories/booking-batch/booking-batch.ts';
 
 /** A valid online booking for the seeded Dr. Asha Mehta (id 1, online, ₹1,500, 10:00–18:00). */
 /** Overrides may be deliberately invalid: tests send them to the server. */
@@ -56,5 +57,39 @@ export function manualOfflineBooking(overrides: Overrides = {}): Record<string, 
     amount: 1800,
     admin_confirmed: true,
     ...overrides,
+  };
+}
+
+/**
+ * A public online hold for Dr. Asha Mehta as the booking service hands it to the batcher
+ * (insertBookingWithIntents, batchRow): its hold ends 20 minutes after `askedAt`.
+ */
+export function newOnlineHold(askedAt: Date, overrides: Partial<NewBooking> = {}): NewBooking & { bookingType: 'ONLINE' } {
+  return {
+    therapistId: 1,
+    serviceId: 1,
+    bookingDate: '2026-11-24',
+    bookingTimeSlotStart: '10:00',
+    locationId: null,
+    clientFullName: 'Meera Pillai',
+    clientEmail: 'meera.pillai@example.com',
+    clientMobile: '9876543210',
+    clientAge: 29,
+    clientState: 'Maharashtra',
+    clientCity: 'Mumbai',
+    clientNote: '',
+    sessionType: 'individual',
+    termsAccepted: true,
+    paymentStatus: 'INITIATED',
+    paymentHoldExpiresAt: new Date(askedAt.getTime() + 20 * 60_000),
+    paymentTransactionId: null,
+    adminConfirmed: false,
+    createdByAdminId: null,
+    bookingTokenHash: null,
+    clientAddressHash: null,
+    whatsappOptInAt: null,
+    whatsappConsentText: null,
+    ...overrides,
+    bookingType: 'ONLINE',
   };
 }
