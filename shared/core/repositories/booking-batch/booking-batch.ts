@@ -8,8 +8,8 @@ import type { BookingJobTemplate } from '../../jobs/outbox.ts';
 
 /**
  * The booking batcher: new bookings asked for together are written, with their jobs, by one call of
- * book_batch (migration 0018, which says what it does) and one commit. The bench's booking rate rests on it (docs/performance.md,
- * "Bookings asked for together share one statement and one commit").
+ * book_batch (migration 0018, which says what it does) and one commit. The bench's booking rate rests
+ * on it (docs/performance.md, "Bookings asked for together share one statement and one commit").
  */
 
 /** What a new booking writes from the request; its price comes from the therapist, in the statement. */
