@@ -1,8 +1,12 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { createLogger, REDACT_PATHS, scrubErrorText } from '../../shared/core/logger.ts';
+import { accessLogOf, type AccessLevel, createLogger, LinesPerTurn, REDACT_PATHS, scrubErrorText } from '../../shared/core/logger.ts';
 
 function capture() {
   const lines: string[] = [];
@@ -114,5 +118,77 @@ describe('logger: errors', () => {
     logger.error({ err: looped }, 'unhandled error');
     for (const v of VALUES) expect(text()).not.toContain(v);
     expect(lines[0]!.err.cause.errors[0]).toMatchObject({ code: 'ECONNREFUSED', syscall: 'connect', port: 5432 });
+  });
+});
+
+describe('the access log', () => {
+  const TIME = /"time":"[^"]+"/;
+  const lines = [
+    { id: 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6', method: 'GET', url: '/api/slots', status: 200, responseTime: 0, completed: true },
+    { id: 'caller.id_0001', method: 'POST', url: '/confirm-booking', status: 409, responseTime: 12, completed: true },
+    { id: 'abcdefgh', method: 'DELETE', url: '/api/admin/x"y\\z/\u0001\u007f/é/😀/%22', status: 500, responseTime: 3, completed: true },
+    { id: 'abcdefgh-2', method: 'GET', url: '/payment-status', status: 200, responseTime: 7, completed: false },
+  ];
+  const levelOf = (l: (typeof lines)[number]): AccessLevel => (!l.completed ? 'warn' : l.status >= 500 ? 'error' : l.status >= 400 ? 'warn' : 'info');
+
+  it('writes, byte for byte, the line pino wrote for the same fields, bar the time', () => {
+    const written: string[] = [];
+    const logger = createLogger({ name: 'api', level: 'info' }, { write: (line: string) => void written.push(line) });
+    const byPino: string[] = [];
+    const reference = pino(
+      { level: 'info', base: { pid: process.pid, name: 'api' }, timestamp: pino.stdTimeFunctions.isoTime },
+      { write: (line: string) => void byPino.push(line) },
+    );
+    const access = accessLogOf(logger);
+    for (const l of lines) {
+      access.write(levelOf(l), l);
+      reference[levelOf(l)](
+        { req: { id: l.id, method: l.method, url: l.url }, res: { statusCode: l.status }, responseTime: l.responseTime },
+        l.completed ? 'request completed' : 'request aborted',
+      );
+    }
+    expect(written).toHaveLength(lines.length);
+    expect(written.map((w) => w.replace(TIME, '"time":"T"'))).toEqual(byPino.map((w) => w.replace(TIME, '"time":"T"')));
+    for (const w of written) expect(JSON.parse(w).time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it("keeps to the logger's level, as it is now", () => {
+    const written: string[] = [];
+    const logger = createLogger({ name: 'api', level: 'warn' }, { write: (line: string) => void written.push(line) });
+    const access = accessLogOf(logger);
+    expect([access.enabled('info'), access.enabled('warn'), access.enabled('error')]).toEqual([false, true, true]);
+    for (const l of lines) access.write(levelOf(l), l);
+    expect(written.map((w) => JSON.parse(w).req.id)).toEqual(['caller.id_0001', 'abcdefgh', 'abcdefgh-2']);
+    logger.level = 'error';
+    access.write('warn', lines[1]!);
+    expect(written).toHaveLength(3);
+  });
+});
+
+describe('LinesPerTurn', () => {
+  it("hands the turn's lines to the destination together, in order, and flushSync writes what waits", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lines-per-turn-'));
+    try {
+      const file = path.join(dir, 'log');
+      const target = pino.destination({ dest: file, sync: true });
+      const writes: string[] = [];
+      const write = target.write.bind(target);
+      target.write = (data: string) => (writes.push(data), write(data));
+      const lines = new LinesPerTurn(target);
+      lines.write('one\n');
+      lines.write('two\n');
+      expect(writes).toEqual([]);
+      await nextTurn();
+      expect(writes).toEqual(['one\ntwo\n']);
+      expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n');
+      lines.write('three ✓\n');
+      lines.flushSync();
+      expect(readFileSync(file, 'utf8')).toBe('one\ntwo\nthree ✓\n');
+      await nextTurn();
+      expect(writes).toHaveLength(2);
+      lines.end();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

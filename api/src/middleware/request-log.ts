@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { accessLoggerOf, type Logger } from '../../../shared/core/logger.ts';
+import { accessLogOf, type Logger } from '../../../shared/core/logger.ts';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -25,14 +25,15 @@ export function requestIdOf(req: IncomingMessage): string {
  * client abandoned is logged as aborted. The query string and secret path segments never reach the log. A response emits
  * 'close' both after it finished and when its connection went first, so one listener tells both.
  */
-export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, id: string, started: number): void {
-  const access = accessLoggerOf(logger);
+export function logWhenDone(logger: Logger, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, id: string, started: number): void {
+  const access = accessLogOf(logger);
   res.once('close', () => {
     const status = res.statusCode;
-    const level = !res.writableFinished ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-    if (!access.isLevelEnabled(level)) return;
-    const line = { ...requestFields(req, id), res: { statusCode: status }, responseTime: Math.round(performance.now() - started) };
-    access[level](line, res.writableFinished ? 'request completed' : 'request aborted');
+    const completed = res.writableFinished;
+    const level = !completed ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    if (!access.enabled(level)) return;
+    const url = loggedPath(req.originalUrl ?? req.url ?? '');
+    access.write(level, { id, method: req.method ?? '', url, status, responseTime: Math.round(performance.now() - started), completed });
   });
 }
 
