@@ -74,6 +74,17 @@ describe('compressed answers', () => {
     expect(chooseEncoding('*;q=0, identity')).toBeUndefined();
     expect(chooseEncoding('identity')).toBeUndefined();
     expect(chooseEncoding(undefined)).toBeUndefined();
+    // Asked again (a header seen before is answered from memory), the same choices.
+    for (const [header, chosen] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip;q=0', undefined],
+      ['identity', undefined],
+      [['gzip;q=0', 'br'], 'br'],
+      [`${'x;q=1, '.repeat(60)}gzip`, 'gzip'],
+    ] as const) {
+      expect(chooseEncoding(header as string | string[])).toBe(chosen);
+      expect(chooseEncoding(header as string | string[])).toBe(chosen);
+    }
   });
 
   it('a cached public read goes out in the encoding asked for, the same JSON in each, varying by Accept-Encoding', async () => {

@@ -14,6 +14,20 @@ export type Encoding = 'br' | 'gzip';
  */
 export function chooseEncoding(header: string | string[] | undefined): Encoding | undefined {
   if (!header) return undefined;
+  if (typeof header !== 'string' || header.length > 256) return parseEncoding(header);
+  // Browsers send one of a handful of strings: each is parsed once.
+  let chosen = chosenFor.get(header);
+  if (chosen === undefined) {
+    if (chosenFor.size >= 64) chosenFor.clear();
+    chosen = parseEncoding(header) ?? null;
+    chosenFor.set(header, chosen);
+  }
+  return chosen ?? undefined;
+}
+
+const chosenFor = new Map<string, Encoding | null>();
+
+function parseEncoding(header: string | string[]): Encoding | undefined {
   const accepted = new Map<string, number>();
   for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
