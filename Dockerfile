@@ -8,8 +8,9 @@ RUN npm ci --omit=dev && npm cache clean --force
 # Stage 2: the runtime. Node 24 runs the TypeScript sources directly (type stripping).
 FROM node:24-slim
 ENV NODE_ENV=production
-# Fixed glibc thresholds hand big freed buffers back to the system (shared/core/node-process.ts).
-ENV MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
+# Fixed glibc thresholds hand big freed buffers back to the system, and two arenas hold what threads
+# free (shared/core/node-process.ts).
+ENV MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072 MALLOC_ARENA_MAX=2
 # Node's compile cache: a restart finds the modules compiled and their types stripped (node-process.ts).
 ENV NODE_COMPILE_CACHE=/app/var/compile-cache
 WORKDIR /app

@@ -14,7 +14,7 @@ describe('how the API and worker are launched', () => {
 import v8 from 'node:v8';
 const limit: number = v8.getHeapStatistics().heap_size_limit;
 module.flushCompileCache();
-console.log(JSON.stringify({ cache: module.getCompileCacheDir(), mmap: process.env.MALLOC_MMAP_THRESHOLD_, limitMb: Math.round(limit / 1048576) }));
+console.log(JSON.stringify({ cache: module.getCompileCacheDir(), mmap: process.env.MALLOC_MMAP_THRESHOLD_, arenas: process.env.MALLOC_ARENA_MAX, limitMb: Math.round(limit / 1048576) }));
 `,
     );
     const run = async () => {
@@ -22,12 +22,13 @@ console.log(JSON.stringify({ cache: module.getCompileCacheDir(), mmap: process.e
       let out = '';
       child.stdout!.on('data', (c: Buffer) => (out += c));
       await once(child, 'exit');
-      return JSON.parse(out) as { cache: string; mmap: string; limitMb: number };
+      return JSON.parse(out) as { cache: string; mmap: string; arenas: string; limitMb: number };
     };
     try {
       const first = await run();
       expect(first.cache.startsWith(compileCacheDir(root))).toBe(true);
       expect(first.mmap).toBe('131072');
+      expect(first.arenas).toBe('2');
       // 384 MB of old generation plus the young generation's semi-spaces.
       expect(first.limitMb).toBeGreaterThanOrEqual(384);
       expect(first.limitMb).toBeLessThan(450);
