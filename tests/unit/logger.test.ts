@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { accessLogOf, type AccessLevel, createLogger, LinesPerTurn, REDACT_PATHS, scrubErrorText } from '../../shared/core/logger.ts';
+import { accessLogOf, type AccessLevel, createLogger, LogBuffer, REDACT_PATHS, scrubErrorText } from '../../shared/core/logger.ts';
 
 function capture() {
   const lines: string[] = [];
@@ -165,27 +165,61 @@ describe('the access log', () => {
   });
 });
 
-describe('LinesPerTurn', () => {
-  it("hands the turn's lines to the destination together, in order, and flushSync writes what waits", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'lines-per-turn-'));
+describe('LogBuffer', () => {
+  function target(file: string) {
+    const sonic = pino.destination({ dest: file, sync: true, contentMode: 'buffer' });
+    const writes: string[] = [];
+    const write = sonic.write.bind(sonic);
+    sonic.write = (data: string) => (writes.push(String(data)), write(data));
+    return { sonic, writes };
+  }
+
+  it('hands the lines on together, in order, 20 ms after the first; flushSync writes what it holds at once', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'log-buffer-'));
     try {
       const file = path.join(dir, 'log');
-      const target = pino.destination({ dest: file, sync: true });
-      const writes: string[] = [];
-      const write = target.write.bind(target);
-      target.write = (data: string) => (writes.push(data), write(data));
-      const lines = new LinesPerTurn(target);
+      const { sonic, writes } = target(file);
+      const lines = new LogBuffer(sonic);
       lines.write('one\n');
-      lines.write('two\n');
+      lines.write('two ✓\n');
+      await nextTurn();
       expect(writes).toEqual([]);
-      await nextTurn();
-      expect(writes).toEqual(['one\ntwo\n']);
-      expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n');
-      lines.write('three ✓\n');
+      await sleep(LogBuffer.DELAY_MS + 30);
+      expect(writes).toEqual(['one\ntwo ✓\n']);
+      expect(readFileSync(file, 'utf8')).toBe('one\ntwo ✓\n');
+      lines.write('three\n');
       lines.flushSync();
-      expect(readFileSync(file, 'utf8')).toBe('one\ntwo\nthree ✓\n');
-      await nextTurn();
+      expect(readFileSync(file, 'utf8')).toBe('one\ntwo ✓\nthree\n');
+      await sleep(LogBuffer.DELAY_MS + 30);
       expect(writes).toHaveLength(2);
+      lines.end();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('passes the lines on when they fill its buffer, and a line longer than the buffer whole', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'log-buffer-'));
+    try {
+      const file = path.join(dir, 'log');
+      const { sonic, writes } = target(file);
+      const lines = new LogBuffer(sonic);
+      const line = `${'é'.repeat(499)}\n`; // 999 bytes
+      const expected: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        lines.write(line);
+        expected.push(line);
+      }
+      // The 33rd line did not fit in 32 KB: the 32 before it went on without waiting.
+      expect(writes.length).toBe(1);
+      expect(Buffer.byteLength(writes[0]!)).toBe(32 * 999);
+      const long = `${'x'.repeat(LogBuffer.SIZE + 10)}\n`;
+      lines.write(long);
+      expected.push(long);
+      lines.write('last\n');
+      expected.push('last\n');
+      lines.flushSync();
+      expect(readFileSync(file, 'utf8')).toBe(expected.join(''));
       lines.end();
     } finally {
       rmSync(dir, { recursive: true, force: true });
