@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { accessLogOf, type Logger } from '../../../shared/core/logger.ts';
+import { type AccessLog, accessLogOf, type Logger } from '../../../shared/core/logger.ts';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -25,15 +25,19 @@ export function requestIdOf(req: IncomingMessage): string {
  * client abandoned is logged as aborted. The query string and secret path segments never reach the log. A response emits
  * 'close' both after it finished and when its connection went first, so one listener tells both.
  */
-export function logWhenDone(logger: Logger, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, id: string, started: number): void {
-  const access = accessLogOf(logger);
+export function logWhenDone(
+  access: AccessLog,
+  req: IncomingMessage & { originalUrl?: string },
+  res: ServerResponse,
+  id: string,
+  started: number,
+  path = loggedPath(req.originalUrl ?? req.url ?? ''),
+): void {
   res.once('close', () => {
     const status = res.statusCode;
     const completed = res.writableFinished;
     const level = !completed ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-    if (!access.enabled(level)) return;
-    const url = loggedPath(req.originalUrl ?? req.url ?? '');
-    access.write(level, { id, method: req.method ?? '', url, status, responseTime: Math.round(performance.now() - started), completed });
+    access.write(level, { id, method: req.method ?? '', url: path, status, responseTime: Math.round(performance.now() - started), completed });
   });
 }
 
@@ -64,7 +68,7 @@ export function tagRequest(logger: Logger, req: IncomingMessage, res: ServerResp
   req.id = id;
   let child: Logger | undefined;
   Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child(requestFields(req, id))) });
-  logWhenDone(logger, req, res, id, performance.now());
+  logWhenDone(accessLogOf(logger), req, res, id, performance.now());
 }
 
 /**

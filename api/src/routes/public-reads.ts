@@ -5,6 +5,7 @@ import { centreNow } from '../../../shared/domain/time.ts';
 import type { Db } from '../../../shared/core/db/client.ts';
 import { listAvailability, listBookedSlots, listLocations, listServices, listTherapists } from '../../../shared/core/services/public-catalogue.service.ts';
 import type { ReadCache } from '../../../shared/core/services/read-cache.service.ts';
+import { accessLogOf } from '../../../shared/core/logger.ts';
 import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { chooseEncoding, encodedBody } from '../http/compress.ts';
@@ -103,7 +104,7 @@ export function cachedPublicReads(
   readCache: ReadCache,
   deps: Pick<AppDeps, 'logger' | 'now'>,
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-  const { logger } = deps;
+  const access = accessLogOf(deps.logger);
   const { headers, removed } = securityHeaderList(SECURITY_POLICY);
   // The answer's headers, laid out once: per answer only the id, the ETag, the encoding and the length
   // change, filled into a copy (a spread of the security headers per answer cost more than the copy).
@@ -114,7 +115,8 @@ export function cachedPublicReads(
     if (req.method !== 'GET' || req.headers['if-none-match'] !== undefined) return next();
     const url = req.url ?? '';
     const q = url.indexOf('?');
-    const read = READS.get(q === -1 ? url : url.slice(0, q));
+    const path = q === -1 ? url : url.slice(0, q);
+    const read = READS.get(path);
     if (!read) return next();
     let id: number | undefined;
     if (q !== -1) {
@@ -139,7 +141,8 @@ export function cachedPublicReads(
     if (encoded) answerHead[answerHead.length - 3] = encoding!;
     answerHead[answerHead.length - 1] = String(body.length);
     res.writeHead(200, answerHead);
-    logWhenDone(logger, req, res, requestId, started);
+    // The path is a read's own, so it is the logged path (loggedPath) as it stands.
+    logWhenDone(access, req, res, requestId, started, path);
     res.end(body);
   };
 }
