@@ -33,7 +33,9 @@ export function logWhenDone(
   started: number,
   path = loggedPath(req.originalUrl ?? req.url ?? ''),
 ): void {
-  res.once('close', () => {
+  // 'on', not 'once': a response emits 'close' once (Node's emitCloseNT), and once's wrapper cost a
+  // cached read more than the listener.
+  res.on('close', () => {
     const status = res.statusCode;
     const completed = res.writableFinished;
     const level = !completed ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
