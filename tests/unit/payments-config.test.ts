@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { type ConfigError, parseConfig } from '../../shared/core/config.ts';
 
@@ -46,5 +47,22 @@ describe('payments configuration', () => {
     expect(parseConfig({}).mail).toMatchObject({ smtp: undefined, outboxDir: 'var/mail-outbox' });
     expect(parseConfig({}).paymentHoldMinutes).toBe(20);
     expect(problemsOf({ MEETINGS_PROVIDER: 'google' })).toHaveLength(3);
+  });
+
+  it('loads the Razorpay SDK (and its axios) only when Razorpay is the provider', () => {
+    // In a process of its own: the test runner's module cache may hold the SDK from other tests.
+    const script = `
+      import { createRequire } from 'node:module';
+      const { paymentsFromConfig } = await import('./shared/core/providers/payments/payments.factory.ts');
+      const { parseConfig } = await import('./shared/core/config.ts');
+      const cache = createRequire(import.meta.url).cache;
+      const loaded = () => Object.keys(cache).some((file) => file.includes('/node_modules/razorpay/'));
+      const sandbox = paymentsFromConfig(parseConfig({}), {}, () => new Date());
+      const before = loaded();
+      const razorpay = paymentsFromConfig(parseConfig(${JSON.stringify(keys)}), {}, () => new Date());
+      console.log(JSON.stringify([sandbox.name, before, razorpay.name, loaded()]));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual(['sandbox', false, 'razorpay', true]);
   });
 });
