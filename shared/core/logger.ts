@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { pino, type Logger } from 'pino';
 
 /** Client PII and secrets never reach the log, whatever object they sit in. */
@@ -129,19 +130,35 @@ export function createLogger(options: { level?: string; name?: string } = {}, de
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return pino(opts, destination ?? new LogBuffer(pino.destination({ dest: 1, sync: false, contentMode: 'buffer' })));
+  return pino(opts, destination ?? new LogBuffer(1));
 }
 
-type SonicBoom = ReturnType<typeof pino.destination>;
+/** Stays blocked for a moment, as sonic-boom does, while a full pipe refuses a synchronous write. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/** Writes all of `bytes` to `fd` now, waiting out a pipe that is full for a second at most. */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  let waits = 0;
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(fs.writeSync(fd, bytes));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'EAGAIN' && code !== 'EBUSY') || ++waits > 100) throw err;
+      Atomics.wait(PAUSE, 0, 0, 10);
+    }
+  }
+}
 
 /**
- * Gathers log lines as bytes and hands them to sonic-boom (in buffer mode, which does the
- * asynchronous writing, its retries and partial writes) 32 KB at a time, or 20 ms after the first
- * line it holds. Each write sonic-boom starts is a round trip through libuv's thread pool, two thread
- * wake-ups: written a turn of the event loop at a time, they cost a cached slot read 7.5 µs of its
- * 29 (docs/performance.md). The lines are copied out at once, so none lives on in V8's heap while it
- * waits, to be promoted to the old generation. flushSync, flush and end pass on what is held first,
- * and so does the process's exit.
+ * A log destination: lines are gathered as bytes and handed to sonic-boom, which writes them in the
+ * background, 32 KB at a time or 20 ms after the first line it holds. sonic-boom given strings
+ * measured the UTF-8 length of the string it was gathering on every line (flattening it each time) and
+ * encoded every written string twice; given bytes it does neither (docs/performance.md). Under load
+ * that is a few hundred writes a second through libuv's thread pool rather than one per turn of the
+ * event loop, and no line lives on in V8's heap while it waits. flushSync writes what sonic-boom and
+ * this buffer hold at once, synchronously, and runs at the process's exit too: an asynchronous write
+ * started then would never finish. (A write sonic-boom already has under way finishes in the pool.)
  */
 export class LogBuffer implements pino.DestinationStream {
   static readonly SIZE = 32 * 1024;
@@ -149,11 +166,20 @@ export class LogBuffer implements pino.DestinationStream {
   #bytes = Buffer.allocUnsafe(LogBuffer.SIZE);
   #used = 0;
   #timer: NodeJS.Timeout | undefined;
-  readonly #target: SonicBoom;
+  readonly #fd: number;
+  readonly #target: ReturnType<typeof pino.destination>;
 
-  constructor(target: SonicBoom) {
-    this.#target = target;
-    process.once('exit', () => this.#pass());
+  /** `fd`: a file descriptor open for writing (stdout's is 1). */
+  constructor(fd: number) {
+    this.#fd = fd;
+    this.#target = pino.destination({ dest: fd, sync: false, contentMode: 'buffer' });
+    process.once('exit', () => {
+      try {
+        this.flushSync();
+      } catch {
+        // A closed or broken stdout has nowhere to take the lines; exiting must not fail on that.
+      }
+    });
   }
 
   write(line: string): void {
@@ -161,7 +187,7 @@ export class LogBuffer implements pino.DestinationStream {
     if (length > LogBuffer.SIZE - this.#used) {
       this.#pass();
       if (length > LogBuffer.SIZE) {
-        this.#target.write(Buffer.from(line) as unknown as string);
+        this.#hand(Buffer.from(line));
         return;
       }
     }
@@ -170,21 +196,31 @@ export class LogBuffer implements pino.DestinationStream {
     else this.#timer ??= setTimeout(this.#pass, LogBuffer.DELAY_MS).unref();
   }
 
-  readonly #pass = (): void => {
+  /** What the buffer holds, taken out of it (and the timer stopped). */
+  #take(): Buffer {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    // After end() (sonic-boom's types do not declare `destroyed`, which it sets), write would throw.
-    if (this.#used === 0 || (this.#target as { destroyed?: boolean }).destroyed) return;
     const held = this.#bytes.subarray(0, this.#used);
     this.#bytes = Buffer.allocUnsafe(LogBuffer.SIZE);
     this.#used = 0;
-    // sonic-boom in buffer mode takes Buffers; its types know only strings.
-    this.#target.write(held as unknown as string);
+    return held;
+  }
+
+  readonly #pass = (): void => {
+    if (this.#used > 0) this.#hand(this.#take());
   };
 
+  #hand(bytes: Buffer): void {
+    // After end() sonic-boom would throw (its types do not declare `destroyed`, which it sets); in
+    // buffer mode it takes Buffers, though its types know only strings.
+    if (!(this.#target as { destroyed?: boolean }).destroyed) this.#target.write(bytes as unknown as string);
+  }
+
   flushSync(): void {
-    this.#pass();
-    this.#target.flushSync();
+    // pino ends sonic-boom before a natural exit ('beforeExit'), after which this buffer's lines go
+    // to the descriptor directly.
+    if (!(this.#target as { destroyed?: boolean }).destroyed) this.#target.flushSync();
+    if (this.#used > 0) writeAllSync(this.#fd, this.#take());
   }
 
   flush(cb?: (err?: Error) => void): void {

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -166,63 +167,59 @@ describe('the access log', () => {
 });
 
 describe('LogBuffer', () => {
-  function target(file: string) {
-    const sonic = pino.destination({ dest: file, sync: true, contentMode: 'buffer' });
-    const writes: string[] = [];
-    const write = sonic.write.bind(sonic);
-    sonic.write = (data: string) => (writes.push(String(data)), write(data));
-    return { sonic, writes };
+  function logFile() {
+    const dir = mkdtempSync(path.join(tmpdir(), 'log-buffer-'));
+    const file = path.join(dir, 'log');
+    const fd = openSync(file, 'a');
+    const read = () => readFileSync(file, 'utf8');
+    /** The file once it holds `bytes` bytes (the background write is under way). */
+    const settled = async (bytes: number) => {
+      for (let i = 0; i < 200 && Buffer.byteLength(read()) < bytes; i++) await sleep(10);
+      return read();
+    };
+    return { fd, read, settled, done: () => rmSync(dir, { recursive: true, force: true }) };
   }
 
-  it('hands the lines on together, in order, 20 ms after the first; flushSync writes what it holds at once', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'log-buffer-'));
+  it('holds the lines for a moment, then writes them in order; flushSync writes what it holds at once', async () => {
+    const log = logFile();
     try {
-      const file = path.join(dir, 'log');
-      const { sonic, writes } = target(file);
-      const lines = new LogBuffer(sonic);
+      const lines = new LogBuffer(log.fd);
       lines.write('one\n');
       lines.write('two ✓\n');
       await nextTurn();
-      expect(writes).toEqual([]);
-      await sleep(LogBuffer.DELAY_MS + 30);
-      expect(writes).toEqual(['one\ntwo ✓\n']);
-      expect(readFileSync(file, 'utf8')).toBe('one\ntwo ✓\n');
+      expect(log.read()).toBe('');
+      expect(await log.settled(10)).toBe('one\ntwo ✓\n');
       lines.write('three\n');
       lines.flushSync();
-      expect(readFileSync(file, 'utf8')).toBe('one\ntwo ✓\nthree\n');
-      await sleep(LogBuffer.DELAY_MS + 30);
-      expect(writes).toHaveLength(2);
+      expect(log.read()).toBe('one\ntwo ✓\nthree\n');
       lines.end();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      log.done();
     }
   });
 
-  it('passes the lines on when they fill its buffer, and a line longer than the buffer whole', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'log-buffer-'));
+  it('passes its 32 KB on when they are full, and a longer line whole, every byte in order', async () => {
+    const log = logFile();
     try {
-      const file = path.join(dir, 'log');
-      const { sonic, writes } = target(file);
-      const lines = new LogBuffer(sonic);
-      const line = `${'é'.repeat(499)}\n`; // 999 bytes
+      const lines = new LogBuffer(log.fd);
       const expected: string[] = [];
-      for (let i = 0; i < 40; i++) {
-        lines.write(line);
-        expected.push(line);
-      }
-      // The 33rd line did not fit in 32 KB: the 32 before it went on without waiting.
-      expect(writes.length).toBe(1);
-      expect(Buffer.byteLength(writes[0]!)).toBe(32 * 999);
-      const long = `${'x'.repeat(LogBuffer.SIZE + 10)}\n`;
-      lines.write(long);
-      expected.push(long);
-      lines.write('last\n');
-      expected.push('last\n');
-      lines.flushSync();
-      expect(readFileSync(file, 'utf8')).toBe(expected.join(''));
+      for (let i = 0; i < 70; i++) expected.push(`${String(i).padStart(3, '0')} ${'é'.repeat(497)}\n`); // 999 bytes each
+      expected.push(`${'x'.repeat(LogBuffer.SIZE + 10)}\n`, 'last\n');
+      for (const line of expected) lines.write(line);
+      expect(await log.settled(Buffer.byteLength(expected.join('')))).toBe(expected.join(''));
       lines.end();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      log.done();
     }
+  });
+
+  it('writes what it holds when the process exits without anyone flushing it', () => {
+    const script = `
+      const { LogBuffer } = await import('./shared/core/logger.ts');
+      const lines = new LogBuffer(1);
+      for (let i = 0; i < 5000; i++) lines.write('line ' + i + '\\n');
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(out.split('\n').filter(Boolean)).toEqual(Array.from({ length: 5000 }, (_, i) => `line ${i}`));
   });
 });
