@@ -150,6 +150,24 @@ function writeAllSync(fd: number, bytes: Buffer): void {
   }
 }
 
+const atExit = new Set<WeakRef<LogBuffer>>();
+
+/** One listener for every buffer (a logger each, in tests), holding none of them alive. */
+function flushedAtExit(buffer: LogBuffer): void {
+  if (atExit.size === 0) {
+    process.once('exit', () => {
+      for (const ref of atExit) {
+        try {
+          ref.deref()?.flushSync();
+        } catch {
+          // A closed or broken stdout has nowhere to take the lines; exiting must not fail on that.
+        }
+      }
+    });
+  }
+  atExit.add(new WeakRef(buffer));
+}
+
 /**
  * A log destination: lines are gathered as bytes and handed to sonic-boom, which writes them in the
  * background, 32 KB at a time or 20 ms after the first line it holds. sonic-boom given strings
@@ -173,13 +191,7 @@ export class LogBuffer implements pino.DestinationStream {
   constructor(fd: number) {
     this.#fd = fd;
     this.#target = pino.destination({ dest: fd, sync: false, contentMode: 'buffer' });
-    process.once('exit', () => {
-      try {
-        this.flushSync();
-      } catch {
-        // A closed or broken stdout has nowhere to take the lines; exiting must not fail on that.
-      }
-    });
+    flushedAtExit(this);
   }
 
   write(line: string): void {
