@@ -176,7 +176,8 @@ function flushedAtExit(buffer: LogBuffer): void {
  * that is a few hundred writes a second through libuv's thread pool rather than one per turn of the
  * event loop, and no line lives on in V8's heap while it waits. flushSync writes what sonic-boom and
  * this buffer hold at once, synchronously, and runs at the process's exit too: an asynchronous write
- * started then would never finish. (A write sonic-boom already has under way finishes in the pool.)
+ * started then would never finish. (A write sonic-boom already has under way is left to libuv's pool,
+ * as pino's own asynchronous destination leaves it.)
  */
 export class LogBuffer implements pino.DestinationStream {
   static readonly SIZE = 32 * 1024;
