@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -68,12 +69,20 @@ export function securityHeaderList(options: HelmetOptions): { headers: [string, 
   return { headers, removed };
 }
 
-/** Sets helmet's headers for these options on every response. */
-export function securityHeaders(options: HelmetOptions): RequestHandler {
+/** Sets helmet's headers for these options on a response (worked out once, set per response). */
+export function securityHeaderSetter(options: HelmetOptions): (res: Pick<ServerResponse, 'setHeader' | 'removeHeader'>) => void {
   const { headers, removed } = securityHeaderList(options);
-  return (_req, res, next) => {
+  return (res) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of headers) res.setHeader(name, value);
+  };
+}
+
+/** Sets helmet's headers for these options on every response. */
+export function securityHeaders(options: HelmetOptions): RequestHandler {
+  const set = securityHeaderSetter(options);
+  return (_req, res, next) => {
+    set(res);
     next();
   };
 }

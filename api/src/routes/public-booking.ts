@@ -8,7 +8,7 @@ import { clientAddressHasher } from '../../../shared/core/services/booking-token
 import type { AppDeps } from '../deps.ts';
 import { NUL_MESSAGE, holdsNul } from '../middleware/reject-nul.ts';
 import { tagRequest } from '../middleware/request-log.ts';
-import { SECURITY_POLICY, securityHeaderList } from '../middleware/security-headers.ts';
+import { SECURITY_POLICY, securityHeaderSetter } from '../middleware/security-headers.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
 
@@ -88,12 +88,11 @@ const STRICT_START = /^[ \t\n\r]*[{[]/;
  */
 export function earlyPublicBooking(deps: AppDeps): RequestHandler {
   const book = publicBooking(deps);
-  const { headers, removed } = securityHeaderList(SECURITY_POLICY);
+  const setSecurityHeaders = securityHeaderSetter(SECURITY_POLICY);
   return (req, res, next) => {
     if (req.method !== 'POST' || req.url !== '/confirm-booking' || !readsAsPlainJson(req.headers)) return next();
     tagRequest(deps.logger, req, res);
-    for (const name of removed) res.removeHeader(name);
-    for (const [name, value] of headers) res.setHeader(name, value);
+    setSecurityHeaders(res);
     res.setHeader('Vary', 'Accept-Encoding');
     readBody(req, Number(req.headers['content-length']))
       .then(async (raw) => {
