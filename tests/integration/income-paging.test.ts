@@ -12,7 +12,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { eachLedgerBatch } from '../../shared/core/repositories/income.repository.ts';
+import { eachLedgerBatch, eachLedgerJsonPiece } from '../../shared/core/repositories/income.repository.ts';
 import { mapPayment } from '../../shared/core/services/income.service.ts';
 import { incomeReport } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
@@ -157,8 +157,8 @@ describe('income and inventory, a page at a time', () => {
   });
 });
 
-describe('the whole list, streamed from a cursor', () => {
-  it('a reader who leaves mid-list ends the cursor: no transaction left open, and the next answer is whole', async () => {
+describe('the whole list, streamed as PostgreSQL copies it out', () => {
+  it('a reader who leaves mid-list ends the copy: no transaction left open, and the next answer is whole', async () => {
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
@@ -175,11 +175,13 @@ describe('the whole list, streamed from a cursor', () => {
           req.on('error', () => {});
         });
       }
-      // The cursor's transaction is gone once the server noticed (no session of ours sits idle in it).
+      // The copy and its transaction are gone once the server noticed: no session but this one is still
+      // at work (a copy still writing) or sits idle in a transaction.
       await vi.waitFor(
         async () => {
           const open = await database.db.execute<{ n: number }>(sql`
-            select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`);
+            select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid() and (state = 'active' or state like 'idle in transaction%')`);
           expect(open.rows[0]!.n).toBe(0);
         },
         { timeout: 5000, interval: 50 },
@@ -223,11 +225,11 @@ describe('the whole list as PostgreSQL writes it', () => {
         select id, 'refund', 'razorpay', 'pay_"' || id || '"' || chr(92), 'rfnd_' || id, case when id % 2 = 0 then -1 else -amount_paise end, 'OTHER',
                case when id % 2 = 0 then 'Said "no" ' || chr(10) || 'twice ' || chr(92) || ' 🙂' end, now()
         from bookings where client_email like 'odd%'`);
-      const expected = JSON.stringify(await incomeReport(odd.db));
-      expect(expected).toContain('"amount":-0.01');
-      expect(expected).toContain('"amount":0.05');
-      expect(expected).toContain('"amount":123.45');
-      expect(expected).toContain('"payment_transaction_id":null');
+      const firstReport = JSON.stringify(await incomeReport(odd.db));
+      expect(firstReport).toContain('"amount":-0.01');
+      expect(firstReport).toContain('"amount":0.05');
+      expect(firstReport).toContain('"amount":123.45');
+      expect(firstReport).toContain('"payment_transaction_id":null');
       const server = oddApp.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       try {
@@ -243,16 +245,43 @@ describe('the whole list as PostgreSQL writes it', () => {
               .on('error', reject);
           });
         const decode: Record<string, (b: Buffer) => Buffer> = { identity: (b) => b, gzip: gunzipSync, br: brotliDecompressSync };
-        for (const path of PATHS) {
-          for (const [encoding, decoded] of Object.entries(decode)) {
-            const res = await fetchList(path, encoding);
-            expect(res.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
-            expect(res.headers['cache-control']).toBe('no-store');
-            expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-            expect(res.headers.vary).toContain('Accept-Encoding');
-            expect(decoded(res.body).toString('utf8')).toBe(expected);
+        // The list is read from income_list_entries (kept by triggers); the report from the live join.
+        const expectListIsReport = async () => {
+          const expected = JSON.stringify(await incomeReport(odd.db));
+          for (const path of PATHS) {
+            for (const [encoding, decoded] of Object.entries(decode)) {
+              const res = await fetchList(path, encoding);
+              expect(res.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+              expect(res.headers['cache-control']).toBe('no-store');
+              expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+              expect(res.headers.vary).toContain('Accept-Encoding');
+              expect(decoded(res.body).toString('utf8')).toBe(expected);
+            }
           }
-        }
+          return expected;
+        };
+        expect(await expectListIsReport()).toBe(firstReport);
+        // Each change a booking's entries show follows it: a new name and mobile, a transaction id
+        // changed, dropped and given, and a booking moved to another date and time (which moves it in
+        // the list's order). A change to anything else leaves the entries as they are.
+        await odd.db.execute(
+          sql`update bookings set client_full_name = 'Renamed "R" ' || chr(92) || ' 🙂', client_mobile = '9111111111' where client_email = 'odd0@example.com'`,
+        );
+        await odd.db.execute(
+          sql`update bookings set payment_transaction_id = case when payment_transaction_id is null then 'txn-given' else null end where client_email in ('odd1@example.com', 'odd2@example.com')`,
+        );
+        await odd.db.execute(sql`update bookings set payment_transaction_id = 'txn-changed' where client_email = 'odd3@example.com'`);
+        await odd.db.execute(
+          sql`update bookings set booking_date = date '2026-01-05', booking_time_slot_start = '07:00' where client_email = 'odd4@example.com'`,
+        );
+        await odd.db.execute(sql`update bookings set booking_time_slot_start = '23:00' where client_email = 'odd1@example.com'`);
+        await odd.db.execute(sql`update bookings set payment_status = 'FAILED', client_note = 'left alone' where client_email like 'odd%'`);
+        const changed = await expectListIsReport();
+        expect(changed).not.toBe(firstReport);
+        for (const text of ['Renamed \\"R\\" \\\\ 🙂', '9111111111', 'txn-given', 'txn-changed', '"booking_date":"2026-01-05"'])
+          expect(changed).toContain(text);
+        // Moved to the newest date, the booking's payment and refund now open the list.
+        expect((JSON.parse(changed) as { payments: Payment[] }).payments.slice(0, 2).map((p) => p.booking_date)).toEqual(['2026-01-05', '2026-01-05']);
       } finally {
         server.close();
       }
@@ -335,5 +364,55 @@ describe('the audit log', () => {
     expect(res.body).toMatchObject({ page: 1, page_size: 10, total: expect.any(Number), items: expect.any(Array) });
     expect((await get('/api/admin/audit-log?page_size=101').expect(400)).body.detail).toContain('page_size must be a whole number from 1 to 100');
     expect((await get('/api/admin/audit-log?page=0').expect(400)).body.detail).toContain('page must be a positive whole number');
+  });
+});
+
+describe('eachLedgerJsonPiece', () => {
+  it('hands the list over as pieces of its JSON, in order, each only after the one before was dealt with', async () => {
+    const whole = (await get('/api/admin/income').expect(200)).body as { payments: Payment[]; total_amount: number };
+    const pieces: Buffer[] = [];
+    let busy = false;
+    await eachLedgerJsonPiece(database.pool, async (json, totals) => {
+      expect(busy).toBe(false);
+      busy = true;
+      expect(totals.netPaise).toBe(paise(whole.total_amount));
+      pieces.push(json);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      busy = false;
+    });
+    // More than one piece at this length (about 550 KB), none ending the list with a separator.
+    expect(pieces.length).toBeGreaterThan(1);
+    const text = Buffer.concat(pieces).toString('utf8');
+    expect(text.endsWith('}')).toBe(true);
+    expect(JSON.parse(`[${text}]`)).toEqual(whole.payments);
+  });
+
+  it('an empty ledger hands over nothing; a reader that fails stops the copy, and the pool carries on', async () => {
+    const empty = await createTestDatabase();
+    try {
+      const calls: Buffer[] = [];
+      await eachLedgerJsonPiece(empty.pool, (json) => calls.push(json));
+      expect(calls).toEqual([]);
+    } finally {
+      await empty.drop();
+    }
+    let calls = 0;
+    await expect(
+      eachLedgerJsonPiece(database.pool, () => {
+        calls++;
+        throw new Error('the reader failed');
+      }),
+    ).rejects.toThrow('the reader failed');
+    expect(calls).toBe(1);
+    await vi.waitFor(
+      async () => {
+        const open = await database.db.execute<{ n: number }>(sql`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid() and (state = 'active' or state like 'idle in transaction%')`);
+        expect(open.rows[0]!.n).toBe(0);
+      },
+      { timeout: 5000, interval: 50 },
+    );
+    expect((await get('/api/admin/income').expect(200)).body.payments.length).toBeGreaterThan(1700);
   });
 });

@@ -7,7 +7,7 @@ import { AppError } from '../../../shared/core/errors.ts';
 import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
 import { eodReport, incomeHeader, incomePage, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
 import { pageOf } from '../../../shared/core/services/paging.ts';
-import { databaseUrlOf, eachPaymentJsonBatch } from '../../../shared/core/services/income.service.ts';
+import { databaseUrlOf, eachPaymentJsonPiece } from '../../../shared/core/services/income.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { encodedAnswer } from '../http/compress.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
@@ -18,12 +18,12 @@ const noQuery = z.strictObject({});
 
 /**
  * The whole income / inventory list (IncomeReport), the spec's answer when no page is asked for,
- * written as it is read: batches of payments' JSON text from a server-side cursor (eachPaymentJsonBatch),
- * compressed here (encodedAnswer). Each piece is handed to the compressor once it has taken in the one
- * before, so the next piece is joined, and the next batch read, while the last is compressed and sent;
- * when the client reads slower than we write, the cursor waits. Two batches at most (the one being
- * written, the next being read), never a year of payments (14 MB of JSON), whoever asks for it and
- * however slowly. It carries client names and phones, so no cache may keep it.
+ * written as it is read: the payments' JSON text in pieces of bytes as PostgreSQL copies it out
+ * (eachPaymentJsonPiece), compressed here (encodedAnswer). Each piece is handed to the compressor once
+ * it has taken in the one before, so the next piece is read while the last is compressed and sent; when
+ * the client reads slower than we write, the copy waits. A piece or two at a time, never a year of
+ * payments (14 MB of JSON), whoever asks for it and however slowly. It carries client names and phones,
+ * so no cache may keep it.
  */
 async function sendPayments(req: Request, res: Response, db: AppDeps['db']): Promise<void> {
   res.status(200);
@@ -56,21 +56,19 @@ async function sendPayments(req: Request, res: Response, db: AppDeps['db']): Pro
     res.flushHeaders();
     return stream;
   };
-  const write = async (chunk: string) => {
+  const write = async (chunk: Buffer | string) => {
     out ??= start();
     while (full && !left) await new Promise<void>((resolve) => (wake = resolve));
     if (left) throw new Error(LEFT);
     full = !out.write(chunk);
   };
   try {
-    await eachPaymentJsonBatch(db, async (batch, totals) => {
-      for (let i = 0; i < batch.length; i += WRITE_ENTRIES) {
-        // The header is the report's own JSON with its list cut open, so its fields stay in one place.
-        await write((out ? ',' : JSON.stringify(incomeHeader(totals, [])).slice(0, -2)) + batch.slice(i, i + WRITE_ENTRIES).join(','));
-      }
+    await eachPaymentJsonPiece(db, async (json, totals) => {
+      // The header is the report's own JSON with its list cut open, so its fields stay in one place.
+      await write(out ? json : Buffer.concat([Buffer.from(JSON.stringify(incomeHeader(totals, [])).slice(0, -2)), json]));
     });
   } catch (err) {
-    // An admin who left is no failure of ours (the cursor is closed with its transaction); the access
+    // An admin who left is no failure of ours (the copy ends with its connection); the access
     // log records the answer as aborted.
     if (left) return;
     // Once part of the list is sent a JSON error is impossible: cut the answer short instead.
@@ -82,12 +80,6 @@ async function sendPayments(req: Request, res: Response, db: AppDeps['db']): Pro
 }
 
 const LEFT = 'the client left before the income list was sent';
-
-/**
- * Entries per write, about 20 KB of JSON: written a batch (330 KB) at a time, the API ended the bench's
- * 24 whole lists 5-10 MB larger (malloc's heap and anonymous memory that stayed resident), no faster.
- */
-const WRITE_ENTRIES = 64;
 
 /** GET income / inventory: the whole list as the spec has it, or one page with the ledger's totals. */
 async function sendIncome(req: Request, res: Response, db: AppDeps['db']): Promise<void> {

@@ -403,6 +403,35 @@ export const paymentsLedger = pgTable(
   ],
 );
 
+/**
+ * The whole income / inventory list, kept written: each ledger row's entry (its PaymentDto as JSON text)
+ * with its booking's sort keys, maintained by triggers on payments_ledger and bookings (migration 0019),
+ * so the whole list is an index scan in its order instead of a join, a sort and 44,000 rows' JSON made
+ * per answer (docs/performance.md). Pages and the workbook still read the ledger and bookings.
+ */
+export const incomeListEntries = pgTable(
+  'income_list_entries',
+  {
+    ledgerId: bigint('ledger_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => paymentsLedger.id),
+    bookingId: integer('booking_id').notNull(),
+    bookingDate: date('booking_date', { mode: 'string' }).notNull(),
+    bookingTimeSlotStart: time('booking_time_slot_start').notNull(),
+    entry: text('entry').notNull(),
+  },
+  (t) => [
+    // DESC as the list's ORDER BY says it (nulls first), or the planner would not walk it for that order.
+    index('income_list_entries_order_idx').on(
+      t.bookingDate.desc().nullsFirst(),
+      t.bookingTimeSlotStart.desc().nullsFirst(),
+      t.bookingId.desc().nullsFirst(),
+      t.ledgerId,
+    ),
+    index('income_list_entries_booking_idx').on(t.bookingId),
+  ],
+);
+
 /** The local sandbox provider's refunds (what Razorpay keeps on its side), one per idempotency key. */
 export const sandboxRefunds = pgTable('sandbox_refunds', {
   id: text('id').primaryKey(),

@@ -1,4 +1,5 @@
 import type { LedgerMethodDto } from '../../contract/admin.ts';
+import { to as copyTo } from 'pg-copy-streams';
 import type pg from '../db/pg-types.ts';
 
 /**
@@ -97,35 +98,23 @@ export async function ledgerPage(source: LedgerSource, limit: number, offset: nu
 export const LEDGER_BATCH = 1000;
 
 /**
- * Each entry of LEDGER_ENTRIES as the JSON text of its PaymentDto, exactly as JSON.stringify writes
- * income.service.ts's mapPayment: the same keys in the same order, text escaped by to_json as
- * JSON.stringify escapes it, paise / 100 printed by trim_scale as JavaScript prints the number
- * (tests/integration/income-paging.test.ts holds the two to the same bytes). For the whole list: with
- * rows, parsing, mapping and stringifying a year (44,000 entries) cost the API 290-330 ms of CPU, 50-75
- * of it garbage collection, against 135-190 for joining this text (compression included in both);
- * PostgreSQL spends 60-100 ms more on it. The text is made above the sort (the outer query), so each
- * FETCH makes only its own rows' text, while the API compresses and sends the batch before; the outer
- * order is the inner one, which PostgreSQL sees, so it sorts once.
+ * Every entry of the list as the JSON text of its PaymentDto, exactly as JSON.stringify writes
+ * income.service.ts's mapPayment (tests/integration/income-paging.test.ts holds the two to the same
+ * bytes), kept written in income_list_entries by triggers (migration 0019) and read down its index in
+ * the list's order, copied out as bytes. Making the text per answer cost PostgreSQL about 125 ms for a
+ * year (44,000 entries: a join, a sort spilling to disk and the text); the index scan takes 15.
+ *
+ * COPY rather than a cursor: rows made the API a string, an array and a message object per entry, then
+ * a joined string and its bytes, and at a year's length that garbage (about 60 MB an answer) was most of
+ * the answer's CPU. COPY hands over the socket's bytes. In CSV with a delimiter and a quote character
+ * that JSON text never holds raw (to_json writes every control character as an escape), no entry is
+ * quoted or escaped: each line is the entry's text and a newline.
  */
-const LEDGER_JSON = `
-  select '{"amount":' || trim_scale(e.amount_paise / 100.0)
-      || ',"payment_transaction_id":' || coalesce(to_json(e.payment_transaction_id)::text, 'null')
-      || ',"client_name":' || to_json(e.client_full_name)::text
-      || ',"client_phone":' || to_json(e.client_mobile)::text
-      || ',"booking_date":"' || e.booking_date
-      || '","booking_id":' || e.booking_id
-      || ',"kind":"' || case e.kind when 'capture' then 'PAYMENT' else 'REFUND' end
-      || '","method":' || to_json(e.method)::text
-      || ',"provider_reference":' || to_json(coalesce(e.refund_id, e.payment_id))::text
-      || ',"recorded_at":"' || to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-      || '","reason":' || coalesce(to_json(e.reason)::text, 'null') || '}'
-  from (
-    select l.id as ledger_id, l.amount_paise, l.kind, l.method, l.payment_id, l.refund_id, l.reason, l.booking_id, l.occurred_at,
-           b.payment_transaction_id, b.client_full_name, b.client_mobile, b.booking_date, b.booking_time_slot_start
-    from payments_ledger l join bookings b on b.id = l.booking_id
-    order by ${LEDGER_ORDER('b', 'l')}
-  ) e
-  order by e.booking_date desc, e.booking_time_slot_start desc, e.booking_id desc, e.ledger_id`;
+const LEDGER_JSON_COPY = `copy (
+    select entry from income_list_entries order by booking_date desc, booking_time_slot_start desc, booking_id desc, ledger_id
+  ) to stdout with (format csv, delimiter e'\\x1f', quote e'\\x1e')`;
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
 
 /**
  * The whole ledger in its order, `batchSize` rows at a time from a server-side cursor, each batch
@@ -140,67 +129,78 @@ export async function eachLedgerBatch(
   onBatch: (rows: LedgerEntryRow[], totals: IncomeTotals) => unknown,
   batchSize = LEDGER_BATCH,
 ): Promise<number> {
-  return eachCursorBatch(source, LEDGER_ENTRIES, (client) => client.query<LedgerEntryRow>(fetchForward(batchSize)).then((r) => r.rows), onBatch, batchSize);
+  return inLedgerSnapshot(source, async (client, totals) => {
+    const fetchBatch = () => client.query<LedgerEntryRow>(`fetch forward ${batchSize} from ledger_entries`).then((r) => r.rows);
+    let count = 0;
+    let next: Promise<LedgerEntryRow[]> | undefined;
+    try {
+      // Every row is read: plan for all of them (a hash join and one sort, 30 ms for a year), not for
+      // the first tenth as a cursor otherwise is (a nested loop per booking, several times slower in all).
+      await client.query('set local cursor_tuple_fraction = 1');
+      await client.query(`declare ledger_entries no scroll cursor for ${LEDGER_ENTRIES}`);
+      next = fetchBatch();
+      for (;;) {
+        const rows: LedgerEntryRow[] = await next!;
+        next = undefined;
+        if (rows.length === 0) break;
+        const more = rows.length === batchSize;
+        // The next batch is read while this one is handed over (two at most in memory): PostgreSQL and
+        // the answer work side by side instead of in turn.
+        if (more) next = fetchBatch();
+        count += rows.length;
+        await onBatch(rows, totals);
+        if (!more) break;
+      }
+    } catch (err) {
+      // A batch still on its way fails with the connection; nobody waits for it any more.
+      void next?.catch(() => {});
+      throw err;
+    }
+    return count;
+  });
 }
 
 /**
- * As eachLedgerBatch, each entry as its PaymentDto's JSON text (LEDGER_JSON), for the whole list's
- * answer, which only has to join them.
+ * The whole list's entries in its order as one run of JSON text, the entries separated by commas
+ * (`{…},{…},…,{…}`), handed over in pieces of bytes as PostgreSQL sends them, each only once the one
+ * before it was dealt with (`onJson` may wait, for a slow download to drain; until then the COPY waits
+ * on its socket): a piece or two in memory, whatever the list's length. A piece may end inside an entry.
+ * The totals come first, from the same snapshot, and `onJson` is not called at all when the ledger is
+ * empty.
  */
-export async function eachLedgerJsonBatch(
-  source: LedgerSource,
-  onBatch: (json: string[], totals: IncomeTotals) => unknown,
-  batchSize = LEDGER_BATCH,
-): Promise<number> {
-  return eachCursorBatch(
-    source,
-    LEDGER_JSON,
-    (client) => client.query<[string]>({ text: fetchForward(batchSize), rowMode: 'array' }).then((r) => r.rows.map((row) => row[0])),
-    onBatch,
-    batchSize,
-  );
+export async function eachLedgerJsonPiece(source: LedgerSource, onJson: (json: Buffer, totals: IncomeTotals) => unknown): Promise<void> {
+  await inLedgerSnapshot(source, async (client, totals) => {
+    // Each piece is handed over once the next has come, the last without its last byte: the list's very
+    // last byte is the last entry's newline, which is dropped rather than turned into a comma. The
+    // pieces are the copy's own, changed where they lie: at a year's length each copy of them made was
+    // 14 MB more for the garbage collector (docs/performance.md).
+    let held: Buffer | undefined;
+    for await (const piece of client.query(copyTo(LEDGER_JSON_COPY)) as AsyncIterable<Buffer>) {
+      if (piece.length === 0) continue;
+      for (let i = piece.indexOf(NEWLINE); i !== -1; i = piece.indexOf(NEWLINE, i + 1)) piece[i] = COMMA;
+      if (held) await onJson(held, totals);
+      held = piece;
+    }
+    if (held && held.length > 1) await onJson(held.subarray(0, -1), totals);
+  });
 }
 
-const fetchForward = (batchSize: number) => `fetch forward ${batchSize} from ledger_entries`;
-
-async function eachCursorBatch<T>(
-  source: LedgerSource,
-  statement: string,
-  fetchBatch: (client: pg.PoolClient) => Promise<T[]>,
-  onBatch: (rows: T[], totals: IncomeTotals) => unknown,
-  batchSize: number,
-): Promise<number> {
+/**
+ * Runs `read` in one repeatable-read, read-only transaction, with the ledger's totals of its snapshot.
+ * If it fails, the connection (whose transaction, or COPY, may still be under way) is closed rather than
+ * handed to anyone else.
+ */
+async function inLedgerSnapshot<T>(source: LedgerSource, read: (client: pg.PoolClient, totals: IncomeTotals) => Promise<T>): Promise<T> {
   const client = await poolOf(source).connect();
-  let count = 0;
-  let next: Promise<T[]> | undefined;
+  let result: T;
   try {
     await client.query('begin isolation level repeatable read read only');
-    const totals = await ledgerSummary(client);
-    // Every row is read: plan for all of them (a hash join and one sort, 30 ms for a year), not for the
-    // first tenth as a cursor otherwise is (a nested loop per booking, several times slower in all).
-    await client.query('set local cursor_tuple_fraction = 1');
-    await client.query(`declare ledger_entries no scroll cursor for ${statement}`);
-    next = fetchBatch(client);
-    for (;;) {
-      const rows: T[] = await next!;
-      next = undefined;
-      if (rows.length === 0) break;
-      const more = rows.length === batchSize;
-      // The next batch is read while this one is handed over (two at most in memory): PostgreSQL and
-      // the answer work side by side instead of in turn.
-      if (more) next = fetchBatch(client);
-      count += rows.length;
-      await onBatch(rows, totals);
-      if (!more) break;
-    }
+    result = await read(client, await ledgerSummary(client));
     await client.query('commit');
   } catch (err) {
-    // A batch still on its way fails with the connection; nobody waits for it any more.
-    void next?.catch(() => {});
-    // The transaction may be open (the caller failed): this connection is not handed to anyone else.
     client.release(err as Error);
     throw err;
   }
   client.release();
-  return count;
+  return result;
 }

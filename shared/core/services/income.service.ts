@@ -7,7 +7,7 @@ import { paiseToRupees } from '../../domain/money.ts';
 import {
   connectionStringOf,
   eachLedgerBatch,
-  eachLedgerJsonBatch,
+  eachLedgerJsonPiece,
   type IncomeTotals,
   type LedgerEntryRow,
   type LedgerSource,
@@ -38,11 +38,12 @@ export async function eachPaymentBatch(source: LedgerSource, onBatch: (payments:
 }
 
 /**
- * The same, each payment as its JSON text: JSON.stringify(mapPayment(row)), byte for byte, but written by
- * PostgreSQL (the repository's LEDGER_JSON), for the whole list's answer. Resolves with the row count.
+ * The whole list's payments as JSON text, JSON.stringify(mapPayment(row)) byte for byte and separated by
+ * commas, but written by PostgreSQL (income_list_entries, kept by triggers) and handed over in pieces of
+ * bytes (eachLedgerJsonPiece), for the whole list's answer.
  */
-export async function eachPaymentJsonBatch(source: LedgerSource, onBatch: (json: string[], totals: IncomeTotals) => unknown): Promise<number> {
-  return eachLedgerJsonBatch(source, onBatch);
+export async function eachPaymentJsonPiece(source: LedgerSource, onJson: (json: Buffer, totals: IncomeTotals) => unknown): Promise<void> {
+  return eachLedgerJsonPiece(source, onJson);
 }
 
 /** The database the API's pool reads, for the workbook process to read the same one; `fallback` when the pool was not given an address. */
