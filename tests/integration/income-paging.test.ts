@@ -376,7 +376,8 @@ describe('eachLedgerJsonPiece', () => {
       expect(busy).toBe(false);
       busy = true;
       expect(totals.netPaise).toBe(paise(whole.total_amount));
-      pieces.push(json);
+      // A copy: the piece's bytes are reused once this returns.
+      pieces.push(Buffer.from(json));
       await new Promise((resolve) => setTimeout(resolve, 1));
       busy = false;
     });

@@ -21,7 +21,7 @@ const noQuery = z.strictObject({});
  * written as it is read: the payments' JSON text in pieces of bytes as PostgreSQL copies it out
  * (eachPaymentJsonPiece), compressed here (encodedAnswer). Each piece is handed to the compressor once
  * it has taken in the one before, so the next piece is read while the last is compressed and sent; when
- * the client reads slower than we write, the copy waits. A piece or two at a time, never a year of
+ * the client reads slower than we write, the copy waits. A few pieces at a time, never a year of
  * payments (14 MB of JSON), whoever asks for it and however slowly. It carries client names and phones,
  * so no cache may keep it.
  */
@@ -31,41 +31,46 @@ async function sendPayments(req: Request, res: Response, db: AppDeps['db']): Pro
   res.setHeader('Cache-Control', 'no-store');
   let out: Writable | undefined;
   let left = false;
-  // out refused more until its next 'drain'.
-  let full = false;
-  // One listener each for the whole answer: when out is res, the compression middleware moves 'drain'
-  // listeners to its compressor, where res.off() cannot reach them, so a listener per wait would pile up.
-  let wake: (() => void) | undefined;
-  const wakeUp = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
+  // The write under way: settled when out is done with its bytes (or can take more), or the client left.
+  let waiting: ((err?: Error) => void) | undefined;
+  const settle = (err?: Error | null) => {
+    const w = waiting;
+    waiting = undefined;
+    w?.(err ?? undefined);
   };
   res.once('close', () => {
     left = true;
-    wakeUp();
+    settle(new Error(LEFT));
   });
-  // Started at the first batch, so a failure before it (no database) is answered as any other error.
+  // Started at the first piece, so a failure before it (no database) is answered as any other error.
   const start = (): Writable => {
     const stream = encodedAnswer(req, res);
-    stream.on('drain', () => {
-      full = false;
-      wakeUp();
-    });
+    // One listener for the whole answer: the compression middleware moves 'drain' listeners to its
+    // compressor, where res.off() cannot reach them, so a listener per wait would pile up.
+    if (stream === res) res.on('drain', () => settle());
     // From here on the answer is this list, or cut short (below).
     res.flushHeaders();
     return stream;
   };
-  const write = async (chunk: Buffer | string) => {
-    out ??= start();
-    while (full && !left) await new Promise<void>((resolve) => (wake = resolve));
-    if (left) throw new Error(LEFT);
-    full = !out.write(chunk);
-  };
+  // Resolves once the bytes may be reused (eachPaymentJsonPiece reuses its pieces) and more written.
+  const write = (bytes: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      out ??= start();
+      if (left) return reject(new Error(LEFT));
+      waiting = (err) => (err ? reject(err) : resolve());
+      if (out === res) {
+        // compressAnswers' res.write takes no callback: a copy goes, and 'drain' says when to write more.
+        if (res.write(Buffer.from(bytes))) settle();
+      } else {
+        // The compressor's callback comes once it has taken the bytes in.
+        out.write(bytes, settle);
+      }
+    });
   try {
     await eachPaymentJsonPiece(db, async (json, totals) => {
       // The header is the report's own JSON with its list cut open, so its fields stay in one place.
-      await write(out ? json : Buffer.concat([Buffer.from(JSON.stringify(incomeHeader(totals, [])).slice(0, -2)), json]));
+      if (!out) await write(Buffer.from(JSON.stringify(incomeHeader(totals, [])).slice(0, -2)));
+      await write(json);
     });
   } catch (err) {
     // An admin who left is no failure of ours (the copy ends with its connection); the access

@@ -1,5 +1,4 @@
 import type { LedgerMethodDto } from '../../contract/admin.ts';
-import { to as copyTo } from 'pg-copy-streams';
 import type pg from '../db/pg-types.ts';
 
 /**
@@ -113,7 +112,6 @@ export const LEDGER_BATCH = 1000;
 const LEDGER_JSON_COPY = `copy (
     select entry from income_list_entries order by booking_date desc, booking_time_slot_start desc, booking_id desc, ledger_id
   ) to stdout with (format csv, delimiter e'\\x1f', quote e'\\x1e')`;
-const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 
 /**
@@ -160,29 +158,106 @@ export async function eachLedgerBatch(
   });
 }
 
+/** The size of the pieces the whole list is handed over in (and of the buffers they are copied into). */
+const PIECE_BYTES = 64 * 1024;
+/** Pieces waiting for the reader before the copy is held at its socket. */
+const PIECES_AHEAD = 2;
+
 /**
  * The whole list's entries in its order as one run of JSON text, the entries separated by commas
- * (`{…},{…},…,{…}`), handed over in pieces of bytes as PostgreSQL sends them, each only once the one
- * before it was dealt with (`onJson` may wait, for a slow download to drain; until then the COPY waits
- * on its socket): a piece or two in memory, whatever the list's length. A piece may end inside an entry.
- * The totals come first, from the same snapshot, and `onJson` is not called at all when the ledger is
- * empty.
+ * (`{…},{…},…,{…}`), handed over in pieces of up to 64 KB, each only once the one before it was dealt
+ * with (`onJson` may wait, for a slow download to drain; meanwhile the copy is held at its socket): a
+ * few pieces in memory, whatever the list's length. A piece may end inside an entry, and **its bytes are
+ * reused once `onJson`'s promise settles**: a reader that keeps them must copy them. The totals come
+ * first, from the same snapshot, and `onJson` is not called at all when the ledger is empty.
+ *
+ * The copy is read through pg's own protocol parser, each row (one entry and its newline) copied into
+ * the piece being filled; the pieces are a handful of buffers used over and over. A buffer per piece
+ * (pg-copy-streams' way) was 14 MB more allocated for a year's list, and V8 counts memory allocated
+ * outside its heap towards its next full collection: two or three more of them an answer.
  */
 export async function eachLedgerJsonPiece(source: LedgerSource, onJson: (json: Buffer, totals: IncomeTotals) => unknown): Promise<void> {
-  await inLedgerSnapshot(source, async (client, totals) => {
-    // Each piece is handed over once the next has come, the last without its last byte: the list's very
-    // last byte is the last entry's newline, which is dropped rather than turned into a comma. The
-    // pieces are the copy's own, changed where they lie: at a year's length each copy of them made was
-    // 14 MB more for the garbage collector (docs/performance.md).
-    let held: Buffer | undefined;
-    for await (const piece of client.query(copyTo(LEDGER_JSON_COPY)) as AsyncIterable<Buffer>) {
-      if (piece.length === 0) continue;
-      for (let i = piece.indexOf(NEWLINE); i !== -1; i = piece.indexOf(NEWLINE, i + 1)) piece[i] = COMMA;
-      if (held) await onJson(held, totals);
-      held = piece;
-    }
-    if (held && held.length > 1) await onJson(held.subarray(0, -1), totals);
-  });
+  await inLedgerSnapshot(
+    source,
+    (client, totals) =>
+      new Promise<void>((resolve, reject) => {
+        let socket: { pause(): unknown; resume(): unknown } | undefined;
+        let paused = false;
+        const spare: Buffer[] = [];
+        const waiting: Buffer[] = [];
+        let piece: Buffer = Buffer.allocUnsafeSlow(PIECE_BYTES);
+        let at = 0;
+        let rows = 0;
+        let copying = true;
+        let handing = false;
+        let failed = false;
+        const fail = (err: unknown) => {
+          if (failed) return;
+          failed = true;
+          reject(err);
+        };
+        const handOver = async () => {
+          if (handing || failed) return;
+          handing = true;
+          try {
+            while (waiting.length > 0) {
+              const json = waiting.shift()!;
+              await onJson(json, totals);
+              if (json.length === PIECE_BYTES) spare.push(json);
+              if (paused && waiting.length < PIECES_AHEAD) {
+                paused = false;
+                socket?.resume();
+              }
+            }
+          } catch (err) {
+            fail(err);
+            return;
+          } finally {
+            handing = false;
+          }
+          if (!copying && !failed) resolve();
+        };
+        const filled = () => {
+          waiting.push(piece);
+          piece = spare.pop() ?? Buffer.allocUnsafeSlow(PIECE_BYTES);
+          at = 0;
+          if (!paused && waiting.length >= PIECES_AHEAD) {
+            paused = true;
+            socket?.pause();
+          }
+          void handOver();
+        };
+        // pg's CopyData message: one row, a view of the parser's buffer, good only until this returns.
+        const copyRow = (row: Buffer) => {
+          if (failed) return;
+          if (rows++ > 0) {
+            if (at === PIECE_BYTES) filled();
+            piece[at++] = COMMA;
+          }
+          // The entry without its newline.
+          for (let from = 0, end = row.length - 1; from < end; ) {
+            if (at === PIECE_BYTES) filled();
+            const n = row.copy(piece, at, from, end);
+            at += n;
+            from += n;
+          }
+        };
+        client.query({
+          submit(connection: { stream: { pause(): unknown; resume(): unknown }; query(text: string): void }) {
+            socket = connection.stream;
+            connection.query(LEDGER_JSON_COPY);
+          },
+          handleCopyData: (message: { chunk: Buffer }) => copyRow(message.chunk),
+          handleCommandComplete: () => {},
+          handleError: fail,
+          handleReadyForQuery: () => {
+            copying = false;
+            if (at > 0) waiting.push(piece.subarray(0, at));
+            void handOver();
+          },
+        } as unknown as pg.Submittable);
+      }),
+  );
 }
 
 /**
