@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
+import proxyaddr from 'proxy-addr';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import type { AppDeps } from './deps.ts';
 import { mountBullBoard } from './bull-board.ts';
@@ -18,7 +19,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { jobFailureRoutes } from './routes/job-failures.routes.ts';
 import { manageRoutes } from './routes/manage.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
-import { earlyPublicBooking } from './routes/public-booking.ts';
+import { earlyBookingErrors, earlyPublicBooking } from './routes/public-booking.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
@@ -35,10 +36,10 @@ export function buildApp(input: AppDeps): express.Express {
   app.set('trust proxy', deps.config.trustProxy.length ? [...deps.config.trustProxy] : false);
   app.set('query parser', 'simple');
 
-  // Ahead of everything: a cached public read is answered before Express handles the request at all
-  // (answerEarly, below), with the same headers and log line; a public booking ahead of the routers,
-  // parsers and compression it has no use for.
-  app.use(earlyPublicBooking(deps));
+  // Ahead of everything: a cached public read and a public booking are answered before Express handles
+  // the request at all (answerEarly, below), with the same headers and log line. A booking refused there
+  // is handed on with its error, which goes straight to the error handler.
+  app.use(earlyBookingErrors);
   app.use(requestLog(deps.logger));
   app.use(securityHeaders(SECURITY_POLICY));
   app.use(compressAnswers());
@@ -73,21 +74,28 @@ export function buildApp(input: AppDeps): express.Express {
   }
   app.use(notFound);
   app.use(errorHandler);
-  return answerEarly(app, cachedPublicReads(deps.readCache, deps));
+  // req.ip as Express reads it, through the proxies 'trust proxy' names.
+  const trust = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
+  const clientAddress = (req: IncomingMessage) => proxyaddr(req, trust) ?? req.socket.remoteAddress ?? 'unknown';
+  return answerEarly(app, [cachedPublicReads(deps.readCache, deps), earlyPublicBooking(deps, clientAddress)]);
 }
 
 type Handle = (req: IncomingMessage, res: ServerResponse, callback?: unknown) => void;
 
+type Early = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
 /**
- * Puts `early` in front of the app's own handling: Express's app.handle gives req and res its own
- * prototypes (Object.setPrototypeOf, which also leaves both objects slower to use) and walks the
- * router to the first middleware; for a cached read that was a tenth of its CPU (docs/performance.md).
- * `early` sees the plain Node request and answers it or passes it on. Mounted in another app, or
- * listening itself, the app calls app.handle, so every request passes here.
+ * Puts the early answers in front of the app's own handling: Express's app.handle gives req and res
+ * its own prototypes (Object.setPrototypeOf, which also leaves both objects slower to use) and walks
+ * the router to the first middleware; for a cached read that was a tenth of its CPU, for a booking a
+ * fifth (docs/performance.md). Each sees the plain Node request and answers it or passes it on, the
+ * first to the second, the second to the app. Mounted in another app, or listening itself, the app
+ * calls app.handle, so every request passes here.
  */
-function answerEarly(app: express.Express, early: (req: IncomingMessage, res: ServerResponse, next: () => void) => void): express.Express {
+
+function answerEarly(app: express.Express, [first, second]: [Early, Early]): express.Express {
   const target = app as unknown as { handle: Handle };
   const handle = target.handle.bind(app);
-  target.handle = (req, res, callback) => early(req, res, () => handle(req, res, callback));
+  target.handle = (req, res, callback) => first(req, res, () => second(req, res, () => handle(req, res, callback)));
   return app;
 }

@@ -1,4 +1,5 @@
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../shared/core/config.ts';
 import type { Db } from '../../shared/core/db/client.ts';
@@ -31,7 +32,7 @@ export type AppDeps = {
    */
   siteDir?: string;
   /** Resolves an admin bearer token to an actor; defaults to the JWT bearer check of middleware/auth.ts. */
-  authenticateAdmin?: (req: Request) => Promise<Actor | undefined>;
+  authenticateAdmin?: (req: IncomingMessage) => Promise<Actor | undefined>;
   /** Failed sign-in counters in Redis, shared by every API process. */
   loginThrottle: LoginThrottle;
   /** BullMQ producers; POST /api/payment/generate-link waits on its job through them, and Bull Board shows their queues. */

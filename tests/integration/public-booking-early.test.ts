@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearerAdminActor } from '../../api/src/middleware/auth.ts';
 import { errorHandler } from '../../api/src/middleware/errors.ts';
-import { earlyPublicBooking } from '../../api/src/routes/public-booking.ts';
+import { earlyBookingErrors, earlyPublicBooking } from '../../api/src/routes/public-booking.ts';
 import type { AppDeps } from '../../api/src/deps.ts';
 import { parseConfig } from '../../shared/core/config.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
@@ -25,7 +25,7 @@ import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/fa
 let database: TestDatabase;
 let server: http.Server;
 let base: string;
-let fastOnly: express.Express;
+let fastOnly: http.RequestListener;
 let lines: Record<string, any>[];
 const clock = fixedClock(MONDAY_MORNING_IST);
 // The hold limits on, as a centre runs: their refusals must read the same both ways.
@@ -43,11 +43,14 @@ beforeAll(async () => {
   const logger = createLogger({ level: 'info', name: 'api' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   const deps = { config, db: database.db, logger, now: clock.now, readCache: new ReadCache(database.url, logger) } as unknown as AppDeps;
   deps.authenticateAdmin = bearerAdminActor(deps);
-  fastOnly = express();
-  fastOnly.set('trust proxy', false);
-  fastOnly.use(earlyPublicBooking(deps));
-  fastOnly.use((_req, res) => void res.status(299).send('passed on'));
-  fastOnly.use(errorHandler);
+  // What the early answer hands on reaches an app holding only the marker and the error handler.
+  const rest = express();
+  rest.disable('x-powered-by'); // as buildApp does
+  rest.use(earlyBookingErrors);
+  rest.use((_req, res) => void res.status(299).send('passed on'));
+  rest.use(errorHandler);
+  const early = earlyPublicBooking(deps, (req) => req.socket.remoteAddress ?? 'unknown');
+  fastOnly = (req, res) => early(req, res, () => rest(req, res));
 });
 afterAll(async () => {
   server.close();

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Passport } from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
@@ -19,19 +20,19 @@ import type { AppDeps } from '../deps.ts';
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/i;
 
-function bearerToken(req: Request): string | undefined {
+function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   if (typeof header !== 'string' || header.length > 4096) return undefined;
   return BEARER.exec(header.trim())?.[1];
 }
 
 /** The session of the request's bearer token, if sessionFromToken accepts it. */
-async function sessionOf(deps: AppDeps, req: Request): Promise<AdminSession | undefined> {
+async function sessionOf(deps: AppDeps, req: IncomingMessage): Promise<AdminSession | undefined> {
   const token = bearerToken(req);
   return token ? sessionFromToken(deps.db, token, deps.config.jwtSecret, deps.now()) : undefined;
 }
 
-export async function adminOf(deps: AppDeps, req: Request): Promise<AdminUser | undefined> {
+export async function adminOf(deps: AppDeps, req: IncomingMessage): Promise<AdminUser | undefined> {
   return (await sessionOf(deps, req))?.admin;
 }
 
@@ -78,7 +79,7 @@ export function superadminOnly(message: string): RequestHandler {
 export const requireSuperadmin: RequestHandler = superadminOnly(AM.superadminOnly);
 
 /** deps.authenticateAdmin: the bearer token's admin as a booking actor. */
-export function bearerAdminActor(deps: AppDeps): (req: Request) => Promise<Actor | undefined> {
+export function bearerAdminActor(deps: AppDeps): (req: IncomingMessage) => Promise<Actor | undefined> {
   return async (req) => {
     const admin = await adminOf(deps, req);
     return admin ? { kind: 'admin', adminId: admin.id } : undefined;

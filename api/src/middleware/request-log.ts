@@ -68,9 +68,31 @@ export function tagRequest(logger: Logger, req: IncomingMessage, res: ServerResp
   const id = requestIdOf(req);
   res.setHeader('x-request-id', id);
   req.id = id;
+  giveRequestLog(logger, req, id);
+  logWhenDone(accessLogOf(logger), req, res, id, performance.now());
+}
+
+function giveRequestLog(logger: Logger, req: IncomingMessage, id: string): void {
   let child: Logger | undefined;
   Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child(requestFields(req, id))) });
-  logWhenDone(accessLogOf(logger), req, res, id, performance.now());
+}
+
+/**
+ * For an answer made ahead of the app (the public booking's): the request's id and its access line
+ * when done, as tagRequest gives them, without the header (the early answer lays out its own) or
+ * `req.log`. If the request is handed on to the app after all, handingOn gives it those.
+ */
+export function tagEarly(access: AccessLog, req: IncomingMessage, res: ServerResponse, path: string): string {
+  const id = requestIdOf(req);
+  req.id = id;
+  logWhenDone(access, req, res, id, performance.now(), path);
+  return id;
+}
+
+/** An early-tagged request handed on to the app: what tagRequest gives that tagEarly did not. */
+export function handingOn(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('x-request-id', req.id);
+  giveRequestLog(logger, req, req.id);
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { type BookingCreateResponse, bookingCreateSchema } from '../../../shared/contract/booking.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { addressKey } from '../../../shared/core/services/auth.service.ts';
@@ -7,8 +7,9 @@ import { createBooking } from '../../../shared/core/services/booking.service.ts'
 import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
 import type { AppDeps } from '../deps.ts';
 import { NUL_MESSAGE, holdsNul } from '../middleware/reject-nul.ts';
-import { tagRequest } from '../middleware/request-log.ts';
-import { SECURITY_POLICY, securityHeaderSetter } from '../middleware/security-headers.ts';
+import { accessLogOf } from '../../../shared/core/logger.ts';
+import { handingOn, tagEarly } from '../middleware/request-log.ts';
+import { SECURITY_POLICY, securityHeaderList, securityHeaderSetter } from '../middleware/security-headers.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
 
@@ -19,11 +20,12 @@ const NOT_AN_OBJECT = 'Send the booking as a JSON object (Content-Type: applicat
 /**
  * POST /confirm-booking for a public booking: the request's booking, checked and written by the
  * booking service, with the caller's admin session if it has one and the keyed hash of its address
- * for the hold limits. The route and the early answer both answer through this.
+ * (`address`: req.ip, the socket's unless TRUST_PROXY names the proxy in front) for the hold limits.
+ * The route and the early answer both answer through this.
  */
-export function publicBooking(deps: AppDeps): (req: Request, body: unknown) => Promise<BookingCreateResponse> {
+export function publicBooking(deps: AppDeps): (req: IncomingMessage, body: unknown, address: string) => Promise<BookingCreateResponse> {
   const addressHash = clientAddressHasher(deps.config.jwtSecret);
-  return async (req, body) => {
+  return async (req, body, address) => {
     const input = parseOr400(bookingCreateSchema, body, NOT_AN_OBJECT);
     const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
     const created = await createBooking(deps.db, input, actor, deps.now(), {
@@ -31,9 +33,8 @@ export function publicBooking(deps: AppDeps): (req: Request, body: unknown) => P
       tokenSecret: deps.config.jwtSecret,
       logger: deps.logger,
       holds: deps.config.holds,
-      // req.ip is the socket's address unless TRUST_PROXY names the proxy in front; IPv6 by its /64,
-      // which one client can rotate through.
-      clientAddressHash: addressHash(addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown')),
+      // IPv6 by its /64, which one client can rotate through.
+      clientAddressHash: addressHash(addressKey(address)),
     });
     // Read-your-writes here; other processes drop it when the announcement reaches them.
     deps.readCache.changed(`therapist:${input.therapist_id}`);
@@ -59,7 +60,7 @@ function readsAsPlainJson(headers: IncomingHttpHeaders): boolean {
 }
 
 /** The body, whole (Node's parser holds the request to its Content-Length); a client that goes first is body-parser's 'request.aborted'. */
-function readBody(req: Request, length: number): Promise<Buffer> {
+function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const body = Buffer.allocUnsafe(length);
     let at = 0;
@@ -75,43 +76,78 @@ function readBody(req: Request, length: number): Promise<Buffer> {
 const parseFailed = () => Object.assign(new SyntaxError('The request body is not valid JSON.'), { type: 'entity.parse.failed', status: 400, expose: true });
 const STRICT_START = /^[ \t\n\r]*[{[]/;
 
+const EARLY_ERROR = Symbol('early public booking error');
+type EarlyRequest = IncomingMessage & { [EARLY_ERROR]?: unknown; body?: unknown };
+
 /**
- * Answers a public booking ahead of Express's routers, body parsers and compression, as
- * cachedPublicReads answers a cached read: through them a booking cost the API about twice the CPU,
- * most of it the router's layers, raw-body's streams and the compression wrapper around an answer too
- * small to compress (docs/performance.md). It takes a POST /confirm-booking whose body reads as plain
- * JSON (readsAsPlainJson), tags and logs it as requestLog does and gives it securityHeaders' headers and
- * compression's Vary. Its answer is the route's own (publicBooking, res.json); a refusal goes to the
- * app's error handler, as the route's does. A manual booking (admin fields) is handed on to the routes
- * with its body already read, as body-parser leaves a body it parsed. Tests hold its answers equal to
- * the routes'.
+ * Answers a public booking ahead of Express, as cachedPublicReads answers a cached read: through
+ * Express's router, body parsers and compression a booking cost the API about twice the CPU, and
+ * through Express's app.handle and res.json a fifth more (the prototypes app.handle gives req and res,
+ * the router's walk, a header set at a time, an ETag of the answer) than writing its answer with its
+ * headers laid out once (docs/performance.md). It takes a POST /confirm-booking whose body reads as
+ * plain JSON (readsAsPlainJson), tags and logs it as requestLog does and gives its answer
+ * securityHeaders' headers and compression's Vary; the answer is the route's JSON, without the ETag
+ * res.json adds (no cache keeps a POST's answer, nor asks again with If-None-Match). A refusal is handed
+ * on to the app with its error, which earlyBookingErrors gives the error handler, as the route's are; a
+ * manual booking (admin fields) is handed on with its body read, as body-parser leaves a body it parsed.
+ * `address` is the client's address as Express's req.ip reads it. Tests hold its answers equal to the
+ * routes'.
  */
-export function earlyPublicBooking(deps: AppDeps): RequestHandler {
+export function earlyPublicBooking(
+  deps: AppDeps,
+  address: (req: IncomingMessage) => string,
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   const book = publicBooking(deps);
+  const access = accessLogOf(deps.logger);
   const setSecurityHeaders = securityHeaderSetter(SECURITY_POLICY);
-  return (req, res, next) => {
+  const { headers, removed } = securityHeaderList(SECURITY_POLICY);
+  const head = ['x-request-id', '', ...headers.flat(), 'Content-Type', 'application/json; charset=utf-8', 'Vary', 'Accept-Encoding', 'Content-Length', ''];
+  return (req: EarlyRequest, res, next) => {
     if (req.method !== 'POST' || req.url !== '/confirm-booking' || !readsAsPlainJson(req.headers)) return next();
-    tagRequest(deps.logger, req, res);
-    setSecurityHeaders(res);
-    res.setHeader('Vary', 'Accept-Encoding');
+    const id = tagEarly(access, req, res, '/confirm-booking');
+    const handOn = (err?: unknown) => {
+      handingOn(deps.logger, req, res);
+      setSecurityHeaders(res);
+      res.setHeader('Vary', 'Accept-Encoding');
+      if (err !== undefined) req[EARLY_ERROR] = err;
+      next();
+    };
     readBody(req, Number(req.headers['content-length']))
       .then(async (raw) => {
         // UTF-8 as body-parser decodes it, a leading byte order mark dropped.
         const decoded = raw.toString('utf8');
         const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-        if (!STRICT_START.test(text)) return next(parseFailed());
+        if (!STRICT_START.test(text)) return handOn(parseFailed());
         let body: unknown;
         try {
           body = JSON.parse(text);
         } catch {
-          return next(parseFailed());
+          return handOn(parseFailed());
         }
         req.body = body;
-        if (holdsNul(body)) return next(new AppError('validation', NUL_MESSAGE));
+        if (holdsNul(body)) return handOn(new AppError('validation', NUL_MESSAGE));
         // The admin router's: the routes take it from here, with the body as body-parser would leave it.
-        if (isManualBookingPayload(body)) return next();
-        res.json(await book(req, body));
+        if (isManualBookingPayload(body)) return handOn();
+        const answer = JSON.stringify(await book(req, body, address(req)));
+        for (const name of removed) res.removeHeader(name);
+        const answerHead = head.slice();
+        answerHead[1] = id;
+        answerHead[answerHead.length - 1] = String(Buffer.byteLength(answer));
+        res.writeHead(200, answerHead);
+        res.end(answer);
       })
-      .catch(next);
+      .catch((err: unknown) => handOn(err ?? new Error('the early public booking failed')));
   };
 }
+
+/**
+ * The app's first middleware: an early public booking's refusal, handed on with the request, goes to
+ * the error handler as the route's would.
+ */
+export const earlyBookingErrors: RequestHandler = (req, _res, next) => {
+  const early = req as EarlyRequest;
+  if (!(EARLY_ERROR in early)) return next();
+  const err = early[EARLY_ERROR];
+  delete early[EARLY_ERROR];
+  next(err);
+};

@@ -31,7 +31,7 @@ export function publicRoutes(deps: AppDeps): Router {
   r.post('/confirm-booking', async (req, res, next) => {
     // A manual booking is the admin router's, further down the app.
     if (isManualBookingPayload(req.body)) return next('router');
-    res.json(await book(req, req.body));
+    res.json(await book(req, req.body, req.ip ?? req.socket.remoteAddress ?? 'unknown'));
   });
 
   r.get('/get_location_image/:file', (req, res, next) => {
