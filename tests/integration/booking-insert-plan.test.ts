@@ -43,7 +43,7 @@ afterAll(async () => {
 const booking = (over: Partial<NewBooking> = {}) => newOnlineHold(now, { clientAddressHash: 'address-hash', ...over });
 
 /** The statement's values for these bookings, as the batcher sends them (book_batch adds the lock keys). */
-const values = (rows: ReturnType<typeof batchRow>['row'][]) => [JSON.stringify(rows.map((row, n) => ({ n, ...row }))), HOLD_ADDRESS_WINDOW_MINUTES];
+const values = (rows: ReturnType<typeof batchRow>['row'][]) => [JSON.stringify(rows.map((row, n) => ({ ...row, n }))), HOLD_ADDRESS_WINDOW_MINUTES];
 
 /** `a b, c d(e, f), …` → [[a, b], [c, 'd(e, f)']]: a column list, types with commas kept whole. */
 function columnList(list: string): string[][] {
@@ -77,7 +77,14 @@ describe('the booking insert statement', () => {
     expect(columnList(input.replace(/--.*$/gm, ''))).toEqual(expected);
     // What the TypeScript side puts in each row is exactly what the statement reads.
     const { row } = batchRow(booking(), [], now, { perClient: 2, perAddress: 10 });
-    expect(Object.keys({ n: 0, ...row }).sort()).toEqual(expected.map(([name]) => name).sort());
+    expect(Object.keys(row).sort()).toEqual(expected.map(([name]) => name).sort());
+    // Each column's value as Drizzle would send it, for bookings with every nullable column set and unset.
+    const full = booking({ locationId: 2, clientState: 'Kerala', whatsappOptInAt: now, whatsappConsentText: 'yes', createdByAdminId: 1, adminConfirmed: true });
+    const bare = booking({ paymentHoldExpiresAt: null, clientAddressHash: null, clientState: null, clientCity: null });
+    for (const v of [full, bare]) {
+      const mapped = batchRow(v, [], now).row;
+      for (const k of NEW_BOOKING_KEYS) expect([k, mapped[columns[k].name]]).toEqual([k, v[k] === null ? null : columns[k].mapToDriverValue(v[k])]);
+    }
 
     const inserted = /insert into bookings \(([\s\S]*?)\)\n/.exec(BOOKING_INSERT)![1]!;
     expect(columnList(inserted.replace(/--.*$/gm, '')).map(([name]) => name)).toEqual([...NEW_BOOKING_KEYS.map((k) => columns[k].name), 'amount_paise']);

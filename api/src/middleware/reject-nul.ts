@@ -19,9 +19,11 @@ export function holdsNul(value: unknown): boolean {
     } else if (Array.isArray(v)) {
       pending.push(...v);
     } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
-      for (const [key, inner] of Object.entries(v)) {
+      // for…in, not Object.entries: an array of pairs per object was most of a booking's check.
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
         if (unstorable(key)) return true;
-        pending.push(inner);
+        pending.push((v as Record<string, unknown>)[key]);
       }
     }
   }
