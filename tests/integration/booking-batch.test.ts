@@ -104,7 +104,7 @@ describe('bookings asked for together', () => {
     expect(await database.db.$count(outbox, sql`(${outbox.payload}->>'bookingId')::int in (${sql.join(unpaidIds, sql`, `)})`)).toBe(0);
   });
 
-  it('two statements at most at once: bookings asked meanwhile go together in the next', async () => {
+  it('one statement at a time, a second only when the first is held up: bookings asked meanwhile go together in the next', async () => {
     let release!: () => void;
     const statements = watchStatements(new Promise<void>((resolve) => (release = resolve)));
 
@@ -113,6 +113,9 @@ describe('bookings asked for together', () => {
       await nextTurn();
       asked.push(book(onlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '11:00' })));
       await nextTurn();
+      // The first is on its way: the second waits for it, until it has been held up a while.
+      expect(statements).toEqual([1]);
+      await vi.waitFor(() => expect(statements).toEqual([1, 1]), { timeout: 2000, interval: 5 });
       // Both statements are held; these five, asked in turns of their own, wait for one of them.
       for (const start of ['12:00', '14:00', '15:00', '16:00', '17:00']) {
         asked.push(book(onlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: start })));

@@ -15,6 +15,7 @@ import { isManualBookingPayload } from './admin.routes.ts';
 
 /** The JSON body limit of the app's parser (express.json), which the early answer keeps too. */
 export const BOOKING_BODY_LIMIT = 32 * 1024;
+const PUBLIC = { kind: 'public' } as const;
 const NOT_AN_OBJECT = 'Send the booking as a JSON object (Content-Type: application/json).';
 
 /**
@@ -27,7 +28,8 @@ export function publicBooking(deps: AppDeps): (req: IncomingMessage, body: unkno
   const addressHash = clientAddressHasher(deps.config.jwtSecret);
   return async (req, body, address) => {
     const input = parseOr400(bookingCreateSchema, body, NOT_AN_OBJECT);
-    const actor = (await deps.authenticateAdmin?.(req)) ?? { kind: 'public' as const };
+    // Without an Authorization header there is no session to look up (and no promise to wait for).
+    const actor = (req.headers.authorization !== undefined && (await deps.authenticateAdmin?.(req))) || PUBLIC;
     const created = await createBooking(deps.db, input, actor, deps.now(), {
       paymentHoldMinutes: deps.config.paymentHoldMinutes,
       tokenSecret: deps.config.jwtSecret,
