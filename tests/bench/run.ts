@@ -37,6 +37,8 @@ const QUIET_LOGS = process.argv.includes('--quiet-logs');
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const runs = (phase: 'slots' | 'bookings' | 'contention' | 'reports' | 'frontend') => !ONLY || ONLY === phase;
 const CONNECTIONS = 50;
+/** Rounds of booking every cell before the three measured (the comment at the booking phase says why). */
+const BOOKING_WARM_UP_ROUNDS = 6;
 const results: Record<string, unknown> = {};
 const rows: [string, string, string, string][] = [];
 const say = (s: string) => process.stdout.write(`[bench] ${s}\n`);
@@ -409,16 +411,22 @@ async function main(): Promise<void> {
         return bookingDriver(file);
       };
       // The window holds about 1,700 distinct online cells, under a second of booking here: too short to
-      // be steady. So one warm-up round (JIT, pool connections) and three measured rounds each book every
-      // cell; between rounds the bench's bookings are deleted and vacuumed, outside the measured time.
+      // be steady. So warm-up rounds and three measured rounds each book every cell; between rounds the
+      // bench's bookings are deleted and vacuumed, outside the measured time. Six warm-up rounds, not one:
+      // V8 was still compiling the booking path for the first 10,000 bookings or so (its optimising
+      // compiler a fifth of the API's CPU in rounds 1-5, 2 % from round 12, and the API's CPU per booking
+      // 107-167 µs against 71-125), where a centre's API, up for days, has long finished
+      // (docs/performance.md).
       const sql = new pg.Client({ connectionString: DB_URL });
       await sql.connect();
       const freeCells = async () => {
         await sql.query('delete from bookings where booking_date > $1', [now.date]);
         await sql.query('vacuum analyze bookings');
       };
-      await bookingLoad(cells);
-      await freeCells();
+      for (let i = 0; i < BOOKING_WARM_UP_ROUNDS; i++) {
+        await bookingLoad(cells);
+        await freeCells();
+      }
       const rounds: Load[] = [];
       for (let i = 0; i < 3; i++) {
         rounds.push(await bookingLoad(cells));
