@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
+import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -415,5 +416,68 @@ describe('eachLedgerJsonPiece', () => {
       { timeout: 5000, interval: 50 },
     );
     expect((await get('/api/admin/income').expect(200)).body.payments.length).toBeGreaterThan(1700);
+  });
+});
+
+describe('income_list_entries under changes at the same moment', () => {
+  it('a booking renamed while its payment is being recorded, in either order, leaves its entry with the new name', async () => {
+    const [id] = (
+      await database.db.execute<{ id: number }>(sql`
+        insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+                              client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
+        values (3, 1, date '2024-06-01', '10:00', 'ONLINE', 'Old Name', 'race@example.com', '9000011111', 'COMPLETED', 'txn-race', 150000)
+        returning id`)
+    ).rows.map((r) => r.id);
+    const entryName = async (paymentId: string) =>
+      ((
+        await database.db.execute<{ entry: string }>(sql`
+            select e.entry from income_list_entries e join payments_ledger l on l.id = e.ledger_id where l.payment_id = ${paymentId}`)
+      ).rows[0]!.entry.match(/"client_name":"([^"]*)"/) ?? [])[1];
+    const recorder = new pg.Client({ connectionString: database.url });
+    const renamer = new pg.Client({ connectionString: database.url });
+    await Promise.all([recorder.connect(), renamer.connect()]);
+    const pidOf = async (c: pg.Client) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const [recorderPid, renamerPid] = [await pidOf(recorder), await pidOf(renamer)];
+    // Until the session is waiting for the other's lock on the booking's row.
+    const blocked = (pid: number) =>
+      vi.waitFor(
+        async () => {
+          const { rows } = await database.pool.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'`,
+            [pid],
+          );
+          expect(rows[0]!.n).toBe(1);
+        },
+        { timeout: 5000, interval: 10 },
+      );
+    try {
+      const record = (paymentId: string) =>
+        recorder.query(
+          `insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at) values ($1, 'capture', 'counter', $2, 100, 'CASH', now())`,
+          [id, paymentId],
+        );
+      // The payment first: the rename waits for it, then rewrites its entry.
+      await recorder.query('begin');
+      await record('race-1');
+      await renamer.query('begin');
+      const renamed = renamer.query(`update bookings set client_full_name = 'Renamed Once' where id = $1`, [id]);
+      await blocked(renamerPid);
+      await recorder.query('commit');
+      await renamed;
+      await renamer.query('commit');
+      expect(await entryName('race-1')).toBe('Renamed Once');
+      // The rename first: the payment waits for it, then writes its entry with the new name.
+      await renamer.query('begin');
+      await renamer.query(`update bookings set client_full_name = 'Renamed Twice' where id = $1`, [id]);
+      await recorder.query('begin');
+      const recorded = record('race-2');
+      await blocked(recorderPid);
+      await renamer.query('commit');
+      await recorded;
+      await recorder.query('commit');
+      expect([await entryName('race-1'), await entryName('race-2')]).toEqual(['Renamed Twice', 'Renamed Twice']);
+    } finally {
+      await Promise.all([recorder.end(), renamer.end()]);
+    }
   });
 });

@@ -174,7 +174,7 @@ const PIECES_AHEAD = 2;
  * The copy is read through pg's own protocol parser, each row (one entry and its newline) copied into
  * the piece being filled; the pieces are a handful of buffers used over and over. A buffer per piece
  * (pg-copy-streams' way) was 14 MB more allocated for a year's list, and V8 counts memory allocated
- * outside its heap towards its next full collection: two or three more of them an answer.
+ * outside its heap towards its next full collection: two or three more full collections an answer.
  */
 export async function eachLedgerJsonPiece(source: LedgerSource, onJson: (json: Buffer, totals: IncomeTotals) => unknown): Promise<void> {
   await inLedgerSnapshot(

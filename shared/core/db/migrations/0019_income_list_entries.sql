@@ -37,6 +37,10 @@ CREATE FUNCTION income_entry_json(
 $$;
 --> statement-breakpoint
 -- Ledger rows recorded by one statement get their entries from one join (the bench loads a year in one).
+-- A booking changed at the same moment cannot leave an entry stale: payments_ledger_report_invalidate
+-- (0009) locks the booking's row before each ledger row goes in, so a rename either waits for this
+-- insert to commit (and its trigger below then finds the entry) or commits first (and this join, a
+-- statement of its own, reads the new name).
 CREATE FUNCTION income_list_entries_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO income_list_entries (ledger_id, booking_id, booking_date, booking_time_slot_start, entry)
