@@ -62,6 +62,21 @@ afterAll(() => database.drop());
 
 const get = (path: string) => request(app).get(path).set(boss);
 
+/**
+ * Once the server has noticed, no session but the test's own is still at work (a copy still writing)
+ * or sits idle in a transaction: a list cut short closed its connection rather than handing it back.
+ */
+const noSessionLeftOpen = () =>
+  vi.waitFor(
+    async () => {
+      const open = await database.db.execute<{ n: number }>(sql`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and (state = 'active' or state like 'idle in transaction%')`);
+      expect(open.rows[0]!.n).toBe(0);
+    },
+    { timeout: 5000, interval: 50 },
+  );
+
 describe('income and inventory, a page at a time', () => {
   it('the pages together are the whole list, in its order, each row once; totals are the whole ledger’s on every page', async () => {
     const ledger = (
@@ -176,17 +191,8 @@ describe('the whole list, streamed as PostgreSQL copies it out', () => {
           req.on('error', () => {});
         });
       }
-      // The copy and its transaction are gone once the server noticed: no session but this one is still
-      // at work (a copy still writing) or sits idle in a transaction.
-      await vi.waitFor(
-        async () => {
-          const open = await database.db.execute<{ n: number }>(sql`
-            select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and pid <> pg_backend_pid() and (state = 'active' or state like 'idle in transaction%')`);
-          expect(open.rows[0]!.n).toBe(0);
-        },
-        { timeout: 5000, interval: 50 },
-      );
+      // The copy and its transaction are gone once the server noticed.
+      await noSessionLeftOpen();
       const again = await get('/api/admin/income').expect(200);
       expect(again.body.payments.length).toBe((await get('/api/admin/income?page_size=1').expect(200)).body.total);
     } finally {
@@ -330,14 +336,7 @@ describe('eachLedgerBatch', () => {
     ).rejects.toThrow('the reader failed');
     expect(calls).toBe(1);
     // Its connection was closed, not handed back with the transaction open.
-    await vi.waitFor(
-      async () => {
-        const open = await database.db.execute<{ n: number }>(sql`
-          select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`);
-        expect(open.rows[0]!.n).toBe(0);
-      },
-      { timeout: 5000, interval: 50 },
-    );
+    await noSessionLeftOpen();
     expect((await get('/api/admin/income?page=1&page_size=1').expect(200)).body.items).toHaveLength(1);
   });
 });
@@ -406,15 +405,7 @@ describe('eachLedgerJsonPiece', () => {
       }),
     ).rejects.toThrow('the reader failed');
     expect(calls).toBe(1);
-    await vi.waitFor(
-      async () => {
-        const open = await database.db.execute<{ n: number }>(sql`
-          select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and pid <> pg_backend_pid() and (state = 'active' or state like 'idle in transaction%')`);
-        expect(open.rows[0]!.n).toBe(0);
-      },
-      { timeout: 5000, interval: 50 },
-    );
+    await noSessionLeftOpen();
     expect((await get('/api/admin/income').expect(200)).body.payments.length).toBeGreaterThan(1700);
   });
 });
