@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isEmailAddress, normaliseIndianMobile } from '../domain/contact.ts';
 import { DISCREPANCY_KINDS, REVIEW_NOTE_MAX, type PaymentsProviderName } from '../domain/payment-discrepancy.ts';
+import { PAYMENT_STATES } from '../domain/payment-state.ts';
 import type { AdminSlotStatesDay } from '../domain/slot-states.ts';
 import { ADMIN_WINDOW_DAYS } from '../domain/slots.ts';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
@@ -396,6 +397,11 @@ const adminBookingFields = {
   client_change: z.strictObject({ kind: z.enum(['MOVED', 'CANCELLED']), at: z.string() }).nullable(),
   /** An unpaid online hold (INITIATED) keeps its slot until then (ISO 8601); null for anything else. */
   payment_hold_expires_at: z.string().nullable(),
+  /** The payment in words' key (shared/domain/payment-state.ts): status and ledger read together. */
+  payment_state: z.enum(PAYMENT_STATES),
+  /** When the centre last sent the client the payment link (ISO 8601), and how; null if never. */
+  payment_link_sent_at: z.string().nullable(),
+  payment_link_sent_to: z.array(z.enum(['email', 'whatsapp'])).nullable(),
 };
 export const adminBookingSchema = z.strictObject(adminBookingFields);
 export type AdminBookingDto = z.infer<typeof adminBookingSchema>;
@@ -419,7 +425,7 @@ export const clientSearchResultSchema = z.strictObject({ name: z.string(), email
 export type ClientSearchResult = z.infer<typeof clientSearchResultSchema>;
 
 /** How money was taken, as the payments ledger records it. */
-const ledgerMethodSchema = z.enum(['UPI', 'CARD', 'NETBANKING', 'WALLET', 'CASH', 'OTHER']);
+const ledgerMethodSchema = z.enum(['UPI', 'CARD', 'NETBANKING', 'WALLET', 'CASH', 'BANK_TRANSFER', 'OTHER']);
 export type LedgerMethodDto = z.infer<typeof ledgerMethodSchema>;
 
 /**

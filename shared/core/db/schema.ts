@@ -221,6 +221,9 @@ export const bookings = pgTable(
     /** The client's own last change from Manage booking (MOVED or CANCELLED) and when, for the panel. */
     clientChange: text('client_change').$type<'MOVED' | 'CANCELLED'>(),
     clientChangedAt: timestamp('client_changed_at', { withTimezone: true }),
+    /** When the centre last sent the client this booking's payment link, and by which channels (email, whatsapp). */
+    paymentLinkSentAt: timestamp('payment_link_sent_at', { withTimezone: true }),
+    paymentLinkSentTo: text('payment_link_sent_to').array(),
     ...timestamps,
   },
   (t) => [
@@ -385,7 +388,7 @@ export const paymentsLedger = pgTable(
     refundId: text('refund_id'),
     linkId: text('link_id'),
     amountPaise: integer('amount_paise').notNull(),
-    method: text('method').$type<'UPI' | 'CARD' | 'NETBANKING' | 'WALLET' | 'CASH' | 'OTHER'>().notNull(),
+    method: text('method').$type<'UPI' | 'CARD' | 'NETBANKING' | 'WALLET' | 'CASH' | 'BANK_TRANSFER' | 'OTHER'>().notNull(),
     reason: text('reason'),
     recordedByAdminId: integer('recorded_by_admin_id').references(() => adminUsers.id),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
@@ -394,7 +397,7 @@ export const paymentsLedger = pgTable(
   (t) => [
     check('payments_ledger_kind_check', sql`${t.kind} in ('capture', 'refund')`),
     check('payments_ledger_sign_check', sql`(${t.kind} = 'capture' and ${t.amountPaise} > 0) or (${t.kind} = 'refund' and ${t.amountPaise} < 0)`),
-    check('payments_ledger_method_check', sql`${t.method} in ('UPI', 'CARD', 'NETBANKING', 'WALLET', 'CASH', 'OTHER')`),
+    check('payments_ledger_method_check', sql`${t.method} in ('UPI', 'CARD', 'NETBANKING', 'WALLET', 'CASH', 'BANK_TRANSFER', 'OTHER')`),
     check('payments_ledger_refund_id_check', sql`(${t.kind} = 'refund') = (${t.refundId} is not null)`),
     uniqueIndex('payments_ledger_capture_uq').on(t.provider, t.paymentId).where(sql`${t.kind} = 'capture'`),
     uniqueIndex('payments_ledger_refund_uq').on(t.provider, t.refundId).where(sql`${t.kind} = 'refund'`),
@@ -429,6 +432,45 @@ export const incomeListEntries = pgTable(
       t.ledgerId,
     ),
     index('income_list_entries_booking_idx').on(t.bookingId),
+  ],
+);
+
+/**
+ * Money owed back to a client that no ledger row may claim yet, because it has not moved:
+ * - AT_COUNTER: money taken at the desk that is to be handed back at the desk (a client cancelled a
+ *   session paid in cash, or a refund was approved of a counter payment). OPEN until an admin records
+ *   the hand-over (POST /api/admin/bookings/{id}/record-refund), which writes the ledger row: DONE.
+ * - REVIEW: a plain admin cancelled a paid booking and passed the refund to a super admin. OPEN until
+ *   approved (the refund runs then: APPROVED) or declined with a reason (DECLINED).
+ * One open request per booking and kind.
+ */
+export const refundRequests = pgTable(
+  'refund_requests',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    kind: text('kind').$type<'AT_COUNTER' | 'REVIEW'>().notNull(),
+    /** What is owed (AT_COUNTER) or asked to be reviewed (REVIEW: what was held when it was asked). */
+    amountPaise: integer('amount_paise').notNull(),
+    reason: text('reason').notNull().default(''),
+    /** Who asked: 'client' (Manage booking), 'admin:{id}', or 'worker:…'. */
+    requestedBy: text('requested_by').notNull(),
+    requestedByAdminId: integer('requested_by_admin_id').references(() => adminUsers.id),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    status: text('status').$type<'OPEN' | 'DONE' | 'APPROVED' | 'DECLINED'>().notNull().default('OPEN'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedByAdminId: integer('resolved_by_admin_id').references(() => adminUsers.id),
+    resolutionNote: text('resolution_note'),
+  },
+  (t) => [
+    check('refund_requests_kind_check', sql`${t.kind} in ('AT_COUNTER', 'REVIEW')`),
+    check('refund_requests_status_check', sql`${t.status} in ('OPEN', 'DONE', 'APPROVED', 'DECLINED')`),
+    check('refund_requests_amount_check', sql`${t.amountPaise} > 0`),
+    check('refund_requests_resolved_check', sql`(${t.status} = 'OPEN') = (${t.resolvedAt} is null)`),
+    uniqueIndex('refund_requests_open_uq').on(t.bookingId, t.kind).where(sql`${t.status} = 'OPEN'`),
+    index('refund_requests_open_idx').on(t.requestedAt).where(sql`${t.status} = 'OPEN'`),
   ],
 );
 

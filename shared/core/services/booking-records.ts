@@ -5,6 +5,7 @@
 import type { AdminBookingDto, ClientBookingDto, ClientSearchResult } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { paymentNote } from '../../domain/payment-note.ts';
+import { paymentState } from '../../domain/payment-state.ts';
 import { toHhMm } from '../../domain/time.ts';
 import type { ClientRow, RecordRow } from '../repositories/admin-booking.repository.ts';
 import type { BookingView } from '../repositories/booking.repository.ts';
@@ -40,6 +41,9 @@ export function mapAdminBooking(r: RecordRow): AdminBookingDto {
     attendance: b.attendance ?? null,
     client_change: b.clientChange && b.clientChangedAt ? { kind: b.clientChange, at: b.clientChangedAt.toISOString() } : null,
     payment_hold_expires_at: b.paymentStatus === 'INITIATED' && !b.cancelled && b.paymentHoldExpiresAt ? b.paymentHoldExpiresAt.toISOString() : null,
+    payment_state: paymentState({ ...b, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0 }),
+    payment_link_sent_at: b.paymentLinkSentAt?.toISOString() ?? null,
+    payment_link_sent_to: (b.paymentLinkSentTo as ('email' | 'whatsapp')[] | null) ?? null,
   };
 }
 

@@ -39,6 +39,7 @@ const METHOD_WORDS: Record<Payment['method'], string> = {
   NETBANKING: 'Netbanking',
   WALLET: 'Wallet',
   CASH: 'Cash',
+  BANK_TRANSFER: 'Bank transfer',
   OTHER: 'Other',
 };
 

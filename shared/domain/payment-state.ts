@@ -1,0 +1,53 @@
+/**
+ * A booking's payment in words, for every list the panel shows (issue 31): the one place that reads
+ * a booking's status and its ledger money together and says what the desk needs to know. The spec's
+ * status badge stays beside it; these words never decide anything the server does.
+ */
+export const PAYMENT_STATES = [
+  'PAID',
+  'PAY_AT_CENTRE',
+  'AWAITING_PAYMENT',
+  'PAYMENT_NOT_RECORDED',
+  'NO_CHARGE',
+  'NOT_PAID',
+  'REFUNDED',
+  'CANCELLED',
+  'BLOCKED',
+] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+export const PAYMENT_STATE_WORDS: Record<PaymentState, string> = {
+  PAID: 'Paid',
+  PAY_AT_CENTRE: 'Pay at centre',
+  AWAITING_PAYMENT: 'Awaiting payment',
+  PAYMENT_NOT_RECORDED: 'Payment not recorded',
+  NO_CHARGE: 'No charge',
+  NOT_PAID: 'Not paid',
+  REFUNDED: 'Refunded',
+  CANCELLED: 'Cancelled',
+  BLOCKED: 'Blocked',
+};
+
+export type PaymentStateInput = {
+  bookingType: 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK';
+  paymentStatus: string;
+  cancelled: boolean;
+  amountPaise: number;
+  /** Captured in the ledger, and returned (positive). */
+  paidPaise: number;
+  refundedPaise: number;
+};
+
+export function paymentState(b: PaymentStateInput): PaymentState {
+  if (b.bookingType === 'ADMIN_BLOCK') return 'BLOCKED';
+  const held = b.paidPaise - b.refundedPaise;
+  if (b.paidPaise > 0 && held <= 0) return 'REFUNDED';
+  if (held > 0) return 'PAID';
+  if (b.cancelled || b.paymentStatus === 'CANCELLED') return 'CANCELLED';
+  if (b.paymentStatus === 'FAILED') return 'NOT_PAID';
+  if (b.paymentStatus === 'COMPLETED') return b.amountPaise > 0 ? 'PAYMENT_NOT_RECORDED' : 'NO_CHARGE';
+  // PENDING in person is paid at the desk; PENDING online (a manual booking waiting on its link) and
+  // INITIATED (the wizard's hold) wait for the link.
+  if (b.paymentStatus === 'PENDING' && b.bookingType === 'OFFLINE') return 'PAY_AT_CENTRE';
+  return 'AWAITING_PAYMENT';
+}
