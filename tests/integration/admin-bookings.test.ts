@@ -87,6 +87,9 @@ describe('GET /api/admin/therapists and /api/admin/bookings', () => {
       attendance: null,
       client_change: null,
       payment_hold_expires_at: null,
+      payment_state: 'PAY_AT_CENTRE',
+      payment_link_sent_at: null,
+      payment_link_sent_to: null,
     });
   });
 });

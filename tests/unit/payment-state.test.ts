@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { PAYMENT_STATE_WORDS, paymentState, type PaymentStateInput } from '../../shared/domain/payment-state.ts';
+
+const base: PaymentStateInput = { bookingType: 'ONLINE', paymentStatus: 'COMPLETED', cancelled: false, amountPaise: 110_000, paidPaise: 0, refundedPaise: 0 };
+
+describe("paymentState: a booking's payment in words", () => {
+  it.each<[string, Partial<PaymentStateInput>, string]>([
+    ['paid online', { paidPaise: 110_000 }, 'Paid'],
+    ['confirmed with no money recorded', {}, 'Payment not recorded'],
+    ['confirmed at no charge', { amountPaise: 0 }, 'No charge'],
+    ['in person, to be paid at the desk', { bookingType: 'OFFLINE', paymentStatus: 'PENDING' }, 'Pay at centre'],
+    ['a manual online booking waiting on its link', { paymentStatus: 'PENDING' }, 'Awaiting payment'],
+    ["the wizard's unpaid hold", { paymentStatus: 'INITIATED' }, 'Awaiting payment'],
+    ['a hold that ended unpaid', { paymentStatus: 'FAILED' }, 'Not paid'],
+    ['paid and refunded in full', { paidPaise: 110_000, refundedPaise: 110_000, cancelled: true }, 'Refunded'],
+    ['paid and partly refunded', { paidPaise: 110_000, refundedPaise: 10_000, cancelled: true }, 'Paid'],
+    ['cancelled unpaid', { paymentStatus: 'PENDING', cancelled: true }, 'Cancelled'],
+    ['an admin block', { bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED', amountPaise: 0 }, 'Blocked'],
+  ])('%s', (_name, over, words) => {
+    expect(PAYMENT_STATE_WORDS[paymentState({ ...base, ...over })]).toBe(words);
+  });
+});
