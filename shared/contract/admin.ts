@@ -536,18 +536,24 @@ export type AuditEntryDto = z.infer<typeof auditEntrySchema>;
 export const auditPageSchema = pagedSchema(auditEntrySchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
+/** How money changes hands at the desk (issue 31): taking a fee, handing a refund back. The ledger's own method names. */
+export const DESK_PAYMENT_METHODS = ['CASH', 'CARD', 'UPI', 'BANK_TRANSFER'] as const;
+export type DeskPaymentMethod = (typeof DESK_PAYMENT_METHODS)[number];
+export const deskMethodSchema = z.enum(DESK_PAYMENT_METHODS, { error: 'Method must be CASH, CARD, UPI or BANK_TRANSFER' });
+/** Rupees typed at the desk: more than zero, at most two decimals. */
+export const deskAmountSchema = z
+  .number({ error: 'Amount must be a number' })
+  .positive({ error: 'Amount must be more than zero' })
+  .max(10_000_000, { error: 'Amount is too large' })
+  .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' });
+
 /**
  * POST /api/admin/bookings/{id}/record-payment: a fee taken at the centre for an in-person booking.
  * `amount` in rupees, the booking's price when left out.
  */
 export const recordPaymentSchema = z.strictObject({
-  method: z.enum(['CASH', 'CARD', 'UPI'], { error: 'Method must be CASH, CARD or UPI' }),
-  amount: z
-    .number({ error: 'Amount must be a number' })
-    .positive({ error: 'Amount must be more than zero' })
-    .max(10_000_000, { error: 'Amount is too large' })
-    .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' })
-    .optional(),
+  method: deskMethodSchema,
+  amount: deskAmountSchema.optional(),
 });
 export type RecordPaymentInput = z.output<typeof recordPaymentSchema>;
 export const recordPaymentResponseSchema = z.strictObject({ booking_id: z.number().int(), payment_status: z.literal('COMPLETED'), message: z.string() });
