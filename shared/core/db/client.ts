@@ -15,6 +15,12 @@ export function connectDatabase(url: string, options: { max?: number; applicatio
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor may a checked-out one. pg-pool listens for errors only while a client is idle, so a connection
+  // ended between two queries of a transaction (PostgreSQL restarting, pg_terminate_backend) emitted
+  // 'error' with no listener: an uncaught exception that stopped the worker (issue 32). With this
+  // listener the transaction's next query rejects instead, the caller's error path runs, and the
+  // client, released with that error, is discarded.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

@@ -267,6 +267,12 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     /** Set when the worker finished the job: a Redis that lost its data gets back only the jobs not done. */
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /**
+     * A relay took the row to hand to BullMQ and no other relay takes it before then (issue 32: the
+     * relay no longer keeps a transaction open while Redis answers). A relay that dies mid-hand-over
+     * leaves the row to be taken again once this passes; the job id keeps it one job.
+     */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
   },
   (t) => [index('outbox_pending_idx').on(t.availableAt).where(sql`${t.dispatchedAt} is null`), uniqueIndex('outbox_job_uq').on(t.queue, t.jobId)],
 );
