@@ -27,7 +27,7 @@ async function terminateEveryBackend(admin: pg.Client, database: string): Promis
   return res.rows[0].n as number;
 }
 
-/** The in-person slots on offer for Dr. Rohan Kapoor (id 5) and Dr. Kavita Iyer's centre, as a client sees them. */
+/** The slots a client is offered for a therapist (the public offer). */
 async function offeredSlots(therapistId: number): Promise<{ date: string; time: string }[]> {
   const res = await fetch(`${stack.baseUrl}/api/slots?therapist_id=${therapistId}`);
   const offer = (await res.json()) as { days: { date: string; slots: { start_time: string }[] }[] };
@@ -52,7 +52,11 @@ describe('every backend terminated ten times while bookings and jobs run', () =>
         client_email: `client${i}@example.com`,
         client_mobile: `98765${String(10000 + i).slice(-5)}`,
       });
-      const res = await fetch(`${stack.baseUrl}/confirm-booking`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${stack.baseUrl}/confirm-booking`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       statuses.push(res.status);
       if (res.status === 200) accepted.push(((await res.json()) as { booking_id: number }).booking_id);
       else await res.arrayBuffer();
