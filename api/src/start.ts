@@ -1,8 +1,8 @@
 /**
  * `npm start`: migrate, seed the demo centre into an empty database, start the API and the worker,
- * build the static site (its team page reads the running API), then print the URL.
+ * build the static site (its team page reads the running API), then print the URL. The API and the
+ * worker are supervised: one that exits unasked is started again while the other keeps serving.
  */
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,7 @@ import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { spawnNodeService } from '../../shared/core/node-process.ts';
 import { buildAndPublish } from './site-build.ts';
 import { rebuildOnCatalogueChange } from './site-rebuild.ts';
+import { supervise, type Supervised } from './supervisor.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cfg = config();
@@ -27,17 +28,13 @@ if (cfg.seedDemoData) {
   say(seeded ? 'demo centre seeded' : 'database already has data');
 }
 
-const children: ChildProcess[] = [];
+const children: Supervised[] = [];
 let stopping = false;
 
-function run(name: string, entry: string, env: NodeJS.ProcessEnv = process.env, args: string[] = []): ChildProcess {
-  const child = spawnNodeService(entry, { cwd: root, env, args });
+/** A child of ours, started again with backoff whenever it exits unasked (api/src/supervisor.ts). */
+function run(name: string, entry: string): Supervised {
+  const child = supervise({ name, spawn: () => spawnNodeService(entry, { cwd: root, env: process.env }), say });
   children.push(child);
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-    say(`${name} stopped (${signal ?? code}); stopping everything`);
-    void stopAll(code ?? 1);
-  });
   return child;
 }
 
@@ -45,8 +42,7 @@ async function stopAll(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   // Children finish their in-flight work on SIGTERM (graceful shutdown).
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+  await Promise.all(children.map((c) => c.stop()));
   process.exit(code);
 }
 process.on('SIGTERM', () => void stopAll(0));
