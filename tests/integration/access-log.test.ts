@@ -91,4 +91,18 @@ describe('the access log at the default level', () => {
     expect(loggedPath('/api/slots?therapist_id=1')).toBe('/api/slots');
     expect(loggedPath('/get_specific_image/therapists/meera-pillai.webp')).toBe('/get_specific_image/therapists/meera-pillai.webp');
   });
+
+  it('finds the token wherever it stands in the path, however it is written (issue 32)', () => {
+    const token = 'k3J9_xQ-7bZr2LmN8pVt4YwA1cDe6FgH0iJkLmNoPqR';
+    expect(loggedPath(`/api/manage/${token}.`)).toBe('/api/manage/[token].');
+    expect(loggedPath(`/api/manage/${token}%20`)).toBe('/api/manage/[token]%20');
+    expect(loggedPath(`/api/manage/${token}.ics`)).toBe('/api/manage/[token].ics');
+    expect(loggedPath(`/a.${token}~b`)).toBe('/a.[token]~b');
+    // Percent-escaped, it is the same token to Express's router.
+    const escaped = [...token].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+    expect(loggedPath(`/api/manage/${escaped}/reschedule`)).toBe('/api/manage/[token]/reschedule');
+    expect(loggedPath(`/api/manage/${token.slice(0, 20)}%5F${token.slice(21)}`)).toBe('/api/manage/[token]');
+    expect(loggedPath('/caf%C3%A9/%E0%A4%B9')).toBe('/caf%C3%A9/%E0%A4%B9');
+    expect(loggedPath('/bad%E0%A4')).toBe('/bad%E0%A4');
+  });
 });

@@ -44,14 +44,27 @@ export function logWhenDone(
 }
 
 /**
- * A path segment that is a secret: the client's Manage booking token (/api/manage/{token}) and any
- * other capability carried in a path. 32+ URL-safe characters; no route's ordinary segment is that long.
+ * A secret in a path: the client's Manage booking token (/api/manage/{token}) and any other capability
+ * carried in a path, wherever it stands (`/api/manage/{token}.`, `{token}%20`, `{token}.ics`): any run
+ * of 32+ URL-safe characters, which no route's ordinary segment has.
  */
-const SECRET_SEGMENT = /\/[A-Za-z0-9_-]{32,}(?=\/|$)/g;
+const TOKEN_RUN = /[A-Za-z0-9_-]{32,}/g;
+const HAS_TOKEN_RUN = /[A-Za-z0-9_-]{32,}/;
 
-/** The path as logged: no query string, and no secret segment. */
+/**
+ * The path as logged: no query string, and no secret. A token written with percent-escapes is still
+ * one to the router, so an escaped path whose decoded form holds a run is logged decoded, redacted.
+ */
 export function loggedPath(url: string): string {
-  return (url.split('?')[0] ?? '').replace(SECRET_SEGMENT, '/[token]');
+  const path = (url.split('?')[0] ?? '').replace(TOKEN_RUN, '[token]');
+  if (!path.includes('%')) return path;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+  return HAS_TOKEN_RUN.test(decoded) ? decoded.replace(TOKEN_RUN, '[token]') : path;
 }
 
 // Express's originalUrl is the URL before a router trimmed its mount path.
