@@ -102,6 +102,27 @@ describe('POST /api/admin/login', () => {
   });
 });
 
+describe('wrong current passwords on POST /api/admin/me/password (issue 32)', () => {
+  const change = (app: ReturnType<typeof testApp>, current: string, ip: string) =>
+    request(app)
+      .post('/api/admin/me/password')
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .set('X-Forwarded-For', ip)
+      .send({ current_password: current, new_password: 'kettle-lantern-monsoon-42' });
+
+  it('count with sign-in failures: the sixth guess from an address is refused before the password is checked', async () => {
+    const app = appWith({ pair: 5 });
+    for (let i = 0; i < 3; i++) expect((await change(app, `wrong-${i}`, '10.9.0.7')).status).toBe(400);
+    await login(app, 'desk', 'wrong-3', '10.9.0.7').expect(401);
+    await login(app, 'desk', 'wrong-4', '10.9.0.7').expect(401);
+    const refused = await change(app, PASSWORD, '10.9.0.7').expect(429);
+    expect(refused.body.detail).toBe('Too many failed sign-in attempts. Please wait 15 minutes and try again.');
+    expect(refused.headers['retry-after']).toBeTruthy();
+    // The owner at another address is not locked out.
+    await login(app, 'desk', PASSWORD, '10.9.0.8').expect(200);
+  });
+});
+
 describe('sign-in throttle', () => {
   it('throttles the guessing address, not the owner: the right password from a clean address still signs in', async () => {
     const app = appWith({ pair: 5 });

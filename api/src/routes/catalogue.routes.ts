@@ -216,7 +216,10 @@ export function catalogueRoutes(deps: AppDeps): Router {
   });
   r.post('/api/admin/me/password', auth, async (req, res) => {
     const input = parseOr400(mePasswordSchema, req.body);
-    const admin = await changeOwnPassword(db, currentAdmin(res), input.current_password, input.new_password, deps.now());
+    const admin = await changeOwnPassword(db, currentAdmin(res), input.current_password, input.new_password, deps.now(), {
+      throttle: deps.loginThrottle,
+      address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    });
     // Every session of this admin ended with the change; this one carries on with a new token.
     res.json({
       message: 'Password changed. Your other sessions are signed out.',

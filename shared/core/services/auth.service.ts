@@ -227,7 +227,7 @@ export function dummy(): Promise<string> {
  * The throttle's name for what a login names. A username and an e-mail of one admin are one account,
  * so each does not get its own allowance; an unknown login is hashed, so no typed e-mail sits in Redis.
  */
-function throttleAccount(admin: AdminUser | undefined, login: string): string {
+export function throttleAccount(admin: AdminUser | undefined, login: string): string {
   return admin ? `id${admin.id}` : `h${createHash('sha256').update(login.trim().toLowerCase()).digest('base64url').slice(0, 32)}`;
 }
 

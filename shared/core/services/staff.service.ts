@@ -29,6 +29,7 @@ import {
 } from '../repositories/admin.repository.ts';
 import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
 import { auditableAdmin, hashPassword, verifyPassword } from './admin-user.service.ts';
+import { throttleAccount, type LoginThrottle } from './auth.service.ts';
 
 export const INVITATION_HOURS = 48;
 export type StaffActor = { adminId: number };
@@ -177,9 +178,26 @@ export async function resetStaffPassword(db: Db, id: number, by: StaffActor, sec
   });
 }
 
-/** POST /api/admin/me/password: the admin's own password; every session of theirs ends, this one gets a new token from the route. */
-export async function changeOwnPassword(db: Db, me: AdminUser, current: string, next: string, now: Date): Promise<AdminUser> {
-  if (!(await verifyPassword(me.passwordHash, current))) throw fieldError('current_password', STAFF_MESSAGES.wrongCurrent);
+/**
+ * POST /api/admin/me/password: the admin's own password; every session of theirs ends, this one gets a
+ * new token from the route. The current password is a guess like a sign-in's (a stolen session could
+ * try it over and over), so it is counted under the same throttle, for the same account and address.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  me: AdminUser,
+  current: string,
+  next: string,
+  now: Date,
+  guard?: { throttle: LoginThrottle | undefined; address: string },
+): Promise<AdminUser> {
+  const account = throttleAccount(me, me.username);
+  await guard?.throttle?.attempt(account, guard.address);
+  if (!(await verifyPassword(me.passwordHash, current))) {
+    await guard?.throttle?.fail(account);
+    throw fieldError('current_password', STAFF_MESSAGES.wrongCurrent);
+  }
+  await guard?.throttle?.succeed(account, guard.address);
   if (current === next) throw fieldError('new_password', STAFF_MESSAGES.samePassword);
   checkPasswordPolicy(next, 'new_password', me.username);
   const passwordHash = await hashPassword(next);
