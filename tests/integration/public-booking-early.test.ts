@@ -95,6 +95,8 @@ describe('a public booking answered ahead of the routers', () => {
     const b = await early(json(offlineBooking({ booking_date: '2026-11-25', booking_time_slot_start: '11:00' })));
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(headersBut(b)).toEqual({ ...headersBut(a), 'content-length': String(Buffer.byteLength(b.text)) });
+    // The answer carries the client's booking token: no cache may keep it, on either path (issue 32).
+    expect([a.headers['cache-control'], b.headers['cache-control']]).toEqual(['no-store', 'no-store']);
     const [ra, rb] = [JSON.parse(a.text), JSON.parse(b.text)];
     expect(Object.keys(rb)).toEqual(Object.keys(ra));
     expect(rb.message).toBe(ra.message);

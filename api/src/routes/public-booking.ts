@@ -13,6 +13,9 @@ import { SECURITY_POLICY, securityHeaderList, securityHeaderSetter } from '../mi
 import { parseOr400 } from '../middleware/validate.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
 
+/** A booking's answer holds the client's booking token: no cache, shared or the browser's, may keep it. */
+export const BOOKING_ANSWER_CACHE_CONTROL = 'no-store';
+
 /** The JSON body limit of the app's parser (express.json), which the early answer keeps too. */
 export const BOOKING_BODY_LIMIT = 32 * 1024;
 const PUBLIC = { kind: 'public' } as const;
@@ -103,7 +106,20 @@ export function earlyPublicBooking(
   const access = accessLogOf(deps.logger);
   const setSecurityHeaders = securityHeaderSetter(SECURITY_POLICY);
   const { headers, removed } = securityHeaderList(SECURITY_POLICY);
-  const head = ['x-request-id', '', ...headers.flat(), 'Content-Type', 'application/json; charset=utf-8', 'Vary', 'Accept-Encoding', 'Content-Length', ''];
+  // no-store: the answer carries the client's booking token (BOOKING_ANSWER_CACHE_CONTROL, as the route).
+  const head = [
+    'x-request-id',
+    '',
+    ...headers.flat(),
+    'Cache-Control',
+    BOOKING_ANSWER_CACHE_CONTROL,
+    'Content-Type',
+    'application/json; charset=utf-8',
+    'Vary',
+    'Accept-Encoding',
+    'Content-Length',
+    '',
+  ];
   return (req: EarlyRequest, res, next) => {
     if (req.method !== 'POST' || req.url !== '/confirm-booking' || !readsAsPlainJson(req.headers)) return next();
     const id = tagEarly(access, req, res, '/confirm-booking');

@@ -4,7 +4,7 @@ import { Router, type NextFunction, type Response } from 'express';
 import { AppError } from '../../../shared/core/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
-import { publicBooking } from './public-booking.ts';
+import { BOOKING_ANSWER_CACHE_CONTROL, publicBooking } from './public-booking.ts';
 import { addPublicReads } from './public-reads.ts';
 
 export const IMAGES_DIR = fileURLToPath(new URL('../../images/', import.meta.url));
@@ -31,7 +31,8 @@ export function publicRoutes(deps: AppDeps): Router {
   r.post('/confirm-booking', async (req, res, next) => {
     // A manual booking is the admin router's, further down the app.
     if (isManualBookingPayload(req.body)) return next('router');
-    res.json(await book(req, req.body, req.ip ?? req.socket.remoteAddress ?? 'unknown'));
+    const answer = await book(req, req.body, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    res.set('Cache-Control', BOOKING_ANSWER_CACHE_CONTROL).json(answer);
   });
 
   r.get('/get_location_image/:file', (req, res, next) => {
