@@ -66,7 +66,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.use(jobFailureRoutes(deps));
   app.use(adminRoutes(deps));
   if (deps.payments.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
-  mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps));
+  mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps), deps.config.publicBaseUrl);
 
   if (deps.siteDir) {
     app.use(staticSite(deps.siteDir));

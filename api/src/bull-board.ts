@@ -1,4 +1,5 @@
 import express, { type Express, type RequestHandler } from 'express';
+import { AppError } from '../../shared/core/errors.ts';
 import type { Queues } from '../../shared/core/jobs/queues.ts';
 
 export const BULL_BOARD_PATH = '/admin/queues';
@@ -25,6 +26,28 @@ const withBackLink: RequestHandler = (req, res, next) => {
   next();
 };
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The board's state-changing calls (retry, clean, pause, promote…) answer only to the board's own
+ * pages. Its cookie is SameSite=Strict, which keeps it off cross-site requests in today's browsers;
+ * Origin and Sec-Fetch-Site refuse the rest (an older browser, a sibling subdomain, a cross-origin page
+ * of the same site). A caller that sends neither is no browser, and cannot be led by another page.
+ */
+export function sameOriginWrites(publicBaseUrl: string): RequestHandler {
+  const publicOrigin = new URL(publicBaseUrl).origin;
+  return (req, _res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const site = req.get('sec-fetch-site');
+    const origin = req.get('origin');
+    const ownOrigin = `${req.protocol}://${req.get('host')}`;
+    const crossSite = site !== undefined && site !== 'same-origin' && site !== 'none';
+    const foreignOrigin = origin !== undefined && origin !== publicOrigin && origin !== ownOrigin;
+    if (crossSite || foreignOrigin) return next(new AppError('forbidden', 'Changes to the job queues are accepted only from the job queues page.'));
+    next();
+  };
+}
+
 /**
  * Bull Board for the job queues, behind `guard` (the super-admin check). Mount before the 404 handler.
  *
@@ -32,7 +55,7 @@ const withBackLink: RequestHandler = (req, res, next) => {
  * it, not when the API starts: most API processes never serve it, and loaded it is a few megabytes of
  * the API's resident memory for good (README, Performance). Until then an empty app holds its place.
  */
-export function mountBullBoard(app: Express, queues: Queues, guard: RequestHandler): void {
+export function mountBullBoard(app: Express, queues: Queues, guard: RequestHandler, publicBaseUrl: string): void {
   const board = express();
   let loaded: Promise<void> | undefined;
   const loadBoard: RequestHandler = (_req, _res, next) => {
@@ -45,7 +68,7 @@ export function mountBullBoard(app: Express, queues: Queues, guard: RequestHandl
     );
     loaded.then(() => next(), next);
   };
-  app.use(BULL_BOARD_PATH, guard, withBackLink, loadBoard, board);
+  app.use(BULL_BOARD_PATH, guard, sameOriginWrites(publicBaseUrl), withBackLink, loadBoard, board);
 }
 
 async function buildBoard(queues: Queues): Promise<Express> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsClient, type JobsClient } from '../../shared/core/jobs/queues.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
-import { testApp } from '../support/app.ts';
+import { testApp, testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 let database: TestDatabase;
@@ -61,6 +61,28 @@ describe('Bull Board at /admin/queues', () => {
     await request(app).post('/api/admin/queues-session').set(bearer(token)).expect(403);
     await request(app).get('/admin/queues/api/queues').set(bearer(token)).expect(403);
     await request(app).get('/admin/queues/api/queues').set('cookie', `admin_queues_token=${token}`).expect(403);
+  });
+
+  it('a change to the queues is refused from another origin or site, and taken from the board itself (issue 32)', async () => {
+    const res = await request(app)
+      .post('/api/admin/queues-session')
+      .set(bearer(tokenFor(admins.superadmin, new Date())))
+      .expect(200);
+    const cookie = res.headers['set-cookie']![0]!.split(';')[0]!;
+    const pause = () => request(app).put('/admin/queues/api/queues/mail/pause').set('cookie', cookie);
+    for (const [name, value] of [
+      ['origin', 'http://evil.example'],
+      ['sec-fetch-site', 'cross-site'],
+      ['sec-fetch-site', 'same-site'],
+    ] as const) {
+      const refused = await pause().set(name, value).expect(403);
+      expect(refused.body.detail).toBe('Changes to the job queues are accepted only from the job queues page.');
+    }
+    expect(await jobs.queues.mail.isPaused()).toBe(false);
+    await pause().set('origin', testConfig.publicBaseUrl).set('sec-fetch-site', 'same-origin').expect(200);
+    expect(await jobs.queues.mail.isPaused()).toBe(true);
+    await request(app).put('/admin/queues/api/queues/mail/resume').set('cookie', cookie).set('sec-fetch-site', 'same-origin').expect(200);
+    expect(await jobs.queues.mail.isPaused()).toBe(false);
   });
 
   it('nobody else gets in: no token, a forged cookie, a deactivated admin', async () => {
