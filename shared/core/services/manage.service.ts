@@ -1,6 +1,6 @@
 import type { ManageBookingDto, ManageChangeResultDto, ManageClosedReason } from '../../contract/manage.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
-import { changesCloseAt, manageOptions, managePolicyText, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
+import { changesCloseAt, hasNotice, manageOptions, managePolicyText, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
 import { clientOfferDates, isOffered, SESSION_MINUTES } from '../../domain/slots.ts';
 import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
@@ -29,6 +29,8 @@ export const CLIENT_ACTOR = 'client';
 
 export const MANAGE_MESSAGES = {
   sameSlot: 'Your session is already at this time. Please choose another.',
+  newSlotInsideNotice: (hours: number) =>
+    `Please choose a time at least ${hours} ${hours === 1 ? 'hour' : 'hours'} from now: a session can be moved online only to a time that can itself still be changed.`,
 } as const;
 
 /**
@@ -124,14 +126,17 @@ function refuseUnlessOpen(b: BookingRow, now: Date, config: Config, what: 'resch
 
 /**
  * The new slot must be one the wizard would offer a client for this therapist right now: inside the
- * 15-day window, not passed, on the therapist's weekly hours, not blocked, not a holiday or time off.
- * Whether it is free is decided by the live-slot index when the move is written (a race has one winner).
+ * 15-day window, not passed, at least the notice away, on the therapist's weekly hours, not blocked,
+ * not a holiday or time off. Whether it is free is decided by the live-slot index when the move is written (a race has one winner).
  */
-async function checkNewSlot(db: Db, b: BookingRow, date: string, time: string, now: Date): Promise<void> {
+async function checkNewSlot(db: Db, b: BookingRow, date: string, time: string, now: Date, noticeHours: number): Promise<void> {
   if (date === b.bookingDate && time === toHhMm(b.bookingTimeSlotStart)) throw fieldError('booking_time_slot_start', MANAGE_MESSAGES.sameSlot);
   const today = centreNow(now);
   if (!clientOfferDates(today.date).includes(date)) throw fieldError('booking_date', weekday(date) === 0 ? M.sundayClosed : M.dateOutsideWindow);
   if (date === today.date && timeToMinutes(time) <= today.minutes) throw fieldError('booking_time_slot_start', M.slotPassed);
+  // Moved inside the notice window, the session could no longer be changed at all (issue 32): the new
+  // time must leave the same notice the old one needed.
+  if (!hasNotice(centreInstant(date, time), now, noticeHours)) throw fieldError('booking_time_slot_start', MANAGE_MESSAGES.newSlotInsideNotice(noticeHours));
   const therapist = await getTherapist(db, b.therapistId);
   if (!therapist) throw fieldError('booking_time_slot_start', M.slotNotOffered);
   const [templates, closed, holder] = await Promise.all([
@@ -179,7 +184,7 @@ export async function rescheduleManagedBooking(
   refuseUnlessOpen(found, now, deps.config, 'reschedule');
   const date = input.booking_date;
   const time = toHhMm(input.booking_time_slot_start);
-  await checkNewSlot(deps.db, found, date, time, now);
+  await checkNewSlot(deps.db, found, date, time, now, deps.config.changeNoticeHours);
   try {
     await deps.db.transaction(async (tx) => {
       const before = (await lockBooking(tx, found.id))!;
