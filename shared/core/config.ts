@@ -8,12 +8,25 @@ const DEV_SANDBOX_SECRET = 'dev-only-sandbox-payments-secret-0123456789';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const databaseUrlSchema = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).default('postgres://root@127.0.0.1:5432/booking');
+
+/**
+ * DATABASE_URL alone, for the commands that need nothing else (backup and restore run from cron or a
+ * shell where the app's secrets are not set). Exits like config() on a bad value.
+ */
+export function databaseUrlOnly(env: Record<string, string | undefined> = process.env): string {
+  const parsed = databaseUrlSchema.safeParse(env.DATABASE_URL || undefined);
+  if (parsed.success) return parsed.data;
+  process.stderr.write(`Invalid configuration: DATABASE_URL ${parsed.error.issues[0]?.message ?? 'is not valid'}\n`);
+  process.exit(78);
+}
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
-    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).default('postgres://root@127.0.0.1:5432/booking'),
+    DATABASE_URL: databaseUrlSchema,
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
     JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
     JWT_TTL_SECONDS: z.coerce

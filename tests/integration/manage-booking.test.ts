@@ -380,13 +380,20 @@ describe('POST /api/manage/{token}/reschedule', () => {
       ['2026-11-23', '17:00'],
       ['2026-11-24', '09:00'],
     ]) {
-      const res = await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: date, booking_time_slot_start: time });
+      const res = await request(app)
+        .post(`${manage(b.token)}/reschedule`)
+        .send({ booking_date: date, booking_time_slot_start: time });
       expect(res.status, `${date} ${time}`).toBe(400);
-      if (time === '17:00') expect(res.body.detail).toBe('Please choose a time at least 24 hours from now: a session can be moved online only to a time that can itself still be changed.');
+      if (time === '17:00')
+        expect(res.body.detail).toBe(
+          'Please choose a time at least 24 hours from now: a session can be moved online only to a time that can itself still be changed.',
+        );
     }
     expect(await row(b.id)).toMatchObject({ bookingDate: '2026-11-28', bookingTimeSlotStart: '11:00:00', rescheduleCount: 0 });
     // A day and more away is enough.
-    const moved = await request(app).post(`${manage(b.token)}/reschedule`).send({ booking_date: '2026-11-24', booking_time_slot_start: '16:00' });
+    const moved = await request(app)
+      .post(`${manage(b.token)}/reschedule`)
+      .send({ booking_date: '2026-11-24', booking_time_slot_start: '16:00' });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
   });
 
