@@ -76,6 +76,8 @@ const schema = z
       .regex(/^[A-Za-z0-9_-]{1,40}$/, { error: 'must be letters, digits, - or _' })
       .default('booking'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
+    /** A file the worker touches every 10 s while PostgreSQL and Redis answer it: its container's health check. */
+    WORKER_HEALTH_FILE: z.string().min(1).optional(),
     WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     RECONCILE_EVERY_MINUTES: z.coerce
@@ -235,7 +237,7 @@ export type Config = Readonly<{
   meetings: MeetingsConfig;
   mail: MailConfig;
   queuePrefix: string;
-  worker: { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; reconcileEveryMinutes: number };
+  worker: { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; reconcileEveryMinutes: number; healthFile: string | undefined };
   /** Finished outbox rows and received webhook events older than this many days are deleted nightly. */
   retentionDays: number;
   /** A payment for a booking that cannot take it is refunded by the worker at once (else shown as a refund due). */
@@ -316,6 +318,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     queuePrefix: e.QUEUE_PREFIX,
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
+      healthFile: e.WORKER_HEALTH_FILE,
       lockDurationMs: e.WORKER_LOCK_DURATION_MS,
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
       reconcileEveryMinutes: e.RECONCILE_EVERY_MINUTES,
@@ -360,3 +363,6 @@ export function config(): Config {
   }
   return cached;
 }
+
+/** Every environment variable the configuration reads (the README documents each; docker-compose.yml passes each on). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);

@@ -1,11 +1,12 @@
 import module from 'node:module';
 import { config } from '../../shared/core/config.ts';
 import { connectDatabase } from '../../shared/core/db/client.ts';
-import { closeQueues, createQueues } from '../../shared/core/jobs/queues.ts';
+import { closeQueues, createQueues, withTimeout } from '../../shared/core/jobs/queues.ts';
 import { createLogger, exitAfterLogs, exitOnUncaught } from '../../shared/core/logger.ts';
 import { createMailer } from '../../shared/core/providers/mail/mail.provider.ts';
 import { meetingsFromConfig } from '../../shared/core/providers/meetings/meetings.factory.ts';
 import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
+import { startHeartbeat } from './heartbeat.ts';
 import { startWorker } from './worker.ts';
 
 const cfg = config();
@@ -30,6 +31,14 @@ const running = await startWorker(
   },
 );
 logger.info({ payments: payments.name, meetings: cfg.meetings.provider, mail: mailer.kind, prefix: cfg.queuePrefix }, 'worker started');
+const heartbeat = cfg.worker.healthFile
+  ? startHeartbeat({
+      file: cfg.worker.healthFile,
+      // Both stores answer within a few seconds: a hung connection is not health.
+      checks: () => withTimeout(Promise.all([database.pool.query('select 1'), queues.mail.count()]), 5_000, 'health checks'),
+      logger,
+    })
+  : undefined;
 // The next start reads the modules from the compile cache (node-process.ts), even if this one is killed.
 module.flushCompileCache();
 
@@ -38,6 +47,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down: letting running jobs finish');
+  heartbeat?.stop();
   await running.close();
   await closeQueues(queues);
   mailer.close();
