@@ -13,7 +13,9 @@ const compose = readFileSync(new URL('docker-compose.yml', root), 'utf8');
 /** The variables named in the first column of the README's Configuration table. */
 const documented = (() => {
   const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 5));
-  return new Set(table.split('\n').flatMap((line) => (line.startsWith('| `') ? [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!) : [])));
+  return new Set(
+    table.split('\n').flatMap((line) => (line.startsWith('| `') ? [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!) : [])),
+  );
 })();
 
 /** The keys of the environment block every app container shares. */
@@ -24,7 +26,7 @@ const passedOn = (() => {
 
 /** Set by compose elsewhere or deliberately left out, each for a reason. */
 const NOT_IN_THE_SHARED_BLOCK: Record<string, string> = {
-  PORT: 'the container listens on 3000; the host port is mapped by ${PORT}',
+  PORT: 'the container listens on 3000; the host port is mapped from PORT in ports:',
   HOST: 'the container listens on every interface, the default',
   SEED_DEMO_DATA: 'never in production',
   WORKER_HEALTH_FILE: "set on the worker's own service",
