@@ -9,6 +9,7 @@ import type { PaymentsProvider } from '../../shared/core/providers/payments/paym
 import type { LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../shared/core/services/booking.service.ts';
 import type { ReadCache } from '../../shared/core/services/read-cache.service.ts';
+import type { WholeListGate } from './http/whole-list-gate.ts';
 
 /**
  * What the API is built from. Its own module, so routes and middleware can name it without importing
@@ -43,4 +44,6 @@ export type AppDeps = {
   queuesGuard?: RequestHandler;
   /** Where therapist and location photos are read and uploaded ones written; defaults to api/images. */
   imagesDir?: string;
+  /** How many whole income lists may stream at once, and how long a stalled reader is waited for (api/src/http/whole-list-gate.ts). */
+  wholeListGate?: WholeListGate;
 };

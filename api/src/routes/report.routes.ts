@@ -10,6 +10,7 @@ import { pageOf } from '../../../shared/core/services/paging.ts';
 import { databaseUrlOf, eachPaymentJsonPiece } from '../../../shared/core/services/income.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { encodedAnswer } from '../http/compress.ts';
+import { WholeListGate } from '../http/whole-list-gate.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
@@ -25,7 +26,9 @@ const noQuery = z.strictObject({});
  * payments (14 MB of JSON), whoever asks for it and however slowly. It carries client names and phones,
  * so no cache may keep it.
  */
-async function sendPayments(req: Request, res: Response, db: AppDeps['db']): Promise<void> {
+async function sendPayments(req: Request, res: Response, db: AppDeps['db'], gate: WholeListGate): Promise<void> {
+  const leave = gate.enter();
+  res.once('close', leave);
   res.status(200);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
@@ -57,7 +60,13 @@ async function sendPayments(req: Request, res: Response, db: AppDeps['db']): Pro
     new Promise<void>((resolve, reject) => {
       out ??= start();
       if (left) return reject(new Error(LEFT));
-      waiting = (err) => (err ? reject(err) : resolve());
+      // A reader that takes nothing for the gate's stall time is let go, and with it the connection.
+      const stalled = setTimeout(() => res.destroy(), gate.stallMs);
+      waiting = (err) => {
+        clearTimeout(stalled);
+        if (err) reject(err);
+        else resolve();
+      };
       if (out === res) {
         // compressAnswers' res.write takes no callback: a copy goes, and 'drain' says when to write more.
         if (res.write(Buffer.from(bytes))) settle();
@@ -87,9 +96,9 @@ async function sendPayments(req: Request, res: Response, db: AppDeps['db']): Pro
 const LEFT = 'the client left before the income list was sent';
 
 /** GET income / inventory: the whole list as the spec has it, or one page with the ledger's totals. */
-async function sendIncome(req: Request, res: Response, db: AppDeps['db']): Promise<void> {
+async function sendIncome(req: Request, res: Response, db: AppDeps['db'], gate: WholeListGate): Promise<void> {
   const paging = pageOf(parseOr400(incomeQuerySchema, req.query));
-  if (!paging) return sendPayments(req, res, db);
+  if (!paging) return sendPayments(req, res, db, gate);
   res.setHeader('Cache-Control', 'no-store');
   res.json(await incomePage(db, paging));
 }
@@ -116,8 +125,10 @@ export function reportRoutes(deps: AppDeps): Router {
     return [q.year ?? Number(now.slice(0, 4)), q.month ?? Number(now.slice(5, 7))];
   };
 
-  r.get('/api/admin/income', ...guard, (req, res) => sendIncome(req, res, db));
-  r.get('/api/admin/reports/inventory', ...guard, (req, res) => sendIncome(req, res, db));
+  // One gate for both: they are the same list (WHOLE_LIST_LIMITS, per API process).
+  const wholeLists = deps.wholeListGate ?? new WholeListGate();
+  r.get('/api/admin/income', ...guard, (req, res) => sendIncome(req, res, db, wholeLists));
+  r.get('/api/admin/reports/inventory', ...guard, (req, res) => sendIncome(req, res, db, wholeLists));
   r.get('/api/admin/reports/inventory.xlsx', ...guard, async (req, res) => {
     parseOr400(noQuery, req.query);
     await sendWorkbook(res, inventoryExport(today()), databaseUrl());
