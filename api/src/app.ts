@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import proxyaddr from 'proxy-addr';
+import { accessLogOf } from '../../shared/core/logger.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { apiMetrics } from '../../shared/core/services/metrics.service.ts';
 import type { AppDeps } from './deps.ts';
 import { mountBullBoard } from './bull-board.ts';
 import { compressAnswers } from './http/compress.ts';
@@ -16,6 +18,7 @@ import { catalogueRoutes } from './routes/catalogue.routes.ts';
 import { paymentRoutes } from './routes/payment.routes.ts';
 import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { metricsRoutes } from './routes/metrics.routes.ts';
 import { jobFailureRoutes } from './routes/job-failures.routes.ts';
 import { manageRoutes } from './routes/manage.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
@@ -29,6 +32,9 @@ import { whatsappRoutes } from './routes/whatsapp.routes.ts';
 export function buildApp(input: AppDeps): express.Express {
   const deps: AppDeps = { ...input };
   deps.authenticateAdmin ??= bearerAdminActor(deps);
+  // Gathered only where someone may read them (METRICS_TOKEN): otherwise no request pays for them.
+  const metrics = deps.config.metricsToken ? (deps.metrics ?? apiMetrics({ db: deps.db, queues: deps.jobs.queues })) : undefined;
+  accessLogOf(deps.logger).observe = metrics?.observeRequest;
   const app = express();
   app.disable('x-powered-by');
   // X-Forwarded-For is believed only from the proxies TRUST_PROXY names: from anyone else it is the
@@ -55,6 +61,7 @@ export function buildApp(input: AppDeps): express.Express {
   // router builds its state per router entered), and a manual booking is passed on to adminRoutes.
   app.use(publicRoutes(deps));
   app.use(healthRoutes(deps));
+  app.use(metricsRoutes(deps, metrics));
   app.use(openApiRoutes(deps));
   // Before the admin routes: the wizard confirms its payment link under /api/admin without a token.
   app.use(paymentRoutes(deps));

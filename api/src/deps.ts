@@ -9,6 +9,7 @@ import type { PaymentsProvider } from '../../shared/core/providers/payments/paym
 import type { LoginThrottle } from '../../shared/core/services/auth.service.ts';
 import type { Actor } from '../../shared/core/services/booking.service.ts';
 import type { ReadCache } from '../../shared/core/services/read-cache.service.ts';
+import type { Metrics } from '../../shared/core/services/metrics.service.ts';
 import type { WholeListGate } from './http/whole-list-gate.ts';
 
 /**
@@ -44,6 +45,8 @@ export type AppDeps = {
   queuesGuard?: RequestHandler;
   /** Where therapist and location photos are read and uploaded ones written; defaults to api/images. */
   imagesDir?: string;
+  /** The API's metrics (GET /metrics); made from db and jobs when METRICS_TOKEN is set and none is given. */
+  metrics?: Metrics;
   /** How many whole income lists may stream at once, and how long a stalled reader is waited for (api/src/http/whole-list-gate.ts). */
   wholeListGate?: WholeListGate;
 };

@@ -63,6 +63,7 @@ const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
   superadmin: [{ adminBearer: [] }],
   'booking-token': [{ bookingToken: [] }, { adminBearer: [] }],
   signature: undefined,
+  'metrics-token': [{ metricsBearer: [] }],
 };
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -190,6 +191,7 @@ export function buildOpenApiDocument(opts: { year: number; serverUrl?: string; v
       securitySchemes: {
         adminBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "An admin's token from POST /api/admin/login" },
         bookingToken: { type: 'apiKey', in: 'header', name: 'X-Booking-Token', description: "The booking's own token, answered to the client who made it" },
+        metricsBearer: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN of the deployment' },
       },
     },
   });

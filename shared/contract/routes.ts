@@ -103,7 +103,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * Who may call: anyone; an admin's bearer token (any admin, or a super admin); the booking's own
  * token (X-Booking-Token) or an admin; a provider's signature over the raw body.
  */
-export type Access = 'public' | 'admin' | 'superadmin' | 'booking-token' | 'signature';
+export type Access = 'public' | 'admin' | 'superadmin' | 'booking-token' | 'signature' | 'metrics-token';
 
 /** A JSON body or answer, or another media type (an image, a workbook, text) described in words. */
 export type Content = { json: z.ZodType } | { media: string; format?: 'binary' | 'text' };
@@ -801,6 +801,14 @@ export function apiRoutes(year: number): ApiRoute[] {
     },
 
     // ---- Health and this document
+    {
+      method: 'get',
+      path: '/metrics',
+      tag: 'Health',
+      access: 'metrics-token',
+      summary: 'Prometheus metrics (404 unless METRICS_TOKEN is set; then only with it as the bearer token)',
+      responses: { 200: { media: 'text/plain', format: 'text', description: 'The Prometheus text exposition format, version 0.0.4' } },
+    },
     {
       method: 'get',
       path: '/healthz',

@@ -76,6 +76,10 @@ const schema = z
       .regex(/^[A-Za-z0-9_-]{1,40}$/, { error: 'must be letters, digits, - or _' })
       .default('booking'),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
+    /** Turns GET /metrics on: answered only to `Authorization: Bearer <METRICS_TOKEN>`. */
+    METRICS_TOKEN: z.string().min(24, { error: 'must be at least 24 characters' }).optional(),
+    /** Where the worker answers its own GET /metrics (with METRICS_TOKEN); unset, it serves none. */
+    WORKER_METRICS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).optional(),
     /** A file the worker touches every 10 s while PostgreSQL and Redis answer it: its container's health check. */
     WORKER_HEALTH_FILE: z.string().min(1).optional(),
     WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
@@ -237,7 +241,16 @@ export type Config = Readonly<{
   meetings: MeetingsConfig;
   mail: MailConfig;
   queuePrefix: string;
-  worker: { concurrency: number; lockDurationMs: number; stalledIntervalMs: number; reconcileEveryMinutes: number; healthFile: string | undefined };
+  worker: {
+    concurrency: number;
+    lockDurationMs: number;
+    stalledIntervalMs: number;
+    reconcileEveryMinutes: number;
+    healthFile: string | undefined;
+    metricsPort: number | undefined;
+  };
+  /** GET /metrics' bearer token; undefined: no metrics are served (and none are gathered). */
+  metricsToken: string | undefined;
   /** Finished outbox rows and received webhook events older than this many days are deleted nightly. */
   retentionDays: number;
   /** A payment for a booking that cannot take it is refunded by the worker at once (else shown as a refund due). */
@@ -319,10 +332,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
       healthFile: e.WORKER_HEALTH_FILE,
+      metricsPort: e.WORKER_METRICS_PORT,
       lockDurationMs: e.WORKER_LOCK_DURATION_MS,
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
       reconcileEveryMinutes: e.RECONCILE_EVERY_MINUTES,
     },
+    metricsToken: e.METRICS_TOKEN,
     retentionDays: e.RETENTION_DAYS,
     autoRefundStrayPayments: e.AUTO_REFUND_STRAY_PAYMENTS ?? true,
     holds: { perClient: e.HOLDS_PER_CLIENT, perAddress: e.HOLDS_PER_IP },

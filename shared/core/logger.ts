@@ -253,7 +253,12 @@ export type AccessLevel = keyof typeof ACCESS_LEVELS;
 /** One request's access line: what api/src/middleware/request-log.ts puts in it, and nothing else. */
 export type AccessLine = { id: string; method: string; url: string; status: number; responseTime: number; completed: boolean };
 
-export type AccessLog = { enabled: (level: AccessLevel) => boolean; write: (level: AccessLevel, line: AccessLine) => void };
+export type AccessLog = {
+  enabled: (level: AccessLevel) => boolean;
+  write: (level: AccessLevel, line: AccessLine) => void;
+  /** Each answered request, for the metrics (set by the API when METRICS_TOKEN is; otherwise nothing runs). */
+  observe?: ((method: string, route: string, status: number, seconds: number) => void) | undefined;
+};
 
 const accessLogs = new WeakMap<Logger, AccessLog>();
 

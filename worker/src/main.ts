@@ -7,6 +7,7 @@ import { createMailer } from '../../shared/core/providers/mail/mail.provider.ts'
 import { meetingsFromConfig } from '../../shared/core/providers/meetings/meetings.factory.ts';
 import { paymentsFromConfig } from '../../shared/core/providers/payments/payments.factory.ts';
 import { startHeartbeat } from './heartbeat.ts';
+import { serveWorkerMetrics } from './metrics-server.ts';
 import { startWorker } from './worker.ts';
 
 const cfg = config();
@@ -31,6 +32,11 @@ const running = await startWorker(
   },
 );
 logger.info({ payments: payments.name, meetings: cfg.meetings.provider, mail: mailer.kind, prefix: cfg.queuePrefix }, 'worker started');
+const metricsServer =
+  cfg.worker.metricsPort && cfg.metricsToken
+    ? await serveWorkerMetrics({ port: cfg.worker.metricsPort, token: cfg.metricsToken, workers: running.workers, logger })
+    : undefined;
+if (cfg.worker.metricsPort && !cfg.metricsToken) logger.warn('WORKER_METRICS_PORT is set but METRICS_TOKEN is not: no metrics are served');
 const heartbeat = cfg.worker.healthFile
   ? startHeartbeat({
       file: cfg.worker.healthFile,
@@ -48,6 +54,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal }, 'shutting down: letting running jobs finish');
   heartbeat?.stop();
+  metricsServer?.close();
   await running.close();
   await closeQueues(queues);
   mailer.close();

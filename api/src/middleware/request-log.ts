@@ -32,6 +32,8 @@ export function logWhenDone(
   id: string,
   started: number,
   path = loggedPath(req.originalUrl ?? req.url ?? ''),
+  /** The route's template when the caller knows it (an early answer's fixed path); else Express's matched route. */
+  route?: string,
 ): void {
   // 'on', not 'once': a response emits 'close' once (Node's emitCloseNT), and once's wrapper cost a
   // cached read more than the listener.
@@ -39,8 +41,20 @@ export function logWhenDone(
     const status = res.statusCode;
     const completed = res.writableFinished;
     const level = !completed ? 'warn' : status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-    access.write(level, { id, method: req.method ?? '', url: path, status, responseTime: Math.round(performance.now() - started), completed });
+    const ms = performance.now() - started;
+    access.write(level, { id, method: req.method ?? '', url: path, status, responseTime: Math.round(ms), completed });
+    access.observe?.(req.method ?? '', route ?? routeTemplate(req), status, ms / 1000);
   });
+}
+
+/**
+ * The route a request matched, as its template (`/api/admin/bookings/:id/cancel`): never the path a
+ * caller typed, which would make one time series per booking id or token. Anything no route took (the
+ * site's files, a 404) is one label.
+ */
+function routeTemplate(req: IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }): string {
+  const path = req.route?.path;
+  return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}` : '(no route)';
 }
 
 /**
@@ -98,7 +112,7 @@ function giveRequestLog(logger: Logger, req: IncomingMessage, id: string): void 
 export function tagEarly(access: AccessLog, req: IncomingMessage, res: ServerResponse, path: string): string {
   const id = requestIdOf(req);
   req.id = id;
-  logWhenDone(access, req, res, id, performance.now(), path);
+  logWhenDone(access, req, res, id, performance.now(), path, path);
   return id;
 }
 

@@ -142,7 +142,7 @@ export function cachedPublicReads(
     answerHead[answerHead.length - 1] = String(body.length);
     res.writeHead(200, answerHead);
     // The path is a read's own, so it is the logged path (loggedPath) as it stands.
-    logWhenDone(access, req, res, requestId, started, path);
+    logWhenDone(access, req, res, requestId, started, path, path);
     res.end(body);
   };
 }
