@@ -20,6 +20,7 @@ import {
 import type { BookingCreateResponse } from '../../contract/booking.ts';
 import { API_MESSAGES } from '../../contract/messages.ts';
 import { findBookingByTransactionId, getBooking } from '../repositories/booking.repository.ts';
+import { isAttended } from '../../domain/attendance.ts';
 import { normaliseIndianMobile } from '../../domain/contact.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { adminSlotStates } from '../../domain/slot-states.ts';
@@ -138,6 +139,7 @@ export async function cancelBooking(
     if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
     const isBlock = before.bookingType === 'ADMIN_BLOCK';
     if (before.cancelled || before.paymentStatus === 'CANCELLED') throw new AppError('conflict', AM.alreadyCancelled(id));
+    if (isAttended(before)) throw new AppError('conflict', AM.cancelAttended(id));
     if (before.paymentStatus === 'BLOCKED' && !isBlock) throw new AppError('conflict', AM.cannotCancelBlocked(id));
     if (today > before.bookingDate) throw new AppError('conflict', AM.cancelPast(id));
     const money = await moneyOf(tx, id);

@@ -1,5 +1,6 @@
 /** Pure display rules and helpers of the admin screens (spec sections 4, 5 and 9). */
 import { addDays, centreNow, formatLongDate, formatTime12h, monthName, pad2, timeToMinutes, weekday, weekdayName } from '../../../shared/domain/time.ts';
+import { isAttended } from '../../../shared/domain/attendance.ts';
 import { formatRupees } from '../../../shared/domain/money.ts';
 import { displayName } from '../../../shared/domain/therapist.ts';
 import type { AdminBooking } from './admin-api.ts';
@@ -79,10 +80,10 @@ export function isBlockBooking(b: Pick<AdminBooking, 'booking_type' | 'payment_s
 
 /**
  * Cancel is allowed only if the booking is not cancelled, its status is not CANCELLED or BLOCKED,
- * and today (at the centre) is not after the booking date.
+ * today (at the centre) is not after the booking date, and the session is not marked attended.
  */
-export function canCancel(b: Pick<AdminBooking, 'cancelled' | 'payment_status' | 'booking_date'>, today: string): boolean {
-  if (b.cancelled) return false;
+export function canCancel(b: Pick<AdminBooking, 'cancelled' | 'payment_status' | 'booking_date' | 'attendance'>, today: string): boolean {
+  if (b.cancelled || isAttended(b)) return false;
   if (b.payment_status === 'CANCELLED' || b.payment_status === 'BLOCKED') return false;
   return today <= b.booking_date.slice(0, 10);
 }
