@@ -29,6 +29,18 @@ export function tidyMobileInput(raw: string): string {
   return /^\d{10}$/.test(digits) ? digits : raw;
 }
 
+/** A saved mobile as a `tel:` link: the 10 digits dial as +91; anything else as written (digits and +). */
+export function mobileTelHref(mobile: string): string {
+  const digits = normaliseIndianMobile(mobile);
+  return /^\d{10}$/.test(digits) ? `tel:+91${digits}` : `tel:${mobile.replace(/[^\d+]/g, '')}`;
+}
+
+/** A saved mobile as people read it aloud: `98765 43210`; anything else as written. */
+export function formatMobile(mobile: string): string {
+  const digits = normaliseIndianMobile(mobile);
+  return /^\d{10}$/.test(digits) ? `${digits.slice(0, 5)} ${digits.slice(5)}` : mobile;
+}
+
 /** The hint under a mobile field, in the wizard and the panel alike. */
 export const MOBILE_HINT = '10-digit mobile number; +91 or a leading 0 is fine';
 

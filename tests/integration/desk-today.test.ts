@@ -35,7 +35,14 @@ const cancelAudits = async (id: number) =>
 describe('POST /api/admin/bookings/{id}/cancel on a session marked attended', () => {
   it('is refused with a 409 and its reason, for any admin, and changes nothing', async () => {
     // This morning's 09:00 session (the clock says 09:30): it has started, so attendance can be marked.
-    const b = await insertBooking(database.db, { therapistId: 5, bookingDate: TODAY, bookingTimeSlotStart: '09:00', bookingType: 'OFFLINE', locationId: 1, paymentStatus: 'PENDING' });
+    const b = await insertBooking(database.db, {
+      therapistId: 5,
+      bookingDate: TODAY,
+      bookingTimeSlotStart: '09:00',
+      bookingType: 'OFFLINE',
+      locationId: 1,
+      paymentStatus: 'PENDING',
+    });
     await request(app).post(`/api/admin/bookings/${b.id}/attendance`).set(desk).send({ status: 'ATTENDED' }).expect(200);
     const before = await rowOf(b.id);
     for (const who of [desk, boss]) {
@@ -63,7 +70,13 @@ describe('POST /api/admin/bookings/{id}/cancel on a session marked attended', ()
 
 describe("today's sessions through GET /api/admin/bookings", () => {
   it('from=to=today answers that day only, each with its phone and its payment in words', async () => {
-    const later = await insertBooking(database.db, { therapistId: 2, bookingDate: TODAY, bookingTimeSlotStart: '15:00', clientFullName: 'Later Today', clientMobile: '9811100002' });
+    const later = await insertBooking(database.db, {
+      therapistId: 2,
+      bookingDate: TODAY,
+      bookingTimeSlotStart: '15:00',
+      clientFullName: 'Later Today',
+      clientMobile: '9811100002',
+    });
     const earlier = await insertBooking(database.db, {
       therapistId: 6,
       bookingDate: TODAY,
@@ -117,7 +130,13 @@ describe('a mobile written the common Indian ways (item 3)', () => {
   });
 
   it('Search Clients finds the client by the number written any of those ways', async () => {
-    await insertBooking(database.db, { therapistId: 3, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', clientFullName: 'Zoya Qureshi', clientMobile: '9920044444' });
+    await insertBooking(database.db, {
+      therapistId: 3,
+      bookingDate: '2026-11-25',
+      bookingTimeSlotStart: '10:00',
+      clientFullName: 'Zoya Qureshi',
+      clientMobile: '9920044444',
+    });
     for (const term of ['9920044444', '+91 99200 44444', '919920044444', '099200-44444', '99200 444']) {
       const res = await request(app).get('/api/admin/search-clients').query({ name: term }).set(desk).expect(200);
       expect(
