@@ -93,8 +93,7 @@ const bookingCalls = (calls: ReturnType<typeof mockFetch>['calls']) =>
 /** Today's own request (issue 31): the day's sessions that will happen, all of them, earliest first. */
 const TODAY_CALL = { from: today, to: today, status: 'COMPLETED,PENDING,INITIATED', order: 'asc' };
 /** The requests of the paged lists (All Booked Slots, a therapist's sessions): every one but Today's. */
-const listCalls = (calls: ReturnType<typeof mockFetch>['calls']) =>
-  bookingCalls(calls).filter((q) => !(q.from === today && q.to === today && !('page' in q)));
+const listCalls = (calls: ReturnType<typeof mockFetch>['calls']) => bookingCalls(calls).filter((q) => !(q.from === today && q.to === today && !('page' in q)));
 
 describe('All Booked Slots asks the server for what it shows (item 15)', () => {
   it('today first, then upcoming: one page of the active bookings from today, and nothing more', async () => {
