@@ -39,10 +39,12 @@ export function Fold(props: { name: string; title: string; summary?: ReactNode; 
       <h2 className="adm-fold__head">
         <button type="button" className="adm-fold__toggle" aria-expanded={open} aria-controls={bodyId} onClick={toggle}>
           <span className="adm-fold__chevron" aria-hidden="true" />
-          <span id={titleId} className="adm-fold__title">
-            {title}
+          <span className="adm-fold__text">
+            <span id={titleId} className="adm-fold__title">
+              {title}
+            </span>
+            {summary ? <span className="adm-fold__summary">{summary}</span> : null}
           </span>
-          {summary ? <span className="adm-fold__summary">{summary}</span> : null}
         </button>
       </h2>
       <div id={bodyId} className="adm-fold__body" hidden={!open}>

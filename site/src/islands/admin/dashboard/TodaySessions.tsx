@@ -149,7 +149,7 @@ export function TodaySessions(props: Props) {
   } else {
     const noticeRow = (
       <tr className="adm-row-notice">
-        <td colSpan={6}>{notice}</td>
+        <td colSpan={5}>{notice}</td>
       </tr>
     );
     body = (
@@ -158,8 +158,7 @@ export function TodaySessions(props: Props) {
           <thead>
             <tr>
               <th scope="col">Time (IST)</th>
-              <th scope="col">Client</th>
-              <th scope="col">Phone</th>
+              <th scope="col">Client and phone</th>
               <th scope="col">Therapist</th>
               <th scope="col">Payment</th>
               <th scope="col">Actions</th>
@@ -173,10 +172,8 @@ export function TodaySessions(props: Props) {
                   <td className="adm-day__time">{formatTime(b.booking_time_slot_start)}</td>
                   <td>
                     <span className="adm-day__client">{b.client_full_name || '--'}</span>
-                    <span className="adm-day__where">{where(b)}</span>
-                  </td>
-                  <td>
                     <Phone b={b} />
+                    <span className="adm-day__where">{where(b)}</span>
                   </td>
                   <td>{displayName(b.therapist_name ?? '') || '--'}</td>
                   <td>
@@ -196,12 +193,12 @@ export function TodaySessions(props: Props) {
 
   return (
     <section className="adm-panel card adm-day" aria-labelledby={headingId}>
-      <div className="adm-panel__head adm-day__head">
-        <div>
+      <div className="adm-day__head">
+        <div className="adm-day__title">
           <h2 id={headingId}>Today</h2>
-          <p className="adm-day__date">{formatLongDate(today)} · times in IST</p>
+          {day.data && !day.error ? <span className="adm-day__count">{sessionCount(items.length)}</span> : null}
         </div>
-        {day.data && !day.error ? <span className="adm-day__count">{sessionCount(items.length)}</span> : null}
+        <p className="adm-day__date">{formatLongDate(today)} · times in IST</p>
       </div>
       {body}
     </section>
