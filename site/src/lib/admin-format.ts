@@ -287,9 +287,6 @@ export function statusesFor(filter: string): readonly string[] {
 
 // ---- Today (issue 31, item 7) ----------------------------------------------------------------
 
-/** Today's sessions are those that will happen: what the calendar shows (no block, nothing cancelled or failed). */
-export const TODAY_STATUSES = CALENDAR_STATUSES;
-
 /** The day's sessions in time order (earliest first, then by id), without blocks or cancelled ones. */
 export function todaysSessions(list: readonly AdminBooking[]): AdminBooking[] {
   return list

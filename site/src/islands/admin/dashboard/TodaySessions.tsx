@@ -12,8 +12,8 @@ import { displayName } from '../../../../../shared/domain/therapist.ts';
 import { addDays } from '../../../../../shared/domain/time.ts';
 import { adminApi, errorMessage, type AdminBooking } from '../../../lib/admin-api.ts';
 import {
+  CALENDAR_STATUSES,
   MESSAGES,
-  TODAY_STATUSES,
   formatLongDate,
   formatShortDate,
   formatTime,
@@ -29,7 +29,7 @@ import { statusCell } from './BookingLists.tsx';
 import { useNoticeTakesLostFocus, type NoticeAt } from './notice.ts';
 import type { DashboardActions } from './useDashboardActions.ts';
 
-export const TODAY_EMPTY = 'No sessions today.';
+const TODAY_EMPTY = 'No sessions today.';
 
 type Props = { today: string; version: number; actions: DashboardActions; notice: ReactNode; onRetry: () => void };
 
@@ -68,7 +68,9 @@ function where(b: AdminBooking): string {
 /** On a quiet day: how many sessions the next working day (not a Sunday) holds. */
 function NextDay({ today }: { today: string }) {
   const next = clientOfferDates(addDays(today, 1), 1)[0]!;
-  const ahead = useQuery('today-next-day', { next }, (q) => adminApi.bookingsPage({ from: q.next, to: q.next, status: TODAY_STATUSES, page: 1, page_size: 1 }));
+  const ahead = useQuery('today-next-day', { next }, (q) =>
+    adminApi.bookingsPage({ from: q.next, to: q.next, status: CALENDAR_STATUSES, page: 1, page_size: 1 }),
+  );
   if (!ahead.data) return null;
   return (
     <p className="adm-day__next muted">
@@ -81,8 +83,9 @@ export function TodaySessions(props: Props) {
   const { today, version, actions, notice, onRetry } = props;
   const headingId = useId();
   const mobile = useIsMobile();
-  // The admin bookings list, asked for today only: the sessions that will happen, earliest first.
-  const day = useQuery('today-sessions', { today, version }, (q) => adminApi.bookings({ from: q.today, to: q.today, status: TODAY_STATUSES, order: 'asc' }));
+  // The admin bookings list, asked for today only: the sessions that will happen (what the calendar
+  // shows: no block, nothing cancelled or failed), earliest first.
+  const day = useQuery('today-sessions', { today, version }, (q) => adminApi.bookings({ from: q.today, to: q.today, status: CALENDAR_STATUSES, order: 'asc' }));
   const items = day.error || !day.data ? [] : todaysSessions(day.data);
   useNoticeTakesLostFocus(actions.message, items);
   const m = actions.message;
