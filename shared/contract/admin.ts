@@ -24,6 +24,7 @@ export const ADMIN_MESSAGES = {
   refundSuperadminOnly: 'Only super admins may refund payments.',
   cannotCancelBlocked: (id: number) => `Booking ${id} is blocked and cannot be cancelled.`,
   cancelPast: (id: number) => `Booking ${id} is in the past and can no longer be cancelled.`,
+  cancelAttended: (id: number) => `Booking ${id} is marked attended: the session took place, so it can no longer be cancelled.`,
   cancelled: (id: number) => `Booking ${id} cancelled successfully.`,
   slotBlocked: (time: string, date: string) => `Slot ${time} on ${date} blocked successfully.`,
   slotUnblocked: (time: string, date: string) => `Slot ${time} on ${date} unblocked successfully.`,

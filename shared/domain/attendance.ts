@@ -26,3 +26,11 @@ export function hasStarted(b: Pick<Session, 'bookingDate' | 'start'>, today: { d
 export function attendanceOpen(b: Session, today: { date: string; minutes: number }): boolean {
   return isHeldSession(b) && hasStarted(b, today);
 }
+
+/**
+ * A session marked attended took place: it is not cancelled afterwards. One rule for the panel
+ * (no Cancel on it) and the server (a cancel is refused, 409).
+ */
+export function isAttended(b: { attendance?: Attendance | null | undefined }): boolean {
+  return b.attendance === 'ATTENDED';
+}

@@ -18,8 +18,31 @@ export function normaliseIndianMobile(raw: string): string {
   return INDIAN_MOBILE.exec(compact)?.[1] ?? compact;
 }
 
-/** The longest a mobile field needs to be to hold `+91 98765 43210`-style input with separators. */
-export const MOBILE_INPUT_MAX = 20;
+/**
+ * What a mobile field shows once the person leaves it: the 10 digits when what was typed or pasted
+ * is an Indian mobile in one of the forms above, else exactly what was typed, for the 10-digit rule
+ * to refuse with its message (never a cut-off part of it, which could look like a valid number).
+ * The wizard's field and every mobile field of the panel use this.
+ */
+export function tidyMobileInput(raw: string): string {
+  const digits = normaliseIndianMobile(raw);
+  return /^\d{10}$/.test(digits) ? digits : raw;
+}
+
+/** A saved mobile as a `tel:` link: the 10 digits dial as +91; anything else as written (digits and +). */
+export function mobileTelHref(mobile: string): string {
+  const digits = normaliseIndianMobile(mobile);
+  return /^\d{10}$/.test(digits) ? `tel:+91${digits}` : `tel:${mobile.replace(/[^\d+]/g, '')}`;
+}
+
+/** A saved mobile as people read it aloud: `98765 43210`; anything else as written. */
+export function formatMobile(mobile: string): string {
+  const digits = normaliseIndianMobile(mobile);
+  return /^\d{10}$/.test(digits) ? `${digits.slice(0, 5)} ${digits.slice(5)}` : mobile;
+}
+
+/** The hint under a mobile field, in the wizard and the panel alike. */
+export const MOBILE_HINT = '10-digit mobile number; +91 or a leading 0 is fine';
 
 // One label of a domain: letters, digits and inner hyphens (and any non-ASCII letter, for IDNs).
 const DOMAIN_LABEL = /^[^\s@.\-_][^\s@._]*$/u;

@@ -503,7 +503,11 @@ describe('Cancel and the client’s payment', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' }));
     let msg = await findNotice('Failed to cancel booking 61: Only super admins may refund payments.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
-    await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings')).toHaveLength(2));
+    // All Booked Slots (asked from today on, no end) and Today (asked for today only) are both asked again.
+    const allCalls = () => calls.filter((c) => c.url.pathname === '/api/admin/bookings' && !c.url.searchParams.has('to'));
+    const todayCalls = () => calls.filter((c) => c.url.pathname === '/api/admin/bookings' && c.url.searchParams.get('to') === today);
+    await waitFor(() => expect(allCalls()).toHaveLength(2));
+    await waitFor(() => expect(todayCalls()).toHaveLength(2));
 
     answer = [409, { detail: 'Booking 61 is paid: choose a full, partial or no refund to cancel it.' }];
     dialog = await openRefundDialog();
@@ -512,7 +516,8 @@ describe('Cancel and the client’s payment', () => {
     msg = await findNotice('Failed to cancel booking 61: Booking 61 is paid: choose a full, partial or no refund to cancel it.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
     // Nothing was cancelled: the booking still offers Cancel.
-    await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/admin/bookings')).toHaveLength(3));
+    await waitFor(() => expect(allCalls()).toHaveLength(3));
+    await waitFor(() => expect(todayCalls()).toHaveLength(3));
     expect(screen.getByRole('button', { name: 'Cancel booking 61' })).toBeTruthy();
   });
 });
@@ -777,8 +782,11 @@ describe('Attendance', () => {
       },
     });
     render(<Dashboard onLogout={() => {}} />);
-    const noShow = await screen.findByRole('button', { name: 'Mark booking 61 no-show' });
-    expect(screen.getByRole('button', { name: 'Mark booking 61 attended' }).getAttribute('aria-pressed')).toBe('false');
+    // Today's session is in Today (where the desk marks it) and in All Booked Slots.
+    const day = within(await screen.findByRole('region', { name: 'Today' }));
+    const noShow = await day.findByRole('button', { name: 'Mark booking 61 no-show' });
+    expect(day.getByRole('button', { name: 'Mark booking 61 attended' }).getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getAllByRole('button', { name: 'Mark booking 61 no-show' })).toHaveLength(2);
     expect(screen.queryByRole('button', { name: /Mark booking 62/ })).toBeNull();
     fireEvent.click(noShow);
     const msg = await findNotice('Booking 61 marked no-show successfully.');
@@ -786,7 +794,7 @@ describe('Attendance', () => {
     const post = calls.find((c) => c.method === 'POST')!;
     expect(post.url.pathname).toBe('/api/admin/bookings/61/attendance');
     expect(JSON.parse(String(post.init!.body))).toEqual({ status: 'NO_SHOW' });
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Mark booking 61 no-show' }).getAttribute('aria-pressed')).toBe('true'));
+    await waitFor(() => expect(day.getByRole('button', { name: 'Mark booking 61 no-show' }).getAttribute('aria-pressed')).toBe('true'));
     expect(screen.getAllByText(/No-show/).length).toBeGreaterThan(1);
   });
 });

@@ -90,6 +90,10 @@ afterEach(() => {
 
 const bookingCalls = (calls: ReturnType<typeof mockFetch>['calls']) =>
   calls.filter((c) => c.url.pathname === '/api/admin/bookings').map((c) => Object.fromEntries(c.url.searchParams));
+/** Today's own request (issue 31): the day's sessions that will happen, all of them, earliest first. */
+const TODAY_CALL = { from: today, to: today, status: 'COMPLETED,PENDING,INITIATED', order: 'asc' };
+/** The requests of the paged lists (All Booked Slots, a therapist's sessions): every one but Today's. */
+const listCalls = (calls: ReturnType<typeof mockFetch>['calls']) => bookingCalls(calls).filter((q) => !(q.from === today && q.to === today && !('page' in q)));
 
 describe('All Booked Slots asks the server for what it shows (item 15)', () => {
   it('today first, then upcoming: one page of the active bookings from today, and nothing more', async () => {
@@ -98,7 +102,9 @@ describe('All Booked Slots asks the server for what it shows (item 15)', () => {
     render(<Dashboard onLogout={() => {}} />);
     const table = await screen.findByRole('region', { name: 'All Booked Slots table' });
     await within(table).findByText('Meera Pillai');
-    expect(bookingCalls(calls)).toEqual([{ from: today, status: ACTIVE, order: 'asc', page: '1', page_size: '10' }]);
+    // One page of All Booked Slots, and Today's sessions (the dashboard opens on them): nothing more.
+    await waitFor(() => expect(bookingCalls(calls)).toHaveLength(2));
+    expect(bookingCalls(calls)).toEqual(expect.arrayContaining([TODAY_CALL, { from: today, status: ACTIVE, order: 'asc', page: '1', page_size: '10' }]));
     // Today's sessions first, in time order, then tomorrow's; yesterday's and the cancelled one are not asked for.
     const clients = within(table)
       .getAllByRole('row')
@@ -136,26 +142,30 @@ describe('All Booked Slots asks the server for what it shows (item 15)', () => {
     await screen.findByText('Page 1 of 3');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2 of 3');
-    expect(bookingCalls(calls).at(-1)).toMatchObject({ page: '2', page_size: '10' });
+    expect(listCalls(calls).at(-1)).toMatchObject({ page: '2', page_size: '10' });
+    // Today's sessions are listed in Today as well: what the filters leave is read in All Booked Slots.
+    const all = () => within(screen.getByRole('region', { name: 'All Booked Slots' }));
 
     fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '2' } });
-    await screen.findByText('Kabir Shah');
-    expect(bookingCalls(calls).at(-1)).toEqual({ from: today, therapist_id: '2', status: ACTIVE, order: 'asc', page: '1', page_size: '10' });
-    expect(screen.queryByText('Meera Pillai')).toBeNull();
+    await all().findByText('Kabir Shah');
+    expect(listCalls(calls).at(-1)).toEqual({ from: today, therapist_id: '2', status: ACTIVE, order: 'asc', page: '1', page_size: '10' });
+    expect(all().queryByText('Meera Pillai')).toBeNull();
 
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'INITIATED' } });
-    await waitFor(() => expect(screen.queryByText('Ravi Kumar')).toBeNull());
-    expect(bookingCalls(calls).at(-1)).toMatchObject({ therapist_id: '2', status: 'INITIATED', page: '1' });
-    expect(screen.getByText('Kabir Shah')).toBeTruthy();
+    await waitFor(() => expect(all().queryByText('Ravi Kumar')).toBeNull());
+    expect(listCalls(calls).at(-1)).toMatchObject({ therapist_id: '2', status: 'INITIATED', page: '1' });
+    expect(all().getByText('Kabir Shah')).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'all' } });
     fireEvent.change(screen.getByLabelText('Therapist'), { target: { value: '' } });
     fireEvent.change(screen.getByLabelText('Date'), { target: { value: addDays(today, -1) } });
-    await screen.findByText('Yesterday Client');
-    expect(bookingCalls(calls).at(-1)).toEqual({ from: addDays(today, -1), to: addDays(today, -1), order: 'asc', page: '1', page_size: '10' });
+    await all().findByText('Yesterday Client');
+    expect(listCalls(calls).at(-1)).toEqual({ from: addDays(today, -1), to: addDays(today, -1), order: 'asc', page: '1', page_size: '10' });
     fireEvent.click(screen.getByRole('button', { name: 'From today' }));
-    await waitFor(() => expect(screen.queryByText('Yesterday Client')).toBeNull());
-    expect(bookingCalls(calls).at(-1)).toEqual({ from: today, order: 'asc', page: '1', page_size: '10' });
+    await waitFor(() => expect(all().queryByText('Yesterday Client')).toBeNull());
+    expect(listCalls(calls).at(-1)).toEqual({ from: today, order: 'asc', page: '1', page_size: '10' });
+    // Today asked once, for today, whatever the filters.
+    expect(bookingCalls(calls).filter((q) => q.to === today && !('page' in q))).toEqual([TODAY_CALL]);
   });
 
   it('a therapist’s View asks for that therapist’s sessions and the grid only, not every booking again', async () => {
@@ -167,18 +177,20 @@ describe('All Booked Slots asks the server for what it shows (item 15)', () => {
       'GET /api/admin/therapists/1/slot-states': statesFor(1),
     });
     render(<Dashboard onLogout={() => {}} />);
-    await screen.findByText('Meera Pillai');
+    await within(await screen.findByRole('region', { name: 'All Booked Slots table' })).findByText('Meera Pillai');
     fireEvent.click(screen.getByRole('button', { name: 'View availability of Ms. Priya Nair' }));
     const mine = await screen.findByRole('region', { name: 'Booked Sessions: Priya Nair table' });
     await within(mine).findByText('Kabir Shah');
-    expect(bookingCalls(calls)).toEqual([
+    // Today's own request was made once, when the dashboard opened.
+    expect(bookingCalls(calls).filter((q) => q.to === today && !('page' in q))).toEqual([TODAY_CALL]);
+    expect(listCalls(calls)).toEqual([
       { from: today, status: ACTIVE, order: 'asc', page: '1', page_size: '10' },
       { therapist_id: '2', from: today, order: 'asc', page: '1', page_size: '10' },
     ]);
     fireEvent.click(screen.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
     await screen.findByRole('region', { name: 'Booked Sessions: Asha Mehta table' });
-    await waitFor(() => expect(bookingCalls(calls)).toHaveLength(3));
-    expect(bookingCalls(calls)[2]).toEqual({ therapist_id: '1', from: today, order: 'asc', page: '1', page_size: '10' });
+    await waitFor(() => expect(listCalls(calls)).toHaveLength(3));
+    expect(listCalls(calls)[2]).toEqual({ therapist_id: '1', from: today, order: 'asc', page: '1', page_size: '10' });
   });
 });
 
@@ -266,7 +278,9 @@ describe('the panel’s own confirmations (item 17)', () => {
     signIn();
     const { calls } = mockFetch({ 'GET /api/admin/therapists': therapists, 'GET /api/admin/bookings': bookingsServer(rows) });
     render(<Dashboard onLogout={() => {}} />);
-    const opener = await screen.findByRole('button', { name: 'Cancel booking 3' });
+    // Booking 3 is today's: its Cancel is in Today and in All Booked Slots; this one is All Booked Slots'.
+    const table = await screen.findByRole('region', { name: 'All Booked Slots table' });
+    const opener = await within(table).findByRole('button', { name: 'Cancel booking 3' });
     opener.focus();
     fireEvent.click(opener);
     const dialog = screen.getByRole('alertdialog', { name: 'Are you sure you want to cancel booking 3? This cannot be undone.' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bookingCreateSchema, fieldErrorsOf } from '../../shared/contract/booking.ts';
 import { manualBookingSchema } from '../../shared/contract/admin.ts';
-import { isEmailAddress, normaliseIndianMobile } from '../../shared/domain/contact.ts';
+import { formatMobile, isEmailAddress, mobileTelHref, normaliseIndianMobile, tidyMobileInput } from '../../shared/domain/contact.ts';
 import { centreInstant, formatTimeIst } from '../../shared/domain/time.ts';
 import { onlineBooking } from '../support/factories.ts';
 
@@ -78,5 +78,22 @@ describe('times at the centre', () => {
     expect(formatTimeIst('14:00')).toBe('2:00 PM IST');
     expect(centreInstant('2030-01-08', '10:00').toISOString()).toBe('2030-01-08T04:30:00.000Z');
     expect(centreInstant('2030-01-01', '00:30').toISOString()).toBe('2029-12-31T19:00:00.000Z');
+  });
+});
+
+describe('a mobile field and a saved mobile (issue 31, item 3)', () => {
+  it('a field shows the 10 digits once left, or what was typed, whole, for the rule to refuse', () => {
+    expect(tidyMobileInput('919920033333')).toBe('9920033333');
+    expect(tidyMobileInput('+91 99200 33333')).toBe('9920033333');
+    expect(tidyMobileInput('+44 7700 900123')).toBe('+44 7700 900123');
+    expect(tidyMobileInput('99200 3333')).toBe('99200 3333');
+  });
+
+  it('a saved mobile dials as +91 and reads in two groups of five', () => {
+    expect(mobileTelHref('9920033333')).toBe('tel:+919920033333');
+    expect(formatMobile('9920033333')).toBe('99200 33333');
+    // An older record kept as written still dials what it says.
+    expect(mobileTelHref('+44 7700 900123')).toBe('tel:+447700900123');
+    expect(formatMobile('+44 7700 900123')).toBe('+44 7700 900123');
   });
 });

@@ -110,12 +110,14 @@ export type ClientRow = { name: string; email: string; phone: string; nameMatche
  * The clients of bookings whose name, e-mail or mobile contains the term, each under the name they
  * booked with: one row per name, e-mail and mobile together (any case), so two people who gave the
  * same e-mail are two rows, and one client's own bookings are one. At most 1000 rows, in no order the
- * caller may rely on (the service sorts them).
+ * caller may rely on (the service sorts them). `mobileTerm` is the term as the mobile column is
+ * searched for it (the service's reading of a number written `+91 …`); the term itself by default.
  */
-export async function searchClientRows(db: Db, term: string | undefined): Promise<ClientRow[]> {
+export async function searchClientRows(db: Db, term: string | undefined, mobileTerm = term): Promise<ClientRow[]> {
   const conditions = [ne(bookings.bookingType, 'ADMIN_BLOCK')];
   const p = term ? containsPattern(term) : undefined;
-  if (p) conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, p))!);
+  const m = mobileTerm ? containsPattern(mobileTerm) : p;
+  if (p && m) conditions.push(or(ilike(bookings.clientFullName, p), ilike(bookings.clientEmail, p), ilike(bookings.clientMobile, m))!);
   const name = sql`lower(btrim(${bookings.clientFullName}))`;
   const email = sql`lower(${bookings.clientEmail})`;
   return (

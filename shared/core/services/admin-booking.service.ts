@@ -20,6 +20,8 @@ import {
 import type { BookingCreateResponse } from '../../contract/booking.ts';
 import { API_MESSAGES } from '../../contract/messages.ts';
 import { findBookingByTransactionId, getBooking } from '../repositories/booking.repository.ts';
+import { isAttended } from '../../domain/attendance.ts';
+import { normaliseIndianMobile } from '../../domain/contact.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { adminSlotStates } from '../../domain/slot-states.ts';
 import { adminWindowDates, worksOn } from '../../domain/slots.ts';
@@ -105,9 +107,13 @@ export async function listClientBookingsPage(db: Db, q: ClientBookingsQuery): Pr
   return { page, page_size: pageSize, total, items: rows.map(mapClientBooking) };
 }
 
-/** GET /api/admin/search-clients: the clients whose name, e-mail or mobile contains the term, name matches first. */
+/**
+ * GET /api/admin/search-clients: the clients whose name, e-mail or mobile contains the term, name
+ * matches first. The mobile is searched for the term read as the wizard reads a number, so
+ * `+91 99200 33333` or `099200-33333` finds the 9920033333 that was saved.
+ */
 export async function searchClients(db: Db, term: string | undefined): Promise<ClientSearchResult[]> {
-  return mapClientSearch(await searchClientRows(db, term));
+  return mapClientSearch(await searchClientRows(db, term, term ? normaliseIndianMobile(term) : undefined));
 }
 
 /**
@@ -133,6 +139,7 @@ export async function cancelBooking(
     if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
     const isBlock = before.bookingType === 'ADMIN_BLOCK';
     if (before.cancelled || before.paymentStatus === 'CANCELLED') throw new AppError('conflict', AM.alreadyCancelled(id));
+    if (isAttended(before)) throw new AppError('conflict', AM.cancelAttended(id));
     if (before.paymentStatus === 'BLOCKED' && !isBlock) throw new AppError('conflict', AM.cannotCancelBlocked(id));
     if (today > before.bookingDate) throw new AppError('conflict', AM.cancelPast(id));
     const money = await moneyOf(tx, id);

@@ -1,6 +1,8 @@
 /** Pure display rules and helpers of the admin screens (spec sections 4, 5 and 9). */
 import { addDays, centreNow, formatLongDate, formatTime12h, monthName, pad2, timeToMinutes, weekday, weekdayName } from '../../../shared/domain/time.ts';
+import { isAttended } from '../../../shared/domain/attendance.ts';
 import { formatRupees } from '../../../shared/domain/money.ts';
+import type { PaymentState } from '../../../shared/domain/payment-state.ts';
 import { displayName } from '../../../shared/domain/therapist.ts';
 import type { AdminBooking } from './admin-api.ts';
 
@@ -79,10 +81,10 @@ export function isBlockBooking(b: Pick<AdminBooking, 'booking_type' | 'payment_s
 
 /**
  * Cancel is allowed only if the booking is not cancelled, its status is not CANCELLED or BLOCKED,
- * and today (at the centre) is not after the booking date.
+ * today (at the centre) is not after the booking date, and the session is not marked attended.
  */
-export function canCancel(b: Pick<AdminBooking, 'cancelled' | 'payment_status' | 'booking_date'>, today: string): boolean {
-  if (b.cancelled) return false;
+export function canCancel(b: Pick<AdminBooking, 'cancelled' | 'payment_status' | 'booking_date' | 'attendance'>, today: string): boolean {
+  if (b.cancelled || isAttended(b)) return false;
   if (b.payment_status === 'CANCELLED' || b.payment_status === 'BLOCKED') return false;
   return today <= b.booking_date.slice(0, 10);
 }
@@ -281,6 +283,37 @@ export const STATUS_FILTERS = [
 
 export function statusesFor(filter: string): readonly string[] {
   return STATUS_FILTERS.find((f) => f.value === filter)?.statuses ?? ACTIVE_STATUSES;
+}
+
+// ---- Today (issue 31, item 7) ----------------------------------------------------------------
+
+/** The day's sessions in time order (earliest first, then by id), without blocks or cancelled ones. */
+export function todaysSessions(list: readonly AdminBooking[]): AdminBooking[] {
+  return list
+    .filter((b) => !isBlockBooking(b) && !b.cancelled)
+    .sort((a, b) => a.booking_time_slot_start.localeCompare(b.booking_time_slot_start) || a.id - b.id);
+}
+
+/** The colour of a payment's words: settled green, money still to come amber, a gap in the books red, the rest grey. */
+export function paymentStateTone(state: PaymentState): 'green' | 'yellow' | 'red' | 'grey' {
+  switch (state) {
+    case 'PAID':
+    case 'NO_CHARGE':
+      return 'green';
+    case 'PAY_AT_CENTRE':
+    case 'AWAITING_PAYMENT':
+      return 'yellow';
+    case 'PAYMENT_NOT_RECORDED':
+    case 'NOT_PAID':
+      return 'red';
+    default:
+      return 'grey';
+  }
+}
+
+/** '1 session', '3 sessions'. */
+export function sessionCount(n: number): string {
+  return n === 1 ? '1 session' : `${n} sessions`;
 }
 
 /** An instant's time of day at the centre: '3:20 PM'. */

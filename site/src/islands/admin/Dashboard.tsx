@@ -1,15 +1,21 @@
-/** Admin Dashboard (spec section 2): therapists, availability, bookings and the actions on them. */
+/**
+ * Admin Dashboard (spec section 2): therapists, availability, bookings and the actions on them. It
+ * opens on Today (issue 31): the desk's sessions first, then what needs attention, then the
+ * therapists and their availability (folding away), then All Booked Slots.
+ */
 import { useEffect, useReducer, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { isOnlineType } from '../../../../shared/domain/therapist.ts';
+import { displayName, isOnlineType } from '../../../../shared/domain/therapist.ts';
 import { adminApi, errorMessage, type AdminTherapist } from '../../lib/admin-api.ts';
 import { DEFAULT_PAGE_SIZE, MESSAGES, todayAtCentre } from '../../lib/admin-format.ts';
 import { useQuery } from '../../lib/query.ts';
 import { $adminSession } from '../../stores/admin-session.ts';
 import { AllBookings, TherapistBookings, type Paging } from './dashboard/BookingLists.tsx';
 import { DashboardDialogs } from './dashboard/DashboardDialogs.tsx';
+import { Fold } from './dashboard/Fold.tsx';
 import { NOTICE_ID } from './dashboard/notice.ts';
 import { TherapistPanel } from './dashboard/TherapistPanel.tsx';
+import { TodaySessions } from './dashboard/TodaySessions.tsx';
 import { useDashboardActions } from './dashboard/useDashboardActions.ts';
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
@@ -83,36 +89,46 @@ export default function Dashboard(props: { onLogout: () => void }) {
         </button>
       </header>
       {message?.at.kind === 'top' ? notice : null}
-      {/* Money first: what reconciliation found is for super admins only (the server refuses anyone else). */}
+      {/* The desk's day first: nothing pushes it down. */}
+      <TodaySessions {...lists} />
+      {/* Money next: what reconciliation found is for super admins only (the server refuses anyone else). */}
       {session?.user.is_superadmin ? <PaymentsAttention /> : null}
       <JobFailures />
-      <DataTable
-        title="Therapists"
-        rows={therapists.data}
-        columns={therapistColumns}
-        rowKey={(t) => t.id}
-        empty="No therapists found."
-        actionsHeader="Action"
-        actions={(t) => (
-          <button
-            type="button"
-            className={`btn btn-sm ${t.id === selectedId ? 'btn-primary' : 'btn-secondary'}`}
-            aria-pressed={t.id === selectedId}
-            aria-label={`View availability of ${t.name}`}
-            onClick={() => selectTherapist(t.id)}
-          >
-            View
-          </button>
+      <Fold
+        name="therapists"
+        title="Therapists and availability"
+        summary={[therapists.data.length === 1 ? '1 therapist' : `${therapists.data.length} therapists`, selected ? displayName(selected.name) : null]
+          .filter(Boolean)
+          .join(' · ')}
+      >
+        <DataTable
+          title="Therapists"
+          rows={therapists.data}
+          columns={therapistColumns}
+          rowKey={(t) => t.id}
+          empty="No therapists found."
+          actionsHeader="Action"
+          actions={(t) => (
+            <button
+              type="button"
+              className={`btn btn-sm ${t.id === selectedId ? 'btn-primary' : 'btn-secondary'}`}
+              aria-pressed={t.id === selectedId}
+              aria-label={`View availability of ${t.name}`}
+              onClick={() => selectTherapist(t.id)}
+            >
+              View
+            </button>
+          )}
+        />
+        {selected ? (
+          <>
+            <TherapistPanel key={selected.id} therapist={selected} today={today} version={slotsVersion} actions={actions} notice={notice} onLogout={onLogout} />
+            <TherapistBookings key={`bookings-${selected.id}`} {...lists} therapist={selected} paging={therapistPage} onPaging={setTherapistPage} />
+          </>
+        ) : (
+          <p className="adm-hint card">Choose a therapist above to see their details and availability.</p>
         )}
-      />
-      {selected ? (
-        <>
-          <TherapistPanel key={selected.id} therapist={selected} today={today} version={slotsVersion} actions={actions} notice={notice} onLogout={onLogout} />
-          <TherapistBookings key={`bookings-${selected.id}`} {...lists} therapist={selected} paging={therapistPage} onPaging={setTherapistPage} />
-        </>
-      ) : (
-        <p className="adm-hint card">Choose a therapist above to see their details and availability.</p>
-      )}
+      </Fold>
       <AllBookings {...lists} therapists={therapists.data} />
       <DashboardDialogs actions={actions} therapist={selected} superadmin={session?.user.is_superadmin === true} />
       {manualOpen ? (

@@ -34,7 +34,8 @@ function DateCell(props: { date: string; today: string }) {
   );
 }
 
-const statusCell = (b: AdminBooking) => (
+/** A booking's status badge with what the lists say beside it; Today shows it too. */
+export const statusCell = (b: AdminBooking) => (
   <PaymentCell
     badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
     note={[clientChangeWords(b), b.payment_note, holdNote(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}

@@ -2,8 +2,8 @@
 import { useEffect } from 'react';
 import type { AdminBooking, AdminSlotStateEntry } from '../../../lib/admin-api.ts';
 
-/** Which of the dashboard's two booking tables an action was taken in. */
-export type Table = 'all' | 'therapist';
+/** Which of the dashboard's booking lists an action was taken in. */
+export type Table = 'all' | 'therapist' | 'today';
 
 /**
  * Where an action's message is drawn: next to what was pressed (a booking's row, a slot of the

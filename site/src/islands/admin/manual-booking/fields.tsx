@@ -1,5 +1,6 @@
 /** The Manual Booking form's blanks: the session (who, how, where, when) and the client. */
 import type { ReactNode } from 'react';
+import { MOBILE_HINT, tidyMobileInput } from '../../../../../shared/domain/contact.ts';
 import { isOnlineType } from '../../../../../shared/domain/therapist.ts';
 import type { AdminSlotStateEntry, AdminTherapist, Location } from '../../../lib/admin-api.ts';
 import { formatLongDate, formatTime } from '../../../lib/admin-format.ts';
@@ -142,6 +143,7 @@ export function SessionBlanks(props: {
 
 export function ClientBlanks({ b }: { b: Blanks }) {
   const { form, set } = b;
+  const mobileHint = `${fid(b, 'clientMobile')}-hint`;
   const input = (k: 'clientName' | 'clientEmail', type?: string) => (
     <input
       id={fid(b, k)}
@@ -161,17 +163,30 @@ export function ClientBlanks({ b }: { b: Blanks }) {
       <Blank b={b} k="clientEmail" label="Client Email">
         {input('clientEmail', 'email')}
       </Blank>
-      <Blank b={b} k="clientMobile" label="Client Mobile">
+      <Blank
+        b={b}
+        k="clientMobile"
+        label="Client Mobile"
+        after={
+          <p id={mobileHint} className="hint">
+            {MOBILE_HINT}
+          </p>
+        }
+      >
+        {/* Kept as typed or pasted, whole; on leaving it shows the 10 digits the wizard would save. */}
         <input
           id={fid(b, 'clientMobile')}
           className="input"
           type="tel"
-          inputMode="numeric"
-          maxLength={10}
           autoComplete="off"
           value={form.clientMobile}
-          onChange={(e) => set('clientMobile', e.target.value.replace(/\D/g, '').slice(0, 10))}
+          onChange={(e) => set('clientMobile', e.target.value)}
+          onBlur={(e) => {
+            const shown = tidyMobileInput(e.target.value);
+            if (shown !== e.target.value) set('clientMobile', shown);
+          }}
           {...described(b, 'clientMobile')}
+          aria-describedby={b.errors.clientMobile ? `${mobileHint} ${fid(b, 'clientMobile')}-error` : mobileHint}
         />
       </Blank>
       <Blank b={b} k="amount" label="Amount (₹)">

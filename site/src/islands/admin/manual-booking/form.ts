@@ -4,6 +4,7 @@
  */
 import { manualBookingSchema } from '../../../../../shared/contract/admin.ts';
 import { fieldErrorsOf } from '../../../../../shared/contract/booking.ts';
+import { normaliseIndianMobile } from '../../../../../shared/domain/contact.ts';
 import { isOnlineType } from '../../../../../shared/domain/therapist.ts';
 import type { AdminTherapist, ManualBookingPayload } from '../../../lib/admin-api.ts';
 
@@ -87,7 +88,7 @@ export function toPayload(form: Form, therapist: AdminTherapist | null, transact
     booking_time_slot_start: form.slot,
     client_full_name: form.clientName.trim(),
     client_email: form.clientEmail.trim(),
-    client_mobile: form.clientMobile.trim(),
+    client_mobile: normaliseIndianMobile(form.clientMobile),
     client_note: form.notes.trim(),
     booking_type: (form.bookingType || undefined) as ManualBookingPayload['booking_type'],
     location_id: offline ? Number(form.locationId) : 0,

@@ -1,6 +1,6 @@
 /** Name, e-mail, mobile and age; and, under 18, a parent's or guardian's consent. */
 import { needsGuardianConsent } from '../../../../../shared/contract/booking.ts';
-import { MOBILE_INPUT_MAX, normaliseIndianMobile } from '../../../../../shared/domain/contact.ts';
+import { MOBILE_HINT, tidyMobileInput } from '../../../../../shared/domain/contact.ts';
 import { CheckboxField, Req, TextField, type FieldsProps } from './parts.tsx';
 
 export function ContactFields({ p }: { p: FieldsProps }) {
@@ -27,20 +27,19 @@ export function ContactFields({ p }: { p: FieldsProps }) {
       <TextField label="Email" field="email" required error={err('email')}>
         {text('email', 'email', 'email')}
       </TextField>
-      <TextField label="Mobile number" field="mobile" required error={err('mobile')} hint="10-digit mobile number; +91 or a leading 0 is fine">
+      <TextField label="Mobile number" field="mobile" required error={err('mobile')} hint={MOBILE_HINT}>
         <input
           id="f-mobile"
           data-field="mobile"
           className="input"
           type="tel"
           autoComplete="tel"
-          maxLength={MOBILE_INPUT_MAX}
           value={c.mobile}
           onChange={(e) => change({ mobile: e.target.value })}
           // A pasted or typed +91 / 0 / spaces / dashes form shows as the 10 digits that are saved.
           onBlur={(e) => {
-            const digits = normaliseIndianMobile(e.target.value);
-            if (/^\d{10}$/.test(digits) && digits !== e.target.value) change({ mobile: digits });
+            const shown = tidyMobileInput(e.target.value);
+            if (shown !== e.target.value) change({ mobile: shown });
           }}
           aria-invalid={Boolean(err('mobile'))}
           aria-describedby={describe('mobile', 'hint-mobile')}
