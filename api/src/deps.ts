@@ -43,7 +43,7 @@ export type AppDeps = {
   payments: PaymentsProvider;
   /** Guards Bull Board at /admin/queues; defaults to super admins by bearer token or scoped cookie. */
   queuesGuard?: RequestHandler;
-  /** Where therapist and location photos are read and uploaded ones written; defaults to api/images. */
+  /** Where the shipped (demo) therapist and location photos are read; defaults to api/images. Uploads are in PostgreSQL. */
   imagesDir?: string;
   /** The API's metrics (GET /metrics); made from db and jobs when METRICS_TOKEN is set and none is given. */
   metrics?: Metrics;

@@ -3,7 +3,6 @@
  * one's own password (any admin), and the set-password link (no session). Thin routes: parse with
  * zod, call one service, answer.
  */
-import path from 'node:path';
 import express, { Router, type Response } from 'express';
 import { z } from 'zod';
 import { idParam } from '../../../shared/contract/admin.ts';
@@ -33,17 +32,15 @@ import {
   deleteTimeOff,
   listCatalogueTherapists,
   listHolidays,
-  locationExists,
   patchLocation,
   patchTherapist,
-  recordLocationPhoto,
   renameService,
+  setLocationPhoto,
   setTherapistActive,
-  setTherapistImage,
+  setTherapistPhoto,
   setWeeklyHours,
-  therapistExists,
 } from '../../../shared/core/services/catalogue.service.ts';
-import { PHOTO_MAX_BYTES, PHOTO_TYPES_MESSAGE, reencodePhoto, therapistPhotoName, writeAtomically } from '../../../shared/core/services/photo.service.ts';
+import { PHOTO_MAX_BYTES, PHOTO_TYPES_MESSAGE } from '../../../shared/core/services/photo.service.ts';
 import {
   changeOwnPassword,
   createStaff,
@@ -55,7 +52,6 @@ import {
 import type { AppDeps } from '../deps.ts';
 import { currentAdmin, noStore, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
-import { IMAGES_DIR } from './public.routes.ts';
 
 const idOf = (label: string) => z.object({ id: idParam(label) });
 const therapistId = idOf('Therapist ID');
@@ -76,7 +72,6 @@ export function catalogueRoutes(deps: AppDeps): Router {
     requireSuperadmin(req, res, (err?: unknown) => next(err ? new AppError('forbidden', SUPERADMIN_ONLY) : undefined));
   const boss = [auth, superOnly];
   const actor = (res: Response) => ({ adminId: currentAdmin(res).id });
-  const imagesDir = deps.imagesDir ?? IMAGES_DIR;
   const changed = () => deps.readCache.changed('all');
 
   // ---- Therapists
@@ -108,13 +103,9 @@ export function catalogueRoutes(deps: AppDeps): Router {
   r.put('/api/admin/therapists/:id/photo', ...boss, rawPhoto, async (req, res) => {
     const { id } = parseOr400(therapistId, req.params);
     if (!Buffer.isBuffer(req.body)) throw new AppError('unsupported_media_type', PHOTO_TYPES_MESSAGE);
-    if (!(await therapistExists(db, id))) throw new AppError('not_found', 'The selected therapist does not exist.');
-    const image = await reencodePhoto(req.body, { width: 400, height: 400 }, 'webp');
-    const name = therapistPhotoName(id);
-    await writeAtomically(path.join(imagesDir, 'therapists'), name, image);
-    const done = await setTherapistImage(db, id, name, actor(res), deps.now());
+    const done = await setTherapistPhoto(db, id, req.body, actor(res), deps.now());
     changed();
-    res.json({ therapist_id: id, image_url: done.image_url });
+    res.json(done);
   });
   r.put('/api/admin/therapists/:id/hours', ...boss, async (req, res) => {
     const { id } = parseOr400(therapistId, req.params);
@@ -187,12 +178,9 @@ export function catalogueRoutes(deps: AppDeps): Router {
   r.put('/api/admin/locations/:id/photo', ...boss, rawPhoto, async (req, res) => {
     const { id } = parseOr400(idOf('Location ID'), req.params);
     if (!Buffer.isBuffer(req.body)) throw new AppError('unsupported_media_type', PHOTO_TYPES_MESSAGE);
-    if (!(await locationExists(db, id))) throw new AppError('not_found', `Location ${id} was not found.`);
-    const image = await reencodePhoto(req.body, { width: 800, height: 500 }, 'png');
-    await writeAtomically(path.join(imagesDir, 'locations'), `${id}.png`, image);
-    await recordLocationPhoto(db, id, actor(res), deps.now());
+    const done = await setLocationPhoto(db, id, req.body, actor(res), deps.now());
     changed();
-    res.json({ location_id: id, image_url: `/get_location_image/${id}.png` });
+    res.json(done);
   });
 
   // ---- Staff

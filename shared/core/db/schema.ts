@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   check,
   date,
   index,
@@ -21,6 +22,8 @@ import { SLOT_RELEASING_STATUSES } from '../../domain/slot-states.ts';
 export const bookingTypeEnum = pgEnum('booking_type', ['ONLINE', 'OFFLINE', 'ADMIN_BLOCK']);
 export const paymentStatusEnum = pgEnum('payment_status', ['COMPLETED', 'PENDING', 'INITIATED', 'FAILED', 'BLOCKED', 'CANCELLED']);
 export const sessionTypeEnum = pgEnum('session_type', ['individual', 'couple']);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -479,6 +482,21 @@ export const refundRequests = pgTable(
     index('refund_requests_open_idx').on(t.requestedAt).where(sql`${t.status} = 'OPEN'`),
   ],
 );
+
+/**
+ * Photos uploaded by the centre (issue 32): kept in PostgreSQL, not on one machine's disk, so every API
+ * replica and every new container serves them and a backup holds them. The key is the path under the
+ * image routes (`therapists/upload-3-…webp`, `locations/1.png`); the demo centre's photos ship with the
+ * code (api/images, read-only) and are served from there when no row has their key.
+ */
+export const photos = pgTable('photos', {
+  key: text('key').primaryKey(),
+  content: bytea('content').notNull(),
+  contentType: text('content_type').notNull(),
+  /** A hash of the content: the answer's ETag. */
+  etag: text('etag').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** The local sandbox provider's refunds (what Razorpay keeps on its side), one per idempotency key. */
 export const sandboxRefunds = pgTable('sandbox_refunds', {

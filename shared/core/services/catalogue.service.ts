@@ -27,6 +27,8 @@ import { addDays, centreNow, pad2, timeToMinutes, toHhMm } from '../../domain/ti
 import type { Db } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
 import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
+import { deletePhoto, putPhoto } from '../repositories/photo.repository.ts';
+import { photoKey, photoRecord, reencodePhoto, therapistPhotoName } from './photo.service.ts';
 import {
   deleteHolidayRow,
   deleteSlots,
@@ -451,37 +453,49 @@ export async function patchLocation(db: Db, id: number, input: LocationPatch, by
 }
 
 /** Stores a new photo file name on a therapist, audited; the caller wrote the file. */
-export async function setTherapistImage(db: Db, id: number, imageUrl: string, by: CatalogueActor, now: Date): Promise<{ image_url: string; previous: string }> {
+/**
+ * A therapist's new photo (re-encoded already): stored under a fresh name (so no browser keeps the old
+ * one), the therapist pointed at it and the photo it replaces deleted, in one transaction, audited.
+ */
+export async function setTherapistPhoto(
+  db: Db,
+  id: number,
+  upload: Buffer,
+  by: CatalogueActor,
+  now: Date,
+): Promise<{ therapist_id: number; image_url: string }> {
+  if (!(await therapistIdExists(db, id))) throw new AppError('not_found', 'The selected therapist does not exist.');
+  const image = await reencodePhoto(upload, { width: 400, height: 400 }, 'webp');
+  const name = therapistPhotoName(id);
   return db.transaction(async (tx) => {
     const before = await lockTherapist(tx, id);
-    await updateTherapist(tx, id, { imageUrl, updatedAt: now });
+    await putPhoto(tx, photoRecord(photoKey('therapists', name), image));
+    // An uploaded photo it replaces goes (a shipped one stays in the code); no other therapist uses it.
+    await deletePhoto(tx, photoKey('therapists', before.imageUrl));
+    await updateTherapist(tx, id, { imageUrl: name, updatedAt: now });
     await insertAudit(tx, {
       ...who(by),
       action: 'therapist.photo',
       entityType: 'therapist',
       entityId: id,
       before: { image_url: before.imageUrl },
-      after: { image_url: imageUrl },
+      after: { image_url: name },
     });
-    return { image_url: imageUrl, previous: before.imageUrl };
+    return { therapist_id: id, image_url: name };
   });
 }
 
-/** The location's photo changed (the file is the record): audited, and the catalogue announced. */
-export async function recordLocationPhoto(db: Db, id: number, by: CatalogueActor, now: Date): Promise<void> {
-  await db.transaction(async (tx) => {
+/** A location's new photo (re-encoded already), replacing the one under its address: stored, audited, the catalogue announced. */
+export async function setLocationPhoto(db: Db, id: number, upload: Buffer, by: CatalogueActor, now: Date): Promise<{ location_id: number; image_url: string }> {
+  if (!(await locationIdExists(db, id))) throw new AppError('not_found', `Location ${id} was not found.`);
+  const image = await reencodePhoto(upload, { width: 800, height: 500 }, 'png');
+  return db.transaction(async (tx) => {
     const before = await lockLocation(tx, id);
     if (!before) throw new AppError('not_found', `Location ${id} was not found.`);
+    await putPhoto(tx, photoRecord(photoKey('locations', `${id}.png`), image));
     // Touching the row announces the change (its trigger) and dates it.
     await updateLocation(tx, id, { updatedAt: now });
     await insertAudit(tx, { ...who(by), action: 'location.photo', entityType: 'location', entityId: id, before: null, after: { photo: `${id}.png` } });
+    return { location_id: id, image_url: `/get_location_image/${id}.png` };
   });
-}
-
-export async function locationExists(db: Db, id: number): Promise<boolean> {
-  return locationIdExists(db, id);
-}
-
-export async function therapistExists(db: Db, id: number): Promise<boolean> {
-  return therapistIdExists(db, id);
 }

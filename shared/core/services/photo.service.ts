@@ -1,12 +1,13 @@
 /**
  * Uploaded photos: decoded and re-encoded on the server (sharp), never stored as sent, so a file that
  * only claims to be an image (or carries metadata such as a phone's GPS position) never reaches a page.
+ * They are stored in PostgreSQL (the photos table), never under the source tree.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
 import type { default as SharpFn, Sharp } from 'sharp';
+import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
+import { findPhoto } from '../repositories/photo.repository.ts';
 
 export const PHOTO_MAX_BYTES = 2 * 1024 * 1024;
 const ACCEPTED = new Set(['png', 'jpeg', 'webp']);
@@ -36,17 +37,27 @@ export async function reencodePhoto(input: Buffer, size: { width: number; height
   }
 }
 
-/** Writes a file whole or not at all: a temp file in the same folder, then renamed over the name. */
-export async function writeAtomically(dir: string, name: string, data: Buffer): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(temp, data);
-    await rename(temp, path.join(dir, name));
-  } catch (err) {
-    await unlink(temp).catch(() => {});
-    throw err;
-  }
+/**
+ * A photo as the routes send it: its bytes, type and ETag; from the database (what the centre uploaded)
+ * or, for the demo centre's photos that ship with the code, undefined here and read from the shipped
+ * folder by the route.
+ */
+export type StoredPhoto = { content: Buffer; contentType: string; etag: string };
+
+/** The stored photo under `folder/name`, if the centre uploaded one there. */
+export async function storedPhoto(db: Db, folder: 'therapists' | 'locations', name: string): Promise<StoredPhoto | undefined> {
+  const row = await findPhoto(db, photoKey(folder, name));
+  return row && { content: row.content, contentType: row.contentType, etag: `"${row.etag}"` };
+}
+
+/** A re-encoded photo ready to store: its key's type and a hash of its bytes for the ETag. */
+export function photoRecord(key: string, content: Buffer): { key: string; content: Buffer; contentType: string; etag: string } {
+  const contentType = key.endsWith('.png') ? 'image/png' : 'image/webp';
+  return { key, content, contentType, etag: createHash('sha256').update(content).digest('base64url').slice(0, 27) };
+}
+
+export function photoKey(folder: 'therapists' | 'locations', name: string): string {
+  return `${folder}/${name}`;
 }
 
 /** A fresh file name for a therapist's uploaded photo (a new name, so no browser keeps the old one). */
