@@ -143,7 +143,9 @@ function selectRequests(db: Db) {
       resolvedByUsername: resolver.username,
       heldPaise: ledgerSum(false),
       counterHeldPaise: ledgerSum(true),
-      counterMethods: sql<string[]>`array(select ${paymentsLedger.method} from ${paymentsLedger} where ${paymentsLedger.bookingId} = ${refundRequests.bookingId} and ${paymentsLedger.provider} = 'counter' and ${paymentsLedger.kind} = 'capture' order by ${paymentsLedger.id})`,
+      counterMethods: sql<
+        string[]
+      >`array(select ${paymentsLedger.method} from ${paymentsLedger} where ${paymentsLedger.bookingId} = ${refundRequests.bookingId} and ${paymentsLedger.provider} = 'counter' and ${paymentsLedger.kind} = 'capture' order by ${paymentsLedger.id})`,
     })
     .from(refundRequests)
     .innerJoin(bookings, eq(bookings.id, refundRequests.bookingId))

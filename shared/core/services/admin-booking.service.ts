@@ -151,7 +151,8 @@ export async function cancelBooking(
       }
     }
     if (choice && choice.refund !== 'NONE' && heldPaise <= 0) throw new AppError('conflict', `Booking ${id} has no payment to refund.`);
-    const refundPaise = !choice || choice.refund === 'NONE' || choice.refund === 'REQUEST' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
+    const refundPaise =
+      !choice || choice.refund === 'NONE' || choice.refund === 'REQUEST' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
     if (refundPaise > heldPaise) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(heldPaise))}, what was paid.`);
     const after = await updateBookingRow(
       tx,
@@ -192,13 +193,11 @@ export async function cancelBooking(
         ...(choice ? { refund: auditedRefund(choice, refund, refundPaise) } : {}),
       },
     });
-    // The client hears what became of the booking and the money (a block has no client).
+    // The client hears what became of the booking and the money (a block has no client), with the
+    // reason for what is kept (no refund, or the rest of a partial one).
     if (!isBlock) {
-      await enqueueInTx(
-        tx,
-        [intent('mail.booking-money', jobIds.cancellationMail(id), choice?.refund === 'NONE' ? { bookingId: id, reason: choice.reason } : { bookingId: id })],
-        now,
-      );
+      const kept = (choice?.refund === 'NONE' || choice?.refund === 'PARTIAL') && choice.reason ? { reason: choice.reason } : {};
+      await enqueueInTx(tx, [intent('mail.booking-money', jobIds.cancellationMail(id), { bookingId: id, ...kept })], now);
     }
     const time = after!.bookingTimeSlotStart.slice(0, 5);
     const openLink = before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null;

@@ -8,13 +8,7 @@ import { AppError, fieldError } from '../errors.ts';
 import { findBookingForUpdate } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { moneyOf, recordRefund } from '../repositories/ledger.repository.ts';
-import {
-  listDueAtCounter,
-  openRequestForUpdate,
-  resolveRequest,
-  setOpenAmount,
-  type RefundRequestListRow,
-} from '../repositories/refund-request.repository.ts';
+import { listDueAtCounter, openRequestForUpdate, resolveRequest, setOpenAmount, type RefundRequestListRow } from '../repositories/refund-request.repository.ts';
 
 /** Who asked for a refund, as the lists show it: refund_requests.requested_by is 'client', 'admin:{id}' or 'worker:…'. */
 export function requestedByOf(r: Pick<RefundRequestListRow, 'requestedBy'>): 'CLIENT' | 'ADMIN' | 'SYSTEM' {

@@ -278,7 +278,10 @@ export async function cancelManagedBooking(deps: ManageDeps, token: unknown): Pr
   if (deps.payments && outcome.openLink) {
     await closeOpenLink({ db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, found.id, outcome.openLink);
   }
-  deps.logger.info({ bookingId: found.id, refunded: outcome.refund?.refundedPaise ?? 0, atCounter: outcome.refund?.counterPaise ?? 0 }, 'booking cancelled by the client');
+  deps.logger.info(
+    { bookingId: found.id, refunded: outcome.refund?.refundedPaise ?? 0, atCounter: outcome.refund?.counterPaise ?? 0 },
+    'booking cancelled by the client',
+  );
   const words = outcome.refund ? ` ${refundWords(outcome.refund, deps.config)}` : '';
   const result = await answer(deps, token as string, `Your booking has been cancelled.${words} We have sent you an e-mail to confirm it.`);
   return { ...result, therapistId: found.therapistId };

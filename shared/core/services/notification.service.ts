@@ -220,10 +220,16 @@ function refundLines(state: RefundState, config: Config, full: boolean): { lines
   const lines: string[] = [];
   if (state.review?.status === 'APPROVED') lines.push(REFUND_WORDS.approved);
   if (state.providerRefundedPaise > 0) {
-    lines.push(REFUND_WORDS.toOriginalMethod(paiseToRupees(state.providerRefundedPaise), { done: true, full: full && state.dueAtCounterPaise + state.handedBackPaise === 0 }));
+    lines.push(
+      REFUND_WORDS.toOriginalMethod(paiseToRupees(state.providerRefundedPaise), {
+        done: true,
+        full: full && state.dueAtCounterPaise + state.handedBackPaise === 0,
+      }),
+    );
   }
   if (state.handedBackPaise > 0) lines.push(REFUND_WORDS.handedBack(paiseToRupees(state.handedBackPaise)));
-  if (state.dueAtCounterPaise > 0) lines.push(REFUND_WORDS.atCentre(paiseToRupees(state.dueAtCounterPaise), { phone: config.supportPhone, email: config.supportEmail }));
+  if (state.dueAtCounterPaise > 0)
+    lines.push(REFUND_WORDS.atCentre(paiseToRupees(state.dueAtCounterPaise), { phone: config.supportPhone, email: config.supportEmail }));
   let rest = state.capturedPaise - state.refundedPaise - state.dueAtCounterPaise;
   if (rest > 0 && state.review?.status === 'OPEN') {
     lines.push(REFUND_WORDS.underReview(paiseToRupees(rest)));

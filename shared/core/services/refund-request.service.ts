@@ -87,7 +87,7 @@ type Decider = { adminId: number };
  */
 async function lockOpenReview(tx: DbOrTx, id: number): Promise<RefundRequestRow> {
   const peek = await requestById(tx, id);
-  if (!peek || peek.kind !== 'REVIEW') throw new AppError('not_found', AM.refundRequestNotFound(id));
+  if (peek?.kind !== 'REVIEW') throw new AppError('not_found', AM.refundRequestNotFound(id));
   await findBookingForUpdate(tx, peek.bookingId);
   const r = (await requestForUpdate(tx, id))!;
   if (r.status !== 'OPEN') throw new AppError('conflict', AM.refundRequestDecided(id, r.status));
