@@ -7,6 +7,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { adminApi, errorMessage, type ApproveRefundInput, type RefundReviewItem } from '../../lib/admin-api.ts';
 import { REFUND_REASON_MAX, formatAmount, formatInstant, formatShortDate, formatTime, parseRefundAmount } from '../../lib/admin-format.ts';
+import { refundsDueChanged } from './RefundsDue.tsx';
 import { FieldError, FormActions, Modal } from './ui.tsx';
 
 export const REFUND_REQUEST_TEXT = {
@@ -39,6 +40,8 @@ export function useRefundDecisions(say: (message: string) => void, reload: () =>
     setBusy(d.item.id);
     try {
       say((await send()).message);
+      // An approved refund of money taken at the counter is now due there.
+      if (d.kind === 'approve') refundsDueChanged();
     } catch (err) {
       say(`Failed to ${d.kind} refund request ${d.item.id}: ${errorMessage(err, 'Unknown error')}`);
     } finally {

@@ -5,6 +5,8 @@
  * handed back (cash, card, UPI, bank transfer) and how much (all that is due by default; a part
  * leaves the rest listed). The ledger gets the refund only then.
  */
+import { useStore } from '@nanostores/react';
+import { atom } from 'nanostores';
 import { useId, useState, type FormEvent } from 'react';
 import { DESK_PAYMENT_METHODS } from '../../../../shared/contract/admin.ts';
 import { adminApi, errorMessage, type DeskPaymentMethod, type RefundDueItem } from '../../lib/admin-api.ts';
@@ -27,9 +29,19 @@ function askedBy(item: RefundDueItem): string {
   return 'the system';
 }
 
+/** Moves on when something elsewhere on the page may have made a refund due (the owner approving a request). */
+export const $refundsDueChanged = atom(0);
+export const refundsDueChanged = () => $refundsDueChanged.set($refundsDueChanged.get() + 1);
+
 /** Props: `version` moves on after the dashboard's own actions (a cancel may add a refund due). */
 export default function RefundsDue(props: { version?: number }) {
-  const { data, loading, error, load } = useAttentionList('refunds-due', { version: props.version ?? 0 }, () => adminApi.refundsDue(), REFUNDS_DUE_TEXT.failed);
+  const changed = useStore($refundsDueChanged);
+  const { data, loading, error, load } = useAttentionList(
+    'refunds-due',
+    { version: props.version ?? 0, changed },
+    () => adminApi.refundsDue(),
+    REFUNDS_DUE_TEXT.failed,
+  );
   const [message, setMessage] = useState<string | null>(null);
   const [recording, setRecording] = useState<RefundDueItem | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
