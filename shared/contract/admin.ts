@@ -7,6 +7,8 @@ import { ADMIN_WINDOW_DAYS } from '../domain/slots.ts';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
 import { INT4_MAX, PAYMENT_STATUSES, type PaymentStatus } from './booking.ts';
 import { MANUAL_BOOKING_MESSAGES as MB } from './messages.ts';
+import { refundResultSchema, refundReviewListSchema, type RefundResult } from './refunds.ts';
+import { formatRupees } from '../domain/money.ts';
 
 /** Admin request schemas and response shapes (spec sections 3 and 7). Money here is rupees. */
 
@@ -56,6 +58,31 @@ export const ADMIN_MESSAGES = {
   discrepancyNotFound: (id: number) => `Payment issue ${id} was not found.`,
   discrepancyAlreadyResolved: (id: number) => `Payment issue ${id} is already resolved; nothing was changed.`,
   discrepancyReviewed: (id: number) => `Payment issue ${id} marked reviewed successfully.`,
+  // ---- Refunds at the counter and refund requests (issue 31, items 4 and 5)
+  noRefundOutsideNotice: (hours: number) =>
+    `No refund is only for a session starting within ${hours} hours, where the terms charge the full fee. Ask the owner to refund instead (refund "REQUEST", with the reason).`,
+  refundRequestSuperadminOnly: 'Only super admins may approve or decline refund requests.',
+  nothingDueAtCounter: (id: number) => `Nothing is due to be handed back at the counter for booking ${id}.`,
+  refundMoreThanDue: (due: string) => `At most ${due} is due to be handed back.`,
+  counterRefundRecorded: (id: number, amount: string) => `Refund of ${amount} handed back for booking ${id} recorded successfully.`,
+  refundRequestNotFound: (id: number) => `Refund request ${id} was not found.`,
+  refundRequestDecided: (id: number, status: string) => `Refund request ${id} has already been ${status.toLowerCase()}; nothing was changed.`,
+  refundRequestNothingHeld: (id: number) => `Booking ${id} holds no money any more; decline the request with the reason instead.`,
+  refundApproved: (id: number, amount: string) => `Refund request ${id} approved successfully: ${amount} refunded.`,
+  refundDeclined: (id: number) => `Refund request ${id} declined successfully.`,
+  /** What a cancel (or an approved request) did with the money, after "Booking … cancelled successfully." */
+  refundNote: (r: RefundResult): string => {
+    if (r.status === 'none') return 'No refund.';
+    if (r.status === 'requested') return `Refund of ${formatRupees(r.amount)} sent to the owner for review.`;
+    const counter = r.at_counter ?? 0;
+    const provider = Math.round((r.amount - counter) * 100) / 100;
+    return [
+      provider > 0 ? `${formatRupees(provider)} ${r.status === 'pending' ? 'refund pending' : 'refunded'}.` : null,
+      counter > 0 ? `${formatRupees(counter)} to hand back at the counter.` : null,
+    ]
+      .filter(Boolean)
+      .join(' ');
+  },
 } as const;
 
 const text = (max: number) =>
@@ -138,27 +165,32 @@ const adminSlotStatesDaySchema = z.strictObject({
 }) satisfies z.ZodType<AdminSlotStatesDay>;
 export const adminSlotStatesResponseSchema = z.strictObject({ therapist_id: z.number().int(), today: z.string(), days: z.array(adminSlotStatesDaySchema) });
 export type AdminSlotStatesResponse = z.infer<typeof adminSlotStatesResponseSchema>;
+const fullRefund = z.strictObject({ refund: z.literal('FULL'), reason: text(300).optional() });
+const partialRefund = z.strictObject({
+  refund: z.literal('PARTIAL'),
+  amount: z
+    .number({ error: 'Amount must be a number' })
+    .positive({ error: 'Amount must be more than zero' })
+    .max(10_000_000, { error: 'Amount is too large' })
+    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' }),
+  reason: text(300).optional(),
+});
 /**
  * POST /api/admin/bookings/{id}/cancel's optional body: what becomes of a paid booking's money. A
- * paid booking needs it; FULL and PARTIAL (amount in rupees) go back through the provider; NONE
- * keeps it, for the reason given (the policy).
+ * paid booking needs it; FULL and PARTIAL (amount in rupees, super admins) go back through the
+ * provider, or at the counter for money taken there; NONE keeps it, for the reason given (the policy;
+ * plain admins only inside the notice window); REQUEST cancels and asks a super admin to decide the
+ * refund, for the reason given.
  */
 export const cancelRefundSchema = z.discriminatedUnion(
   'refund',
   [
-    z.strictObject({ refund: z.literal('FULL'), reason: text(300).optional() }),
-    z.strictObject({
-      refund: z.literal('PARTIAL'),
-      amount: z
-        .number({ error: 'Amount must be a number' })
-        .positive({ error: 'Amount must be more than zero' })
-        .max(10_000_000, { error: 'Amount is too large' })
-        .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' }),
-      reason: text(300).optional(),
-    }),
+    fullRefund,
+    partialRefund,
     z.strictObject({ refund: z.literal('NONE'), reason: text(300).pipe(z.string().min(1, { error: 'Please give the reason for keeping the payment' })) }),
+    z.strictObject({ refund: z.literal('REQUEST'), reason: text(300).pipe(z.string().min(1, { error: 'Please give the reason for the refund request' })) }),
   ],
-  { error: 'refund must be FULL, PARTIAL or NONE' },
+  { error: 'refund must be FULL, PARTIAL, NONE or REQUEST' },
 );
 export type CancelRefund = z.output<typeof cancelRefundSchema>;
 export const cancelResponseSchema = z.strictObject({
@@ -166,7 +198,7 @@ export const cancelResponseSchema = z.strictObject({
   cancelled: z.literal(true),
   unblocked: z.boolean(),
   message: z.string(),
-  refund: z.strictObject({ status: z.enum(['processed', 'pending', 'none']), amount: z.number() }).optional(),
+  refund: refundResultSchema.optional(),
 });
 export type CancelResponse = z.infer<typeof cancelResponseSchema>;
 
@@ -560,6 +592,25 @@ export type RecordPaymentInput = z.output<typeof recordPaymentSchema>;
 export const recordPaymentResponseSchema = z.strictObject({ booking_id: z.number().int(), payment_status: z.literal('COMPLETED'), message: z.string() });
 export type RecordPaymentResponse = z.infer<typeof recordPaymentResponseSchema>;
 
+/**
+ * POST /api/admin/bookings/{id}/record-refund: money due at the counter handed back to the client,
+ * how, and how much (rupees; all that is due when left out).
+ */
+export const recordRefundSchema = z.strictObject({
+  method: deskMethodSchema,
+  amount: deskAmountSchema.optional(),
+});
+export type RecordRefundInput = z.output<typeof recordRefundSchema>;
+
+/** POST /api/admin/refund-requests/{id}/approve: the refund the super admin makes (as a cancel's FULL or PARTIAL). */
+export const approveRefundSchema = z.discriminatedUnion('refund', [fullRefund, partialRefund], { error: 'refund must be FULL or PARTIAL' });
+export type ApproveRefundInput = z.output<typeof approveRefundSchema>;
+/** POST /api/admin/refund-requests/{id}/decline: why, told to the client. */
+export const declineRefundSchema = z.strictObject({
+  reason: text(300).pipe(z.string().min(1, { error: 'Please give the reason for declining the refund' })),
+});
+export type DeclineRefundInput = z.output<typeof declineRefundSchema>;
+
 /** POST /api/admin/payments/attention/{id}/resolve: what the super admin found or did. */
 export const resolveDiscrepancySchema = z.strictObject({
   note: z
@@ -602,6 +653,8 @@ export type PaymentAttentionItem = z.infer<typeof paymentAttentionItemSchema>;
 export const paymentsAttentionResponseSchema = z.strictObject({
   open: z.array(paymentAttentionItemSchema),
   recently_resolved: z.array(paymentAttentionItemSchema),
+  /** Plain admins' refund requests for a super admin to approve or decline (issue 31). */
+  refund_requests: refundReviewListSchema,
 });
 export type PaymentsAttentionResponse = z.infer<typeof paymentsAttentionResponseSchema>;
 export const resolveDiscrepancyResponseSchema = z.strictObject({ item: paymentAttentionItemSchema, message: z.string() });

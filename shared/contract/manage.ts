@@ -47,6 +47,8 @@ export const manageBookingSchema = z.strictObject({
   reschedules_left: z.number().int(),
   /** What cancelling now would return, in rupees (the full amount paid; 0 for an unpaid hold). */
   refund_on_cancel: z.number(),
+  /** Of refund_on_cancel, what was paid at the centre: handed back there, not through the provider. */
+  refund_on_cancel_at_centre: z.number(),
   support: z.strictObject({ phone: z.string(), email: z.string() }),
 });
 export type ManageBookingDto = z.infer<typeof manageBookingSchema>;

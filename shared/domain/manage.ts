@@ -100,3 +100,8 @@ export function manageRefusal(reason: ManageClosedReason, policy: ManagePolicy, 
       return `This booking is not confirmed, so it cannot be changed here. ${contact}`;
   }
 }
+
+/** Whether the session starts within the notice (changes close at its start less the notice): the terms charge the full fee. */
+export function withinNotice(startsAt: Date, now: Date, noticeHours: number): boolean {
+  return !hasNotice(startsAt, now, noticeHours);
+}

@@ -298,9 +298,19 @@ describe('Cancel and the client’s payment', () => {
   const paid = (over: Record<string, unknown> = {}) =>
     booking({ id: 61, booking_date: tomorrow, payment_status: 'COMPLETED', amount_paid: 1500, amount_refunded: 0, payment_note: null, ...over });
 
-  function routes(answer: (init: RequestInit | undefined) => unknown) {
+  /** What the server lets this admin choose for 61 (GET refund-options); a super admin's by default. */
+  const superOptions = {
+    booking_id: 61,
+    held: 1500,
+    held_at_counter: 0,
+    choices: ['FULL', 'PARTIAL', 'NONE', 'REQUEST'],
+    inside_notice_window: false,
+    notice_hours: 24,
+  };
+  function routes(answer: (init: RequestInit | undefined) => unknown, options: Record<string, unknown> = superOptions) {
     let cancelled = false;
     return mockFetch({
+      'GET /api/admin/bookings/61/refund-options': options,
       'GET /api/admin/therapists': therapists,
       'GET /api/admin/bookings': bookingsServer(() => [
         paid(cancelled ? { cancelled: true, payment_note: 'Refunded ₹1,500.00' } : {}),
@@ -328,7 +338,10 @@ describe('Cancel and the client’s payment', () => {
 
   async function openRefundDialog() {
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 61' }));
-    return screen.getByRole('dialog', { name: question });
+    const dialog = screen.getByRole('dialog', { name: question });
+    // The choices come from the server (refund-options).
+    await within(dialog).findByRole('group', { name: 'Refund' });
+    return dialog;
   }
 
   it('an unpaid booking (and a COMPLETED one with nothing captured) asks the spec’s question in the panel’s dialog and sends no body', async () => {
@@ -376,12 +389,12 @@ describe('Cancel and the client’s payment', () => {
     expect([full.checked, partial.checked, none.checked]).toEqual([false, false, false]);
     expect(full.disabled || partial.disabled).toBe(false);
     expect(within(dialog).queryByText('Only super admins may refund payments.')).toBeNull();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm cancellation' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61' }));
     expect(within(dialog).getByText('Choose a full, partial or no refund.')).toBeTruthy();
     expect(cancelPosts(calls)).toHaveLength(0);
 
     fireEvent.click(full);
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 and refund ₹1,500.00' }));
     const msg = await findNotice('Booking 61 cancelled successfully. ₹1,500.00 refunded.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -411,10 +424,10 @@ describe('Cancel and the client’s payment', () => {
     const amount = within(dialog).getByLabelText('Refund amount (₹)') as HTMLInputElement;
     expect(amount.value).toBe('');
     // Until the amount is a valid one, the button does not name a sum.
-    expect(within(dialog).getByRole('button', { name: 'Cancel and refund' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Cancel booking 61 and refund' })).toBeTruthy();
     for (const bad of ['', '0', '-5', '1500.01', '2000', '12.345', 'abc', '1e3']) {
       fireEvent.change(amount, { target: { value: bad } });
-      fireEvent.click(within(dialog).getByRole('button', { name: /^Cancel and refund/ }));
+      fireEvent.click(within(dialog).getByRole('button', { name: /^Cancel booking 61 and refund/ }));
       expect(within(dialog).getByText('Enter an amount more than ₹0 and at most ₹1,500.00, with at most two decimals.')).toBeTruthy();
       expect(amount.getAttribute('aria-invalid')).toBe('true');
       expect(document.activeElement).toBe(amount);
@@ -422,10 +435,10 @@ describe('Cancel and the client’s payment', () => {
     expect(cancelPosts(calls)).toHaveLength(0);
     // Exactly what was paid is allowed.
     fireEvent.change(amount, { target: { value: '1500.00' } });
-    expect(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Cancel booking 61 and refund ₹1,500.00' })).toBeTruthy();
     fireEvent.change(amount, { target: { value: '500.5' } });
     expect(amount.getAttribute('aria-invalid')).toBeNull();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹500.50' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 and refund ₹500.50' }));
     const msg = await findNotice('Booking 61 cancelled successfully. ₹500.50 refund pending.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--success');
     expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'PARTIAL', amount: 500.5 });
@@ -447,50 +460,96 @@ describe('Cancel and the client’s payment', () => {
     expect(reason.value).toBe("Cancelled with less than 24 hours' notice (Terms)");
     expect(reason.maxLength).toBe(300);
     fireEvent.change(reason, { target: { value: '   ' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 without refund' }));
     expect(within(dialog).getByText('A reason is required when no refund is given.')).toBeTruthy();
     expect(reason.getAttribute('aria-invalid')).toBe('true');
     expect(cancelPosts(calls)).toHaveLength(0);
     fireEvent.change(reason, { target: { value: '  Client did not attend (no-show)  ' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 without refund' }));
     await findNotice('Booking 61 cancelled successfully. No refund.');
     expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'NONE', reason: 'Client did not attend (no-show)' });
   });
 
-  it('a plain admin cannot pick a refund, may cancel without one; the dialog’s Cancel sends nothing', async () => {
+  it('a plain admin asks the owner to refund (REQUEST, with the reason); "No refund" is not offered outside the notice window; Keep booking sends nothing', async () => {
     signIn(false);
-    const { calls } = routes(() => ({
-      booking_id: 61,
-      cancelled: true,
-      unblocked: false,
-      message: 'Booking 61 cancelled successfully. No refund.',
-      refund: { status: 'none', amount: 0 },
-    }));
+    const { calls } = routes(
+      () => ({
+        booking_id: 61,
+        cancelled: true,
+        unblocked: false,
+        message: 'Booking 61 cancelled successfully. Refund of ₹1,500.00 sent to the owner for review.',
+        refund: { status: 'requested', amount: 1500 },
+      }),
+      { ...superOptions, choices: ['REQUEST'] },
+    );
     render(<Dashboard onLogout={() => {}} />);
     let dialog = await openRefundDialog();
-    const note = within(dialog).getByText('Only super admins may refund payments.');
-    const full = within(dialog).getByRole('radio', { name: 'Full refund (₹1,500.00)' }) as HTMLInputElement;
-    const partial = within(dialog).getByRole('radio', { name: 'Partial refund' }) as HTMLInputElement;
-    const none = within(dialog).getByRole('radio', { name: 'No refund' }) as HTMLInputElement;
-    expect(full.disabled).toBe(true);
-    expect(partial.disabled).toBe(true);
-    expect(full.getAttribute('aria-describedby')).toBe(note.id);
+    expect(within(dialog).queryByRole('radio', { name: /Full refund/ })).toBeNull();
+    expect(within(dialog).queryByRole('radio', { name: 'Partial refund' })).toBeNull();
+    expect(within(dialog).queryByRole('radio', { name: 'No refund' })).toBeNull();
+    expect(
+      within(dialog).getByText(
+        'No refund is only for a session starting within 24 hours, where the terms charge the full fee. Ask the owner to refund instead.',
+      ),
+    ).toBeTruthy();
     // Its only choice starts chosen.
-    expect(none.disabled).toBe(false);
-    expect(none.checked).toBe(true);
-    // (jsdom, unlike a browser, lets a disabled radio be clicked: the choice must not follow it.)
-    fireEvent.click(full);
-    expect(within(dialog).queryByLabelText('Refund amount (₹)')).toBeNull();
-    expect(within(dialog).queryByRole('button', { name: /Cancel and refund/ })).toBeNull();
+    const ask = within(dialog).getByRole('radio', { name: 'Ask the owner to refund' }) as HTMLInputElement;
+    expect(ask.checked).toBe(true);
+    const why = within(dialog).getByLabelText('Why should the client be refunded?') as HTMLInputElement;
+    expect(why.value).toBe('');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 and ask the owner' }));
+    expect(within(dialog).getByText('Please say why the client should be refunded.')).toBeTruthy();
+    expect(why.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(why);
+    expect(cancelPosts(calls)).toHaveLength(0);
 
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep booking' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(cancelPosts(calls)).toHaveLength(0);
 
     dialog = await openRefundDialog();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
+    fireEvent.change(within(dialog).getByLabelText('Why should the client be refunded?'), { target: { value: '  Client is unwell  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 and ask the owner' }));
+    await findNotice('Booking 61 cancelled successfully. Refund of ₹1,500.00 sent to the owner for review.');
+    expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'REQUEST', reason: 'Client is unwell' });
+  });
+
+  it('a plain admin inside the notice window may also cancel without a refund, chosen on purpose', async () => {
+    signIn(false);
+    const { calls } = routes(
+      () => ({
+        booking_id: 61,
+        cancelled: true,
+        unblocked: false,
+        message: 'Booking 61 cancelled successfully. No refund.',
+        refund: { status: 'none', amount: 0 },
+      }),
+      { ...superOptions, choices: ['REQUEST', 'NONE'], inside_notice_window: true },
+    );
+    render(<Dashboard onLogout={() => {}} />);
+    const dialog = await openRefundDialog();
+    const ask = within(dialog).getByRole('radio', { name: 'Ask the owner to refund' }) as HTMLInputElement;
+    const none = within(dialog).getByRole('radio', { name: 'No refund' }) as HTMLInputElement;
+    expect([ask.checked, none.checked]).toEqual([false, false]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61' }));
+    expect(within(dialog).getByText('Choose to ask the owner to refund, or no refund.')).toBeTruthy();
+    fireEvent.click(none);
+    expect((within(dialog).getByLabelText('Reason') as HTMLInputElement).value).toBe("Cancelled with less than 24 hours' notice (Terms)");
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 without refund' }));
     await findNotice('Booking 61 cancelled successfully. No refund.');
     expect(bodyOf(cancelPosts(calls)[0]!)).toEqual({ refund: 'NONE', reason: "Cancelled with less than 24 hours' notice (Terms)" });
+  });
+
+  it('money taken at the counter: the dialog says it goes back at the desk', async () => {
+    signIn(true);
+    routes(() => ({}), { ...superOptions, held_at_counter: 1500 });
+    render(<Dashboard onLogout={() => {}} />);
+    const dialog = await openRefundDialog();
+    expect(
+      within(dialog).getByText(
+        '₹1,500.00 of it was paid at the counter: a refund of it is handed back at the desk, and listed under “Refunds due at the counter” until then.',
+      ),
+    ).toBeTruthy();
   });
 
   it('the server’s 403 and 409 details show in red after the spec’s prefix, and the lists are reloaded', async () => {
@@ -500,7 +559,7 @@ describe('Cancel and the client’s payment', () => {
     render(<Dashboard onLogout={() => {}} />);
     let dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Full refund (₹1,500.00)' }));
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel and refund ₹1,500.00' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 and refund ₹1,500.00' }));
     let msg = await findNotice('Failed to cancel booking 61: Only super admins may refund payments.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
     // All Booked Slots (asked from today on, no end) and Today (asked for today only) are both asked again.
@@ -512,7 +571,7 @@ describe('Cancel and the client’s payment', () => {
     answer = [409, { detail: 'Booking 61 is paid: choose a full, partial or no refund to cancel it.' }];
     dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'No refund' }));
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel without refund' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking 61 without refund' }));
     msg = await findNotice('Failed to cancel booking 61: Booking 61 is paid: choose a full, partial or no refund to cancel it.');
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
     // Nothing was cancelled: the booking still offers Cancel.

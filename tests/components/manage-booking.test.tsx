@@ -37,6 +37,7 @@ const BOOKING: ManageBookingDto = {
   changes_close_at: '2030-01-09T05:30:00.000Z',
   reschedules_left: 2,
   refund_on_cancel: 1800,
+  refund_on_cancel_at_centre: 0,
   support: { phone: '+91 98200 00000', email: 'care@wellbeingcentre.in' },
 };
 
@@ -232,6 +233,31 @@ describe('cancelling', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my session' }));
     await screen.findByRole('heading', { name: 'Session cancelled' });
     expect(screen.getByText('Nothing was paid, so nothing is refunded.')).toBeTruthy();
+  });
+
+  it('paid at the centre (issue 31): the dialog says it is handed back there and how to arrange it, and the answer says so once', async () => {
+    const atCentre: ManageBookingDto = {
+      ...BOOKING,
+      booking_type: 'OFFLINE',
+      centre: { name: 'West Branch', address: 'Borivali West' },
+      meeting_link: null,
+      refund_on_cancel_at_centre: 1800,
+    };
+    const message =
+      'Your booking has been cancelled. Your refund of ₹1,800 will be handed back to you at the centre, where it was paid: please call +91 98200 00000 or write to care@wellbeingcentre.in to arrange when to collect it. We have sent you an e-mail to confirm it.';
+    renderPage({ [`GET ${PATH}`]: { body: atCentre }, [`POST ${PATH}/cancel`]: { body: cancelledResult(atCentre, message) } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel session' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(
+      within(dialog).getByText(
+        '₹1,800 was paid at the centre and will be handed back to you there (call +91 98200 00000 or write to care@wellbeingcentre.in to arrange it).',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).queryByText(/original payment method/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel my session' }));
+    await screen.findByRole('heading', { name: 'Session cancelled' });
+    expect(screen.getByRole('status').textContent).toBe(message);
+    expect(screen.queryByText(/original payment method/)).toBeNull();
   });
 
   it('refused inside the notice window: the server’s words inside the dialog, read out', async () => {

@@ -412,7 +412,7 @@ describe('cancelling a paid booking', () => {
     await screenshot(reports, 'admin-eod-cash-payment');
     await reports.close();
 
-    // A plain admin may cancel it only without a refund.
+    // A plain admin may only ask the owner to refund it (the session is days away: no "No refund").
     const staffPage = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(staffPage, STAFF);
     await staffPage
@@ -420,10 +420,10 @@ describe('cancelling a paid booking', () => {
       .first()
       .click();
     const staffDialog = staffPage.getByRole('dialog');
-    expect(await staffDialog.getByRole('radio', { name: 'Full refund (₹1,800.00)' }).isDisabled()).toBe(true);
-    expect(await staffDialog.getByRole('radio', { name: 'Partial refund' }).isDisabled()).toBe(true);
-    expect(await staffDialog.getByRole('radio', { name: 'No refund' }).isChecked()).toBe(true);
-    await staffDialog.getByText('Only super admins may refund payments.').waitFor();
+    await staffDialog.getByRole('radio', { name: 'Ask the owner to refund' }).waitFor();
+    expect(await staffDialog.getByRole('radio', { name: 'Ask the owner to refund' }).isChecked()).toBe(true);
+    expect(await staffDialog.getByRole('radio', { name: /Full refund|Partial refund|No refund/ }).count()).toBe(0);
+    await staffDialog.getByText(/^No refund is only for a session starting within 24 hours/).waitFor();
     await expectNoAxeViolations(staffPage);
     await screenshot(staffPage, 'admin-cancel-no-refund-staff');
     await staffPage.keyboard.press('Escape');
@@ -440,10 +440,10 @@ describe('cancelling a paid booking', () => {
     const phoneDialog = phone.getByRole('dialog', { name: `Are you sure you want to cancel booking ${paidId}? This cannot be undone.` });
     await phoneDialog.getByRole('radio', { name: 'Partial refund' }).check();
     await phoneDialog.getByLabel('Refund amount (₹)').fill('500');
-    await phoneDialog.getByRole('button', { name: 'Cancel and refund ₹500.00' }).waitFor();
+    await phoneDialog.getByRole('button', { name: `Cancel booking ${paidId} and refund ₹500.00` }).waitFor();
     await expectNoAxeViolations(phone);
     await screenshot(phone, 'admin-cancel-refund');
-    await phoneDialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await phoneDialog.getByRole('button', { name: 'Keep booking', exact: true }).click();
     await phoneDialog.waitFor({ state: 'detached' });
     await phone.close();
 
@@ -455,8 +455,16 @@ describe('cancelling a paid booking', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: `Are you sure you want to cancel booking ${paidId}? This cannot be undone.` });
     await dialog.getByRole('radio', { name: 'Full refund (₹1,800.00)' }).check();
-    await dialog.getByRole('button', { name: 'Cancel and refund ₹1,800.00' }).click();
-    await page.locator('.adm-notice > span', { hasText: `Booking ${paidId} cancelled successfully. ₹1,800.00 refunded.` }).waitFor();
+    await dialog.getByRole('button', { name: `Cancel booking ${paidId} and refund ₹1,800.00` }).click();
+    await page.locator('.adm-notice > span', { hasText: `Booking ${paidId} cancelled successfully. ₹1,800.00 to hand back at the counter.` }).waitFor();
+    // Paid in cash: handed back at the desk, and recorded then (tests/e2e/desk-refunds.test.ts has the rest).
+    const due = page.locator('section', { has: page.getByRole('heading', { name: 'Refunds due at the counter' }) });
+    await due.getByRole('button', { name: `Record refund for booking ${paidId}` }).click();
+    await page
+      .getByRole('dialog', { name: `Record refund for booking ${paidId}` })
+      .getByRole('button', { name: 'Record refund' })
+      .click();
+    await due.getByText(`Refund of ₹1,800.00 handed back for booking ${paidId} recorded successfully.`).waitFor();
     // A cancelled booking leaves the active list; the Cancelled filter shows it with its note.
     await page.getByLabel('Status').selectOption('CANCELLED');
     const all = page.getByRole('region', { name: 'All Booked Slots table', exact: true });
@@ -482,7 +490,8 @@ describe('cancelling a paid booking', () => {
       }
       if (!mail) await new Promise((r) => setTimeout(r, 200));
     }
-    expect(mail).toContain('has been refunded to your original payment method');
+    // Said as it stands when the worker sends it: to be handed back, or handed back, at the centre.
+    expect(mail).toContain('handed back to you at the centre');
   });
 });
 

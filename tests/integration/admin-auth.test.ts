@@ -321,6 +321,7 @@ describe('tokens', () => {
 describe('role matrix', () => {
   type Call = { method: 'get' | 'post'; path: string; body?: object; admin: number; superadmin: number; forbidden?: string };
   const attentionOnly = 'Only super admins may see and review payments needing attention.';
+  const refundsOnly = 'Only super admins may approve or decline refund requests.';
   const calls: Call[] = [
     { method: 'get', path: '/api/admin/therapists', admin: 200, superadmin: 200 },
     { method: 'get', path: '/api/admin/bookings', admin: 200, superadmin: 200 },
@@ -357,6 +358,11 @@ describe('role matrix', () => {
     { method: 'get', path: '/api/admin/audit-log', admin: 403, superadmin: 200 },
     { method: 'get', path: '/api/admin/payments/attention', admin: 403, superadmin: 200, forbidden: attentionOnly },
     { method: 'post', path: '/api/admin/payments/attention/999999/resolve', body: { note: 'Checked.' }, admin: 403, superadmin: 404, forbidden: attentionOnly },
+    { method: 'get', path: '/api/admin/refunds/due', admin: 200, superadmin: 200 },
+    { method: 'get', path: '/api/admin/bookings/999999/refund-options', admin: 404, superadmin: 404 },
+    { method: 'post', path: '/api/admin/bookings/999999/record-refund', body: { method: 'CASH' }, admin: 404, superadmin: 404 },
+    { method: 'post', path: '/api/admin/refund-requests/999999/approve', body: { refund: 'FULL' }, admin: 403, superadmin: 404, forbidden: refundsOnly },
+    { method: 'post', path: '/api/admin/refund-requests/999999/decline', body: { reason: 'No.' }, admin: 403, superadmin: 404, forbidden: refundsOnly },
   ];
 
   const actors: Record<string, (c: Call) => { headers: Record<string, string>; expected: number }> = {

@@ -4,7 +4,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { bookings, paymentDiscrepancies } from '../../shared/core/db/schema.ts';
+import { bookings, paymentDiscrepancies, refundRequests } from '../../shared/core/db/schema.ts';
 import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { sandboxProvider } from '../../shared/core/providers/payments/sandbox.provider.ts';
@@ -37,7 +37,17 @@ let port: number;
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 const clock = fixedClock(MONDAY_MORNING_IST);
 let tokens: { super: string; desk: string; former: string };
-let ids: { manageToken: string; completed: number; linked: number; pending: number; linkedTxn: string; pendingTxn: string; linkedUrl: string; issue: number };
+let ids: {
+  manageToken: string;
+  completed: number;
+  linked: number;
+  pending: number;
+  linkedTxn: string;
+  pendingTxn: string;
+  linkedUrl: string;
+  issue: number;
+  refundRequest: number;
+};
 let before: Record<string, number | string>;
 
 beforeAll(async () => {
@@ -83,6 +93,13 @@ beforeAll(async () => {
       lastSeenAt: now,
     })
     .returning();
+  // A refund due at the counter and a refund request, so a recording or a decision could change them (none may).
+  const asked = { bookingId: completed.id, amountPaise: 150_000, reason: 'Fuzz', requestedBy: 'client', requestedAt: now };
+  await database.db.insert(refundRequests).values({ ...asked, kind: 'AT_COUNTER' });
+  const [review] = await database.db
+    .insert(refundRequests)
+    .values({ ...asked, kind: 'REVIEW', requestedBy: `admin:${admins.admin.id}`, requestedByAdminId: admins.admin.id })
+    .returning();
   // The in-person booking's Manage booking token, so its routes are reached with a real one.
   await database.db
     .update(bookings)
@@ -91,6 +108,7 @@ beforeAll(async () => {
   ids = {
     manageToken: manageTokenFor(testConfig.jwtSecret, pending.id).token,
     issue: issue!.id,
+    refundRequest: review!.id,
     completed: completed.id,
     linked: linked.id,
     pending: pending.id,
@@ -211,6 +229,13 @@ const FIELDS = {
   },
   resolveIssue: {
     note: ['', '   ', 'x'.repeat(501), ...NUL_STRINGS, 12, 1e20, ...WRONG_TYPES],
+  },
+  approveRefund: {
+    refund: ['NONE', 'REQUEST', 'full', '', ...NUL_STRINGS, ...WRONG_TYPES],
+    amount: [0, -1, 10.005, 1e20, 10_000_001, '100', ...WRONG_TYPES],
+  },
+  declineRefund: {
+    reason: ['', '   ', 'x'.repeat(301), ...NUL_STRINGS, 12, ...WRONG_TYPES],
   },
   manageReschedule: {
     booking_date: ['2026-02-30', '', '26/11/2026', '2026-11-29', '2027-01-05', '2026-11-25', ...WRONG_TYPES, ...NUL_STRINGS],
@@ -486,6 +511,41 @@ const SPECS = (): Spec[] => [
     param: () => String(ids.issue),
     body: () => ({ note: 'Checked with the bank.' }),
     fields: FIELDS.resolveIssue,
+    auth: 'super',
+  },
+  admin('GET /api/admin/refunds/due', 'GET', '/api/admin/refunds/due'),
+  {
+    name: 'GET /api/admin/bookings/:id/refund-options',
+    method: 'GET',
+    path: (p) => `/api/admin/bookings/${p}/refund-options`,
+    param: () => String(ids.completed),
+    auth: 'super',
+  },
+  {
+    name: 'POST /api/admin/bookings/:id/record-refund',
+    method: 'POST',
+    path: (p) => `/api/admin/bookings/${p}/record-refund`,
+    param: () => String(ids.completed),
+    body: () => ({ method: 'CASH', amount: 100 }),
+    fields: FIELDS.recordPayment,
+    auth: 'super',
+  },
+  {
+    name: 'POST /api/admin/refund-requests/:id/approve',
+    method: 'POST',
+    path: (p) => `/api/admin/refund-requests/${p}/approve`,
+    param: () => String(ids.refundRequest),
+    body: () => ({ refund: 'PARTIAL', amount: 100 }),
+    fields: FIELDS.approveRefund,
+    auth: 'super',
+  },
+  {
+    name: 'POST /api/admin/refund-requests/:id/decline',
+    method: 'POST',
+    path: (p) => `/api/admin/refund-requests/${p}/decline`,
+    param: () => String(ids.refundRequest),
+    body: () => ({ reason: 'Outside the terms' }),
+    fields: FIELDS.declineRefund,
     auth: 'super',
   },
   admin('GET /api/admin/income', 'GET', '/api/admin/income'),

@@ -350,9 +350,10 @@ describe('refunds', () => {
       .expect(200);
     expect((await ledgerOf(partly.id)).map((r) => r.amountPaise)).toEqual([150_000, -50_000]);
     const kept = await paidBooking();
+    // A session days away: keeping its money is a super admin's decision (desk-refunds.test.ts has the plain admin's rule).
     const res = await request(app)
       .post(`/api/admin/bookings/${kept.id}/cancel`)
-      .set(desk())
+      .set(superDesk())
       .send({ refund: 'NONE', reason: 'Cancelled with less than 24 hours notice' })
       .expect(200);
     expect(res.body.message).toBe(`Booking ${kept.id} cancelled successfully. No refund.`);
@@ -360,17 +361,21 @@ describe('refunds', () => {
     expect((await mailIntents(kept.id))[0]!.payload).toEqual({ bookingId: kept.id, reason: 'Cancelled with less than 24 hours notice' });
   });
 
-  it('a fee paid at the centre goes back at the counter', async () => {
+  it('a fee paid at the centre goes back at the counter: due when refunded, in the ledger when handed back', async () => {
     const res = await request(app)
       .post('/confirm-booking')
       .send(offlineBooking({ booking_date: '2026-11-26', booking_time_slot_start: '15:00', client_email: 'counter.refund@example.com' }))
       .expect(200);
     const id = res.body.booking_id as number;
     await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(200);
-    await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'FULL' }).expect(200);
+    const cancelled = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'FULL' }).expect(200);
+    expect(cancelled.body.refund).toEqual({ status: 'at_counter', amount: 1800, at_counter: 1800 });
+    // Still in the till: no refund row until the desk hands it back.
+    expect(await ledgerOf(id)).toEqual([expect.objectContaining({ kind: 'capture', provider: 'counter', amountPaise: 180_000 })]);
+    await request(app).post(`/api/admin/bookings/${id}/record-refund`).set(desk()).send({ method: 'CASH' }).expect(200);
     expect(await ledgerOf(id)).toEqual([
       expect.objectContaining({ kind: 'capture', provider: 'counter', amountPaise: 180_000 }),
-      expect.objectContaining({ kind: 'refund', provider: 'counter', amountPaise: -180_000 }),
+      expect.objectContaining({ kind: 'refund', provider: 'counter', method: 'CASH', amountPaise: -180_000, recordedByAdminId: admins.admin.id }),
     ]);
   });
 

@@ -243,6 +243,7 @@ describe('GET /api/manage/{token}', () => {
       changes_close_at: ist('2026-11-25', '10:00'),
       reschedules_left: 2,
       refund_on_cancel: 1500,
+      refund_on_cancel_at_centre: 0,
       support: { phone: '+91 22 4000 1234', email: 'care@wellbeingcentre.in' },
     });
     // Nothing about the client themselves: a forwarded link shows no contact details.

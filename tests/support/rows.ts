@@ -13,6 +13,7 @@ const TABLES = [
   'payments_ledger',
   'sandbox_refunds',
   'payment_discrepancies',
+  'refund_requests',
   'whatsapp_messages',
   'whatsapp_status_events',
 ];
@@ -27,7 +28,8 @@ export async function writtenRows(db: Db): Promise<Record<string, number | strin
   const counts = TABLES.map((t) => `(select count(*)::int from ${t}) as ${t}`).join(', ');
   const digests = `(select md5(coalesce(string_agg(b::text, '|' order by b.id), '')) from bookings b) as bookings_digest,
     (select md5(coalesce(string_agg(a::text, '|' order by a.id), '')) from admin_users a) as admin_users_digest,
-    (select md5(coalesce(string_agg(d::text, '|' order by d.id), '')) from payment_discrepancies d) as payment_discrepancies_digest`;
+    (select md5(coalesce(string_agg(d::text, '|' order by d.id), '')) from payment_discrepancies d) as payment_discrepancies_digest,
+    (select md5(coalesce(string_agg(r::text, '|' order by r.id), '')) from refund_requests r) as refund_requests_digest`;
   const result = await db.execute<Record<string, number | string>>(sql.raw(`select ${counts}, ${digests}`));
   return { ...result.rows[0]! };
 }

@@ -2,14 +2,17 @@ import { Router } from 'express';
 import {
   ADMIN_MESSAGES,
   adminBookingsQuerySchema,
+  approveRefundSchema,
   auditQuerySchema,
   blockSlotSchema,
   cancelRefundSchema,
   clientBookingsQuerySchema,
+  declineRefundSchema,
   idParam,
   manualBookingSchema,
   nameQuerySchema,
   recordPaymentSchema,
+  recordRefundSchema,
   resolveDiscrepancySchema,
   shareableLinkSchema,
   slotStatesQuerySchema,
@@ -33,6 +36,8 @@ import {
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
 import { recordCounterPayment } from '../../../shared/core/services/counter-payment.service.ts';
+import { recordCounterRefund, refundsDue } from '../../../shared/core/services/counter-refund.service.ts';
+import { approveRefundRequest, declineRefundRequest, refundOptions } from '../../../shared/core/services/refund-request.service.ts';
 import { markDiscrepancyReviewed, paymentsNeedingAttention } from '../../../shared/core/services/payments-attention.service.ts';
 import type { AppDeps } from '../deps.ts';
 import {
@@ -51,6 +56,7 @@ import { parseOr400 } from '../middleware/validate.ts';
 const bookingIdParams = z.object({ id: idParam('Booking ID') });
 const therapistIdParams = z.object({ id: idParam('Therapist ID') });
 const discrepancyIdParams = z.object({ id: idParam('Payment issue ID') });
+const refundRequestIdParams = z.object({ id: idParam('Refund request ID') });
 const noQuery = z.strictObject({});
 
 /** A body that asks for the admin's manual-booking powers. */
@@ -105,9 +111,30 @@ export function adminRoutes(deps: AppDeps): Router {
         payments: deps.payments,
         logger: deps.logger,
         refund,
+        noticeHours: deps.config.changeNoticeHours,
       }),
     );
   });
+
+  // ---- Refunds at the counter, and what a cancel may decide (issue 31, items 4 and 5)
+  r.get('/api/admin/bookings/:id/refund-options', async (req, res) => {
+    const { id } = parseOr400(bookingIdParams, req.params);
+    parseOr400(noQuery, req.query);
+    const admin = currentAdmin(res);
+    res.json(await refundOptions(db, id, { isSuperadmin: admin.isSuperadmin }, deps.now(), deps.config.changeNoticeHours));
+  });
+
+  r.post('/api/admin/bookings/:id/record-refund', async (req, res) => {
+    const { id } = parseOr400(bookingIdParams, req.params);
+    const input = parseOr400(recordRefundSchema, req.body ?? {});
+    res.json(await recordCounterRefund(db, id, input, actor(res), deps.now()));
+  });
+
+  r.get('/api/admin/refunds/due', async (req, res) => {
+    parseOr400(noQuery, req.query);
+    res.json(await refundsDue(db));
+  });
+  // ---- end of refunds at the counter
 
   r.post('/api/admin/bookings/:id/record-payment', async (req, res) => {
     const { id } = parseOr400(bookingIdParams, req.params);
@@ -157,6 +184,19 @@ export function adminRoutes(deps: AppDeps): Router {
     const { id } = parseOr400(discrepancyIdParams, req.params);
     const input = parseOr400(resolveDiscrepancySchema, req.body);
     res.json(await markDiscrepancyReviewed(db, id, input, actor(res), deps.now()));
+  });
+
+  const decidesRefunds = superadminOnly(ADMIN_MESSAGES.refundRequestSuperadminOnly);
+  r.post('/api/admin/refund-requests/:id/approve', decidesRefunds, async (req, res) => {
+    const { id } = parseOr400(refundRequestIdParams, req.params);
+    const input = parseOr400(approveRefundSchema, req.body);
+    res.json(await approveRefundRequest(db, id, input, actor(res), deps.now(), { payments: deps.payments, logger: deps.logger }));
+  });
+
+  r.post('/api/admin/refund-requests/:id/decline', decidesRefunds, async (req, res) => {
+    const { id } = parseOr400(refundRequestIdParams, req.params);
+    const input = parseOr400(declineRefundSchema, req.body);
+    res.json(await declineRefundRequest(db, id, input, actor(res), deps.now()));
   });
 
   r.get('/api/admin/audit-log', requireSuperadmin, async (req, res) => {

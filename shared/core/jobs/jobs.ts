@@ -143,6 +143,8 @@ export const jobIds = {
   /** The e-mail after Meta reported the WhatsApp reminder failed. */
   whatsappFallback: (bookingId: number, startsAt: Date) => `whatsapp-reminder.${bookingId}.${startsAt.getTime()}.failed`,
   cancellationMail: (bookingId: number) => `mail-cancelled.${bookingId}`,
+  /** The client hears the owner's decision on a refund request (approved or declined), once per request. */
+  refundReviewMail: (requestId: number) => `mail-refund-review.${requestId}`,
   strayRefund: (paymentId: string) => `refund-stray.${paymentId}`,
   strayRefundMail: (paymentId: string) => `mail-refund.${paymentId}`,
   sandboxWebhook: (eventId: string) => `sandbox-webhook.${eventId}`,

@@ -65,6 +65,8 @@ export type Refund = {
   /** Positive: what goes back (stored negative). */
   amountPaise: number;
   reason: string | null;
+  /** How it went back: the desk's method for money handed back at the counter; OTHER (the provider's way) otherwise. */
+  method?: LedgerMethod;
   recordedByAdminId?: number | null;
   occurredAt: Date;
 };
@@ -80,7 +82,7 @@ export async function recordRefund(db: DbOrTx, r: Refund): Promise<boolean> {
       paymentId: r.paymentId,
       refundId: r.refundId,
       amountPaise: -r.amountPaise,
-      method: 'OTHER',
+      method: r.method ?? 'OTHER',
       reason: r.reason,
       recordedByAdminId: r.recordedByAdminId ?? null,
       occurredAt: r.occurredAt,

@@ -26,7 +26,7 @@ import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.t
 import { adminSlotStates } from '../../domain/slot-states.ts';
 import { adminWindowDates, worksOn } from '../../domain/slots.ts';
 import { isOnlineType } from '../../domain/therapist.ts';
-import { addDays, centreNow, timeToMinutes } from '../../domain/time.ts';
+import { addDays, centreNow, sessionStart, timeToMinutes } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
 import { linkReference, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
@@ -45,8 +45,11 @@ import {
   type BookingFilter,
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
-import { moneyOf, recordCapture } from '../repositories/ledger.repository.ts';
-import { refundBookingMoney } from './refund.service.ts';
+import { recordCapture } from '../repositories/ledger.repository.ts';
+import { refundablePaise, refundBookingMoney, refundResultOf } from './refund.service.ts';
+import { insertReviewRequest } from '../repositories/refund-request.repository.ts';
+import { withinNotice } from '../../domain/manage.ts';
+import { refundChoices } from '../../domain/refund-choices.ts';
 import { intent } from '../jobs/outbox.ts';
 import { jobIds } from '../jobs/jobs.ts';
 import { findTemplateSlot, getTherapist, listClosedRanges, listTherapistRows } from '../repositories/catalog.repository.ts';
@@ -120,17 +123,19 @@ export async function searchClients(db: Db, term: string | undefined): Promise<C
  * Cancel (spec section 4): not cancelled, status not CANCELLED or BLOCKED, and today at the centre
  * not after the booking date. On an admin block the same call unblocks.
  *
- * A booking with money in the ledger needs a decision about it: a full or partial refund (super
- * admins; through the provider, inside the cancel's transaction, so a refused refund cancels
- * nothing and a retried one is the same refund) or none, for the policy reason given. The client is
- * told by e-mail what became of the booking and the money.
+ * A booking with money in the ledger needs a decision about it (shared/domain/refund-choices.ts says
+ * who may make which): a full or partial refund (super admins; through the provider, inside the
+ * cancel's transaction, so a refused refund cancels nothing and a retried one is the same refund;
+ * money taken at the counter becomes a refund due at the counter), none for the policy reason given
+ * (plain admins only within the notice window), or a request for a super admin to decide (REQUEST,
+ * for the reason given). The client is told by e-mail what became of the booking and the money.
  */
 export async function cancelBooking(
   db: Db,
   id: number,
   by: AdminActor & { isSuperadmin?: boolean },
   now: Date,
-  opts: { payments?: PaymentsProvider | undefined; logger?: Logger; refund?: CancelRefund | undefined } = {},
+  opts: { payments?: PaymentsProvider | undefined; logger?: Logger; refund?: CancelRefund | undefined; noticeHours: number },
 ): Promise<CancelResponse> {
   const today = centreNow(now).date;
   const logger = opts.logger ?? silentLogger;
@@ -142,13 +147,19 @@ export async function cancelBooking(
     if (isAttended(before)) throw new AppError('conflict', AM.cancelAttended(id));
     if (before.paymentStatus === 'BLOCKED' && !isBlock) throw new AppError('conflict', AM.cannotCancelBlocked(id));
     if (today > before.bookingDate) throw new AppError('conflict', AM.cancelPast(id));
-    const money = await moneyOf(tx, id);
-    const heldPaise = money.capturedPaise - money.refundedPaise;
+    const heldPaise = (await refundablePaise(tx, id)).totalPaise;
     const choice = opts.refund;
     if (!isBlock && heldPaise > 0 && !choice) throw new AppError('conflict', AM.cancelNeedsRefundChoice(id));
-    if (choice && choice.refund !== 'NONE' && !by.isSuperadmin) throw new AppError('forbidden', AM.refundSuperadminOnly);
+    if (choice) {
+      const allowed = refundChoices({ superadmin: by.isSuperadmin === true, withinNotice: withinNotice(sessionStart(before), now, opts.noticeHours) });
+      // Keeping nothing is no decision about money: NONE on an unpaid booking needs no permission.
+      if (!allowed.includes(choice.refund) && !(choice.refund === 'NONE' && heldPaise <= 0)) {
+        throw new AppError('forbidden', choice.refund === 'NONE' ? AM.noRefundOutsideNotice(opts.noticeHours) : AM.refundSuperadminOnly);
+      }
+    }
     if (choice && choice.refund !== 'NONE' && heldPaise <= 0) throw new AppError('conflict', `Booking ${id} has no payment to refund.`);
-    const refundPaise = !choice || choice.refund === 'NONE' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
+    const refundPaise =
+      !choice || choice.refund === 'NONE' || choice.refund === 'REQUEST' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
     if (refundPaise > heldPaise) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(heldPaise))}, what was paid.`);
     const after = await updateBookingRow(
       tx,
@@ -156,13 +167,25 @@ export async function cancelBooking(
       isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now },
     );
     let refund: CancelResponse['refund'];
-    if (refundPaise > 0) {
+    if (choice?.refund === 'REQUEST') {
+      // Nothing moves yet: a super admin approves (the refund runs then) or declines.
+      await insertReviewRequest(tx, {
+        bookingId: id,
+        amountPaise: heldPaise,
+        reason: choice.reason,
+        requestedBy: who(by).actor,
+        requestedByAdminId: by.adminId,
+        requestedAt: now,
+      });
+      refund = { status: 'requested', amount: paiseToRupees(heldPaise) };
+    } else if (refundPaise > 0) {
       const done = await refundBookingMoney(tx, { db, payments: opts.payments, logger, now: () => now }, id, refundPaise, {
         key: `cancel-${id}`,
         reason: choice?.reason ?? 'Cancelled by the centre',
         byAdminId: by.adminId,
+        requestedBy: who(by).actor,
       });
-      refund = { status: done.status, amount: paiseToRupees(refundPaise) };
+      refund = refundResultOf(done);
     } else if (choice) {
       refund = { status: 'none', amount: 0 };
     }
@@ -174,24 +197,18 @@ export async function cancelBooking(
       before: auditableBooking(before),
       after: {
         ...auditableBooking(after!),
-        ...(choice ? { refund: { choice: choice.refund, amount: paiseToRupees(refundPaise), reason: choice.reason ?? null } } : {}),
+        ...(choice ? { refund: auditedRefund(choice, refund, refundPaise) } : {}),
       },
     });
-    // The client hears what became of the booking and the money (a block has no client).
+    // The client hears what became of the booking and the money (a block has no client), with the
+    // reason for what is kept (no refund, or the rest of a partial one).
     if (!isBlock) {
-      await enqueueInTx(
-        tx,
-        [intent('mail.booking-money', jobIds.cancellationMail(id), choice?.refund === 'NONE' ? { bookingId: id, reason: choice.reason } : { bookingId: id })],
-        now,
-      );
+      const kept = (choice?.refund === 'NONE' || choice?.refund === 'PARTIAL') && choice.reason ? { reason: choice.reason } : {};
+      await enqueueInTx(tx, [intent('mail.booking-money', jobIds.cancellationMail(id), { bookingId: id, ...kept })], now);
     }
     const time = after!.bookingTimeSlotStart.slice(0, 5);
     const openLink = before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null;
-    const refundNote = !refund
-      ? ''
-      : refund.status === 'none'
-        ? ' No refund.'
-        : ` ${formatRupees(refund.amount)} ${refund.status === 'processed' ? 'refunded' : 'refund pending'}.`;
+    const refundNote = refund ? ` ${AM.refundNote(refund)}` : '';
     return {
       openLink,
       response: {
@@ -207,6 +224,17 @@ export async function cancelBooking(
   // a payment that slips in between is still recorded (markPaid), and the booking stays cancelled.
   if (opts.payments && answer.openLink) await closeOpenLink({ db, payments: opts.payments, logger, now: () => now }, id, answer.openLink);
   return answer.response;
+}
+
+/** The audit entry's record of a cancel's money decision. */
+function auditedRefund(choice: CancelRefund, refund: CancelResponse['refund'], refundPaise: number): Record<string, unknown> {
+  if (choice.refund === 'REQUEST') return { choice: 'REQUEST', requested_amount: refund?.amount ?? 0, reason: choice.reason };
+  return {
+    choice: choice.refund,
+    amount: paiseToRupees(refundPaise),
+    ...(refund?.at_counter ? { at_counter: refund.at_counter } : {}),
+    reason: choice.reason ?? null,
+  };
 }
 
 /**

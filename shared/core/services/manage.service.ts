@@ -1,7 +1,7 @@
 import type { ManageBookingDto, ManageChangeResultDto, ManageClosedReason } from '../../contract/manage.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { changesCloseAt, hasNotice, manageOptions, managePolicyText, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
-import { formatPrice, paiseToRupees } from '../../domain/money.ts';
+import { paiseToRupees } from '../../domain/money.ts';
 import { clientOfferDates, isOffered, SESSION_MINUTES } from '../../domain/slots.ts';
 import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
@@ -16,11 +16,11 @@ import { insertAudit } from '../repositories/audit.repository.ts';
 import type { BookingRow } from '../repositories/booking.repository.ts';
 import { getTherapist, listClosedRanges } from '../repositories/catalog.repository.ts';
 import { listAvailability } from './public-catalogue.service.ts';
-import { moneyOf } from '../repositories/ledger.repository.ts';
 import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';
 import { closeOpenLink } from './payment.service.ts';
-import { refundBookingMoney } from './refund.service.ts';
+import { refundablePaise, refundBookingMoney, type RefundOutcome } from './refund.service.ts';
+import { REFUND_WORDS } from '../../contract/refunds.ts';
 
 export type ManageDeps = { db: Db; config: Config; payments: PaymentsProvider | undefined; logger: Logger; now: () => Date };
 
@@ -75,7 +75,7 @@ async function findManaged(deps: ManageDeps, token: unknown, now: Date): Promise
   return b;
 }
 
-function toDto(b: ManagedBooking, now: Date, config: Config, heldPaise: number): ManageBookingDto {
+function toDto(b: ManagedBooking, now: Date, config: Config, held: Held): ManageBookingDto {
   const policy = policyOf(config);
   const options = manageOptions(stateOf(b), now, policy);
   const online = b.bookingType === 'ONLINE';
@@ -98,14 +98,27 @@ function toDto(b: ManagedBooking, now: Date, config: Config, heldPaise: number):
     policy: managePolicyText(policy, supportOf(config)),
     changes_close_at: changesCloseAt(startOf(b), policy.noticeHours).toISOString(),
     reschedules_left: options.reschedulesLeft,
-    refund_on_cancel: options.canCancel ? paiseToRupees(Math.max(0, heldPaise)) : 0,
+    refund_on_cancel: options.canCancel ? paiseToRupees(held.totalPaise) : 0,
+    refund_on_cancel_at_centre: options.canCancel ? paiseToRupees(held.counterPaise) : 0,
     support: supportOf(config),
   };
 }
 
-async function heldPaiseOf(db: Db, bookingId: number): Promise<number> {
-  const money = await moneyOf(db, bookingId);
-  return money.capturedPaise - money.refundedPaise;
+/** What cancelling would return, and the part of it paid at the centre (handed back there). */
+type Held = { totalPaise: number; counterPaise: number };
+
+async function heldPaiseOf(db: Db, bookingId: number): Promise<Held> {
+  return refundablePaise(db, bookingId);
+}
+
+/** A client's refund in words (shared/contract/refunds.ts): through the provider, and what the centre hands back. */
+function refundWords(done: RefundOutcome, config: Config): string {
+  const parts: string[] = [];
+  if (done.providerPaise > 0) {
+    parts.push(REFUND_WORDS.toOriginalMethod(paiseToRupees(done.providerPaise), { done: done.status === 'processed', full: done.counterPaise === 0 }));
+  }
+  if (done.counterPaise > 0) parts.push(REFUND_WORDS.atCentre(paiseToRupees(done.counterPaise), supportOf(config)));
+  return parts.join(' ');
 }
 
 /** GET /api/manage/{token}: the booking's summary and what its client may do now. */
@@ -219,8 +232,9 @@ export async function rescheduleManagedBooking(
 
 /**
  * POST /api/manage/{token}/cancel: with CHANGE_NOTICE_HOURS' notice, the booking is cancelled and what
- * was paid for it goes back in full through the provider, recorded in the ledger, in the same
- * transaction (a refused refund cancels nothing; a retry is the same refund, by its idempotency key).
+ * was paid for it goes back in full, in the same transaction: through the provider, recorded in the
+ * ledger (a refused refund cancels nothing; a retry is the same refund, by its idempotency key); money
+ * paid at the centre becomes a refund due at the counter, which the desk hands back and records then.
  * An unpaid booking's open payment link is closed after the commit, as the hold expiry does.
  */
 export async function cancelManagedBooking(deps: ManageDeps, token: unknown): Promise<ManageChangeResultDto & { therapistId: number }> {
@@ -230,17 +244,16 @@ export async function cancelManagedBooking(deps: ManageDeps, token: unknown): Pr
   const outcome = await deps.db.transaction(async (tx) => {
     const before = (await lockBooking(tx, found.id))!;
     refuseUnlessOpen(before, now, deps.config, 'cancel');
-    const money = await moneyOf(tx, before.id);
-    const held = money.capturedPaise - money.refundedPaise;
+    const held = (await refundablePaise(tx, before.id)).totalPaise;
     const after = await cancelBookingRow(tx, before.id, now);
-    let refund: { paise: number; status: 'processed' | 'pending' } | undefined;
+    let refund: RefundOutcome | undefined;
     if (held > 0) {
-      const done = await refundBookingMoney(tx, { db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, before.id, held, {
+      refund = await refundBookingMoney(tx, { db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, before.id, held, {
         key: `client-cancel-${before.id}`,
         reason: 'Cancelled by the client',
         byAdminId: null,
+        requestedBy: CLIENT_ACTOR,
       });
-      refund = { paise: held, status: done.status };
     }
     await insertAudit(tx, {
       adminId: null,
@@ -249,7 +262,19 @@ export async function cancelManagedBooking(deps: ManageDeps, token: unknown): Pr
       entityType: 'booking',
       entityId: before.id,
       before: audited(before),
-      after: { ...audited(after), ...(refund ? { refund: { choice: 'FULL', amount: paiseToRupees(refund.paise), reason: 'Cancelled by the client' } } : {}) },
+      after: {
+        ...audited(after),
+        ...(refund
+          ? {
+              refund: {
+                choice: 'FULL',
+                amount: paiseToRupees(refund.refundedPaise),
+                ...(refund.counterPaise > 0 ? { at_counter: paiseToRupees(refund.counterPaise) } : {}),
+                reason: 'Cancelled by the client',
+              },
+            }
+          : {}),
+      },
     });
     await enqueueInTx(tx, intentsForClientChange(after, 'cancelled', after.calendarSequence, now), now);
     return { refund, openLink: before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null };
@@ -258,10 +283,11 @@ export async function cancelManagedBooking(deps: ManageDeps, token: unknown): Pr
   if (deps.payments && outcome.openLink) {
     await closeOpenLink({ db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, found.id, outcome.openLink);
   }
-  deps.logger.info({ bookingId: found.id, refunded: outcome.refund?.paise ?? 0 }, 'booking cancelled by the client');
-  const refundWords = outcome.refund
-    ? ` ${formatPrice(paiseToRupees(outcome.refund.paise))} ${outcome.refund.status === 'processed' ? 'has been refunded in full' : 'is being refunded in full'} to your original payment method; it usually reaches you within 5–7 working days.`
-    : '';
-  const result = await answer(deps, token as string, `Your booking has been cancelled.${refundWords} We have sent you an e-mail to confirm it.`);
+  deps.logger.info(
+    { bookingId: found.id, refunded: outcome.refund?.refundedPaise ?? 0, atCounter: outcome.refund?.counterPaise ?? 0 },
+    'booking cancelled by the client',
+  );
+  const words = outcome.refund ? ` ${refundWords(outcome.refund, deps.config)}` : '';
+  const result = await answer(deps, token as string, `Your booking has been cancelled.${words} We have sent you an e-mail to confirm it.`);
   return { ...result, therapistId: found.therapistId };
 }

@@ -12,7 +12,8 @@ import type { JobPayload } from '../jobs/jobs.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
 import { getBookingView, storeMeetingLinkIfNone, type BookingView } from '../repositories/booking.repository.ts';
-import { moneyOf } from '../repositories/ledger.repository.ts';
+import { REFUND_WORDS } from '../../contract/refunds.ts';
+import { refundStateOf, type RefundState } from './refund.service.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 import { handOverReminder } from './whatsapp.service.ts';
@@ -211,15 +212,46 @@ export async function sendReminder(deps: NotificationDeps, bookingId: number, sc
 }
 
 /**
+ * The money's part of a cancellation e-mail, in the words of shared/contract/refunds.ts: what went
+ * back through the provider, what was handed back or is to be handed back at the centre, what the
+ * owner is reviewing or declined. `rest` is what is left after those: the caller says what of it.
+ */
+function refundLines(state: RefundState, config: Config, full: boolean): { lines: string[]; rest: number } {
+  const lines: string[] = [];
+  if (state.review?.status === 'APPROVED') lines.push(REFUND_WORDS.approved);
+  if (state.providerRefundedPaise > 0) {
+    lines.push(
+      REFUND_WORDS.toOriginalMethod(paiseToRupees(state.providerRefundedPaise), {
+        done: true,
+        full: full && state.dueAtCounterPaise + state.handedBackPaise === 0,
+      }),
+    );
+  }
+  if (state.handedBackPaise > 0) lines.push(REFUND_WORDS.handedBack(paiseToRupees(state.handedBackPaise)));
+  if (state.dueAtCounterPaise > 0)
+    lines.push(REFUND_WORDS.atCentre(paiseToRupees(state.dueAtCounterPaise), { phone: config.supportPhone, email: config.supportEmail }));
+  let rest = state.capturedPaise - state.refundedPaise - state.dueAtCounterPaise;
+  if (rest > 0 && state.review?.status === 'OPEN') {
+    lines.push(REFUND_WORDS.underReview(paiseToRupees(rest)));
+    rest = 0;
+  } else if (rest > 0 && state.review?.status === 'DECLINED') {
+    lines.push(REFUND_WORDS.declined(paiseToRupees(rest), state.review.note ?? ''));
+    rest = 0;
+  }
+  return { lines, rest };
+}
+
+/**
  * The mail.booking-money job: tells the client what became of their booking and its money, from the
- * ledger (cancelled by the centre, or a payment that came after the booking ended; refunded, refund
- * due, or kept for the reason given).
+ * ledger and the booking's refund requests (cancelled by the centre, or a payment that came after the
+ * booking ended; refunded, to be handed back at the centre, under review, declined, refund due, or
+ * kept for the reason given). The owner's decision on a refund request sends it again.
  */
 export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number, reason: string | undefined): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
   if (!b) throw new AppError('not_found', 'Booking not found.');
   if (b.bookingType === 'ADMIN_BLOCK' || !b.clientEmail) return 'skipped';
-  const money = await moneyOf(deps.db, bookingId);
+  const state = await refundStateOf(deps.db, bookingId);
   const rupees = (paise: number) => formatPrice(paiseToRupees(paise));
   const what = b.cancelled
     ? `Your session with ${b.therapistName} on ${when(b)} has been cancelled.`
@@ -227,16 +259,17 @@ export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number,
       ? `Your session with ${b.therapistName} on ${when(b)} is still booked; this message is about a payment for it.`
       : `Your session with ${b.therapistName} on ${when(b)} did not go ahead: the time held for it ended before your payment reached us.`;
   const lines: string[] = [];
-  if (money.capturedPaise > 0) {
-    lines.push(`We received ${rupees(money.capturedPaise)}.`);
-    const due = money.capturedPaise - money.refundedPaise;
-    if (money.refundedPaise > 0)
-      lines.push(`${rupees(money.refundedPaise)} has been refunded to your original payment method; it usually reaches you within 5–7 working days.`);
-    if (due > 0) {
+  if (state.capturedPaise > 0) {
+    lines.push(`We received ${rupees(state.capturedPaise)}.`);
+    const { lines: refunds, rest } = refundLines(state, deps.config, false);
+    lines.push(...refunds);
+    if (rest > 0) {
+      // A paid booking the centre cancelled: what its decision did not refund is kept. A payment that
+      // came for a booking that could not take it is still to go back.
       lines.push(
-        reason && money.refundedPaise === 0 && b.cancelled && b.paymentStatus === 'COMPLETED'
-          ? `${rupees(due)} is not refunded: ${reason}`
-          : `${rupees(due)} is being refunded to you; we will write again when it has gone through.`,
+        b.cancelled && b.paymentStatus === 'COMPLETED'
+          ? `${rupees(rest)} is not refunded${reason ? `: ${reason}` : '.'}`
+          : `${rupees(rest)} is being refunded to you; we will write again when it has gone through.`,
       );
     }
   }
@@ -303,7 +336,7 @@ export function changeMail(
   p: Pick<ChangePayload, 'recipient' | 'change' | 'sequence' | 'from'>,
   config: Config,
   now: Date,
-  money: { capturedPaise: number; refundedPaise: number },
+  money: RefundState,
 ): MailMessage | undefined {
   const cancelled = p.change === 'cancelled';
   const ics = invitation(b, config, now, { sequence: p.sequence, method: cancelled ? 'CANCEL' : 'REQUEST' });
@@ -330,13 +363,9 @@ export function changeMail(
   const manage = manageUrlFor(config.publicBaseUrl, config.jwtSecret, b.id);
   let paragraphs: string[];
   if (cancelled) {
-    const held = money.capturedPaise - money.refundedPaise;
-    const refund =
-      money.refundedPaise > 0
-        ? `${rupees(money.refundedPaise)} has been refunded in full to your original payment method; it usually reaches you within 5–7 working days.`
-        : money.capturedPaise > 0 && held > 0
-          ? `${rupees(held)} is being refunded to you; we will write again when it has gone through.`
-          : 'Nothing was paid for this session, so nothing is charged.';
+    const { lines, rest } = refundLines(money, config, true);
+    if (rest > 0) lines.push(`${rupees(rest)} is being refunded to you; we will write again when it has gone through.`);
+    const refund = money.capturedPaise > 0 ? lines.join(' ') : 'Nothing was paid for this session, so nothing is charged.';
     paragraphs = [
       `Dear ${b.clientFullName},`,
       `As you asked, your session with ${b.therapistName} on ${when(b)} has been cancelled.`,
@@ -377,8 +406,7 @@ export async function sendChangeMail(deps: NotificationDeps, p: ChangePayload): 
   if (!b) throw new AppError('not_found', 'Booking not found.');
   if (b.bookingType === 'ADMIN_BLOCK' || b.calendarSequence !== p.sequence) return 'skipped';
   if ((p.change === 'cancelled') !== b.cancelled) return 'skipped';
-  const money = await moneyOf(deps.db, b.id);
-  const message = changeMail(b, p, deps.config, deps.now(), money);
+  const message = changeMail(b, p, deps.config, deps.now(), await refundStateOf(deps.db, b.id));
   if (!message) {
     deps.logger.warn({ bookingId: b.id, recipient: p.recipient }, 'no e-mail address for the therapist: change not sent');
     return 'skipped';

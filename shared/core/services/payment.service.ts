@@ -320,7 +320,12 @@ export async function refundStrayPayment(deps: PaymentDeps, bookingId: number, p
     if (booking.paymentStatus === 'COMPLETED' && !booking.cancelled && booking.razorpayPaymentId === paymentId) return 'noop';
     const left = (await moneyOf(tx, bookingId)).payments.find((p) => p.paymentId === paymentId)?.leftPaise ?? 0;
     if (left <= 0) return 'noop';
-    await refundBookingMoney(tx, deps, bookingId, left, { key: 'stray', reason: 'Paid for a booking that could not take place', onlyPaymentId: paymentId });
+    await refundBookingMoney(tx, deps, bookingId, left, {
+      key: 'stray',
+      reason: 'Paid for a booking that could not take place',
+      requestedBy: 'worker:refund-stray',
+      onlyPaymentId: paymentId,
+    });
     await enqueueInTx(tx, [intent('mail.booking-money', jobIds.strayRefundMail(paymentId), { bookingId })], deps.now());
     return 'refunded';
   });

@@ -19,6 +19,8 @@ import {
   type AttentionRow,
   type DiscrepancyRow,
 } from '../repositories/reconciliation.repository.ts';
+import { listReviewRequests } from '../repositories/refund-request.repository.ts';
+import { toReviewItem } from './refund-request.service.ts';
 
 /** How long a resolved issue stays on the list, under the open ones. */
 export const RECENTLY_RESOLVED_DAYS = 7;
@@ -62,11 +64,18 @@ function auditable(d: DiscrepancyRow): Record<string, unknown> {
   };
 }
 
-/** GET /api/admin/payments/attention (super admins): open issues, newest first, then the recently resolved. */
+/**
+ * GET /api/admin/payments/attention (super admins): open issues, newest first, then the recently
+ * resolved; and plain admins' refund requests to approve or decline, with those decided recently.
+ */
 export async function paymentsNeedingAttention(db: Db, now: Date): Promise<PaymentsAttentionResponse> {
   const since = new Date(now.getTime() - RECENTLY_RESOLVED_DAYS * 24 * 3600_000);
-  const { open, resolved } = await listAttention(db, since);
-  return { open: open.map(toItem), recently_resolved: resolved.map(toItem) };
+  const [{ open, resolved }, reviews] = await Promise.all([listAttention(db, since), listReviewRequests(db, since)]);
+  return {
+    open: open.map(toItem),
+    recently_resolved: resolved.map(toItem),
+    refund_requests: { open: reviews.open.map(toReviewItem), recently_decided: reviews.decided.map(toReviewItem) },
+  };
 }
 
 /**

@@ -10,9 +10,11 @@ import type {
   AdminTherapistDto,
   AuditPage,
   BlockSlotResponse,
+  ApproveRefundInput,
   CancelRefund,
   CancelResponse,
   ClientBookingDto,
+  DeskPaymentMethod,
   ClientSearchResult,
   EodReport,
   IncomePage,
@@ -27,6 +29,7 @@ import type {
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
 import type { JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
+import type { RecordRefundResponse, RefundOptionsResponse, RefundReviewDecisionResponse, RefundsDueResponse } from '../../../shared/contract/refunds.ts';
 import type { BookingCreateResponse } from '../../../shared/contract/booking.ts';
 import type { PaymentLinkSaved } from '../../../shared/contract/payment-link.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
@@ -77,6 +80,15 @@ export type {
   ResolveDiscrepancyResponse,
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
+export type {
+  RecordRefundResponse,
+  RefundDueItem,
+  RefundOptionsResponse,
+  RefundReviewDecisionResponse,
+  RefundReviewItem,
+  RefundsDueResponse,
+} from '../../../shared/contract/refunds.ts';
+export type { ApproveRefundInput, DeskPaymentMethod } from '../../../shared/contract/admin.ts';
 
 export type { JobFailureDto as JobFailure, JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 
@@ -201,6 +213,21 @@ export const adminApi = {
   /** An in-person booking paid at the desk. */
   recordPayment: (bookingId: number, method: PaymentMethod, amount: number) =>
     request<RecordPaymentResponse>(`/api/admin/bookings/${bookingId}/record-payment`, { method: 'POST', json: { method, amount } }),
+  /** What this admin may decide about a booking's money if they cancel it now (issue 31). */
+  refundOptions: (bookingId: number) => request<RefundOptionsResponse>(`/api/admin/bookings/${bookingId}/refund-options`),
+  /** Money due at the counter handed back: how, and how much (all that is due when left out). */
+  recordRefund: (bookingId: number, method: DeskPaymentMethod, amount?: number) =>
+    request<RecordRefundResponse>(`/api/admin/bookings/${bookingId}/record-refund`, {
+      method: 'POST',
+      json: amount === undefined ? { method } : { method, amount },
+    }),
+  /** Refunds due at the counter (every admin), oldest first. */
+  refundsDue: () => request<RefundsDueResponse>('/api/admin/refunds/due'),
+  /** The owner's decisions on a refund request (super admins; 409 if it was decided meanwhile). */
+  approveRefundRequest: (id: number, refund: ApproveRefundInput) =>
+    request<RefundReviewDecisionResponse>(`/api/admin/refund-requests/${id}/approve`, { method: 'POST', json: refund }),
+  declineRefundRequest: (id: number, reason: string) =>
+    request<RefundReviewDecisionResponse>(`/api/admin/refund-requests/${id}/decline`, { method: 'POST', json: { reason } }),
   /** One page of the payments ledger, with the whole ledger's totals and row count. */
   incomePage: (page: number, pageSize: number) => request<IncomePage>(`/api/admin/income${q({ page, page_size: pageSize })}`),
   inventoryPage: (page: number, pageSize: number) => request<IncomePage>(`/api/admin/reports/inventory${q({ page, page_size: pageSize })}`),

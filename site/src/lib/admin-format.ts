@@ -139,8 +139,22 @@ export const MESSAGES = {
   noRefundReasonRequired: 'A reason is required when no refund is given.',
   refundChoiceRequired: 'Choose a full, partial or no refund.',
   refundAmountInvalid: (paid: number) => `Enter an amount more than ₹0 and at most ${formatRupees(paid)}, with at most two decimals.`,
-  cancelAndRefund: (amount: number | null) => (amount === null ? 'Cancel and refund' : `Cancel and refund ${formatRupees(amount)}`),
-  cancelWithoutRefund: 'Cancel without refund',
+  // The refund dialog's button: "Cancel booking …", saying what happens to the money.
+  cancelBooking: (id: number) => `Cancel booking ${id}`,
+  cancelAndRefund: (id: number, amount: number | null) =>
+    amount === null ? `Cancel booking ${id} and refund` : `Cancel booking ${id} and refund ${formatRupees(amount)}`,
+  cancelWithoutRefund: (id: number) => `Cancel booking ${id} without refund`,
+  cancelAndAskOwner: (id: number) => `Cancel booking ${id} and ask the owner`,
+  refundRequestChoiceRequired: 'Choose to ask the owner to refund, or no refund.',
+  refundRequestReasonRequired: 'Please say why the client should be refunded.',
+  refundRequestHint: 'The owner approves or declines the refund; the client is told by e-mail that it is being reviewed.',
+  noRefundOutsideNotice: (hours: number) =>
+    `No refund is only for a session starting within ${hours} hours, where the terms charge the full fee. Ask the owner to refund instead.`,
+  noRefundInsideNotice:
+    'This session starts within the notice window, where the terms charge the full fee: you may cancel without a refund, or ask the owner to refund.',
+  refundAtCounterNote: (amount: number) =>
+    `${formatRupees(amount)} of it was paid at the counter: a refund of it is handed back at the desk, and listed under “Refunds due at the counter” until then.`,
+  refundOptionsFailed: 'Failed to load the refund choices.',
   slotToggled: (time: string, date: string, action: 'block' | 'unblock') => `Slot ${time} on ${date} ${action}ed successfully.`,
   slotToggleFailed: (action: 'block' | 'unblock', time: string, date: string, msg: string) => `Failed to ${action} slot ${time} on ${date}: ${msg}`,
   slotStatesMissing: 'No availability for this date yet. Please retry.',
@@ -350,6 +364,9 @@ const AUDIT_ACTIONS: Record<string, string> = {
   'booking.payment_link_create': 'Created a payment link',
   'booking.payment_link_update': 'Updated the payment link',
   'booking.record_payment': 'Recorded a payment',
+  'booking.record_refund': 'Recorded a refund handed back at the counter',
+  'refund_request.approve': 'Approved a refund request',
+  'refund_request.decline': 'Declined a refund request',
   'slot.block': 'Blocked a slot',
   'slot.unblock': 'Unblocked a slot',
   'admin_user.create': 'Created an admin',
@@ -380,6 +397,10 @@ const AUDIT_FIELDS: Record<string, string> = {
   'refund.choice': 'Refund',
   'refund.amount': 'Refunded',
   'refund.reason': 'Refund reason',
+  'refund.at_counter': 'To hand back at the counter',
+  'refund.requested_amount': 'Refund asked of the owner',
+  'refund.method': 'Handed back by',
+  refund_due: 'Refund due at the counter',
   'payment.method': 'Paid by',
   'payment.amount': 'Paid',
 };

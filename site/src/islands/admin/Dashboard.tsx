@@ -21,6 +21,7 @@ import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
 import PaymentsAttention from './PaymentsAttention.tsx';
 import JobFailures from './JobFailures.tsx';
+import RefundsDue from './RefundsDue.tsx';
 import { ErrorPanel, InlineNotice, LiveRegion, Loading } from './ui.tsx';
 
 const therapistColumns: Column<AdminTherapist>[] = [
@@ -93,6 +94,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
       <TodaySessions {...lists} />
       {/* Money next: what reconciliation found is for super admins only (the server refuses anyone else). */}
       {session?.user.is_superadmin ? <PaymentsAttention /> : null}
+      <RefundsDue version={listsVersion} />
       <JobFailures />
       <Fold
         name="therapists"

@@ -33,7 +33,8 @@ export function useLedgerPage(name: string, fetchPage: (page: number, pageSize: 
   return { data: data ?? null, items: data?.items ?? [], loading, error: error ? failed(error) : null, refresh, paging };
 }
 
-const METHOD_WORDS: Record<Payment['method'], string> = {
+/** A ledger method in words (the Income list; the desk's refund dialog). */
+export const METHOD_WORDS: Record<Payment['method'], string> = {
   UPI: 'UPI',
   CARD: 'Card',
   NETBANKING: 'Netbanking',

@@ -1,14 +1,17 @@
 /**
  * "Payments needing attention" (super admins, on the dashboard): what the ledger reconciliation found
  * where the ledger and the payments provider disagree, each said in words, with "Mark reviewed" for an
- * open one, and what was resolved in the last 7 days beneath. The server decides who may see it (403
- * for anyone else); the dashboard shows it only to super admins.
+ * open one, and what was resolved in the last 7 days beneath; and the refund requests plain admins
+ * passed to the owner when cancelling (issue 31), with Approve (full or partial) and Decline (with the
+ * reason the client is told). The server decides who may see it (403 for anyone else); the dashboard
+ * shows it only to super admins.
  */
 import { useId, useState, type FormEvent } from 'react';
 import { providerLabel, REVIEW_NOTE_MAX } from '../../../../shared/domain/payment-discrepancy.ts';
 import { adminApi, errorMessage, type PaymentAttentionItem } from '../../lib/admin-api.ts';
 import { MESSAGES, formatAmount, formatInstant, formatShortDate, formatTime } from '../../lib/admin-format.ts';
 import { AttentionPanel, useAttentionList } from './AttentionPanel.tsx';
+import { RefundRequestList, RefundRequestsDecided, useRefundDecisions } from './RefundRequests.tsx';
 import { FieldError, FormActions, Modal } from './ui.tsx';
 
 function bookingLine(item: PaymentAttentionItem): string {
@@ -77,11 +80,13 @@ export default function PaymentsAttention() {
 
   const open = data?.open ?? [];
   const resolved = data?.recently_resolved ?? [];
+  const reviews = data?.refund_requests?.open ?? [];
+  const decisions = useRefundDecisions(setMessage, load);
 
   return (
     <AttentionPanel
       title="Payments needing attention"
-      openCount={open.length}
+      openCount={open.length + reviews.length}
       message={message}
       onDismissMessage={() => setMessage(null)}
       loading={loading}
@@ -112,33 +117,38 @@ export default function PaymentsAttention() {
               </ul>
             </>
           ) : null}
+          <RefundRequestsDecided items={data?.refund_requests?.recently_decided ?? []} />
           {reviewing ? <ReviewDialog item={reviewing} onCancel={() => setReviewing(null)} onConfirm={(note) => void review(reviewing, note)} /> : null}
+          {decisions.dialog}
         </>
       }
     >
-      <ul className="adm-attn__list" aria-label="Open payment issues">
-        {open.map((item) => (
-          <li key={item.id} className="adm-attn__item">
-            <div className="adm-attn__body">
-              <p className="adm-attn__what">{item.headline}</p>
-              <p className="adm-attn__booking">{bookingLine(item)}</p>
-              <p className="adm-attn__detail">{item.detail}</p>
-              <Facts item={item} />
-            </div>
-            <div className="adm-attn__actions">
-              <button
-                type="button"
-                className="btn btn-sm btn-primary"
-                disabled={busy !== null}
-                aria-label={`Mark payment issue ${item.id} reviewed`}
-                onClick={() => setReviewing(item)}
-              >
-                {busy === item.id ? 'Saving...' : 'Mark reviewed'}
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
+      {reviews.length > 0 ? <RefundRequestList items={reviews} busy={busy !== null || decisions.busy !== null} decisions={decisions} /> : null}
+      {open.length > 0 ? (
+        <ul className="adm-attn__list" aria-label="Open payment issues">
+          {open.map((item) => (
+            <li key={item.id} className="adm-attn__item">
+              <div className="adm-attn__body">
+                <p className="adm-attn__what">{item.headline}</p>
+                <p className="adm-attn__booking">{bookingLine(item)}</p>
+                <p className="adm-attn__detail">{item.detail}</p>
+                <Facts item={item} />
+              </div>
+              <div className="adm-attn__actions">
+                <button
+                  type="button"
+                  className="btn btn-sm btn-primary"
+                  disabled={busy !== null}
+                  aria-label={`Mark payment issue ${item.id} reviewed`}
+                  onClick={() => setReviewing(item)}
+                >
+                  {busy === item.id ? 'Saving...' : 'Mark reviewed'}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </AttentionPanel>
   );
 }

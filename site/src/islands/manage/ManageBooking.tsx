@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { ManageBookingDto, ManageChangeResultDto } from '../../../../shared/contract/manage.ts';
+import { REFUND_WORDS } from '../../../../shared/contract/refunds.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { centreNow, formatLongDate, formatTime12h, formatTimeIst, CENTRE_ZONE_LABEL } from '../../../../shared/domain/time.ts';
@@ -26,13 +27,16 @@ export const MANAGE_TEXT = {
   dialogTitle: 'Cancel this session?',
   keepSession: 'Keep my session',
   confirmCancel: 'Yes, cancel my session',
-  noRefund: 'Nothing was paid, so nothing is refunded.',
+  noRefund: REFUND_WORDS.nothingPaid,
   noSlots: 'Your therapist has no other free time in the next 15 working days. Please contact us and we will find a time with you.',
 } as const;
 
-/** What cancelling returns, in the client's words. */
-export function refundSentence(rupees: number): string {
-  return rupees > 0 ? `${formatPrice(rupees)} will be refunded to your original payment method.` : MANAGE_TEXT.noRefund;
+/**
+ * What cancelling returns, in the client's words (shared/contract/refunds.ts, as the e-mails say it):
+ * through the original payment method, and what was paid at the centre handed back there.
+ */
+export function refundSentence(rupees: number, atCentreRupees: number, support: { phone: string; email: string }): string {
+  return REFUND_WORDS.onCancel(rupees, atCentreRupees, support);
 }
 
 /** Why a change is not offered, in the client's words (the server's policy text follows it). */
@@ -213,7 +217,7 @@ function BookingView({
           </p>
         )}
         {/* The refund in words, unless the server's own message has said it already (it names the amount refunded). */}
-        {b.cancelled && refunded !== null && !/refund/i.test(notice ?? '') && <p className="manage-refund">{refundSentence(refunded)}</p>}
+        {b.cancelled && refunded !== null && !/refund/i.test(notice ?? '') && <p className="manage-refund">{refundSentence(refunded, 0, b.support)}</p>}
         <Summary booking={b} />
       </section>
 
@@ -520,7 +524,7 @@ function CancelDialog({
             Your session with {displayName(b.therapist.name)} on {formatLongDate(b.booking_date)} at {formatTimeIst(b.booking_time_slot_start)} will be
             cancelled, and its time offered to others.
           </p>
-          <p className="manage-refund">{refundSentence(b.refund_on_cancel)}</p>
+          <p className="manage-refund">{refundSentence(b.refund_on_cancel, b.refund_on_cancel_at_centre, b.support)}</p>
         </div>
         <ActionError message={error} />
         <div className="manage-dialog-actions">
