@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate } from '../domain/time.ts';
-import { type CashUpMethod, cashUpMethodSchema, paymentSchema } from './admin.ts';
+import { cashUpMethodSchema, paymentSchema } from './admin.ts';
 
 /**
  * The cash-up (issue 31): a day's money by when it moved (the ledger's occurred_at, the day taken at
@@ -13,23 +13,6 @@ import { type CashUpMethod, cashUpMethodSchema, paymentSchema } from './admin.ts
 export const cashUpQuerySchema = z.strictObject({
   date: z.string().refine(isIsoDate, { error: 'date must be a real date written YYYY-MM-DD' }).optional(),
 });
-
-/** Each method in words, as the panel and the workbook say it. */
-export const CASH_UP_METHOD_LABELS: Record<CashUpMethod, string> = {
-  CASH: 'Cash',
-  CARD: 'Card',
-  UPI: 'UPI',
-  BANK_TRANSFER: 'Bank transfer',
-  ONLINE: 'Online',
-  OTHER: 'Other',
-};
-
-/**
- * Who recorded a movement when no admin did: the client paying (or being refunded) through the payment
- * provider, the ledger reconciliation finding what the provider had and the ledger lacked, or the
- * system itself (a counter entry written with no admin, by an older cancel).
- */
-export const CASH_UP_RECORDED_BY = { online: 'Online', reconciliation: 'Reconciliation', system: 'System' } as const;
 
 /** Taken: payments in; refunded: money handed back, as a positive number; net: taken less refunded. */
 const moneyFields = { taken: z.number(), refunded: z.number(), net: z.number() };
@@ -55,7 +38,7 @@ export const cashUpMovementSchema = z.strictObject({
   paid_with: paymentSchema.shape.method,
   /** Refunds negative. */
   amount: z.number(),
-  /** The admin's username, or CASH_UP_RECORDED_BY's words. */
+  /** The admin's username, or CASH_UP_RECORDED_BY's words (shared/domain/cash-up.ts). */
   recorded_by: z.string(),
 });
 export type CashUpMovement = z.infer<typeof cashUpMovementSchema>;

@@ -408,7 +408,9 @@ describe('cancelling a paid booking', () => {
     await reports.getByLabel('Report date').fill(rohan.date);
     const eodRow = reports.getByRole('region', { name: 'End of day bookings' }).getByRole('row').filter({ hasText: 'Kavya Raman' });
     await eodRow.getByText('COMPLETED').waitFor();
-    expect(await eodRow.locator('td').last().textContent()).toBe('₹1,800.00');
+    // Paid, and how: the Paid and Method columns (issue 31 adds Time, Method and Attendance).
+    expect(await eodRow.locator('td').nth(8).textContent()).toBe('₹1,800.00');
+    expect(await eodRow.locator('td').nth(9).textContent()).toBe('Cash');
     await screenshot(reports, 'admin-eod-cash-payment');
     await reports.close();
 

@@ -1,5 +1,6 @@
 import { CASH_UP_METHODS, type CashUpMethod, DESK_PAYMENT_METHODS } from '../../contract/admin.ts';
-import { CASH_UP_METHOD_LABELS, CASH_UP_RECORDED_BY, type CashUpLine, type CashUpMovement, type CashUpReport } from '../../contract/cash-up.ts';
+import type { CashUpLine, CashUpMovement, CashUpReport } from '../../contract/cash-up.ts';
+import { CASH_UP_METHOD_LABELS, CASH_UP_RECORDED_BY } from '../../domain/cash-up.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { addDays, centreInstant, centreNow, toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';

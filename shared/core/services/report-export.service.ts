@@ -1,5 +1,7 @@
 import type { EodReport, PaymentDto, TherapistMonthlyReport } from '../../contract/admin.ts';
-import { CASH_UP_METHOD_LABELS, type CashUpReport } from '../../contract/cash-up.ts';
+import type { CashUpReport } from '../../contract/cash-up.ts';
+import { CASH_UP_METHOD_LABELS } from '../../domain/cash-up.ts';
+import { ATTENDANCE_WORDS } from '../../domain/attendance.ts';
 import { pad2 } from '../../domain/time.ts';
 
 /**
@@ -128,8 +130,6 @@ export function eodExport(report: EodReport): Export {
     })),
   };
 }
-
-const ATTENDANCE_WORDS = { ATTENDED: 'Attended', NO_SHOW: 'No-show' } as const;
 
 /**
  * The cash-up: the first sheet each method's money (Taken, Refunded, Net) with the desk's and the

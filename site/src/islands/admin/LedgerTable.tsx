@@ -33,7 +33,7 @@ export function useLedgerPage(name: string, fetchPage: (page: number, pageSize: 
   return { data: data ?? null, items: data?.items ?? [], loading, error: error ? failed(error) : null, refresh, paging };
 }
 
-const METHOD_WORDS: Record<Payment['method'], string> = {
+export const METHOD_WORDS: Record<Payment['method'], string> = {
   UPI: 'UPI',
   CARD: 'Card',
   NETBANKING: 'Netbanking',
