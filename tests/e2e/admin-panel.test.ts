@@ -114,11 +114,11 @@ describe('admin sign-in', () => {
 });
 
 describe('roles', () => {
-  it('a plain admin does not see Reports or Income and is refused when typing the URL', async () => {
+  it('a plain admin does not see Reports or Income (Cash-up is theirs) and is refused when typing the URL', async () => {
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, STAFF);
     const nav = page.getByRole('navigation', { name: 'Admin' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List', 'My Account']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'My Account']);
     for (const path of [
       '/admin/income',
       '/admin/Income',
@@ -146,6 +146,7 @@ describe('roles', () => {
       'Dashboard',
       'Calendar View',
       'Client List',
+      'Cash-up',
       'Reports',
       'Income',
       'Audit Log',

@@ -1,7 +1,7 @@
 /**
  * Cash-up (issue 31): the day's money by when it was taken or handed back, for any admin. Each
  * method's Taken / Refunded / Net to count the till and the card machine against, and every movement
- * (a table on wide screens, cards on phones). Printable: the sidebar and the controls stay off paper.
+ * (tables on wide screens, lines and cards on phones). Printable: the sidebar and the controls stay off paper.
  */
 import { useId, useState } from 'react';
 import { CASH_UP_METHOD_LABELS } from '../../../../shared/domain/cash-up.ts';
@@ -27,12 +27,51 @@ function methodWords(m: CashUpMovement): string {
 
 const session = (m: CashUpMovement) => `${formatShortDate(m.session_date)}, ${formatTime(m.session_time)}`;
 
+type Totals = { taken: number; refunded: number; net: number };
+
+/** A refund total as the money going out: negative, in the danger colour. */
+const refundedCell = (t: Totals) => (t.refunded > 0 ? <span className="adm-amount--refund">{formatAmount(-t.refunded)}</span> : formatAmount(0));
+
+/** On a phone each method is a line of its own: its name, then Taken, Refunded and Net side by side. */
+function MethodLines({ report }: { report: CashUpReport }) {
+  const item = (label: string, t: Totals, total = false) => (
+    <li key={label} className={total ? 'adm-cashup__line adm-cashup__line--total' : 'adm-cashup__line'}>
+      <span className="adm-cashup__method">{label}</span>
+      <dl>
+        <div>
+          <dt>Taken</dt>
+          <dd>{formatAmount(t.taken)}</dd>
+        </div>
+        <div>
+          <dt>Refunded</dt>
+          <dd>{refundedCell(t)}</dd>
+        </div>
+        <div>
+          <dt>Net</dt>
+          <dd>
+            <strong>{formatAmount(t.net)}</strong>
+          </dd>
+        </div>
+      </dl>
+    </li>
+  );
+  return (
+    <ul className="adm-cashup__lines" aria-label="Totals by method">
+      {report.methods.map((m) => item(m.label, m))}
+      {item('At the desk', report.at_desk, true)}
+      {item('Total', report.total, true)}
+    </ul>
+  );
+}
+
 function MethodTable({ report }: { report: CashUpReport }) {
-  const row = (label: string, t: { taken: number; refunded: number; net: number }, total = false) => (
+  const mobile = useIsMobile();
+  if (mobile) return <MethodLines report={report} />;
+  const row = (label: string, t: Totals, total = false) => (
     <tr key={label} className={total ? 'adm-cashup__total' : undefined}>
       <th scope="row">{label}</th>
       <td className="num">{formatAmount(t.taken)}</td>
-      <td className="num">{t.refunded > 0 ? <span className="adm-amount--refund">{formatAmount(-t.refunded)}</span> : formatAmount(0)}</td>
+      <td className="num">{refundedCell(t)}</td>
       <td className="num">
         <strong>{formatAmount(t.net)}</strong>
       </td>
