@@ -767,6 +767,7 @@ describe('screens', () => {
     ['admin-calendar', '/admin/calendar'],
     ['admin-patients', '/admin/patients'],
     ['admin-clients', '/admin/clients?search=Meera'],
+    ['admin-cash-up', '/admin/cash-up'],
     ['admin-reports', '/admin/Reports'],
     ['admin-income', '/admin/Income'],
     ['admin-audit-log', '/admin/audit-log'],

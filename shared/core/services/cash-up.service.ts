@@ -1,4 +1,4 @@
-import { CASH_UP_METHODS, type CashUpMethod, DESK_PAYMENT_METHODS } from '../../contract/admin.ts';
+import { CASH_UP_METHODS, type CashUpMethod, DESK_PAYMENT_METHODS, type DeskPaymentMethod } from '../../contract/admin.ts';
 import type { CashUpLine, CashUpMovement, CashUpReport } from '../../contract/cash-up.ts';
 import { CASH_UP_METHOD_LABELS, CASH_UP_RECORDED_BY } from '../../domain/cash-up.ts';
 import { paiseToRupees } from '../../domain/money.ts';
@@ -14,8 +14,10 @@ import type { LedgerMethod, LedgerProvider } from '../repositories/ledger.reposi
  */
 export function cashUpMethodOf(provider: LedgerProvider, method: LedgerMethod): CashUpMethod {
   if (provider !== 'counter') return 'ONLINE';
-  return (DESK_PAYMENT_METHODS as readonly string[]).includes(method) ? (method as CashUpMethod) : 'OTHER';
+  return isDeskMethod(method) ? method : 'OTHER';
 }
+
+const isDeskMethod = (method: string): method is DeskPaymentMethod => (DESK_PAYMENT_METHODS as readonly string[]).includes(method);
 
 /** Who recorded a movement: the admin, else the reconciliation, else the provider (online) or the system. */
 export function recordedByOf(row: Pick<CashUpRow, 'admin_username' | 'by_reconciliation' | 'provider'>): string {

@@ -220,7 +220,11 @@ export default function CashUp() {
           <section className="adm-panel card" aria-labelledby={`${dateId}-moves`}>
             <div className="adm-panel__head">
               <h2 id={`${dateId}-moves`}>Movements</h2>
-              <p className="muted adm-cashup__count">{data.movements.length} on this day, oldest first (times in IST)</p>
+              {data.movements.length ? (
+                <p className="muted adm-cashup__count">
+                  {data.movements.length === 1 ? '1 movement' : `${data.movements.length} movements`}, oldest first (times in IST)
+                </p>
+              ) : null}
             </div>
             <Movements movements={data.movements} />
           </section>
