@@ -503,6 +503,14 @@ export const eodDetailSchema = z.strictObject({
   /** What the ledger holds for the booking: paid in, and refunded (positive). */
   amount_paid: z.number(),
   amount_refunded: z.number(),
+  /** When the session starts at the centre ('HH:MM'). */
+  session_time: z.string(),
+  /** How the booking was paid, from the ledger's payments, as the cash-up counts them (CASH_UP_METHODS); empty if nothing was paid. */
+  get payment_methods() {
+    // A getter: the list is declared below, with the desk's methods it is made of.
+    return z.array(cashUpMethodSchema);
+  },
+  attendance: adminBookingFields.attendance,
 });
 export type EodDetail = z.infer<typeof eodDetailSchema>;
 /**
@@ -579,6 +587,14 @@ export const deskAmountSchema = z
   .positive({ error: 'Amount must be more than zero' })
   .max(10_000_000, { error: 'Amount is too large' })
   .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' });
+/**
+ * How the cash-up (and the End of Day report) counts money: the desk's methods, money taken or handed
+ * back at the counter; ONLINE, every payment through the payment provider, whatever the client paid it
+ * with; OTHER, a counter entry with no desk method (older manual bookings' and cancels' rows).
+ */
+export const CASH_UP_METHODS = [...DESK_PAYMENT_METHODS, 'ONLINE', 'OTHER'] as const;
+export type CashUpMethod = (typeof CASH_UP_METHODS)[number];
+export const cashUpMethodSchema = z.enum(CASH_UP_METHODS);
 
 /**
  * POST /api/admin/bookings/{id}/record-payment: a fee taken at the centre for an in-person booking.

@@ -52,6 +52,7 @@ import {
   updatePaymentLinkSchema,
 } from './admin.ts';
 import { bookingCreateResponseSchema, bookingCreateSchema } from './booking.ts';
+import { cashUpQuerySchema, cashUpReportSchema } from './cash-up.ts';
 import {
   attendanceResponseSchema,
   attendanceSchema,
@@ -552,7 +553,7 @@ export function apiRoutes(year: number): ApiRoute[] {
       responses: { 200: json(auditPageSchema, 'One page') },
     },
 
-    // ---- Reports (super admins)
+    // ---- Reports (super admins; the cash-up, any admin)
     {
       method: 'get',
       path: '/api/admin/income',
@@ -596,6 +597,24 @@ export function apiRoutes(year: number): ApiRoute[] {
       access: 'superadmin',
       summary: 'The day report as a workbook',
       query: eodQuerySchema,
+      responses: { 200: workbook('The workbook') },
+    },
+    {
+      method: 'get',
+      path: '/api/admin/reports/cash-up',
+      tag: 'Reports',
+      access: 'admin',
+      summary: "A day's money by when it moved: per method taken, refunded and net, and each movement",
+      query: cashUpQuerySchema,
+      responses: { 200: json(cashUpReportSchema, 'The cash-up') },
+    },
+    {
+      method: 'get',
+      path: '/api/admin/reports/cash-up.xlsx',
+      tag: 'Reports',
+      access: 'admin',
+      summary: 'The cash-up as a workbook',
+      query: cashUpQuerySchema,
       responses: { 200: workbook('The workbook') },
     },
     {

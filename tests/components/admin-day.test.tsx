@@ -419,6 +419,9 @@ describe('end of day (item 15)', () => {
             amount: 1500,
             amount_paid: 1500,
             amount_refunded: 0,
+            session_time: '10:00',
+            payment_methods: ['ONLINE'],
+            attendance: 'ATTENDED',
           },
           {
             booking_id: 3,
@@ -431,6 +434,9 @@ describe('end of day (item 15)', () => {
             amount: 1200,
             amount_paid: 0,
             amount_refunded: 0,
+            session_time: '14:00',
+            payment_methods: [],
+            attendance: null,
           },
         ],
       },
@@ -439,6 +445,18 @@ describe('end of day (item 15)', () => {
     fireEvent.click(await screen.findByRole('tab', { name: 'End of Day' }));
     const kabir = (await screen.findByText('Kabir Shah')).closest('tr')!;
     expect(within(kabir).getByText('Unpaid hold')).toBeTruthy();
+    // Each session's time, how it was paid and whether the client came (issue 31).
+    const meera = screen.getByText('Meera Pillai').closest('tr')!;
+    expect(
+      within(meera)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(expect.arrayContaining(['10:00 AM', 'Online', 'Attended']));
+    expect(
+      within(kabir)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(expect.arrayContaining(['2:00 PM']));
     const summary = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
     expect(summary('Booked Sessions')).toBe('2');
     expect(summary('Unpaid Holds')).toBe('1');

@@ -26,7 +26,20 @@ describe('Sidebar', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Reports', 'Income', 'Audit Log', 'Therapists', 'Centre', 'Staff', 'Job Queues', 'My Account']);
+    ).toEqual([
+      'Dashboard',
+      'Calendar View',
+      'Client List',
+      'Cash-up',
+      'Reports',
+      'Income',
+      'Audit Log',
+      'Therapists',
+      'Centre',
+      'Staff',
+      'Job Queues',
+      'My Account',
+    ]);
     expect(within(nav).getByRole('link', { name: 'Reports' }).getAttribute('href')).toBe('/admin/Reports');
     expect(within(nav).getByRole('link', { name: 'Income' }).getAttribute('href')).toBe('/admin/Income');
     expect(within(nav).getByRole('link', { name: 'Job Queues' }).getAttribute('href')).toBe('/admin/queues');
@@ -34,14 +47,15 @@ describe('Sidebar', () => {
     expect(within(nav).getByRole('button', { name: 'Logout' })).toBeTruthy();
   });
 
-  it('other admins do not see Reports or Income', () => {
+  it('other admins do not see Reports or Income, and do see Cash-up', () => {
     render(<Sidebar route="calendar" user={user(false)} onLogout={() => {}} />);
     const nav = screen.getByRole('navigation', { name: 'Admin' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'My Account']);
+    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'My Account']);
+    expect(within(nav).getByRole('link', { name: 'Cash-up' }).getAttribute('href')).toBe('/admin/cash-up');
   });
 
   it('the phone menu toggle reports its state', () => {
@@ -93,6 +107,90 @@ describe('AdminApp access rules', () => {
     expect(sessionStorage.getItem(ADMIN_USER_KEY)).toBeNull();
     expect(parent).toHaveBeenCalled();
     expect(adminNav.replace).toHaveBeenCalledWith('/admin/login');
+  });
+});
+
+describe('Cash-up', () => {
+  const totals = (taken: number, refunded: number) => ({ taken, refunded, net: taken - refunded });
+  it("a plain admin gets the day's totals per method and its movements, the day chosen with a date picker", async () => {
+    signIn(false);
+    const { calls } = mockFetch({
+      'GET /api/admin/reports/cash-up': (url: URL) => ({
+        date: url.searchParams.get('date'),
+        methods: [
+          { method: 'CASH', label: 'Cash', ...totals(1800, 300) },
+          { method: 'CARD', label: 'Card', ...totals(0, 0) },
+          { method: 'UPI', label: 'UPI', ...totals(1200, 0) },
+          { method: 'BANK_TRANSFER', label: 'Bank transfer', ...totals(0, 0) },
+          { method: 'ONLINE', label: 'Online', ...totals(1500, 0) },
+        ],
+        at_desk: totals(3000, 300),
+        total: totals(4500, 300),
+        movements: [
+          {
+            id: 1,
+            kind: 'PAYMENT',
+            occurred_at: '2026-11-23T04:00:00.000Z',
+            time: '09:30',
+            booking_id: 7,
+            client_name: 'Meera Pillai',
+            session_date: '2026-11-23',
+            session_time: '11:00',
+            method: 'CASH',
+            paid_with: 'CASH',
+            amount: 1800,
+            recorded_by: 'staff',
+          },
+          {
+            id: 2,
+            kind: 'REFUND',
+            occurred_at: '2026-11-23T11:30:00.000Z',
+            time: '17:00',
+            booking_id: 7,
+            client_name: 'Meera Pillai',
+            session_date: '2026-11-23',
+            session_time: '11:00',
+            method: 'CASH',
+            paid_with: 'CASH',
+            amount: -300,
+            recorded_by: 'staff',
+          },
+          {
+            id: 3,
+            kind: 'PAYMENT',
+            occurred_at: '2026-11-23T12:30:00.000Z',
+            time: '18:00',
+            booking_id: 9,
+            client_name: 'Diya Menon',
+            session_date: '2026-11-20',
+            session_time: '11:00',
+            method: 'ONLINE',
+            paid_with: 'UPI',
+            amount: 1500,
+            recorded_by: 'Online',
+          },
+        ],
+      }),
+    });
+    render(<AdminApp route="cash-up" />);
+    const methods = await screen.findByRole('region', { name: 'Totals by method' });
+    const cash = within(methods).getByRole('row', { name: /^Cash/ });
+    expect(
+      within(cash)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['₹1,800.00', '-₹300.00', '₹1,500.00']);
+    expect(within(methods).getByRole('row', { name: /^Total/ }).textContent).toContain('₹4,200.00');
+    const moves = screen.getByRole('region', { name: 'Movements table' });
+    expect(within(moves).getAllByRole('row')).toHaveLength(4);
+    expect(within(moves).getByText('Online (UPI)')).toBeTruthy();
+    const day = screen.getByLabelText('Day') as HTMLInputElement;
+    expect(calls[0]!.url.searchParams.get('date')).toBe(day.value);
+    fireEvent.change(day, { target: { value: '2026-11-20' } });
+    expect(await screen.findByRole('heading', { name: 'Friday, November 20, 2026' })).toBeTruthy();
+    expect(calls.at(-1)!.url.searchParams.get('date')).toBe('2026-11-20');
+    expect(screen.getByRole('button', { name: 'Download Excel' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Print' })).toBeTruthy();
   });
 });
 

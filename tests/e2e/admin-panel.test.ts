@@ -114,11 +114,11 @@ describe('admin sign-in', () => {
 });
 
 describe('roles', () => {
-  it('a plain admin does not see Reports or Income and is refused when typing the URL', async () => {
+  it('a plain admin does not see Reports or Income (Cash-up is theirs) and is refused when typing the URL', async () => {
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, STAFF);
     const nav = page.getByRole('navigation', { name: 'Admin' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List', 'My Account']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'My Account']);
     for (const path of [
       '/admin/income',
       '/admin/Income',
@@ -146,6 +146,7 @@ describe('roles', () => {
       'Dashboard',
       'Calendar View',
       'Client List',
+      'Cash-up',
       'Reports',
       'Income',
       'Audit Log',
@@ -408,7 +409,9 @@ describe('cancelling a paid booking', () => {
     await reports.getByLabel('Report date').fill(rohan.date);
     const eodRow = reports.getByRole('region', { name: 'End of day bookings' }).getByRole('row').filter({ hasText: 'Kavya Raman' });
     await eodRow.getByText('COMPLETED').waitFor();
-    expect(await eodRow.locator('td').last().textContent()).toBe('₹1,800.00');
+    // Paid, and how: the Paid and Method columns (issue 31 adds Time, Method and Attendance).
+    expect(await eodRow.locator('td').nth(8).textContent()).toBe('₹1,800.00');
+    expect(await eodRow.locator('td').nth(9).textContent()).toBe('Cash');
     await screenshot(reports, 'admin-eod-cash-payment');
     await reports.close();
 
@@ -777,6 +780,7 @@ describe('screens', () => {
     ['admin-calendar', '/admin/calendar'],
     ['admin-patients', '/admin/patients'],
     ['admin-clients', '/admin/clients?search=Meera'],
+    ['admin-cash-up', '/admin/cash-up'],
     ['admin-reports', '/admin/Reports'],
     ['admin-income', '/admin/Income'],
     ['admin-audit-log', '/admin/audit-log'],

@@ -295,8 +295,18 @@ describe('end of day', () => {
       amount: 1500,
       amount_paid: 1500,
       amount_refunded: 1500,
+      session_time: '12:00',
+      payment_methods: ['ONLINE'],
+      attendance: null,
     });
-    expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.f)).toMatchObject({ amount: 1800, amount_paid: 1800, amount_refunded: 0 });
+    expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.f)).toMatchObject({
+      amount: 1800,
+      amount_paid: 1800,
+      amount_refunded: 0,
+      payment_methods: ['CASH'],
+    });
+    expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.a)).toMatchObject({ session_time: '10:00', attendance: 'ATTENDED' });
+    expect(res.body.details.find((d: { booking_id: number }) => d.booking_id === ids.e)).toMatchObject({ payment_methods: [], attendance: null });
   });
 
   it('defaults to today at the centre, and counts the unpaid hold apart from the booked session', async () => {
@@ -495,6 +505,7 @@ describe('Excel exports', () => {
     expect(x.sheets).toEqual(['End_of_Day']);
     expect(x.rows[0]).toEqual([
       'Booking ID',
+      'Session Time',
       'Client Name',
       'Therapist ID',
       'Therapist Name',
@@ -504,11 +515,15 @@ describe('Excel exports', () => {
       'Amount',
       'Paid',
       'Refunded',
+      'Payment Method',
+      'Attendance',
     ]);
     expect(x.rows).toHaveLength(8);
-    expect(x.rows).toContainEqual([ids.c, 'Test Client', 1, 'Dr. Asha Mehta', 1, 'COMPLETED', 'Yes', 1500, 1500, 1500]);
-    expect(x.rows).toContainEqual([ids.e, 'Test Client', 5, 'Dr. Rohan Kapoor', 1, 'PENDING', 'No', 1800, 0, 0]);
-    expect(x.sheet.getCell('H2').numFmt).toBe('"₹"#,##0.00');
+    expect(x.rows).toContainEqual([ids.a, '10:00', 'Aarav Shah', 1, 'Dr. Asha Mehta', 1, 'COMPLETED', 'No', 1500, 1500, 0, 'Online', 'Attended']);
+    // Nothing paid, no attendance: the last cells are empty.
+    expect(x.rows).toContainEqual([ids.e, '10:00', 'Test Client', 5, 'Dr. Rohan Kapoor', 1, 'PENDING', 'No', 1800, 0, 0]);
+    expect(x.rows).toContainEqual([ids.c, '12:00', 'Test Client', 1, 'Dr. Asha Mehta', 1, 'COMPLETED', 'Yes', 1500, 1500, 1500, 'Online']);
+    expect(x.sheet.getCell('I2').numFmt).toBe('"₹"#,##0.00');
   });
 
   it('therapist monthly: file name, sheet, header and rows', async () => {

@@ -553,6 +553,8 @@ const SPECS = (): Spec[] => [
   admin('GET /api/admin/reports/inventory.xlsx', 'GET', '/api/admin/reports/inventory.xlsx'),
   admin('GET /api/admin/reports/eod', 'GET', '/api/admin/reports/eod', { query: () => 'report_date=2026-11-20' }),
   admin('GET /api/admin/reports/eod.xlsx', 'GET', '/api/admin/reports/eod.xlsx', { query: () => 'report_date=2026-11-20' }),
+  admin('GET /api/admin/reports/cash-up', 'GET', '/api/admin/reports/cash-up', { query: () => 'date=2026-11-20' }),
+  admin('GET /api/admin/reports/cash-up.xlsx', 'GET', '/api/admin/reports/cash-up.xlsx', { query: () => 'date=2026-11-20' }),
   admin('GET /api/admin/reports/therapist-monthly', 'GET', '/api/admin/reports/therapist-monthly', { query: () => 'year=2026&month=11' }),
   admin('GET /api/admin/reports/therapist-monthly.xlsx', 'GET', '/api/admin/reports/therapist-monthly.xlsx', { query: () => 'year=2026&month=11' }),
   { name: 'unknown route', method: 'GET', path: (p) => `/no/such/${p}`, param: () => 'route', auth: 'none' },

@@ -13,7 +13,7 @@ import { text } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import pg from '../../../shared/core/db/pg-types.ts';
 import { eachPaymentBatch } from '../../../shared/core/services/income.service.ts';
-import { inventoryRow, NO_ROWS_EXIT_CODE, type Export, type Row } from '../../../shared/core/services/report-export.service.ts';
+import { inventoryRow, NO_ROWS_EXIT_CODE, type Export, type Row, type Sheet } from '../../../shared/core/services/report-export.service.ts';
 
 /**
  * Streams the workbook batch by batch, so a year of bookings never sits in memory as a workbook: each
@@ -22,16 +22,18 @@ import { inventoryRow, NO_ROWS_EXIT_CODE, type Export, type Row } from '../../..
  * Nothing is written until the first row; without rows the answer is false and the stream untouched.
  */
 async function writeWorkbook(e: Export, batches: (add: (rows: Row[]) => Promise<void>) => Promise<unknown>, stream: Writable): Promise<boolean> {
-  let sheet: { wb: ExcelJS.stream.xlsx.WorkbookWriter; ws: ExcelJS.Worksheet; styles: Partial<ExcelJS.Style>[] } | undefined;
+  let wb: ExcelJS.stream.xlsx.WorkbookWriter | undefined;
+  let sheet: { ws: ExcelJS.Worksheet; styles: Partial<ExcelJS.Style>[] } | undefined;
+  const openSheet = (s: Omit<Sheet, 'rows'>) => {
+    wb ??= new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+    const ws = wb.addWorksheet(s.sheetName);
+    ws.columns = s.columns.map((c) => ({ header: c.header, key: c.key, width: c.width, ...(c.numFmt ? { style: { numFmt: c.numFmt } } : {}) }));
+    ws.getRow(1).font = { bold: true };
+    ws.getRow(1).commit();
+    return { ws, styles: s.columns.map((c) => (c.numFmt ? { numFmt: c.numFmt } : {})) };
+  };
   const add = (row: Row) => {
-    if (!sheet) {
-      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
-      const ws = wb.addWorksheet(e.sheetName);
-      ws.columns = e.columns.map((c) => ({ header: c.header, key: c.key, width: c.width, ...(c.numFmt ? { style: { numFmt: c.numFmt } } : {}) }));
-      ws.getRow(1).font = { bold: true };
-      ws.getRow(1).commit();
-      sheet = { wb, ws, styles: e.columns.map((c) => (c.numFmt ? { numFmt: c.numFmt } : {})) };
-    }
+    sheet ??= openSheet(e);
     const added = sheet.ws.addRow(row);
     // exceljs gives each cell a style object of its own and renders it to XML to find its style id;
     // the column's one object lets it remember the id instead (a third of the export's time).
@@ -42,9 +44,15 @@ async function writeWorkbook(e: Export, batches: (add: (rows: Row[]) => Promise<
     rows.forEach(add);
     if (stream.writableNeedDrain) await once(stream, 'drain');
   });
-  if (!sheet) return false;
+  if (!sheet || !wb) return false;
   sheet.ws.commit();
-  await sheet.wb.commit();
+  // Further sheets (a report's details) are small lists, written whole after the first.
+  for (const more of e.more ?? []) {
+    sheet = openSheet(more);
+    more.rows.forEach(add);
+    sheet.ws.commit();
+  }
+  await wb.commit();
   return true;
 }
 

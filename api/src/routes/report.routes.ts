@@ -2,9 +2,11 @@ import type { Writable } from 'node:stream';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { eodQuerySchema, incomeQuerySchema, monthlyQuerySchema } from '../../../shared/contract/admin.ts';
+import { cashUpQuerySchema } from '../../../shared/contract/cash-up.ts';
 import { centreNow } from '../../../shared/domain/time.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import { eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
+import { cashUpReport } from '../../../shared/core/services/cash-up.service.ts';
+import { cashUpExport, eodExport, inventoryExport, monthlyExport } from '../../../shared/core/services/report-export.service.ts';
 import { eodReport, incomeHeader, incomePage, therapistMonthlyReport } from '../../../shared/core/services/report.service.ts';
 import { pageOf } from '../../../shared/core/services/paging.ts';
 import { databaseUrlOf, eachPaymentJsonPiece } from '../../../shared/core/services/income.service.ts';
@@ -103,7 +105,7 @@ async function sendIncome(req: Request, res: Response, db: AppDeps['db'], gate: 
   res.json(await incomePage(db, paging));
 }
 
-/** Income and every report, super admins only (spec section 6, enforced here). */
+/** Income and every report, super admins only (spec section 6, enforced here); the cash-up, any admin (the desk's report). */
 export function reportRoutes(deps: AppDeps): Router {
   const { db } = deps;
   // The workbook process reads the same database as this pool, whatever the configuration says.
@@ -111,14 +113,16 @@ export function reportRoutes(deps: AppDeps): Router {
   const r = Router();
   const guard = [requireAdmin(deps), requireSuperadmin];
   const today = () => centreNow(deps.now()).date;
-  const eodDate = (query: unknown): string => {
-    const q = parseOr400(eodQuerySchema, query);
-    const date = q.report_date ?? today();
+  /** A report's day (`name` in the query), today at the centre when left out, in the years 2020 to this one plus 5. */
+  const reportDay = (given: string | undefined, name: string): string => {
+    const date = given ?? today();
     const year = Number(date.slice(0, 4));
     const max = Number(today().slice(0, 4)) + 5;
-    if (year < 2020 || year > max) throw new AppError('validation', `report_date must be in the years 2020 to ${max}`);
+    if (year < 2020 || year > max) throw new AppError('validation', `${name} must be in the years 2020 to ${max}`);
     return date;
   };
+  const eodDate = (query: unknown): string => reportDay(parseOr400(eodQuerySchema, query).report_date, 'report_date');
+  const cashUpDate = (query: unknown): string => reportDay(parseOr400(cashUpQuerySchema, query).date, 'date');
   const monthOf = (query: unknown): [number, number] => {
     const now = today();
     const q = parseOr400(monthlyQuerySchema(Number(now.slice(0, 4))), query);
@@ -138,6 +142,13 @@ export function reportRoutes(deps: AppDeps): Router {
   });
   r.get('/api/admin/reports/eod.xlsx', ...guard, async (req, res) => {
     await sendWorkbook(res, eodExport(await eodReport(db, eodDate(req.query), deps.now())), databaseUrl());
+  });
+  r.get('/api/admin/reports/cash-up', requireAdmin(deps), async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await cashUpReport(db, cashUpDate(req.query)));
+  });
+  r.get('/api/admin/reports/cash-up.xlsx', requireAdmin(deps), async (req, res) => {
+    await sendWorkbook(res, cashUpExport(await cashUpReport(db, cashUpDate(req.query))), databaseUrl());
   });
   r.get('/api/admin/reports/therapist-monthly', ...guard, async (req, res) => {
     const [year, month] = monthOf(req.query);

@@ -3,6 +3,7 @@ import type { PaymentStatus } from '../../contract/booking.ts';
 import type { Db } from '../db/client.ts';
 import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
 import type { Tx } from './audit.repository.ts';
+import type { LedgerMethod, LedgerProvider } from './ledger.repository.ts';
 
 /**
  * The one definition of the report numbers, used live and by the nightly aggregation alike.
@@ -124,13 +125,19 @@ export type EodRow = {
   amount_paise: number;
   paid: number;
   refunded: number;
+  booking_time_slot_start: string;
+  attendance: 'ATTENDED' | 'NO_SHOW' | null;
+  /** The booking's payments in the ledger, oldest first: how each was taken. */
+  captures: { provider: LedgerProvider; method: LedgerMethod }[];
 };
 
 /** The day's bookings (no admin blocks), by start time. */
 export async function eodRows(db: Db, date: string): Promise<EodRow[]> {
   const res = await db.execute<EodRow>(sql`
     select b.id, b.client_full_name, b.therapist_id, t.name as therapist_name, b.service_id, b.payment_status, b.cancelled, b.amount_paise,
-           m.paid::int as paid, m.refunded::int as refunded
+           m.paid::int as paid, m.refunded::int as refunded, b.booking_time_slot_start::text as booking_time_slot_start, b.attendance,
+           (select coalesce(json_agg(json_build_object('provider', l.provider, 'method', l.method) order by l.occurred_at, l.id), '[]'::json)
+            from payments_ledger l where l.booking_id = b.id and l.kind = 'capture') as captures
     from bookings b join therapists t on t.id = b.therapist_id ${MONEY}
     where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'
     order by b.booking_time_slot_start, b.id`);

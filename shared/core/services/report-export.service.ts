@@ -1,4 +1,7 @@
 import type { EodReport, PaymentDto, TherapistMonthlyReport } from '../../contract/admin.ts';
+import type { CashUpReport } from '../../contract/cash-up.ts';
+import { CASH_UP_METHOD_LABELS } from '../../domain/cash-up.ts';
+import { ATTENDANCE_WORDS } from '../../domain/attendance.ts';
 import { pad2 } from '../../domain/time.ts';
 
 /**
@@ -11,7 +14,9 @@ export const RUPEE_FORMAT = '"₹"#,##0.00';
 type Column = { header: string; key: string; width: number; numFmt?: string };
 export type Row = Record<string, string | number>;
 /** 'ledger': the workbook process reads the payments ledger itself, as PostgreSQL sends it. */
-export type Export = { fileName: string; sheetName: string; columns: Column[]; rows: Row[] | 'ledger' };
+export type Export = { fileName: string; sheetName: string; columns: Column[]; rows: Row[] | 'ledger'; more?: Sheet[] };
+/** A further sheet of a workbook, after its first (written only when the first has rows). */
+export type Sheet = { sheetName: string; columns: Column[]; rows: Row[] };
 
 /** How the workbook process says it found no rows (and wrote nothing). */
 export const NO_ROWS_EXIT_CODE = 3;
@@ -45,6 +50,17 @@ const COLUMNS = {
   no_show_sessions: text('No-show', 10),
   total_income: money('Total Income', 16),
   total_refunded: money('Total Refunded', 16),
+  session_time: text('Session Time', 12),
+  payment_methods: text('Payment Method', 18),
+  attendance: text('Attendance', 12),
+  cash_up_method: text('Method', 14),
+  taken: money('Taken', 14),
+  refunded: money('Refunded', 14),
+  net: money('Net', 14),
+  time: text('Time (IST)', 10),
+  session_date: text('Session Date', 14),
+  paid_with: text('Paid With', 12),
+  recorded_by: text('Recorded By', 18),
 } satisfies Record<string, Omit<Column, 'key'>>;
 
 /** A sheet's columns, in order, by the fields they show. */
@@ -92,6 +108,7 @@ export function eodExport(report: EodReport): Export {
     sheetName: 'End_of_Day',
     columns: columns(
       'booking_id',
+      'session_time',
       'client_name',
       'therapist_id',
       'therapist_name',
@@ -101,8 +118,54 @@ export function eodExport(report: EodReport): Export {
       'amount',
       'amount_paid',
       'amount_refunded',
+      'payment_methods',
+      'attendance',
     ),
-    rows: report.details.map((d) => ({ ...d, service_id: d.service_id ?? '', cancelled: d.cancelled ? 'Yes' : 'No' })),
+    rows: report.details.map((d) => ({
+      ...d,
+      service_id: d.service_id ?? '',
+      cancelled: d.cancelled ? 'Yes' : 'No',
+      payment_methods: d.payment_methods.map((m) => CASH_UP_METHOD_LABELS[m]).join(', '),
+      attendance: d.attendance ? ATTENDANCE_WORDS[d.attendance] : '',
+    })),
+  };
+}
+
+/**
+ * The cash-up: the first sheet each method's money (Taken, Refunded, Net) with the desk's and the
+ * day's totals under them, the second every movement (refunds negative). No movement, no workbook.
+ */
+export function cashUpExport(report: CashUpReport): Export {
+  const total = (label: string, t: CashUpReport['total']): Row => ({ cash_up_method: label, ...t });
+  return {
+    fileName: `Cash_Up_${report.date}.xlsx`,
+    sheetName: 'Cash_Up',
+    columns: columns('cash_up_method', 'taken', 'refunded', 'net'),
+    rows: report.movements.length
+      ? [
+          ...report.methods.map((m) => ({ cash_up_method: m.label, taken: m.taken, refunded: m.refunded, net: m.net })),
+          total('At the desk', report.at_desk),
+          total('Total', report.total),
+        ]
+      : [],
+    more: [
+      {
+        sheetName: 'Movements',
+        columns: columns('time', 'booking_id', 'client_name', 'session_date', 'session_time', 'kind', 'cash_up_method', 'paid_with', 'amount', 'recorded_by'),
+        rows: report.movements.map((m) => ({
+          time: m.time,
+          booking_id: m.booking_id,
+          client_name: m.client_name,
+          session_date: m.session_date,
+          session_time: m.session_time,
+          kind: m.kind === 'PAYMENT' ? 'Payment' : 'Refund',
+          cash_up_method: CASH_UP_METHOD_LABELS[m.method],
+          paid_with: m.paid_with,
+          amount: m.amount,
+          recorded_by: m.recorded_by,
+        })),
+      },
+    ],
   };
 }
 

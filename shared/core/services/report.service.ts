@@ -1,8 +1,9 @@
 import type { EodDetail, EodReport, IncomePage, IncomeReport, TherapistMonthlyReport } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
-import { addDays, centreNow, pad2 } from '../../domain/time.ts';
+import { addDays, centreNow, pad2, toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { ledgerPage, ledgerSummary, type IncomeTotals } from '../repositories/income.repository.ts';
+import { cashUpMethodOf } from './cash-up.service.ts';
 import { eachPaymentBatch, mapPayment } from './income.service.ts';
 import type { PageRequest } from './paging.ts';
 import {
@@ -111,6 +112,9 @@ export function mapEodDetail(r: EodRow): EodDetail {
     amount: paiseToRupees(r.amount_paise),
     amount_paid: paiseToRupees(r.paid),
     amount_refunded: paiseToRupees(r.refunded),
+    session_time: toHhMm(r.booking_time_slot_start),
+    payment_methods: [...new Set(r.captures.map((c) => cashUpMethodOf(c.provider, c.method)))],
+    attendance: r.attendance,
   };
 }
 

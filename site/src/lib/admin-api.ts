@@ -28,6 +28,7 @@ import type {
   ShareableLinkResponse,
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
+import type { CashUpReport } from '../../../shared/contract/cash-up.ts';
 import type { JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 import type { RecordRefundResponse, RefundOptionsResponse, RefundReviewDecisionResponse, RefundsDueResponse } from '../../../shared/contract/refunds.ts';
 import type { BookingCreateResponse } from '../../../shared/contract/booking.ts';
@@ -91,6 +92,7 @@ export type {
 export type { ApproveRefundInput, DeskPaymentMethod } from '../../../shared/contract/admin.ts';
 
 export type { JobFailureDto as JobFailure, JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
+export type { CashUpMovement, CashUpReport } from '../../../shared/contract/cash-up.ts';
 
 export type PaymentMethod = 'CASH' | 'CARD' | 'UPI';
 
@@ -232,6 +234,8 @@ export const adminApi = {
   incomePage: (page: number, pageSize: number) => request<IncomePage>(`/api/admin/income${q({ page, page_size: pageSize })}`),
   inventoryPage: (page: number, pageSize: number) => request<IncomePage>(`/api/admin/reports/inventory${q({ page, page_size: pageSize })}`),
   eodReport: (reportDate: string) => request<EodReport>(`/api/admin/reports/eod${q({ report_date: reportDate })}`),
+  /** The day's money by when it moved, per method and movement (any admin: the desk counts the till with it). */
+  cashUp: (date: string) => request<CashUpReport>(`/api/admin/reports/cash-up${q({ date })}`),
   monthlyReport: (year: number, month: number) => request<TherapistMonthlyReport>(`/api/admin/reports/therapist-monthly${q({ year, month })}`),
   createShareableLink: (amount: number, bookingId: number, merchantTransactionId: string) =>
     request<ShareableLinkResponse>('/api/create-shareable-payment-link', {

@@ -16,6 +16,7 @@ export const ADMIN_ROUTES = {
   clients: '/admin/clients',
   reports: '/admin/Reports',
   income: '/admin/Income',
+  cashUp: '/admin/cash-up',
   auditLog: '/admin/audit-log',
   queues: '/admin/queues',
   therapists: '/admin/therapists',

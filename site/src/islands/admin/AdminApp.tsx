@@ -18,6 +18,7 @@ const Calendar = lazy(() => import('./Calendar.tsx'));
 const Patients = lazy(() => import('./Patients.tsx'));
 const Clients = lazy(() => import('./Clients.tsx'));
 const Reports = lazy(() => import('./Reports.tsx'));
+const CashUp = lazy(() => import('./CashUp.tsx'));
 const Income = lazy(() => import('./Income.tsx'));
 const AuditLog = lazy(() => import('./AuditLog.tsx'));
 const Therapists = lazy(() => import('./Therapists.tsx'));
@@ -41,6 +42,8 @@ function Screen({ route, onLogout }: { route: AdminRoute } & ScreenProps) {
       return <Patients />;
     case 'clients':
       return <Clients onLogout={onLogout} />;
+    case 'cash-up':
+      return <CashUp />;
     case 'reports':
       return <Reports />;
     case 'income':

@@ -1,11 +1,16 @@
-/** Reports (spec section 2): Inventory, End of Day and Therapist Monthly, each with an Excel export. */
+/**
+ * Reports (spec section 2): Inventory, End of Day and Therapist Monthly, each with an Excel export. End
+ * of Day also says each session's time, how it was paid and whether the client came (issue 31).
+ */
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { adminApi, errorMessage } from '../../lib/admin-api.ts';
-import { MESSAGES, formatAmount, formatShortDate, todayAtCentre } from '../../lib/admin-format.ts';
+import { MESSAGES, formatAmount, formatShortDate, formatTime, todayAtCentre } from '../../lib/admin-format.ts';
+import { ATTENDANCE_WORDS } from '../../../../shared/domain/attendance.ts';
+import { CASH_UP_METHOD_LABELS } from '../../../../shared/domain/cash-up.ts';
 import { monthName, pad2 } from '../../../../shared/domain/time.ts';
 import { useQuery } from '../../lib/query.ts';
-import { downloadExcel } from './excel.ts';
 import { LedgerTable, useLedgerPage } from './LedgerTable.tsx';
+import { ExportButton, Summary } from './report-parts.tsx';
 import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager, PaymentCell, StatusBadge } from './ui.tsx';
 
 type Tab = 'inventory' | 'eod' | 'monthly';
@@ -21,45 +26,6 @@ export const MIN_REPORT_YEAR = 2020;
 function useReport<P, T>(name: string, params: P, load: (params: P) => Promise<T>, errorName: string) {
   const { data, loading, error, refresh } = useQuery(name, params, load);
   return { data, loading, error: error ? errorMessage(error, MESSAGES.reportFailed(errorName)) : null, refresh };
-}
-
-function ExportButton(props: { path: string; fileName: string; hasData: boolean }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <div className="adm-export">
-      <button
-        type="button"
-        className="btn btn-secondary btn-sm"
-        disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(await downloadExcel(props.path, props.fileName, props.hasData));
-          setBusy(false);
-        }}
-      >
-        {busy ? 'Downloading...' : 'Download Excel'}
-      </button>
-      {error ? (
-        <span className="error-text" role="alert">
-          {error}
-        </span>
-      ) : null}
-    </div>
-  );
-}
-
-function Summary(props: { items: [string, string][] }) {
-  return (
-    <dl className="adm-summary">
-      {props.items.map(([k, v]) => (
-        <div key={k}>
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
-      ))}
-    </dl>
-  );
 }
 
 const inventoryFailed = (err: unknown) => errorMessage(err, MESSAGES.reportFailed('inventory'));
@@ -144,6 +110,7 @@ function EodTab() {
                 <thead>
                   <tr>
                     <th scope="col">Booking ID</th>
+                    <th scope="col">Time</th>
                     <th scope="col">Client Name</th>
                     <th scope="col">Therapist</th>
                     <th scope="col">Service ID</th>
@@ -155,12 +122,15 @@ function EodTab() {
                     <th scope="col" className="num">
                       Paid
                     </th>
+                    <th scope="col">Method</th>
+                    <th scope="col">Attendance</th>
                   </tr>
                 </thead>
                 <tbody>
                   {details.map((d) => (
                     <tr key={d.booking_id}>
                       <td>{d.booking_id}</td>
+                      <td className="adm-nowrap">{formatTime(d.session_time)}</td>
                       <td>{d.client_name || '--'}</td>
                       <td>{d.therapist_name || '--'}</td>
                       <td>{d.service_id ?? '--'}</td>
@@ -176,6 +146,8 @@ function EodTab() {
                         {formatAmount(Number(d.amount_paid) - Number(d.amount_refunded))}
                         {Number(d.amount_refunded) > 0 ? <span className="adm-pay-note"> (refunded {formatAmount(d.amount_refunded)})</span> : null}
                       </td>
+                      <td>{d.payment_methods.length ? d.payment_methods.map((m) => CASH_UP_METHOD_LABELS[m]).join(', ') : '--'}</td>
+                      <td>{d.attendance ? ATTENDANCE_WORDS[d.attendance] : '--'}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,4 +1,4 @@
-/** The admin side menu: Reports and Income (and the super-admin tools) only for super admins. */
+/** The admin side menu: Reports and Income (and the super-admin tools) only for super admins; Cash-up for every admin. */
 import { useId, useState, type MouseEvent } from 'react';
 import type { AdminUser } from '../../stores/admin-session.ts';
 import { ADMIN_ROUTES } from '../../lib/admin-nav.ts';
@@ -19,6 +19,7 @@ export type AdminRoute =
   | 'calendar'
   | 'patients'
   | 'clients'
+  | 'cash-up'
   | 'reports'
   | 'income'
   | 'audit-log'
@@ -35,6 +36,7 @@ const ITEMS: Item[] = [
   { key: 'dashboard', label: 'Dashboard', href: ADMIN_ROUTES.dashboard, routes: ['dashboard'] },
   { key: 'calendar', label: 'Calendar View', href: ADMIN_ROUTES.calendar, routes: ['calendar'] },
   { key: 'clients', label: 'Client List', href: ADMIN_ROUTES.patients, routes: ['patients', 'clients'] },
+  { key: 'cash-up', label: 'Cash-up', href: ADMIN_ROUTES.cashUp, routes: ['cash-up'] },
   { key: 'reports', label: 'Reports', href: ADMIN_ROUTES.reports, routes: ['reports'], superOnly: true },
   { key: 'income', label: 'Income', href: ADMIN_ROUTES.income, routes: ['income'], superOnly: true },
   { key: 'audit', label: 'Audit Log', href: ADMIN_ROUTES.auditLog, routes: ['audit-log'], superOnly: true },
