@@ -47,9 +47,11 @@ export async function recordCounterPayment(
     const money = await moneyOf(tx, id);
     const state = paymentState({ ...before, paidPaise: money.capturedPaise, refundedPaise: money.refundedPaise });
     if (!deskPaymentDue(state, before.paymentStatus)) {
-      if (before.cancelled || before.paymentStatus === 'CANCELLED') throw new AppError('conflict', `Booking ${id} is cancelled: no payment can be recorded for it.`);
+      if (before.cancelled || before.paymentStatus === 'CANCELLED')
+        throw new AppError('conflict', `Booking ${id} is cancelled: no payment can be recorded for it.`);
       if (state === 'PAID' || state === 'REFUNDED' || state === 'NO_CHARGE') throw new AppError('conflict', `Booking ${id} is already paid.`);
-      if (before.paymentStatus === 'INITIATED') throw new AppError('conflict', `Booking ${id} is waiting for its online payment: it is paid online, not at the centre.`);
+      if (before.paymentStatus === 'INITIATED')
+        throw new AppError('conflict', `Booking ${id} is waiting for its online payment: it is paid online, not at the centre.`);
       throw new AppError('conflict', `Booking ${id} was not paid in time and its slot was released: no payment can be recorded for it.`);
     }
     const amountPaise = input.amount !== undefined ? rupeesToPaise(input.amount) : before.amountPaise;
