@@ -12,6 +12,7 @@ import {
   formatTime,
   holdNote,
   isBlockBooking,
+  linkSentWords,
   sessionLabel,
   statusesFor,
 } from '../../../lib/admin-format.ts';
@@ -37,7 +38,10 @@ function DateCell(props: { date: string; today: string }) {
 const statusCell = (b: AdminBooking) => (
   <PaymentCell
     badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
-    note={[clientChangeWords(b), b.payment_note, holdNote(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
+    note={
+      [clientChangeWords(b), b.payment_note, holdNote(b), linkSentWords(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') ||
+      null
+    }
   />
 );
 
