@@ -238,6 +238,9 @@ describe('Record payment', () => {
     for (const id of [51, 55, 56]) expect(await screen.findByRole('button', { name: `Record payment for booking ${id}` })).toBeTruthy();
     // Paid, cancelled, and the wizard's hold (paid online).
     for (const id of [52, 53, 54]) expect(screen.queryByRole('button', { name: `Record payment for booking ${id}` })).toBeNull();
+    // The spec's manual online payload: confirmed, its payment in words "Payment not recorded".
+    const unrecorded = screen.getByRole('button', { name: 'Record payment for booking 56' }).closest('tr')!;
+    expect(within(unrecorded).getByText('Payment not recorded').closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('COMPLETED');
     cleanup();
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
     render(<Dashboard onLogout={() => {}} />);
@@ -565,7 +568,8 @@ describe('payment note', () => {
     // Beside the badge, in the same status cell.
     expect(due.closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('CANCELLED');
     expect(within(cell(all, 72)).getByText('Partly refunded ₹500.00').closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('COMPLETED');
-    expect(cell(all, 73).querySelector('.adm-pay-note')).toBeNull();
+    // No money note; its payment in words (issue 31): an online booking waiting for its link.
+    expect(cell(all, 73).querySelector('.adm-pay-note')!.textContent).toBe('Awaiting payment');
 
     fireEvent.click(screen.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
     const mine = await screen.findByRole('region', { name: 'Booked Sessions: Asha Mehta table' });

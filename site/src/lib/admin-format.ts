@@ -2,7 +2,7 @@
 import { addDays, centreNow, formatLongDate, formatTime12h, monthName, pad2, timeToMinutes, weekday, weekdayName } from '../../../shared/domain/time.ts';
 import { formatRupees } from '../../../shared/domain/money.ts';
 import { displayName } from '../../../shared/domain/therapist.ts';
-import { deskPaymentDue } from '../../../shared/domain/payment-state.ts';
+import { deskPaymentDue, PAYMENT_STATE_WORDS } from '../../../shared/domain/payment-state.ts';
 import type { DeskPaymentMethod } from '../../../shared/contract/admin.ts';
 import type { AdminBooking } from './admin-api.ts';
 
@@ -100,6 +100,18 @@ export function canUnblock(b: Pick<AdminBooking, 'cancelled' | 'payment_status' 
  */
 export function canRecordPayment(b: Pick<AdminBooking, 'payment_state' | 'payment_status'>): boolean {
   return deskPaymentDue(b.payment_state, b.payment_status);
+}
+
+/**
+ * The booking's payment in words beside its status ('Paid', 'Pay at centre', 'Awaiting payment',
+ * 'Payment not recorded', …), as the server states it; none where the status, the money note or the
+ * hold's note says it.
+ */
+export function paymentWords(b: Pick<AdminBooking, 'payment_state' | 'payment_note' | 'payment_status'>): string | null {
+  if (b.payment_note || b.payment_state === 'CANCELLED' || b.payment_state === 'BLOCKED') return null;
+  // An unpaid hold's own note says it waits, and until when.
+  if (b.payment_status === 'INITIATED') return null;
+  return PAYMENT_STATE_WORDS[b.payment_state];
 }
 
 /** A booking still waiting for its payment, online or at the centre: its payment link may be sent. */

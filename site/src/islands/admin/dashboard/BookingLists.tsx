@@ -13,6 +13,7 @@ import {
   holdNote,
   isBlockBooking,
   linkSentWords,
+  paymentWords,
   sessionLabel,
   statusesFor,
 } from '../../../lib/admin-format.ts';
@@ -39,8 +40,9 @@ const statusCell = (b: AdminBooking) => (
   <PaymentCell
     badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
     note={
-      [clientChangeWords(b), b.payment_note, holdNote(b), linkSentWords(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') ||
-      null
+      [paymentWords(b), clientChangeWords(b), b.payment_note, holdNote(b), linkSentWords(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null]
+        .filter(Boolean)
+        .join(' · ') || null
     }
   />
 );
