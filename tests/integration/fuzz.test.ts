@@ -456,6 +456,15 @@ const SPECS = (): Spec[] => [
     auth: 'super',
   },
   {
+    name: 'POST /api/admin/bookings/:id/send-payment-link',
+    method: 'POST',
+    path: (p) => `/api/admin/bookings/${p}/send-payment-link`,
+    // A paid booking: even a well-formed request is refused (409), so nothing is ever made, sent or written.
+    param: () => String(ids.completed),
+    body: () => ({}),
+    auth: 'super',
+  },
+  {
     name: 'POST update-payment-link (admin)',
     method: 'POST',
     path: (p) => `/api/admin/bookings/${p}/update-payment-link`,
