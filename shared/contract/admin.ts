@@ -43,6 +43,7 @@ export const ADMIN_MESSAGES = {
   linkTransactionMismatch: (id: number) => `The transaction ID does not match booking ${id}.`,
   linkBookingClosed: (id: number) => `Booking ${id} is cancelled or blocked; no payment link can be generated.`,
   linkAlreadyPaid: (id: number) => `Booking ${id} is already paid.`,
+  linkBookingFailed: (id: number) => `Booking ${id} was not paid in time and its slot was released; no payment link can be sent.`,
   linkUnavailable: 'Payment links are not available right now. Please try again later.',
   linkFailed: 'Failed to generate payment link. Please contact support.',
   linkUpdated: (id: number) => `Payment link for booking ${id} updated successfully.`,
@@ -202,6 +203,17 @@ export const cancelResponseSchema = z.strictObject({
 });
 export type CancelResponse = z.infer<typeof cancelResponseSchema>;
 
+/** How money changes hands at the desk (issue 31): taking a fee, handing a refund back. The ledger's own method names. */
+export const DESK_PAYMENT_METHODS = ['CASH', 'CARD', 'UPI', 'BANK_TRANSFER'] as const;
+export type DeskPaymentMethod = (typeof DESK_PAYMENT_METHODS)[number];
+export const deskMethodSchema = z.enum(DESK_PAYMENT_METHODS, { error: 'Method must be CASH, CARD, UPI or BANK_TRANSFER' });
+/** Rupees typed at the desk: more than zero, at most two decimals. */
+export const deskAmountSchema = z
+  .number({ error: 'Amount must be a number' })
+  .positive({ error: 'Amount must be more than zero' })
+  .max(10_000_000, { error: 'Amount is too large' })
+  .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' });
+
 /**
  * The manual booking form (spec section 5). It collects no age, session type, state or city, so it
  * has its own schema; the admin's amount is the booking's amount.
@@ -249,13 +261,19 @@ export const manualBookingSchema = z
     therapist_email: text(254).optional(),
     terms_accepted: z.boolean().optional(),
     service_id: z.number().int().positive().max(INT4_MAX, { error: 'The selected service does not exist.' }).optional(),
-    // The server decides both: offline PENDING, online COMPLETED, always admin-confirmed.
+    // Always admin-confirmed. The settlement (issue 31): payment_method is money taken now (COMPLETED, one
+    // ledger row); else an online booking with payment_status PENDING waits for a payment link sent to the
+    // client, one without is the spec's COMPLETED with nothing recorded; in person it is paid at the centre.
     admin_confirmed: z.boolean({ error: 'admin_confirmed must be true or false' }).optional(),
     payment_status: z.enum(PAYMENT_STATUSES, { error: 'Unknown payment status' }).optional(),
+    payment_method: deskMethodSchema.optional(),
   })
   .superRefine((v, ctx) => {
     if (v.booking_type === 'OFFLINE' && !v.location_id) {
       ctx.addIssue({ code: 'custom', path: ['location_id'], message: MB.locationRequired });
+    }
+    if (v.payment_method && v.payment_status === 'PENDING') {
+      ctx.addIssue({ code: 'custom', path: ['payment_method'], message: MB.paidNowNotPending });
     }
   });
 export type ManualBookingInput = z.input<typeof manualBookingSchema>;
@@ -268,6 +286,13 @@ export const shareableLinkSchema = z.strictObject({
 });
 export const shareableLinkResponseSchema = z.strictObject({ payment_link_url: z.string() });
 export type ShareableLinkResponse = z.infer<typeof shareableLinkResponseSchema>;
+/** POST /api/admin/bookings/{id}/send-payment-link (issue 31): the link sent, how, and when (ISO 8601). */
+export const sendPaymentLinkResponseSchema = z.strictObject({
+  payment_link_url: z.string(),
+  sent_to: z.array(z.enum(['email', 'whatsapp'])),
+  sent_at: z.string(),
+});
+export type SendPaymentLinkResponse = z.infer<typeof sendPaymentLinkResponseSchema>;
 
 export const updatePaymentLinkSchema = z.strictObject({
   payment_link_url: z.url({ protocol: /^https?$/, error: 'payment_link_url must be an http(s) URL' }).max(2048, { error: 'payment_link_url is too long' }),
@@ -577,16 +602,6 @@ export type AuditEntryDto = z.infer<typeof auditEntrySchema>;
 export const auditPageSchema = pagedSchema(auditEntrySchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
-/** How money changes hands at the desk (issue 31): taking a fee, handing a refund back. The ledger's own method names. */
-export const DESK_PAYMENT_METHODS = ['CASH', 'CARD', 'UPI', 'BANK_TRANSFER'] as const;
-export type DeskPaymentMethod = (typeof DESK_PAYMENT_METHODS)[number];
-export const deskMethodSchema = z.enum(DESK_PAYMENT_METHODS, { error: 'Method must be CASH, CARD, UPI or BANK_TRANSFER' });
-/** Rupees typed at the desk: more than zero, at most two decimals. */
-export const deskAmountSchema = z
-  .number({ error: 'Amount must be a number' })
-  .positive({ error: 'Amount must be more than zero' })
-  .max(10_000_000, { error: 'Amount is too large' })
-  .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most two decimals' });
 /**
  * How the cash-up (and the End of Day report) counts money: the desk's methods, money taken or handed
  * back at the counter; ONLINE, every payment through the payment provider, whatever the client paid it

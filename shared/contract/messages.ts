@@ -25,6 +25,7 @@ export const MANUAL_BOOKING_MESSAGES = {
   bookingTypeRequired: 'Booking type is required',
   locationRequired: 'Location is required for offline booking',
   amountRequired: 'Amount is required and must be positive',
+  paidNowNotPending: 'A session paid now is not awaiting payment: send payment_method or payment_status PENDING, not both.',
 } as const;
 
 export const API_MESSAGES = {

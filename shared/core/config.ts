@@ -114,6 +114,15 @@ const schema = z
       .string()
       .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
       .default('en'),
+    /** The second approved template (issue 31): a payment link sent from the panel (README, "WhatsApp"). */
+    WHATSAPP_PAYMENT_LINK_TEMPLATE_NAME: z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' })
+      .default('payment_link'),
+    WHATSAPP_PAYMENT_LINK_TEMPLATE_LANGUAGE: z
+      .string()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
+      .default('en'),
     WHATSAPP_APP_SECRET: z.string().min(1).optional(),
     WHATSAPP_VERIFY_TOKEN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
     WHATSAPP_GRAPH_URL: z.url({ error: 'must be an absolute URL' }).default('https://graph.facebook.com'),
@@ -202,6 +211,9 @@ export type WhatsAppConfig = {
   phoneNumberId: string;
   templateName: string;
   templateLanguage: string;
+  /** The payment link's template (body: first name, therapist, date, time IST, amount, link). */
+  paymentLinkTemplateName: string;
+  paymentLinkTemplateLanguage: string;
   /** The app secret Meta signs status webhooks with (X-Hub-Signature-256). */
   appSecret: string;
   /** What Meta must echo in hub.verify_token when the webhook is registered. */
@@ -351,6 +363,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID,
             templateName: e.WHATSAPP_TEMPLATE_NAME,
             templateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
+            paymentLinkTemplateName: e.WHATSAPP_PAYMENT_LINK_TEMPLATE_NAME,
+            paymentLinkTemplateLanguage: e.WHATSAPP_PAYMENT_LINK_TEMPLATE_LANGUAGE,
             appSecret: e.WHATSAPP_APP_SECRET!,
             verifyToken: e.WHATSAPP_VERIFY_TOKEN!,
             graphUrl: e.WHATSAPP_GRAPH_URL.replace(/\/+$/, ''),

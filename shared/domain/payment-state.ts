@@ -51,3 +51,12 @@ export function paymentState(b: PaymentStateInput): PaymentState {
   if (b.paymentStatus === 'PENDING' && b.bookingType === 'OFFLINE') return 'PAY_AT_CENTRE';
   return 'AWAITING_PAYMENT';
 }
+
+/**
+ * Whether the desk may record money taken for the booking (record-payment, the panel's Record payment):
+ * in person and to be paid at the centre, confirmed with no money recorded, or an online booking the
+ * centre made waiting on its payment link (PENDING; never the wizard's INITIATED hold, paid online).
+ */
+export function deskPaymentDue(state: PaymentState, paymentStatus: string): boolean {
+  return state === 'PAY_AT_CENTRE' || state === 'PAYMENT_NOT_RECORDED' || (state === 'AWAITING_PAYMENT' && paymentStatus === 'PENDING');
+}

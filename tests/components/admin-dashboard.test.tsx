@@ -218,7 +218,10 @@ describe('Record payment', () => {
         offline(paid ? { payment_status: 'COMPLETED' } : {}),
         offline({ id: 52, payment_status: 'COMPLETED', booking_time_slot_start: '11:00:00' }),
         offline({ id: 53, cancelled: true, booking_time_slot_start: '12:00:00' }),
-        booking({ id: 54, payment_status: 'PENDING', booking_date: tomorrow }),
+        booking({ id: 54, payment_status: 'INITIATED', booking_date: tomorrow }),
+        // Issue 31: an online booking the centre made awaiting its link, and one confirmed with no payment recorded.
+        booking({ id: 55, payment_status: 'PENDING', booking_date: tomorrow, booking_time_slot_start: '14:00:00' }),
+        booking({ id: 56, booking_date: tomorrow, booking_time_slot_start: '15:00:00', amount_paid: 0 }),
       ]),
       'POST /api/admin/bookings/51/record-payment': () => {
         const out = answer();
@@ -228,12 +231,16 @@ describe('Record payment', () => {
     });
   }
 
-  it('is offered only on unpaid in-person bookings, in the table and in the mobile cards', async () => {
+  it('is offered where the desk may take the money (to pay at the centre, awaiting a link, payment not recorded), in the table and in the mobile cards', async () => {
     signIn();
     routes(() => ({}));
     render(<Dashboard onLogout={() => {}} />);
-    expect(await screen.findByRole('button', { name: 'Record payment for booking 51' })).toBeTruthy();
+    for (const id of [51, 55, 56]) expect(await screen.findByRole('button', { name: `Record payment for booking ${id}` })).toBeTruthy();
+    // Paid, cancelled, and the wizard's hold (paid online).
     for (const id of [52, 53, 54]) expect(screen.queryByRole('button', { name: `Record payment for booking ${id}` })).toBeNull();
+    // The spec's manual online payload: confirmed, its payment in words "Payment not recorded".
+    const unrecorded = screen.getByRole('button', { name: 'Record payment for booking 56' }).closest('tr')!;
+    expect(within(unrecorded).getByText('Payment not recorded').closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('COMPLETED');
     cleanup();
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: true, media: query, addEventListener() {}, removeEventListener() {} }));
     render(<Dashboard onLogout={() => {}} />);
@@ -248,7 +255,12 @@ describe('Record payment', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Record payment for booking 51' }));
     const dialog = screen.getByRole('dialog', { name: 'Record payment for booking 51' });
     const method = within(dialog).getByLabelText('Payment method') as HTMLSelectElement;
-    expect(Array.from(method.options).map((o) => o.value)).toEqual(['CASH', 'CARD', 'UPI']);
+    expect(Array.from(method.options).map((o) => [o.value, o.text])).toEqual([
+      ['CASH', 'Cash'],
+      ['CARD', 'Card'],
+      ['UPI', 'UPI'],
+      ['BANK_TRANSFER', 'Bank transfer'],
+    ]);
     // Focus moves into the dialog.
     expect(dialog.contains(document.activeElement)).toBe(true);
     const amount = within(dialog).getByLabelText('Amount (₹)') as HTMLInputElement;
@@ -620,7 +632,8 @@ describe('payment note', () => {
     // Beside the badge, in the same status cell.
     expect(due.closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('CANCELLED');
     expect(within(cell(all, 72)).getByText('Partly refunded ₹500.00').closest('.adm-pay')!.querySelector('.adm-badge')!.textContent).toBe('COMPLETED');
-    expect(cell(all, 73).querySelector('.adm-pay-note')).toBeNull();
+    // No money note; its payment in words (issue 31): an online booking waiting for its link.
+    expect(cell(all, 73).querySelector('.adm-pay-note')!.textContent).toBe('Awaiting payment');
 
     fireEvent.click(screen.getByRole('button', { name: 'View availability of Dr. Asha Mehta' }));
     const mine = await screen.findByRole('region', { name: 'Booked Sessions: Asha Mehta table' });

@@ -232,22 +232,18 @@ describe('messages next to the action (item 14)', () => {
     expect(document.activeElement!.textContent).toContain('Booking 4 cancelled successfully.');
   });
 
-  it('"Payment link copied" is drawn under the row of the booking whose button was pressed', async () => {
+  it('a booking sent its payment link says when on its row ("Link sent", the centre’s time)', async () => {
     signIn();
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn(async () => {}) }, configurable: true });
+    const sentAt = new Date(`${today}T09:30:00+05:30`).toISOString();
     mockFetch({
       'GET /api/admin/therapists': therapists,
-      'GET /api/admin/bookings': bookingsServer(rows),
-      'POST /api/create-shareable-payment-link': { payment_link_url: 'https://pay.example/l/kabir' },
-      'POST /api/admin/bookings/3/update-payment-link': {},
+      'GET /api/admin/bookings': bookingsServer(rows.map((b) => (b.id === 3 ? { ...b, payment_link_sent_at: sentAt, payment_link_sent_to: ['email'] } : b))),
     });
     render(<Dashboard onLogout={() => {}} />);
     const table = await screen.findByRole('region', { name: 'All Booked Slots table' });
-    fireEvent.click(await within(table).findByRole('button', { name: 'Generate payment link for booking 3' }));
-    const msg = await findNotice(/Booking ID 3|booking 3/);
-    expect(msg.textContent).toBe('Success! Payment link for Booking ID 3 has been copied to your clipboard.');
-    const kabir = within(table).getByText('Kabir Shah').closest('tr')!;
-    expect(kabir.nextElementSibling).toBe(msg.closest('tr'));
+    const kabir = (await within(table).findByText('Kabir Shah')).closest('tr')!;
+    expect(kabir.textContent).toContain('Link sent 9:30 AM');
+    expect(within(kabir).getByRole('button', { name: 'Payment link for booking 3' })).toBeTruthy();
   });
 
   it('a block’s message is drawn right after its slot in the grid', async () => {

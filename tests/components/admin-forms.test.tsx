@@ -245,11 +245,8 @@ describe('Manual Booking', () => {
     });
   });
 
-  it('sends an admin-confirmed booking (online COMPLETED, a UUID per form) and reports success', async () => {
-    signIn();
-    const { calls } = manualRoutes({ 'POST /confirm-booking': { booking_id: 321, message: 'ok' } });
-    const onCreated = vi.fn();
-    render(<ManualBooking onClose={() => {}} onCreated={onCreated} />);
+  /** Asha (online), tomorrow at noon, Meera's details: all but how it was settled. */
+  async function fillOnline() {
     fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '1' } });
     fireEvent.change(screen.getByLabelText('Booking Date'), { target: { value: tomorrow } });
     await waitFor(() => expect((screen.getByLabelText('Time Slot') as HTMLSelectElement).options.length).toBe(2));
@@ -257,6 +254,36 @@ describe('Manual Booking', () => {
     fireEvent.change(screen.getByLabelText('Client Name'), { target: { value: 'Meera Pillai' } });
     fireEvent.change(screen.getByLabelText('Client Email'), { target: { value: 'meera@example.com' } });
     fireEvent.change(screen.getByLabelText('Client Mobile'), { target: { value: '98765 43210' } });
+  }
+
+  it('online: asks how the session was settled; paid now by UPI sends COMPLETED with the method (a UUID per form) and reports success', async () => {
+    signIn();
+    const { calls } = manualRoutes({ 'POST /confirm-booking': { booking_id: 321, message: 'ok' } });
+    const onCreated = vi.fn();
+    render(<ManualBooking onClose={() => {}} onCreated={onCreated} />);
+    await fillOnline();
+    expect(screen.queryByText('Online bookings are saved as Completed.')).toBeNull();
+    const payment = screen.getByRole('group', { name: 'Payment' });
+    const paidNow = within(payment).getByRole('radio', { name: 'Paid now' });
+    const link = within(payment).getByRole('radio', { name: 'Not paid yet: send a payment link' });
+    expect([paidNow, link].map((r) => (r as HTMLInputElement).checked)).toEqual([false, false]);
+    // Nothing chosen: nothing is sent, the choice says why, and focus goes to it.
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    expect(within(payment).getByText('Choose how the session was settled.')).toBeTruthy();
+    expect(document.activeElement).toBe(paidNow);
+    expect(paidNow.getAttribute('aria-describedby')).toBe(within(payment).getByText('Choose how the session was settled.').id);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    // Paid now asks the method (the desk's four), and the amount stays the price.
+    fireEvent.click(paidNow);
+    expect(screen.queryByText('Choose how the session was settled.')).toBeNull();
+    const method = screen.getByLabelText('Payment method') as HTMLSelectElement;
+    expect(Array.from(method.options).map((o) => o.text)).toEqual(['Select a method', 'Cash', 'Card', 'UPI', 'Bank transfer']);
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    expect(screen.getByText('Choose the payment method.')).toBeTruthy();
+    expect(document.activeElement).toBe(method);
+    expect(method.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(method, { target: { value: 'UPI' } });
+    expect(screen.getByText('Saved as Completed with the payment recorded; the client is e-mailed the confirmation.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
     await waitFor(() => expect(onCreated).toHaveBeenCalledWith('Manual booking 321 created successfully!'));
     const post = calls.find((c) => c.method === 'POST')!;
@@ -271,10 +298,60 @@ describe('Manual Booking', () => {
       location_id: 0,
       amount: 1500,
       payment_status: 'COMPLETED',
+      payment_method: 'UPI',
       admin_confirmed: true,
     });
     expect(body.payment_transaction_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((post.init!.headers as Record<string, string>).Authorization).toBe('Bearer test-token');
+  });
+
+  it('online, not paid yet: sends payment_status PENDING and no method, and says a link goes to the client', async () => {
+    signIn();
+    const { calls } = manualRoutes({ 'POST /confirm-booking': { booking_id: 322, message: 'ok' } });
+    const onCreated = vi.fn();
+    render(<ManualBooking onClose={() => {}} onCreated={onCreated} />);
+    await fillOnline();
+    fireEvent.click(screen.getByRole('radio', { name: 'Paid now' }));
+    fireEvent.change(screen.getByLabelText('Payment method'), { target: { value: 'CASH' } });
+    // Changed its mind: the method goes with "Paid now".
+    fireEvent.click(screen.getByRole('radio', { name: 'Not paid yet: send a payment link' }));
+    expect(screen.queryByLabelText('Payment method')).toBeNull();
+    expect(screen.getByText('Saved as awaiting payment: the client is e-mailed a payment link, and the booking is confirmed once it is paid.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith('Manual booking 322 created successfully!'));
+    const body = JSON.parse(String(calls.find((c) => c.method === 'POST')!.init!.body));
+    expect(body).toMatchObject({ booking_type: 'ONLINE', payment_status: 'PENDING', amount: 1500 });
+    expect(body).not.toHaveProperty('payment_method');
+  });
+
+  it('in person: "Pay at the centre" by default, or "Paid now" with its method', async () => {
+    signIn();
+    const { calls } = manualRoutes({ 'POST /confirm-booking': { booking_id: 323, message: 'ok' } });
+    render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
+    fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '5' } });
+    const payment = screen.getByRole('group', { name: 'Payment' });
+    expect(
+      within(payment)
+        .getAllByRole('radio')
+        .map((r) => [r.closest('label')!.textContent, (r as HTMLInputElement).checked]),
+    ).toEqual([
+      ['Pay at the centre', true],
+      ['Paid now', false],
+    ]);
+    expect(screen.getByText('Saved as Pending; payment is collected at the visit.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Booking Date'), { target: { value: addDays(today, 2) } });
+    await waitFor(() => expect((screen.getByLabelText('Time Slot') as HTMLSelectElement).options.length).toBe(4));
+    fireEvent.change(screen.getByLabelText('Time Slot'), { target: { value: '11:00' } });
+    fireEvent.change(screen.getByLabelText('Client Name'), { target: { value: 'Rahul' } });
+    fireEvent.change(screen.getByLabelText('Client Email'), { target: { value: 'rahul@example.com' } });
+    fireEvent.change(screen.getByLabelText('Client Mobile'), { target: { value: '9123456780' } });
+    fireEvent.click(within(payment).getByRole('radio', { name: 'Paid now' }));
+    fireEvent.change(screen.getByLabelText('Payment method'), { target: { value: 'CARD' } });
+    fireEvent.change(screen.getByLabelText('Amount (₹)'), { target: { value: '1700' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    const body = JSON.parse(String(calls.find((c) => c.method === 'POST')!.init!.body));
+    expect(body).toMatchObject({ booking_type: 'OFFLINE', location_id: 1, payment_status: 'COMPLETED', payment_method: 'CARD', amount: 1700 });
   });
 
   it('offline bookings are PENDING at the chosen location; failures show the messages', async () => {
@@ -378,22 +455,71 @@ describe('Dashboard actions', () => {
     expect(msg.closest('.adm-notice')!.className).toContain('adm-notice--error');
   });
 
-  it('payment link: missing details, then a link copied to the clipboard', async () => {
+  it('payment link panel: Send makes and sends the link, shows it with Copy, in success styling; the row then says "Link sent"', async () => {
     signIn();
     const writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const { calls } = dashRoutes({
-      'POST /api/create-shareable-payment-link': { payment_link_url: 'https://pay.example/l/abc' },
-      'POST /api/admin/bookings/41/update-payment-link': {},
+    const sentAt = new Date(`${today}T09:30:00+05:30`).toISOString();
+    let sent = false;
+    const { calls } = mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': bookingsServer(() => [
+        booking({
+          id: 41,
+          booking_date: tomorrow,
+          payment_status: 'PENDING',
+          ...(sent ? { payment_link_url: 'https://pay.example/l/abc', payment_link_sent_at: sentAt, payment_link_sent_to: ['email'] } : {}),
+        }),
+        booking({ id: 45, booking_date: tomorrow, booking_time_slot_start: '11:00:00' }),
+      ]),
+      'POST /api/admin/bookings/41/send-payment-link': () => {
+        sent = true;
+        return { payment_link_url: 'https://pay.example/l/abc', sent_to: ['email'], sent_at: sentAt };
+      },
     });
     render(<Dashboard onLogout={() => {}} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate payment link for booking 42' }));
-    expect(await findNotice('Error: Booking 42 is missing required details (price, ID, or transaction ID) to generate a link.')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Generate payment link for booking 41' }));
-    expect(await findNotice('Success! Payment link for Booking ID 41 has been copied to your clipboard.')).toBeTruthy();
+    // Only a booking waiting for its payment has a link to send.
+    fireEvent.click(await screen.findByRole('button', { name: 'Payment link for booking 41' }));
+    expect(screen.queryByRole('button', { name: 'Payment link for booking 45' })).toBeNull();
+    const panel = screen.getByRole('dialog', { name: 'Payment link for booking 41' });
+    expect(within(panel).getByText('No payment link yet. Send makes one and sends it to the client.')).toBeTruthy();
+    expect(within(panel).getByText('Not sent to the client yet.')).toBeTruthy();
+    fireEvent.click(within(panel).getByRole('button', { name: 'Send to client' }));
+    const done = await within(panel).findByText('Payment link for booking 41 sent to the client by e-mail at 9:30 AM.');
+    // Its kind, not its words, makes it a success: green, and announced politely.
+    expect(done.closest('.adm-notice')!.className).toContain('adm-notice--success');
+    expect(done.closest('[role]')!.getAttribute('role')).toBe('status');
+    expect((within(panel).getByLabelText('Payment link') as HTMLInputElement).value).toBe('https://pay.example/l/abc');
+    expect(within(panel).getByText('Link sent 9:30 AM by e-mail.')).toBeTruthy();
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.url.pathname).toBe('/api/admin/bookings/41/send-payment-link');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Copy link' }));
+    expect(await within(panel).findByText('Link copied to the clipboard.')).toBeTruthy();
     expect(writeText).toHaveBeenCalledWith('https://pay.example/l/abc');
-    const link = calls.find((c) => c.url.pathname === '/api/create-shareable-payment-link')!;
-    expect(JSON.parse(String(link.init!.body))).toEqual({ amount: 1500, booking_id: 41, merchant_transaction_id: 'tx-1' });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Close' }));
+    // The lists were reloaded: the row says when the link went.
+    const table = screen.getByRole('region', { name: 'All Booked Slots table' });
+    await waitFor(() => expect(within(table).getByText(/Link sent 9:30 AM/)).toBeTruthy());
+  });
+
+  it('payment link panel: a refusal is an error (red, an alert); Create link makes one to copy without sending', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': bookingsServer([booking({ id: 41, booking_date: tomorrow, payment_status: 'PENDING' })]),
+      'POST /api/admin/bookings/41/send-payment-link': [409, { detail: 'Booking 41 is already paid.' }],
+      'POST /api/create-shareable-payment-link': { payment_link_url: 'https://pay.example/l/new' },
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Payment link for booking 41' }));
+    const panel = screen.getByRole('dialog', { name: 'Payment link for booking 41' });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Send to client' }));
+    const refused = await within(panel).findByText('Failed to send the payment link for booking 41: Booking 41 is already paid.');
+    expect(refused.closest('.adm-notice')!.className).toContain('adm-notice--error');
+    expect(refused.closest('[role]')!.getAttribute('role')).toBe('alert');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Create link' }));
+    expect(await within(panel).findByText('Payment link for booking 41 created successfully.')).toBeTruthy();
+    expect((within(panel).getByLabelText('Payment link') as HTMLInputElement).value).toBe('https://pay.example/l/new');
   });
 
   it('slots: Booked, Blocked with Unblock, free with Block; block asks and reports', async () => {

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { vi } from 'vitest';
+import { paymentState } from '../../shared/domain/payment-state.ts';
 import { saveSession } from '../../site/src/stores/admin-session.ts';
 
 type Handler = (url: URL, init: RequestInit | undefined) => unknown;
@@ -26,7 +27,26 @@ export function signIn(superadmin = true) {
   saveSession('test-token', { username: superadmin ? 'owner' : 'staff', is_superadmin: superadmin, is_admin: true, is_active: true });
 }
 
+/**
+ * A booking record as the server answers it. A COMPLETED booking is paid (its money in the ledger)
+ * unless amount_paid says otherwise, and payment_state follows from both as the server computes it.
+ */
 export function booking(over: Record<string, unknown> = {}) {
+  const b = bookingFields(over);
+  const given = b as Record<string, unknown>;
+  const paid = Number(given.amount_paid ?? (b.payment_status === 'COMPLETED' ? b.amount : 0));
+  const state = paymentState({
+    bookingType: b.booking_type as 'ONLINE' | 'OFFLINE' | 'ADMIN_BLOCK',
+    paymentStatus: String(b.payment_status),
+    cancelled: Boolean(b.cancelled),
+    amountPaise: Math.round(Number(b.amount) * 100),
+    paidPaise: Math.round(paid * 100),
+    refundedPaise: Math.round(Number(given.amount_refunded ?? 0) * 100),
+  });
+  return { amount_paid: paid, payment_state: state, payment_link_sent_at: null, payment_link_sent_to: null, ...b };
+}
+
+function bookingFields(over: Record<string, unknown>) {
   return {
     id: 1,
     booking_date: '2026-11-24',

@@ -388,6 +388,15 @@ describe('/payment-status', () => {
     expect($booking.get().clientInfo.fullName).toBe('');
   });
 
+  it('paid through a link the centre sent (reference 9-…): the booking is looked up by its number (issue 31)', async () => {
+    const { calls } = mockFetch({ 'GET /api/get-razorpay-details/9': { body: { data: details } } });
+    render(
+      <PaymentStatus search="?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_2&razorpay_payment_link_reference_id=9-a1b2c3d4e5f6&razorpay_payment_link_status=paid&razorpay_signature=sig" />,
+    );
+    expect(await screen.findByRole('heading', { name: 'Booking Confirmed!' })).toBeTruthy();
+    expect(new URL(calls[0]!.url, 'http://x').pathname).toBe('/api/get-razorpay-details/9');
+  });
+
   it('paid with a failed lookup: Booking Confirmation Failed! with the payment id', async () => {
     mockFetch({ 'GET /api/get-razorpay-details/9': { status: 500 } });
     render(

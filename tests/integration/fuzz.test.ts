@@ -127,6 +127,8 @@ beforeAll(async () => {
     ...WHATSAPP_FUZZ,
     templateName: 'session_reminder',
     templateLanguage: 'en',
+    paymentLinkTemplateName: 'payment_link',
+    paymentLinkTemplateLanguage: 'en',
     graphUrl: 'http://127.0.0.1:9',
     graphVersion: 'v26.0',
     retryDelayMs: 60_000,
@@ -476,6 +478,15 @@ const SPECS = (): Spec[] => [
     param: () => String(ids.pending),
     body: () => ({ method: 'CASH', amount: 1800 }),
     fields: FIELDS.recordPayment,
+    auth: 'super',
+  },
+  {
+    name: 'POST /api/admin/bookings/:id/send-payment-link',
+    method: 'POST',
+    path: (p) => `/api/admin/bookings/${p}/send-payment-link`,
+    // A paid booking: even a well-formed request is refused (409), so nothing is ever made, sent or written.
+    param: () => String(ids.completed),
+    body: () => ({}),
     auth: 'super',
   },
   {

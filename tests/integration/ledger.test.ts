@@ -239,7 +239,7 @@ describe('POST /api/admin/bookings/{id}/record-payment', () => {
     expect(await database.db.$count(paymentsLedger)).toBe(before);
   });
 
-  it('a manual online booking marked paid by an admin is in the ledger as taken at the counter', async () => {
+  it('a manual online booking paid now is in the ledger as taken at the counter with its method; the spec payload records nothing', async () => {
     const res = await request(app)
       .post('/confirm-booking')
       .set(desk())
@@ -256,11 +256,32 @@ describe('POST /api/admin/bookings/{id}/record-payment', () => {
         payment_transaction_id: randomUUID(),
         admin_confirmed: true,
         payment_status: 'COMPLETED',
+        payment_method: 'UPI',
       })
       .expect(200);
     expect(await ledgerOf(res.body.booking_id)).toEqual([
-      expect.objectContaining({ provider: 'counter', method: 'OTHER', amountPaise: 123_450, recordedByAdminId: admins.admin.id }),
+      expect.objectContaining({ provider: 'counter', method: 'UPI', amountPaise: 123_450, recordedByAdminId: admins.admin.id }),
     ]);
+    // Issue 31: no money was taken, so none is recorded.
+    const spec = await request(app)
+      .post('/confirm-booking')
+      .set(desk())
+      .send({
+        therapist_id: 1,
+        booking_date: '2026-12-01',
+        booking_time_slot_start: '11:00',
+        client_full_name: 'Walk In',
+        client_email: 'walk.in@example.com',
+        client_mobile: '9123456780',
+        booking_type: 'ONLINE',
+        location_id: 0,
+        amount: 1234.5,
+        payment_transaction_id: randomUUID(),
+        admin_confirmed: true,
+        payment_status: 'COMPLETED',
+      })
+      .expect(200);
+    expect(await ledgerOf(spec.body.booking_id)).toEqual([]);
   });
 });
 

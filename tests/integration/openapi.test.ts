@@ -74,6 +74,8 @@ beforeAll(async () => {
     verifyToken: 'wa-verify-token-kept-secret',
     templateName: 'session_reminder',
     templateLanguage: 'en',
+    paymentLinkTemplateName: 'payment_link',
+    paymentLinkTemplateLanguage: 'en',
     graphUrl: 'http://127.0.0.1:9',
     graphVersion: 'v26.0',
     retryDelayMs: 60_000,

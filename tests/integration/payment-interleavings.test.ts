@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { bookings, outbox, paymentsLedger, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
-import { handlePaymentWebhook, reconcileBooking, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
+import { sendLinkOfNewBooking } from '../../shared/core/services/payment-link-send.service.ts';
+import {
+  expireEndedHolds,
+  handlePaymentWebhook,
+  reconcileAll,
+  reconcileBooking,
+  refundStrayPayment,
+  type PaymentDeps,
+} from '../../shared/core/services/payment.service.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
@@ -231,6 +239,224 @@ describe('payments in any order', () => {
         await checkInvariants(id);
       }),
       { numRuns: 60, seed: 20261123 },
+    );
+  });
+});
+
+/**
+ * Manual bookings (issue 31) in any order. A manual online booking paid now (a desk method), made
+ * unpaid with a payment link sent to the client, or made with the spec's own payload; then a random
+ * sequence of what can happen to it: the desk's Send, the creation's send job run (again), a new
+ * shareable link closing the older one, payments at the provider, their callbacks and webhooks, the
+ * reconciliation, the hold expiry, the staff's cancel, the desk recording a payment, the stray refunds.
+ * Then, beside the invariants above:
+ * - a booking paid now has its one counter capture, and nothing else is ever taken;
+ * - the spec's payload never has a ledger row;
+ * - one awaiting its link holds its slot unpaid until it is paid (exactly one payment kept) or cancelled
+ *   (nothing kept), never released by a hold running out.
+ */
+type ManualKind = 'paid-now' | 'link' | 'spec';
+type ManualStep =
+  | { kind: 'send' }
+  | { kind: 'send-job' }
+  | { kind: 'shared-link' }
+  | { kind: 'pay'; which: 'first' | 'last' }
+  | { kind: 'callback'; which: 'first' | 'last' }
+  | { kind: 'webhook'; which: 'first' | 'last' }
+  | { kind: 'reconcile' }
+  | { kind: 'hold-over' }
+  | { kind: 'cancel' }
+  | { kind: 'desk-pay' }
+  | { kind: 'stray-refunds' };
+
+const manualStep = (kind: ManualKind): fc.Arbitrary<ManualStep> =>
+  fc.oneof(
+    { arbitrary: fc.constant({ kind: 'send' as const }), weight: 2 },
+    { arbitrary: fc.constant({ kind: 'send-job' as const }), weight: 2 },
+    { arbitrary: fc.constant({ kind: 'shared-link' as const }), weight: 2 },
+    { arbitrary: which.map((w) => ({ kind: 'pay' as const, which: w })), weight: 3 },
+    { arbitrary: which.map((w) => ({ kind: 'callback' as const, which: w })), weight: 2 },
+    { arbitrary: which.map((w) => ({ kind: 'webhook' as const, which: w })), weight: 2 },
+    { arbitrary: fc.constant({ kind: 'reconcile' as const }), weight: 1 },
+    { arbitrary: fc.constant({ kind: 'hold-over' as const }), weight: 1 },
+    { arbitrary: fc.constant({ kind: 'cancel' as const }), weight: 1 },
+    // The spec's payload is never paid in these runs: what is checked is that nothing captures it.
+    { arbitrary: fc.constant({ kind: 'desk-pay' as const }), weight: kind === 'spec' ? 0 : 1 },
+    { arbitrary: fc.constant({ kind: 'stray-refunds' as const }), weight: 1 },
+  );
+
+/** Ms. Priya Nair (online, 09:00–18:00), inside the admin's 15-day window. */
+const MANUAL_HOURS = ['09:00', '10:00', '11:00', '12:00', '15:00', '16:00', '17:00', '18:00'];
+const MANUAL_DAYS = DAYS.filter((d) => d <= '2026-12-07');
+let manualRun = 0;
+
+/** Every sandbox link the centre made for the booking (reference `{id}-…`), oldest first. */
+const manualLinksOf = (id: number) =>
+  database.db
+    .select()
+    .from(sandboxPaymentLinks)
+    .where(like(sandboxPaymentLinks.referenceId, `${id}-%`))
+    .orderBy(sandboxPaymentLinks.createdAt, sandboxPaymentLinks.id);
+
+async function performManual(id: number, txn: string, s: ManualStep, callbacks: Map<string, Record<string, string>>): Promise<void> {
+  switch (s.kind) {
+    case 'send':
+      await request(app).post(`/api/admin/bookings/${id}/send-payment-link`).set(superDesk()).send({});
+      return;
+    case 'send-job':
+      await sendLinkOfNewBooking(deps, id);
+      return;
+    case 'shared-link':
+      await request(app).post('/api/create-shareable-payment-link').set(superDesk()).send({ amount: 1200, booking_id: id, merchant_transaction_id: txn });
+      return;
+    case 'pay': {
+      const link = pick(await manualLinksOf(id), s.which);
+      if (!link) return;
+      const res = await request(app).post(`/sandbox/checkout/${link.id}/pay`);
+      if (res.status === 303) callbacks.set(link.id, Object.fromEntries(new URL(res.headers.location!).searchParams));
+      return;
+    }
+    case 'callback': {
+      const link = pick(await manualLinksOf(id), s.which);
+      const q = link && callbacks.get(link.id);
+      if (q)
+        await request(app)
+          .get(`/api/get-razorpay-details/${link.id}`)
+          .query({ payment_status: 'paid', ...q });
+      return;
+    }
+    case 'webhook': {
+      const hooks = await database.db.select().from(outbox).where(eq(outbox.jobName, 'payments.sandbox-webhook'));
+      const hook = pick(
+        hooks.filter((h) => (h.payload as { body: string }).body.includes(`"reference_id":"${id}-`)),
+        s.which,
+      );
+      if (hook) await deliver((hook.payload as { body: string }).body, (hook.payload as { eventId: string }).eventId);
+      return;
+    }
+    case 'reconcile':
+      await reconcileAll(deps);
+      return;
+    case 'hold-over':
+      await expireEndedHolds(deps);
+      await reconcileBooking(deps, id);
+      return;
+    case 'cancel':
+      // The staff's cancel of an unpaid booking (a paid one needs a refund decision: 409, nothing changes).
+      await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({});
+      return;
+    case 'desk-pay':
+      await request(app).post(`/api/admin/bookings/${id}/record-payment`).set(superDesk()).send({ method: 'CASH' });
+      return;
+    case 'stray-refunds':
+      await runStrayRefunds(id);
+      return;
+  }
+}
+
+async function checkManualInvariants(id: number, kind: ManualKind): Promise<void> {
+  const b = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
+  const ledger = await database.db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, id));
+  const captures = ledger.filter((r) => r.kind === 'capture');
+  const paidLinks = (await manualLinksOf(id)).filter((l) => l.status === 'paid');
+  // Every payment the provider took is recorded, once; the desk's are its own.
+  for (const l of paidLinks) expect(captures.filter((c) => c.paymentId === l.paymentId)).toHaveLength(1);
+  expect(captures.filter((c) => c.provider === 'sandbox')).toHaveLength(paidLinks.length);
+  const counter = captures.filter((c) => c.provider === 'counter');
+  if (kind === 'spec') {
+    // Confirmed with nothing recorded (the staff may cancel it; nothing is owed either way).
+    expect(ledger).toEqual([]);
+    expect(b.paymentStatus).toBe('COMPLETED');
+    return;
+  }
+  if (kind === 'paid-now') {
+    expect(counter).toHaveLength(1);
+    expect(paidLinks).toEqual([]);
+    expect(b).toMatchObject({ paymentStatus: 'COMPLETED', cancelled: false });
+  }
+  expect(counter.length).toBeLessThanOrEqual(1);
+  expect(b.paymentHoldExpiresAt).toBeNull();
+  const holders = await database.db.$count(
+    bookings,
+    and(
+      eq(bookings.therapistId, b.therapistId),
+      eq(bookings.bookingDate, b.bookingDate),
+      eq(bookings.bookingTimeSlotStart, b.bookingTimeSlotStart),
+      sql`not cancelled and payment_status not in ('FAILED', 'CANCELLED')`,
+    ),
+  );
+  await runStrayRefunds(id);
+  const after = await database.db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, id));
+  const kept = after.reduce((n, r) => n + r.amountPaise, 0);
+  if (b.cancelled) {
+    // Staff cancelled it unpaid: whatever was paid after comes back.
+    expect(kept).toBe(0);
+    expect(holders).toBe(0);
+    return;
+  }
+  // Never released: it holds its slot, paid or not.
+  expect(holders).toBe(1);
+  if (b.paymentStatus === 'PENDING') {
+    expect(captures).toEqual([]);
+    return;
+  }
+  expect(b.paymentStatus).toBe('COMPLETED');
+  // Paid exactly once: one payment kept in full, any other returned.
+  expect(kept).toBe(b.amountPaise);
+  const keptPayments = after.filter((r) => r.kind === 'capture' && after.filter((x) => x.paymentId === r.paymentId).reduce((n, x) => n + x.amountPaise, 0) > 0);
+  expect(keptPayments).toHaveLength(1);
+}
+
+describe('manual bookings in any order', () => {
+  it('a payment recorded exactly once when money was taken, never for the spec payload', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .oneof(
+            { arbitrary: fc.constant<ManualKind>('link'), weight: 4 },
+            { arbitrary: fc.constant<ManualKind>('paid-now'), weight: 1 },
+            { arbitrary: fc.constant<ManualKind>('spec'), weight: 1 },
+          )
+          .chain((kind) => fc.record({ kind: fc.constant(kind), steps: fc.array(manualStep(kind), { minLength: 3, maxLength: 14 }) })),
+        async ({ kind, steps }) => {
+          const n = manualRun++;
+          const date = MANUAL_DAYS[Math.floor(n / MANUAL_HOURS.length) % MANUAL_DAYS.length]!;
+          const time = MANUAL_HOURS[n % MANUAL_HOURS.length]!;
+          await database.db
+            .update(bookings)
+            .set({ cancelled: true })
+            .where(and(eq(bookings.therapistId, 2), eq(bookings.bookingDate, date), eq(bookings.bookingTimeSlotStart, time)));
+          const made = await request(app)
+            .post('/confirm-booking')
+            .set(superDesk())
+            .send({
+              therapist_id: 2,
+              booking_date: date,
+              booking_time_slot_start: time,
+              client_full_name: 'Desk Client',
+              client_email: `desk${n}@example.com`,
+              client_mobile: '9123456780',
+              booking_type: 'ONLINE',
+              location_id: 0,
+              amount: 1200,
+              admin_confirmed: true,
+              ...(kind === 'link' ? { payment_status: 'PENDING' } : { payment_status: 'COMPLETED' }),
+              ...(kind === 'paid-now' ? { payment_method: 'UPI' } : {}),
+            })
+            .expect(200);
+          const id = made.body.booking_id as number;
+          const txn = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!.paymentTransactionId!;
+          const callbacks = new Map<string, Record<string, string>>();
+          for (const s of steps) await performManual(id, txn, s, callbacks);
+          const hooks = await database.db.select().from(outbox).where(eq(outbox.jobName, 'payments.sandbox-webhook'));
+          for (const h of hooks) {
+            const { body, eventId } = h.payload as { body: string; eventId: string };
+            if (body.includes(`"reference_id":"${id}-`)) await deliver(body, eventId);
+          }
+          await checkManualInvariants(id, kind);
+        },
+      ),
+      { numRuns: 60, seed: 20261231 },
     );
   });
 });

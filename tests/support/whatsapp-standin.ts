@@ -21,6 +21,11 @@ export type StandInOptions = {
   appSecret: string;
   /** How many body parameters the approved template has. */
   bodyParams: number;
+  /**
+   * The second approved template (issue 31), the payment link: a body of `bodyParams` text parameters,
+   * the last one the link (an http(s) address), and no button. Without it only the reminder is accepted.
+   */
+  paymentLink?: { templateName: string; language: string; bodyParams: number };
 };
 
 export type GraphRequest = { method: string; path: string; authorization: string | undefined; contentType: string | undefined; body: unknown };
@@ -44,12 +49,16 @@ const textParam = z.strictObject({
 });
 
 function requestSchema(o: StandInOptions) {
-  return z.strictObject({
-    messaging_product: z.literal('whatsapp'),
-    recipient_type: z.literal('individual'),
-    to: z.string().regex(/^91[6-9]\d{9}$/, { error: 'to must be 91 and a 10-digit Indian mobile number, digits only' }),
-    type: z.literal('template'),
-    template: z.strictObject({
+  const message = (template: z.ZodType) =>
+    z.strictObject({
+      messaging_product: z.literal('whatsapp'),
+      recipient_type: z.literal('individual'),
+      to: z.string().regex(/^91[6-9]\d{9}$/, { error: 'to must be 91 and a 10-digit Indian mobile number, digits only' }),
+      type: z.literal('template'),
+      template,
+    });
+  const reminder = message(
+    z.strictObject({
       name: z.literal(o.templateName),
       language: z.strictObject({ code: z.literal(o.language) }),
       components: z.tuple([
@@ -57,7 +66,26 @@ function requestSchema(o: StandInOptions) {
         z.strictObject({ type: z.literal('button'), sub_type: z.literal('url'), index: z.literal('0'), parameters: z.tuple([textParam]) }),
       ]),
     }),
-  });
+  );
+  const link = o.paymentLink;
+  if (!link) return reminder;
+  const paymentLink = message(
+    z.strictObject({
+      name: z.literal(link.templateName),
+      language: z.strictObject({ code: z.literal(link.language) }),
+      components: z.tuple([
+        z.strictObject({
+          type: z.literal('body'),
+          parameters: z
+            .array(textParam)
+            .length(link.bodyParams)
+            .refine((ps) => /^https?:\/\/\S+$/.test(ps.at(-1)?.text ?? ''), { error: 'the last parameter must be the payment link' }),
+        }),
+      ]),
+    }),
+  );
+  // The template's name decides which shape the request must have.
+  return z.union([reminder, paymentLink]);
 }
 
 export type WhatsAppStandIn = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAYMENT_STATE_WORDS, paymentState, type PaymentStateInput } from '../../shared/domain/payment-state.ts';
+import { deskPaymentDue, PAYMENT_STATE_WORDS, paymentState, type PaymentStateInput } from '../../shared/domain/payment-state.ts';
 
 const base: PaymentStateInput = { bookingType: 'ONLINE', paymentStatus: 'COMPLETED', cancelled: false, amountPaise: 110_000, paidPaise: 0, refundedPaise: 0 };
 
@@ -18,5 +18,23 @@ describe("paymentState: a booking's payment in words", () => {
     ['an admin block', { bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED', amountPaise: 0 }, 'Blocked'],
   ])('%s', (_name, over, words) => {
     expect(PAYMENT_STATE_WORDS[paymentState({ ...base, ...over })]).toBe(words);
+  });
+});
+
+describe('deskPaymentDue: where the desk may record money taken (issue 31)', () => {
+  it.each<[string, Partial<PaymentStateInput>, boolean]>([
+    ['in person, to be paid at the desk', { bookingType: 'OFFLINE', paymentStatus: 'PENDING' }, true],
+    ['confirmed with no money recorded (the spec payload)', {}, true],
+    ['a manual online booking waiting on its link', { paymentStatus: 'PENDING' }, true],
+    ["the wizard's unpaid hold (paid online)", { paymentStatus: 'INITIATED' }, false],
+    ['paid', { paidPaise: 110_000 }, false],
+    ['confirmed at no charge', { amountPaise: 0 }, false],
+    ['a hold that ended unpaid', { paymentStatus: 'FAILED' }, false],
+    ['cancelled unpaid', { paymentStatus: 'PENDING', cancelled: true }, false],
+    ['refunded', { paidPaise: 110_000, refundedPaise: 110_000 }, false],
+    ['an admin block', { bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED', amountPaise: 0 }, false],
+  ])('%s', (_name, over, due) => {
+    const b = { ...base, ...over };
+    expect(deskPaymentDue(paymentState(b), b.paymentStatus)).toBe(due);
   });
 });

@@ -23,11 +23,16 @@ import { refundStrayJob } from './handlers/refund-stray.job.ts';
 import { retentionJob } from './handlers/retention.job.ts';
 import { sandboxWebhookJob } from './handlers/sandbox-webhook.job.ts';
 import { whatsappReminderJob } from './handlers/whatsapp-reminder.job.ts';
+import { paymentLinkSendJob } from './handlers/payment-link-send.job.ts';
+import { paymentLinkMailJob } from './handlers/payment-link-mail.job.ts';
+import { whatsappPaymentLinkJob } from './handlers/whatsapp-payment-link.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
 
-const HANDLERS: { [N in JobName]: JobHandler<N> } = {
+/** Exported for tests that run the outbox's jobs in their own process (tests/support/run-jobs.ts). */
+export const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'payments.create-link': paymentLinkJob,
+  'payments.send-link': paymentLinkSendJob,
   'payments.expire-holds': expireHoldsJob,
   'payments.reconcile': reconcilePaymentsJob,
   'payments.reconcile-ledger': reconcileLedgerJob,
@@ -43,6 +48,8 @@ const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'reports.retention': retentionJob,
   'mail.staff-invitation': staffInvitationMailJob,
   'whatsapp.reminder': whatsappReminderJob,
+  'mail.payment-link': paymentLinkMailJob,
+  'whatsapp.payment-link': whatsappPaymentLinkJob,
 };
 
 export type WorkerOptions = {

@@ -31,6 +31,7 @@ import {
   listBookings,
   listClientBookingsPage,
   searchClients,
+  sendBookingPaymentLink,
   therapistSlotStates,
   toggleBlock,
   updatePaymentLink,
@@ -58,6 +59,7 @@ const therapistIdParams = z.object({ id: idParam('Therapist ID') });
 const discrepancyIdParams = z.object({ id: idParam('Payment issue ID') });
 const refundRequestIdParams = z.object({ id: idParam('Refund request ID') });
 const noQuery = z.strictObject({});
+const noBody = z.strictObject({});
 
 /** A body that asks for the admin's manual-booking powers. */
 export function isManualBookingPayload(body: unknown): boolean {
@@ -83,7 +85,7 @@ export function adminRoutes(deps: AppDeps): Router {
 
   r.post('/api/create-shareable-payment-link', auth, async (req, res) => {
     const input = parseOr400(shareableLinkSchema, req.body);
-    res.json(await createShareableLink(db, deps.payments, input, actor(res), deps.now(), deps.config.publicBaseUrl, deps.logger));
+    res.json(await createShareableLink(deps, input, actor(res)));
   });
 
   r.use('/api/admin', auth);
@@ -139,7 +141,13 @@ export function adminRoutes(deps: AppDeps): Router {
   r.post('/api/admin/bookings/:id/record-payment', async (req, res) => {
     const { id } = parseOr400(bookingIdParams, req.params);
     const input = parseOr400(recordPaymentSchema, req.body ?? {});
-    res.json(await recordCounterPayment(db, id, input, actor(res), deps.now()));
+    res.json(await recordCounterPayment(deps, id, input, actor(res)));
+  });
+
+  r.post('/api/admin/bookings/:id/send-payment-link', async (req, res) => {
+    const { id } = parseOr400(bookingIdParams, req.params);
+    parseOr400(noBody, req.body ?? {});
+    res.json(await sendBookingPaymentLink(deps, id, actor(res)));
   });
 
   r.post('/api/admin/bookings/:id/update-payment-link', async (req, res) => {

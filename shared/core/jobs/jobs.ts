@@ -17,6 +17,11 @@ export const WHATSAPP_BACKOFF = 'whatsapp';
 
 export const JOBS = {
   'payments.create-link': { queue: 'payments', payload: bookingRef },
+  /**
+   * A manual online booking the centre made unpaid (issue 31): its payment link, made if needed and
+   * sent to the client once. Written with the booking, so a crash after its commit still sends it.
+   */
+  'payments.send-link': { queue: 'payments', payload: bookingRef },
   /** Due when the earliest running hold ends; settles every hold over by then. */
   'payments.expire-holds': { queue: 'payments', payload: z.strictObject({ endsAt: z.iso.datetime({ offset: true }) }) },
   'payments.reconcile': { queue: 'payments', payload: z.strictObject({}) },
@@ -63,6 +68,14 @@ export const JOBS = {
   'whatsapp.reminder': {
     queue: 'mail',
     payload: z.strictObject({ bookingId: z.number().int().positive(), sessionStartsAt: z.iso.datetime({ offset: true }) }),
+    options: { attempts: WHATSAPP_ATTEMPTS, backoff: { type: WHATSAPP_BACKOFF } },
+  },
+  /** One sending of a booking's payment link (sentAt names it): the e-mail to the client, with the booking's link as it is then. */
+  'mail.payment-link': { queue: 'mail', payload: z.strictObject({ bookingId: z.number().int().positive(), sentAt: z.iso.datetime({ offset: true }) }) },
+  /** The same sending on WhatsApp, for a client who opted in; its own retries, as the reminder's. */
+  'whatsapp.payment-link': {
+    queue: 'mail',
+    payload: z.strictObject({ bookingId: z.number().int().positive(), sentAt: z.iso.datetime({ offset: true }) }),
     options: { attempts: WHATSAPP_ATTEMPTS, backoff: { type: WHATSAPP_BACKOFF } },
   },
   /** What became of a booking's money after it was cancelled or did not go ahead (refunded, due, or kept and why). */
@@ -145,6 +158,11 @@ export const jobIds = {
   cancellationMail: (bookingId: number) => `mail-cancelled.${bookingId}`,
   /** The client hears the owner's decision on a refund request (approved or declined), once per request. */
   refundReviewMail: (requestId: number) => `mail-refund-review.${requestId}`,
+  /** Once per booking: the link a manual booking made unpaid is sent with. */
+  paymentLinkSend: (bookingId: number) => `payment-link-send.${bookingId}`,
+  /** Per sending (its instant): the same sending is one message, a new one (Send pressed again) another. */
+  paymentLinkMail: (bookingId: number, sentAt: Date) => `mail-payment-link.${bookingId}.${sentAt.getTime()}`,
+  whatsappPaymentLink: (bookingId: number, sentAt: Date) => `whatsapp-payment-link.${bookingId}.${sentAt.getTime()}`,
   strayRefund: (paymentId: string) => `refund-stray.${paymentId}`,
   strayRefundMail: (paymentId: string) => `mail-refund.${paymentId}`,
   sandboxWebhook: (eventId: string) => `sandbox-webhook.${eventId}`,

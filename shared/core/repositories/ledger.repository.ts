@@ -46,16 +46,6 @@ export async function ledgerForBooking(db: DbOrTx, bookingId: number): Promise<L
   return db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, bookingId)).orderBy(paymentsLedger.id);
 }
 
-/** Whether a booking already has a capture (any provider, the counter included). */
-export async function hasCapture(db: DbOrTx, bookingId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: paymentsLedger.id })
-    .from(paymentsLedger)
-    .where(and(eq(paymentsLedger.bookingId, bookingId), eq(paymentsLedger.kind, 'capture')))
-    .limit(1);
-  return Boolean(row);
-}
-
 export type Refund = {
   bookingId: number;
   provider: LedgerProvider;

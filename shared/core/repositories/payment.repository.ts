@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, lte, min, or } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, isNotNull, isNull, lte, min, or } from 'drizzle-orm';
 import type { DbOrTx } from '../jobs/outbox.ts';
 import { bookings, webhookEvents } from '../db/schema.ts';
 
@@ -42,6 +42,28 @@ export async function unpaidOnlineBookingIds(db: DbOrTx, which: 'to-reconcile' |
     .select({ id: bookings.id })
     .from(bookings)
     .where(and(eq(bookings.paymentStatus, 'INITIATED'), eq(bookings.bookingType, 'ONLINE'), condition))
+    .orderBy(asc(bookings.id))
+    .limit(500);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Online bookings the centre made awaiting their payment link (issue 31): PENDING with a link, not
+ * cancelled, booked for `since` or later (a link expires when its session starts), oldest first, at most 500.
+ */
+export async function awaitingLinkBookingIds(db: DbOrTx, since: string): Promise<number[]> {
+  const rows = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.paymentStatus, 'PENDING'),
+        eq(bookings.bookingType, 'ONLINE'),
+        isNotNull(bookings.razorpayPaymentLinkId),
+        eq(bookings.cancelled, false),
+        gte(bookings.bookingDate, since),
+      ),
+    )
     .orderBy(asc(bookings.id))
     .limit(500);
   return rows.map((r) => r.id);

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   ADMIN_MESSAGES as AM,
   type AdminBookingDto,
@@ -13,6 +13,7 @@ import {
   type CancelRefund,
   type CancelResponse,
   type ManualBooking,
+  type SendPaymentLinkResponse,
   type ShareableLinkResponse,
   type AdminSlotStatesResponse,
   type SlotStatesQuery,
@@ -29,7 +30,7 @@ import { isOnlineType } from '../../domain/therapist.ts';
 import { addDays, centreNow, sessionStart, timeToMinutes } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
-import { linkReference, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
+import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import {
   auditableBooking,
   countAdminBookings,
@@ -58,6 +59,7 @@ import { enqueueInTx } from '../jobs/outbox.ts';
 import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { closeOpenLink } from './payment.service.ts';
+import { linkForBooking, sendPaymentLink, type LinkDeps } from './payment-link-send.service.ts';
 import { manageTokenFor } from './booking-token.ts';
 import { pageOf } from './paging.ts';
 import { mapAdminBooking, mapClientBooking, mapClientSearch } from './booking-records.ts';
@@ -323,8 +325,23 @@ export async function therapistSlotStates(db: Db, therapistId: number, query: Sl
 }
 
 /**
- * A manual booking (spec sections 4 and 5): admin-confirmed, offline PENDING and online COMPLETED,
- * the admin's amount, within 15 days including today, never a passed, blocked or taken slot.
+ * How a manual booking was settled (issue 31): money taken now (a desk method), an online session
+ * awaiting the payment link sent to the client, in person to be paid at the centre, or the spec's
+ * online booking confirmed with no money recorded ("Payment not recorded").
+ */
+export type ManualSettlement = 'PAID_NOW' | 'SEND_LINK' | 'PAY_AT_CENTRE' | 'NOT_RECORDED';
+
+export function manualSettlement(input: Pick<ManualBooking, 'booking_type' | 'payment_method' | 'payment_status'>): ManualSettlement {
+  if (input.payment_method) return 'PAID_NOW';
+  if (input.booking_type === 'OFFLINE') return 'PAY_AT_CENTRE';
+  return input.payment_status === 'PENDING' ? 'SEND_LINK' : 'NOT_RECORDED';
+}
+
+/**
+ * A manual booking (spec sections 4 and 5): admin-confirmed, the admin's amount, within 15 days
+ * including today, never a passed, blocked or taken slot. Online it is COMPLETED, as the spec says,
+ * unless it waits for its payment link (PENDING); in person PENDING unless paid now. The ledger gets
+ * a row only for money taken now (manualSettlement).
  */
 export async function createManualBooking(
   db: Db,
@@ -337,6 +354,7 @@ export async function createManualBooking(
   const therapist = await getTherapist(db, input.therapist_id);
   if (!therapist) throw fieldError('therapist_id', AM.therapistNotFound);
   const online = input.booking_type === 'ONLINE';
+  const settlement = manualSettlement(input);
   if (isOnlineType(therapist.type) !== online) throw fieldError('therapist_id', AM.therapistTypeMismatch);
   if (!online && therapist.locationId !== input.location_id) throw fieldError('location_id', AM.locationMismatch);
   const today = centreNow(now);
@@ -366,12 +384,12 @@ export async function createManualBooking(
         clientMobile: input.client_mobile,
         clientNote: input.client_note ?? '',
         termsAccepted: input.terms_accepted ?? false,
-        paymentStatus: online ? 'COMPLETED' : 'PENDING',
+        paymentStatus: settlement === 'PAID_NOW' || settlement === 'NOT_RECORDED' ? 'COMPLETED' : 'PENDING',
         paymentTransactionId: input.payment_transaction_id || randomUUID(),
         amountPaise: rupeesToPaise(input.amount),
         adminConfirmed: true,
         createdByAdminId: by.adminId,
-        paidAt: online ? now : null,
+        paidAt: settlement === 'PAID_NOW' ? now : null,
       });
       if (opts.tokenSecret) {
         await updateBookingRow(tx, row.id, { manageTokenHash: manageTokenFor(opts.tokenSecret, row.id).hash });
@@ -384,21 +402,28 @@ export async function createManualBooking(
         before: null,
         after: auditableBooking(row),
       });
-      // An online session the centre marks paid was paid to it some other way: the ledger holds it as
-      // taken at the counter, by this admin.
-      if (online && row.amountPaise > 0) {
+      // Money taken now, at the desk or by bank transfer: the ledger holds it as taken at the counter, by this admin.
+      if (settlement === 'PAID_NOW') {
         await recordCapture(tx, {
           bookingId: row.id,
           provider: 'counter',
           paymentId: `counter_${randomUUID()}`,
           amountPaise: row.amountPaise,
-          method: 'OTHER',
+          method: input.payment_method!,
           recordedByAdminId: by.adminId,
           occurredAt: now,
         });
       }
-      // Meeting link (online) and confirmation mails, committed with the booking.
-      await enqueueInTx(tx, intentsForConfirmedBooking(row, now), now);
+      // Committed with the booking: its payment link, made and sent by the worker (the confirmation
+      // follows the payment, as a wizard booking's); otherwise the meeting link (online) and the
+      // confirmation mails.
+      await enqueueInTx(
+        tx,
+        settlement === 'SEND_LINK'
+          ? [intent('payments.send-link', jobIds.paymentLinkSend(row.id), { bookingId: row.id })]
+          : intentsForConfirmedBooking(row, now),
+        now,
+      );
       return { booking_id: row.id, message: AM.manualCreated(row.id) };
     });
   } catch (err) {
@@ -425,24 +450,14 @@ export async function createManualBooking(
 
 export type ShareableLinkInput = { amount: number; booking_id: number; merchant_transaction_id: string };
 
-/** How long a shared link accepts payment. */
-const SHARED_LINK_TTL_MS = 24 * 3600 * 1000;
-
 /**
  * POST /api/create-shareable-payment-link. The booking must have an amount, an id and a transaction
- * id (spec section 5); the amount charged is the booking's, never the request's figure.
+ * id (spec section 5); the amount charged is the booking's, never the request's figure. A new link
+ * each time; the booking's open one is closed first (linkForBooking).
  */
-export async function createShareableLink(
-  db: Db,
-  payments: PaymentsProvider,
-  input: ShareableLinkInput,
-  by: AdminActor,
-  now: Date,
-  publicBaseUrl: string,
-  logger?: Logger,
-): Promise<ShareableLinkResponse> {
+export async function createShareableLink(deps: LinkDeps, input: ShareableLinkInput, by: AdminActor): Promise<ShareableLinkResponse> {
   const id = input.booking_id;
-  const booking = await getBooking(db, id);
+  const booking = await getBooking(deps.db, id);
   if (!booking) throw new AppError('not_found', AM.bookingNotFound(id));
   if (booking.cancelled || booking.bookingType === 'ADMIN_BLOCK' || ['CANCELLED', 'BLOCKED'].includes(booking.paymentStatus)) {
     throw new AppError('conflict', AM.linkBookingClosed(id));
@@ -452,38 +467,13 @@ export async function createShareableLink(
   }
   if (input.merchant_transaction_id !== booking.paymentTransactionId) throw new AppError('validation', AM.linkTransactionMismatch(id));
   if (booking.paymentStatus === 'COMPLETED') throw new AppError('conflict', AM.linkAlreadyPaid(id));
-  // One live link per booking: the one it had stops taking payment first. Paid meanwhile, it is the
-  // booking's payment (recorded), and no new link is needed.
-  const previous = await closeOpenLink({ db, payments, logger: logger ?? silentLogger, now: () => now }, id, booking.razorpayPaymentLinkId);
-  if (previous === 'paid') throw new AppError('conflict', AM.linkAlreadyPaid(id));
+  const link = await linkForBooking(deps, booking, who(by), { reuse: false });
+  return { payment_link_url: link.url };
+}
 
-  let link;
-  try {
-    link = await payments.createPaymentLink({
-      // Not the booking id alone: Razorpay refuses a reference_id any earlier link of the booking has.
-      referenceId: linkReference(id, randomBytes(6).toString('hex')),
-      amountPaise: booking.amountPaise,
-      description: `Therapy session booking ${id}`,
-      customer: { name: booking.clientFullName, email: booking.clientEmail, contact: booking.clientMobile },
-      callbackUrl: `${publicBaseUrl}/payment-status`,
-      expireBy: new Date(now.getTime() + SHARED_LINK_TTL_MS),
-    });
-  } catch {
-    throw new AppError('bad_gateway', AM.linkFailed);
-  }
-  await db.transaction(async (tx) => {
-    const before = await findBookingForUpdate(tx, id);
-    const after = await updateBookingRow(tx, id, { paymentLinkUrl: link.shortUrl, razorpayPaymentLinkId: link.id, updatedAt: now });
-    await insertAudit(tx, {
-      ...who(by),
-      action: 'booking.payment_link_create',
-      entityType: 'booking',
-      entityId: id,
-      before: auditableBooking(before!),
-      after: auditableBooking(after!),
-    });
-  });
-  return { payment_link_url: link.shortUrl };
+/** POST /api/admin/bookings/{id}/send-payment-link (any admin): the booking's link, made if needed, sent to the client. */
+export async function sendBookingPaymentLink(deps: LinkDeps, id: number, by: AdminActor): Promise<SendPaymentLinkResponse> {
+  return (await sendPaymentLink(deps, id, who(by)))!;
 }
 
 /** The admin path of POST /api/admin/bookings/{id}/update-payment-link. */

@@ -25,6 +25,7 @@ import { pageOrFirst } from './paging.ts';
 /** What each job does, as an admin reads it at the head of "… failed for booking 123". */
 const JOB_LABELS: Record<JobName, string> = {
   'payments.create-link': 'Payment link',
+  'payments.send-link': 'Sending the payment link',
   'payments.expire-holds': 'Releasing unpaid holds',
   'payments.reconcile': 'Payment check',
   'payments.reconcile-ledger': 'Ledger check',
@@ -37,6 +38,8 @@ const JOB_LABELS: Record<JobName, string> = {
   'mail.booking-changed': 'Change e-mail',
   'mail.booking-money': 'E-mail about the money',
   'whatsapp.reminder': 'WhatsApp reminder',
+  'mail.payment-link': 'Payment link e-mail',
+  'whatsapp.payment-link': 'WhatsApp payment link',
   'reports.nightly': 'Nightly report',
   'reports.retention': 'Nightly clean-up',
   'mail.staff-invitation': 'Staff invitation e-mail',

@@ -14,9 +14,11 @@ import type { MeetingsProvider } from '../providers/meetings/meetings.provider.t
 import { getBookingView, storeMeetingLinkIfNone, type BookingView } from '../repositories/booking.repository.ts';
 import { REFUND_WORDS } from '../../contract/refunds.ts';
 import { refundStateOf, type RefundState } from './refund.service.ts';
+import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 import { handOverReminder } from './whatsapp.service.ts';
+import { linkRefusal } from './payment-link-send.service.ts';
 
 export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
 
@@ -114,13 +116,14 @@ function invitation(b: BookingView, config: Config, now: Date, opts: { sequence?
   });
 }
 
-export function confirmationMail(b: BookingView, recipient: 'client' | 'therapist', config: Config, now: Date): MailMessage | undefined {
+/** `paidPaise`: what the ledger holds as taken for the booking; a payment is mentioned only when there is one (issue 31). */
+export function confirmationMail(b: BookingView, recipient: 'client' | 'therapist', config: Config, now: Date, paidPaise = 0): MailMessage | undefined {
   const ics = invitation(b, config, now);
   if (recipient === 'therapist') {
     if (!b.therapistEmail) return undefined;
     const subject = `New booking: ${b.clientFullName}, ${when(b)}`;
     const paragraphs = [
-      `A ${b.bookingType === 'ONLINE' ? 'paid online' : 'in-person'} session has been booked with you.`,
+      `A${b.bookingType === 'ONLINE' ? `${paidPaise > 0 ? ' paid' : 'n'} online` : 'n in-person'} session has been booked with you.`,
       sessionLines(b, config).join('\n'),
       `Client: ${b.clientFullName}\nE-mail: ${b.clientEmail}\nMobile: ${b.clientMobile}${b.clientNote ? `\nNote from the client: ${b.clientNote}` : ''}`,
       `Booking reference: ${b.id}`,
@@ -129,9 +132,11 @@ export function confirmationMail(b: BookingView, recipient: 'client' | 'therapis
   }
   const amount = formatPrice(paiseToRupees(b.amountPaise));
   const paymentLine =
-    b.bookingType === 'ONLINE'
-      ? `Payment received: ${amount}${b.razorpayPaymentId ? ` (payment ${b.razorpayPaymentId})` : ''}.`
-      : `The session fee${b.amountPaise > 0 ? ` of ${amount}` : ''} is paid at the centre on the day of your visit (cash, card or UPI).`;
+    paidPaise > 0
+      ? `Payment received: ${formatPrice(paiseToRupees(paidPaise))}${b.razorpayPaymentId ? ` (payment ${b.razorpayPaymentId})` : ''}.`
+      : b.bookingType === 'ONLINE'
+        ? `Session fee: ${amount}, as arranged with the centre.`
+        : `The session fee${b.amountPaise > 0 ? ` of ${amount}` : ''} is paid at the centre on the day of your visit (cash, card or UPI).`;
   const manage = manageUrlFor(config.publicBaseUrl, config.jwtSecret, b.id);
   const paragraphs = [
     `Dear ${b.clientFullName},`,
@@ -173,6 +178,39 @@ export function reminderMail(b: BookingView, config: Config): MailMessage {
   };
 }
 
+/**
+ * The e-mail of one sending of a booking's payment link (issue 31): what the session is, the amount,
+ * and the link. An online booking is confirmed, with its video call link, once it is paid.
+ */
+export function paymentLinkMail(b: BookingView, url: string, config: Config): MailMessage {
+  const amount = formatPrice(paiseToRupees(b.amountPaise));
+  const paragraphs = [
+    `Dear ${b.clientFullName},`,
+    `Your session with ${b.therapistName} on ${when(b)} is booked. Please pay the session fee of ${amount} through this secure payment link:\n${url}`,
+    sessionLines(b, config).join('\n'),
+    b.bookingType === 'ONLINE'
+      ? 'The link can be used until the session starts. Once you have paid, we send you the confirmation with the video call link.'
+      : 'You may also pay at the centre on the day of your visit (cash, card or UPI).',
+    `Booking reference: ${b.id}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
+    `Warm regards,\n${config.centreName}`,
+  ];
+  return {
+    to: b.clientEmail,
+    subject: `Payment link for your session on ${when(b)}`,
+    text: paragraphs.join('\n\n'),
+    html: renderHtml('Your payment link', paragraphs, { href: url, text: `Pay ${amount}` }),
+  };
+}
+
+/** The mail.payment-link job: the booking's link as it is now; nothing for a booking paid or cancelled since. */
+export async function sendPaymentLinkMail(deps: NotificationDeps, bookingId: number): Promise<'sent' | 'skipped'> {
+  const b = await getBookingView(deps.db, bookingId);
+  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (linkRefusal(b) || !b.paymentLinkUrl) return 'skipped';
+  await deps.mailer.send(paymentLinkMail(b, b.paymentLinkUrl, deps.config), `payment-link-${bookingId}`);
+  return 'sent';
+}
+
 /** The mail.booking-confirmation job. */
 export async function sendConfirmation(deps: NotificationDeps, bookingId: number, recipient: 'client' | 'therapist'): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
@@ -183,7 +221,8 @@ export async function sendConfirmation(deps: NotificationDeps, bookingId: number
   if (recipient === 'client' && !b.manageTokenHash) {
     await setManageHashIfMissing(deps.db, b.id, manageTokenFor(deps.config.jwtSecret, b.id).hash);
   }
-  const message = confirmationMail(b, recipient, deps.config, deps.now());
+  const money = await moneyOf(deps.db, b.id);
+  const message = confirmationMail(b, recipient, deps.config, deps.now(), money.capturedPaise - money.refundedPaise);
   if (!message) {
     deps.logger.warn({ bookingId, recipient }, 'no e-mail address for the therapist: confirmation not sent');
     return 'skipped';

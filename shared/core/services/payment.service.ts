@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { formatLongDate, formatTime12h, sessionStart } from '../../domain/time.ts';
+import { addDays, centreNow, formatLongDate, formatTime12h, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
@@ -28,6 +28,7 @@ import {
   recordWebhookEvent,
   storeLinkIfNone,
   unpaidOnlineBookingIds,
+  awaitingLinkBookingIds,
 } from '../repositories/payment.repository.ts';
 
 export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
@@ -57,7 +58,8 @@ export function ledgerMethod(method: string | undefined): LedgerMethod {
  * A captured payment for a booking: first recorded in the ledger (once, whatever order the callback,
  * webhook and reconciliation bring it in, and whatever state the booking is in), then the booking
  * follows. Online INITIATED (or FAILED, when a late payment still finds its slot free) → COMPLETED
- * with its follow-up jobs; in person PENDING (a shareable link) → COMPLETED. A payment for a booking
+ * with its follow-up jobs, and so does an online booking the centre made awaiting its payment link
+ * (PENDING, issue 31), exactly as a wizard payment; in person PENDING (a shareable link) → COMPLETED. A payment for a booking
  * that cannot take it (cancelled, paid already, or its slot gone) stays in the ledger and a
  * payments.refund-stray job returns it. Answers whether this call completed the booking.
  */
@@ -86,7 +88,7 @@ export async function markPaid(tx: DbOrTx, bookingId: number, payment: CapturedP
     updatedAt: now,
   };
   let row: typeof booking | undefined;
-  if (!booking.cancelled && booking.bookingType === 'ONLINE' && booking.paymentStatus === 'INITIATED') {
+  if (!booking.cancelled && booking.bookingType === 'ONLINE' && (booking.paymentStatus === 'INITIATED' || booking.paymentStatus === 'PENDING')) {
     row = await updateBookingRow(tx, bookingId, set);
   } else if (!booking.cancelled && booking.bookingType === 'ONLINE' && booking.paymentStatus === 'FAILED') {
     try {
@@ -158,11 +160,23 @@ export async function createLinkForBooking(deps: PaymentDeps, bookingId: number)
 
 export type ReconcileOutcome = 'completed' | 'failed' | 'pending' | 'noop';
 
-/** Asks the provider about one unpaid online booking and settles it: paid, or failed once its hold is over. */
+/**
+ * Asks the provider about one unpaid online booking and settles it: paid, or failed once its hold is
+ * over. One the centre made awaiting its payment link (PENDING) holds no hold: it is completed when its
+ * link was paid and otherwise stays as it is (staff cancel it), whatever became of the link.
+ */
 export async function reconcileBooking(deps: PaymentDeps, bookingId: number): Promise<ReconcileOutcome> {
   const booking = await getBooking(deps.db, bookingId);
-  if (booking?.paymentStatus !== 'INITIATED' || booking.bookingType !== 'ONLINE') return 'noop';
+  if (booking?.bookingType !== 'ONLINE') return 'noop';
   const now = deps.now();
+  if (booking.paymentStatus === 'PENDING' && !booking.cancelled && booking.razorpayPaymentLinkId) {
+    const link = await deps.payments.fetchPaymentLink(booking.razorpayPaymentLinkId);
+    if (link.status !== 'paid' || !link.paymentId) return 'pending';
+    const paid = { provider: deps.payments.name, linkId: link.id, paymentId: link.paymentId, amountPaise: link.amountPaise };
+    await deps.db.transaction((tx) => markPaid(tx, booking.id, paid, now, deps.logger));
+    return 'completed';
+  }
+  if (booking.paymentStatus !== 'INITIATED') return 'noop';
   const settle = async (link: { status: string; id: string; paymentId?: string; amountPaise?: number }): Promise<ReconcileOutcome | undefined> => {
     if (link.status === 'paid' && link.paymentId) {
       const paid = { provider: deps.payments.name, linkId: link.id, paymentId: link.paymentId, amountPaise: link.amountPaise };
@@ -206,6 +220,9 @@ export async function nextHoldEnd(db: Db, now: Date): Promise<Date | undefined> 
 
 async function reconcileWhere(deps: PaymentDeps, which: 'to-reconcile' | 'hold-over'): Promise<Record<ReconcileOutcome, number>> {
   const ids = await unpaidOnlineBookingIds(deps.db, which, deps.now());
+  // The centre's bookings awaiting a link they were sent: a link expires when its session starts, so
+  // from the day before today on.
+  if (which === 'to-reconcile') ids.push(...(await awaitingLinkBookingIds(deps.db, addDays(centreNow(deps.now()).date, -1))));
   const counts: Record<ReconcileOutcome, number> = { completed: 0, failed: 0, pending: 0, noop: 0 };
   let lastError: unknown;
   for (const id of ids) {
@@ -285,8 +302,8 @@ export async function handlePaymentWebhook(
 export async function confirmPayment(deps: PaymentDeps, booking: BookingView, query: Record<string, unknown>): Promise<BookingView> {
   const awaiting =
     (booking.bookingType === 'ONLINE' && (booking.paymentStatus === 'INITIATED' || booking.paymentStatus === 'FAILED')) ||
-    // An in-person booking the centre sent a shareable link for.
-    (booking.bookingType === 'OFFLINE' && booking.paymentStatus === 'PENDING' && booking.razorpayPaymentLinkId !== null);
+    // A booking the centre sent a link for: in person, or online and made awaiting its link (issue 31).
+    (booking.bookingType !== 'ADMIN_BLOCK' && booking.paymentStatus === 'PENDING' && booking.razorpayPaymentLinkId !== null);
   if (!awaiting || booking.cancelled) return booking;
   const now = deps.now();
   const callback = signedCallbackFor(deps.payments, booking, query);

@@ -24,6 +24,8 @@ import {
 } from '../repositories/whatsapp.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { manageTokenFor } from './booking-token.ts';
+import { linkRefusal, paymentLinkKind } from './payment-link-send.service.ts';
+import { formatPrice, paiseToRupees } from '../../domain/money.ts';
 import { isConfirmed, reminderMail, type NotificationDeps } from './notification.service.ts';
 
 export type WhatsAppDeps = NotificationDeps & { fetch: typeof fetch };
@@ -113,6 +115,70 @@ export async function sendWhatsAppReminder(
     await recordError(deps.db, row.id, e.message, deps.now());
     if (e.retryable && !attempt.last) {
       deps.logger.warn({ bookingId: b.id, code: e.code, httpStatus: e.httpStatus }, 'whatsapp reminder: Meta could not take it now; retrying with backoff');
+      throw e;
+    }
+    return fallBack(e.retryable ? `retries exhausted (${e.code ?? e.httpStatus ?? 'no answer'})` : `refused (${e.code ?? e.httpStatus})`);
+  }
+}
+
+/**
+ * The payment link template's body parameters, in the order of the approved template (README,
+ * "WhatsApp reminders"): the reminder's four ({{1}} first name, {{2}} therapist, {{3}} date, {{4}} time
+ * in IST), then {{5}} the amount and {{6}} the link. No button: the link is the provider's own address.
+ */
+export function paymentLinkParams(b: BookingView, url: string): string[] {
+  return [...reminderParams(b), formatPrice(paiseToRupees(b.amountPaise)), url];
+}
+
+/**
+ * The whatsapp.payment-link job: one sending of the booking's payment link (issue 31), to a client who
+ * opted in, as the reminder's job does it (the row PENDING until Meta takes the message; Meta's "not
+ * now" retried with backoff). The e-mail of the same sending always goes (mail.payment-link), so a
+ * message that cannot go on WhatsApp falls back to it: the row is marked FELL_BACK_TO_EMAIL and nothing
+ * more is sent. A booking paid or cancelled since is sent nothing.
+ */
+export async function sendWhatsAppPaymentLink(
+  deps: WhatsAppDeps,
+  payload: { bookingId: number; sentAt: string },
+  attempt: { last: boolean },
+): Promise<ReminderOutcome> {
+  const b = await getBookingView(deps.db, payload.bookingId);
+  if (!b) return 'skipped';
+  const row = await ensureMessage(deps.db, b.id, paymentLinkKind(new Date(payload.sentAt)), sessionStart(b));
+  if (row.status !== 'PENDING' && row.status !== 'FAILED') return 'already-sent';
+  const fallBack = async (why: string): Promise<ReminderOutcome> => {
+    deps.logger.warn({ bookingId: b.id, reason: why }, 'whatsapp payment link: the e-mail of this sending stands instead');
+    await markFellBack(deps.db, row.id, deps.now());
+    return 'fell-back';
+  };
+  if (row.status === 'FAILED') return fallBack('Meta reported the message failed');
+  if (linkRefusal(b) || !b.paymentLinkUrl) return 'skipped';
+  const wa = deps.config.whatsapp;
+  const to = whatsappRecipient(b.clientMobile);
+  if (!wa || !b.whatsappOptInAt) return fallBack(wa ? 'no WhatsApp consent on the booking' : 'WhatsApp is no longer configured');
+  const now = deps.now();
+  if (!to) {
+    await recordError(deps.db, row.id, 'The mobile number is not an Indian mobile number', now);
+    return fallBack('not an Indian mobile number');
+  }
+  await countAttempt(deps.db, row.id, now);
+  try {
+    const { wamid } = await whatsappProvider(wa, deps.fetch).sendTemplate({
+      to,
+      templateName: wa.paymentLinkTemplateName,
+      language: wa.paymentLinkTemplateLanguage,
+      bodyParams: paymentLinkParams(b, b.paymentLinkUrl),
+    });
+    await deps.db.transaction(async (tx) => {
+      await markSent(tx, row.id, wamid, deps.now());
+      await applyReportedStatuses(tx, wamid, deps.now());
+    });
+    return 'sent';
+  } catch (err) {
+    const e = err instanceof WhatsAppSendError ? err : new WhatsAppSendError(scrubbed((err as Error).message), { retryable: true });
+    await recordError(deps.db, row.id, e.message, deps.now());
+    if (e.retryable && !attempt.last) {
+      deps.logger.warn({ bookingId: b.id, code: e.code, httpStatus: e.httpStatus }, 'whatsapp payment link: Meta could not take it now; retrying with backoff');
       throw e;
     }
     return fallBack(e.retryable ? `retries exhausted (${e.code ?? e.httpStatus ?? 'no answer'})` : `refused (${e.code ?? e.httpStatus})`);

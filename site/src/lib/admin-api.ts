@@ -25,6 +25,7 @@ import type {
   QueuesSessionResponse,
   RecordPaymentResponse,
   ResolveDiscrepancyResponse,
+  SendPaymentLinkResponse,
   ShareableLinkResponse,
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
@@ -51,7 +52,7 @@ export class AdminApiError extends Error {
 }
 
 // Every answer and request shape is the contract's (shared/contract), under the names the islands use.
-export type { CancelRefund, LoginResponse, Paged, RecordPaymentResponse };
+export type { CancelRefund, LoginResponse, Paged, RecordPaymentResponse, SendPaymentLinkResponse };
 export type AdminTherapist = AdminTherapistDto;
 export type AdminBooking = AdminBookingDto;
 export type ClientBooking = ClientBookingDto;
@@ -94,7 +95,8 @@ export type { ApproveRefundInput, DeskPaymentMethod } from '../../../shared/cont
 export type { JobFailureDto as JobFailure, JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 export type { CashUpMovement, CashUpReport } from '../../../shared/contract/cash-up.ts';
 
-export type PaymentMethod = 'CASH' | 'CARD' | 'UPI';
+/** How the desk takes money (record-payment, a manual booking paid now). */
+export type PaymentMethod = DeskPaymentMethod;
 
 type RequestOptions = {
   method?: 'GET' | 'POST';
@@ -212,7 +214,7 @@ export const adminApi = {
   /** The admin grid's states for one therapist: today's 15-day window unless told otherwise. */
   slotStates: (therapistId: number, from?: string, days?: number) =>
     request<AdminSlotStatesResponse>(`/api/admin/therapists/${therapistId}/slot-states${q({ from, days })}`),
-  /** An in-person booking paid at the desk. */
+  /** A fee taken at the desk: in person, confirmed unrecorded, or online awaiting its link. */
   recordPayment: (bookingId: number, method: PaymentMethod, amount: number) =>
     request<RecordPaymentResponse>(`/api/admin/bookings/${bookingId}/record-payment`, { method: 'POST', json: { method, amount } }),
   /** What this admin may decide about a booking's money if they cancel it now (issue 31). */
@@ -242,6 +244,8 @@ export const adminApi = {
       method: 'POST',
       json: { amount, booking_id: bookingId, merchant_transaction_id: merchantTransactionId },
     }),
+  /** Sends the client the booking's payment link (made if needed) by e-mail, and WhatsApp where they opted in. */
+  sendPaymentLink: (bookingId: number) => request<SendPaymentLinkResponse>(`/api/admin/bookings/${bookingId}/send-payment-link`, { method: 'POST', json: {} }),
   updatePaymentLink: (bookingId: number, url: string) =>
     request<PaymentLinkSaved>(`/api/admin/bookings/${bookingId}/update-payment-link`, { method: 'POST', json: { payment_link_url: url } }),
   clientsWithTherapists: (name?: string) => request<ClientBooking[]>(`/api/admin/clients-with-therapists${q({ name: name || undefined })}`),

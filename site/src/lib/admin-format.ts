@@ -4,6 +4,8 @@ import { isAttended } from '../../../shared/domain/attendance.ts';
 import { formatRupees } from '../../../shared/domain/money.ts';
 import type { PaymentState } from '../../../shared/domain/payment-state.ts';
 import { displayName } from '../../../shared/domain/therapist.ts';
+import { deskPaymentDue, PAYMENT_STATE_WORDS } from '../../../shared/domain/payment-state.ts';
+import type { DeskPaymentMethod } from '../../../shared/contract/admin.ts';
 import type { AdminBooking } from './admin-api.ts';
 
 export const PAGE_SIZES = [10, 20, 50] as const;
@@ -94,9 +96,47 @@ export function canUnblock(b: Pick<AdminBooking, 'cancelled' | 'payment_status' 
   return !b.cancelled && isBlockBooking(b);
 }
 
-/** An in-person booking still to be paid at the desk: Record payment (OFFLINE, PENDING, not cancelled). */
-export function canRecordPayment(b: Pick<AdminBooking, 'booking_type' | 'payment_status' | 'cancelled'>): boolean {
-  return b.booking_type === 'OFFLINE' && b.payment_status === 'PENDING' && !b.cancelled;
+/**
+ * Record payment: the server's own rule (deskPaymentDue) over the payment it states, in person to be
+ * paid at the centre, "Payment not recorded", or an online booking the centre made awaiting its link.
+ */
+export function canRecordPayment(b: Pick<AdminBooking, 'payment_state' | 'payment_status'>): boolean {
+  return deskPaymentDue(b.payment_state, b.payment_status);
+}
+
+/**
+ * The booking's payment in words beside its status ('Paid', 'Pay at centre', 'Awaiting payment',
+ * 'Payment not recorded', …), as the server states it; none where the status, the money note or the
+ * hold's note says it.
+ */
+export function paymentWords(b: Pick<AdminBooking, 'payment_state' | 'payment_note' | 'payment_status'>): string | null {
+  if (b.payment_note || b.payment_state === 'CANCELLED' || b.payment_state === 'BLOCKED') return null;
+  // An unpaid hold's own note says it waits, and until when.
+  if (b.payment_status === 'INITIATED') return null;
+  return PAYMENT_STATE_WORDS[b.payment_state];
+}
+
+/** A booking still waiting for its payment, online or at the centre: its payment link may be sent. */
+export function canSendLink(b: Pick<AdminBooking, 'payment_state'>): boolean {
+  return b.payment_state === 'AWAITING_PAYMENT' || b.payment_state === 'PAY_AT_CENTRE';
+}
+
+/** How the desk took money, in the panel's words. */
+export const DESK_METHOD_WORDS: Record<DeskPaymentMethod, string> = { CASH: 'Cash', CARD: 'Card', UPI: 'UPI', BANK_TRANSFER: 'Bank transfer' };
+
+/** How a payment link was sent: 'e-mail', 'e-mail and WhatsApp'. */
+export function sentToWords(to: readonly ('email' | 'whatsapp')[] | null | undefined): string {
+  return (to ?? ['email']).map((c) => (c === 'email' ? 'e-mail' : 'WhatsApp')).join(' and ');
+}
+
+/**
+ * 'Link sent 9:30 AM' (the time at the centre; another day's with its date), while the booking waits
+ * for its payment; null when no link was sent.
+ */
+export function linkSentWords(b: Pick<AdminBooking, 'payment_link_sent_at' | 'payment_state'>, now: Date = new Date()): string | null {
+  const at = b.payment_link_sent_at;
+  if (!at || !canSendLink(b)) return null;
+  return `Link sent ${centreNow(new Date(at)).date === centreNow(now).date ? formatInstantTime(at) : formatInstant(at)}`;
 }
 
 /**
@@ -160,7 +200,12 @@ export const MESSAGES = {
   slotStatesMissing: 'No availability for this date yet. Please retry.',
   paymentRecorded: (id: number) => `Payment for booking ${id} recorded successfully.`,
   recordPaymentAmount: 'Amount is required and must be positive',
-  linkCopied: (id: number) => `Success! Payment link for Booking ID ${id} has been copied to your clipboard.`,
+  linkCopied: 'Link copied to the clipboard.',
+  linkCopyFailed: 'Could not copy the link: select it and copy it yourself.',
+  linkMade: (id: number) => `Payment link for booking ${id} created successfully.`,
+  linkSent: (id: number, to: readonly ('email' | 'whatsapp')[], at: string) =>
+    `Payment link for booking ${id} sent to the client by ${sentToWords(to)} at ${formatInstantTime(at)}.`,
+  linkSendFailed: (id: number, msg: string) => `Failed to send the payment link for booking ${id}: ${msg}`,
   linkFailed: (id: number, msg: string) => `Failed to generate link for booking ${id}: ${msg}`,
   linkMissing: 'API response did not include a payment link.',
   linkMissingDetails: (id: number) => `Error: Booking ${id} is missing required details (price, ID, or transaction ID) to generate a link.`,
@@ -183,11 +228,6 @@ export const MESSAGES = {
   attentionFailed: 'Failed to load the payments needing attention.',
   reviewNoteRequired: 'Please write what you checked or did.',
 } as const;
-
-/** Messages containing 'successfully' are shown green, others red. */
-export function messageTone(message: string): 'success' | 'error' {
-  return message.includes('successfully') ? 'success' : 'error';
-}
 
 // ---- Calendar (spec section 4) ------------------------------------------------------------
 
@@ -367,6 +407,7 @@ const AUDIT_ACTIONS: Record<string, string> = {
   'booking.record_refund': 'Recorded a refund handed back at the counter',
   'refund_request.approve': 'Approved a refund request',
   'refund_request.decline': 'Declined a refund request',
+  'booking.payment_link_send': 'Sent the payment link',
   'slot.block': 'Blocked a slot',
   'slot.unblock': 'Unblocked a slot',
   'admin_user.create': 'Created an admin',
@@ -386,6 +427,8 @@ const AUDIT_FIELDS: Record<string, string> = {
   payment_transaction_id: 'Transaction ID',
   payment_link_url: 'Payment link',
   razorpay_payment_link_id: 'Payment link ID',
+  payment_link_sent_at: 'Payment link sent',
+  payment_link_sent_to: 'Sent by',
   location_id: 'Centre',
   admin_confirmed: 'Confirmed by an admin',
   reschedule_count: 'Times moved by the client',

@@ -138,20 +138,8 @@ export function sameSignature(expected: string, given: string): boolean {
   return timingSafeEqual(Buffer.from(expected, 'hex'), Buffer.from(given.toLowerCase(), 'hex'));
 }
 
-/**
- * A link's reference_id, which Razorpay keeps unique across all of an account's links: the booking's
- * first link (the wizard's) is the booking id, so a retried creation finds it again by that id; every
- * later link (shareable, or after the first was closed) adds a suffix of its own.
- */
-export function linkReference(bookingId: number, later?: string): string {
-  return later ? `${bookingId}-${later}` : String(bookingId);
-}
-
-/** The booking a reference_id points to (either form of linkReference), or undefined. */
-export function bookingOfReference(reference: string | null | undefined): number | undefined {
-  const m = reference ? /^([1-9]\d{0,8})(?:-[A-Za-z0-9]{1,16})?$/.exec(reference) : null;
-  return m ? Number(m[1]) : undefined;
-}
+/** A link's reference_id and the booking it points to: one rule, in shared/domain (the payment-status page reads it too). */
+export { bookingOfReference, linkReference } from '../../../domain/payment-link-reference.ts';
 
 /** Razorpay refuses an expire_by closer than 15 minutes; one more minute absorbs clock skew. */
 export const MIN_LINK_LIFETIME_MS = 16 * 60_000;

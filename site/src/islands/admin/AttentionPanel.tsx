@@ -7,7 +7,7 @@
 import { useId, type ReactNode } from 'react';
 import { errorMessage } from '../../lib/admin-api.ts';
 import { useQuery } from '../../lib/query.ts';
-import { Loading, Notice } from './ui.tsx';
+import { Loading, Notice, type NoticeMessage } from './ui.tsx';
 
 /**
  * A section's answer from the server, through the panel's data layer (lib/query.ts): fetched on
@@ -25,8 +25,8 @@ export function AttentionPanel(props: {
   title: string;
   /** Open items, for the badge beside the heading. */
   openCount: number;
-  /** What the last action said, shown beside the list until dismissed. */
-  message: string | null;
+  /** What the last action said, and its kind, shown beside the list until dismissed. */
+  message: NoticeMessage | null;
   onDismissMessage: () => void;
   loading: boolean;
   loadingLabel: string;

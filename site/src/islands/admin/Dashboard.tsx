@@ -75,11 +75,11 @@ export default function Dashboard(props: { onLogout: () => void }) {
   if (!therapists.data || therapists.loading) return <Loading label="Loading dashboard..." />;
 
   const { message } = actions;
-  const notice = message ? <InlineNotice id={NOTICE_ID} message={message.text} onDismiss={actions.dismiss} /> : null;
+  const notice = message ? <InlineNotice id={NOTICE_ID} message={message} onDismiss={actions.dismiss} /> : null;
   const lists = { today, version: listsVersion, actions, notice, onRetry: reloadLists };
   return (
     <div className="adm-page">
-      <LiveRegion message={message?.text ?? null} />
+      <LiveRegion message={message} />
       <header className="adm-page__head">
         <div>
           <h1>Admin Dashboard</h1>
@@ -138,7 +138,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
           onClose={() => setManualOpen(false)}
           onCreated={(msg) => {
             setManualOpen(false);
-            actions.say(msg);
+            actions.say({ text: msg, kind: 'success' });
             reloadLists();
             reloadSlots();
           }}

@@ -11,7 +11,7 @@ import { DEFAULT_PAGE_SIZE, formatInstant } from '../../lib/admin-format.ts';
 import { ADMIN_ROUTES } from '../../lib/admin-nav.ts';
 import { $adminSession } from '../../stores/admin-session.ts';
 import { AttentionPanel, useAttentionList } from './AttentionPanel.tsx';
-import { Pager } from './ui.tsx';
+import { Pager, type NoticeMessage } from './ui.tsx';
 
 const attemptsText = (n: number) => (n === 1 ? '1 attempt' : `${n} attempts`);
 
@@ -62,15 +62,15 @@ export default function JobFailures() {
     (p) => adminApi.jobFailures(p.page, DEFAULT_PAGE_SIZE),
     'Failed to load the jobs that failed.',
   );
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<NoticeMessage | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
 
   async function resolve(item: JobFailure) {
     setBusy(item.id);
     try {
-      setMessage((await adminApi.resolveJobFailure(item.id)).message);
+      setMessage({ text: (await adminApi.resolveJobFailure(item.id)).message, kind: 'success' });
     } catch (err) {
-      setMessage(errorMessage(err, 'Unknown error'));
+      setMessage({ text: errorMessage(err, 'Unknown error'), kind: 'error' });
     } finally {
       setBusy(null);
       // Resolved or refused (a 409: someone resolved it meanwhile), the list shows how things now stand.

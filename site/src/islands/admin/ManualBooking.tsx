@@ -7,6 +7,7 @@ import { adminApi, errorMessage } from '../../lib/admin-api.ts';
 import { MESSAGES, newTransactionId } from '../../lib/admin-format.ts';
 import { useQuery } from '../../lib/query.ts';
 import { ClientBlanks, SessionBlanks, type Blanks } from './manual-booking/fields.tsx';
+import { SettlementBlanks } from './manual-booking/settlement.tsx';
 import { EMPTY, filledBy, toPayload, validateManualBooking, type Errors, type Form } from './manual-booking/form.ts';
 import { FormActions, Loading, Modal } from './ui.tsx';
 
@@ -36,8 +37,13 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
   const centres = therapist && !isOnlineType(therapist.type) && therapist.locations ? locations.filter((l) => l.id === therapist.locations) : locations;
 
   function set<K extends keyof Form>(key: K, value: Form[K]) {
-    // Another date: the slot chosen for the old one is not offered on it.
-    setForm((f) => ({ ...f, [key]: value, ...(key === 'bookingDate' ? { slot: '' } : {}) }));
+    // Another date: the slot chosen for the old one is not offered on it. Another type: its own settlement.
+    setForm((f) => ({
+      ...f,
+      [key]: value,
+      ...(key === 'bookingDate' ? { slot: '' } : {}),
+      ...(key === 'bookingType' && value !== f.bookingType ? { settlement: value === 'OFFLINE' ? 'PAY_AT_CENTRE' : '', paymentMethod: '' } : {}),
+    }));
     setErrors((e) => ({ ...e, [key]: undefined }));
   }
 
@@ -98,13 +104,7 @@ export default function ManualBooking(props: { onClose: () => void; onCreated: (
             />
             <ClientBlanks b={b} />
           </div>
-          <p className="hint">
-            {form.bookingType === 'OFFLINE'
-              ? 'In-person bookings are saved as Pending; payment is collected at the visit.'
-              : form.bookingType === 'ONLINE'
-                ? 'Online bookings are saved as Completed.'
-                : 'The booking is confirmed by you as an admin.'}
-          </p>
+          {form.bookingType ? <SettlementBlanks b={b} /> : <p className="hint">The booking is confirmed by you as an admin.</p>}
           {submitError ? (
             <p className="adm-notice adm-notice--error" role="alert">
               {submitError}

@@ -12,7 +12,7 @@ import { adminApi, errorMessage, type PaymentAttentionItem } from '../../lib/adm
 import { MESSAGES, formatAmount, formatInstant, formatShortDate, formatTime } from '../../lib/admin-format.ts';
 import { AttentionPanel, useAttentionList } from './AttentionPanel.tsx';
 import { RefundRequestList, RefundRequestsDecided, useRefundDecisions } from './RefundRequests.tsx';
-import { FieldError, FormActions, Modal } from './ui.tsx';
+import { FieldError, FormActions, Modal, type NoticeMessage } from './ui.tsx';
 
 function bookingLine(item: PaymentAttentionItem): string {
   if (item.booking_id === null) return 'No booking on record';
@@ -59,7 +59,7 @@ function Facts(props: { item: PaymentAttentionItem; resolved?: boolean }) {
 
 export default function PaymentsAttention() {
   const { data, loading, error, load } = useAttentionList('payments-attention', {}, () => adminApi.paymentsAttention(), MESSAGES.attentionFailed);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<NoticeMessage | null>(null);
   const [reviewing, setReviewing] = useState<PaymentAttentionItem | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
 
@@ -68,9 +68,9 @@ export default function PaymentsAttention() {
     setBusy(item.id);
     try {
       const res = await adminApi.resolvePaymentIssue(item.id, note);
-      setMessage(res.message);
+      setMessage({ text: res.message, kind: 'success' });
     } catch (err) {
-      setMessage(errorMessage(err, 'Unknown error'));
+      setMessage({ text: errorMessage(err, 'Unknown error'), kind: 'error' });
     } finally {
       setBusy(null);
       // Reviewed or refused (a 409: someone resolved it meanwhile), the list shows how things now stand.

@@ -8,7 +8,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { adminApi, errorMessage, type ApproveRefundInput, type RefundReviewItem } from '../../lib/admin-api.ts';
 import { REFUND_REASON_MAX, formatAmount, formatInstant, formatShortDate, formatTime, parseRefundAmount } from '../../lib/admin-format.ts';
 import { refundsDueChanged } from './RefundsDue.tsx';
-import { FieldError, FormActions, Modal } from './ui.tsx';
+import { FieldError, FormActions, Modal, type NoticeMessage } from './ui.tsx';
 
 export const REFUND_REQUEST_TEXT = {
   heading: 'Refund requests',
@@ -31,7 +31,7 @@ function heldText(item: RefundReviewItem): string {
 type Decision = { kind: 'approve' | 'decline'; item: RefundReviewItem };
 
 /** The decisions' state: which dialog is open, which request is being saved, and the dialog itself. */
-export function useRefundDecisions(say: (message: string) => void, reload: () => Promise<void> | void) {
+export function useRefundDecisions(say: (message: NoticeMessage) => void, reload: () => Promise<void> | void) {
   const [open, setOpen] = useState<Decision | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
 
@@ -39,11 +39,11 @@ export function useRefundDecisions(say: (message: string) => void, reload: () =>
     setOpen(null);
     setBusy(d.item.id);
     try {
-      say((await send()).message);
+      say({ text: (await send()).message, kind: 'success' });
       // An approved refund of money taken at the counter is now due there.
       if (d.kind === 'approve') refundsDueChanged();
     } catch (err) {
-      say(`Failed to ${d.kind} refund request ${d.item.id}: ${errorMessage(err, 'Unknown error')}`);
+      say({ text: `Failed to ${d.kind} refund request ${d.item.id}: ${errorMessage(err, 'Unknown error')}`, kind: 'error' });
     } finally {
       setBusy(null);
       // Decided or refused (a 409: decided meanwhile), the list shows how things now stand.

@@ -13,7 +13,7 @@ import { adminApi, errorMessage, type DeskPaymentMethod, type RefundDueItem } fr
 import { formatAmount, formatInstant, formatShortDate, formatTime, parseRefundAmount } from '../../lib/admin-format.ts';
 import { AttentionPanel, useAttentionList } from './AttentionPanel.tsx';
 import { METHOD_WORDS } from './LedgerTable.tsx';
-import { FieldError, FormActions, Modal } from './ui.tsx';
+import { FieldError, FormActions, Modal, type NoticeMessage } from './ui.tsx';
 
 export const REFUNDS_DUE_TEXT = {
   title: 'Refunds due at the counter',
@@ -42,7 +42,7 @@ export default function RefundsDue(props: { version?: number }) {
     () => adminApi.refundsDue(),
     REFUNDS_DUE_TEXT.failed,
   );
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<NoticeMessage | null>(null);
   const [recording, setRecording] = useState<RefundDueItem | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const items = data?.items ?? [];
@@ -52,9 +52,9 @@ export default function RefundsDue(props: { version?: number }) {
     setBusy(item.id);
     try {
       const res = await adminApi.recordRefund(item.booking_id, method, amount === item.amount ? undefined : amount);
-      setMessage(res.message);
+      setMessage({ text: res.message, kind: 'success' });
     } catch (err) {
-      setMessage(`Failed to record the refund for booking ${item.booking_id}: ${errorMessage(err, 'Unknown error')}`);
+      setMessage({ text: `Failed to record the refund for booking ${item.booking_id}: ${errorMessage(err, 'Unknown error')}`, kind: 'error' });
     } finally {
       setBusy(null);
       // Recorded or refused (a 409: someone recorded it meanwhile), the list shows how things now stand.

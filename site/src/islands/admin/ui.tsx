@@ -1,6 +1,6 @@
 /** Small building blocks shared by the admin screens. */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { PAGE_SIZES, messageTone, statusTone } from '../../lib/admin-format.ts';
+import { PAGE_SIZES, statusTone } from '../../lib/admin-format.ts';
 import { useMediaQuery } from '../../lib/media-query.ts';
 import { useModal } from '../../lib/modal.ts';
 
@@ -122,13 +122,21 @@ export function Badge(props: { tone: string; children: ReactNode }) {
   return <span className={`adm-badge adm-badge--${props.tone}`}>{props.children}</span>;
 }
 
-/** An action message: green when it says 'successfully', red otherwise. */
-export function Notice(props: { message: string | null; onDismiss?: () => void }) {
+/**
+ * What a notice says, and its kind, which the caller states: success (green), error (red) or info
+ * (neutral). The kind alone decides the colour and how urgently it is announced (an error as an
+ * alert, the others politely); the words never do.
+ */
+export type NoticeKind = 'success' | 'error' | 'info';
+export type NoticeMessage = { text: string; kind: NoticeKind };
+
+/** An action's message, styled and announced by its kind. */
+export function Notice(props: { message: NoticeMessage | null; onDismiss?: () => void }) {
   if (!props.message) return <div role="status" aria-live="polite" className="visually-hidden" />;
-  const tone = messageTone(props.message);
+  const { text, kind } = props.message;
   return (
-    <div role={tone === 'success' ? 'status' : 'alert'} className={`adm-notice adm-notice--${tone}`}>
-      <span>{props.message}</span>
+    <div role={kind === 'error' ? 'alert' : 'status'} className={`adm-notice adm-notice--${kind}`}>
+      <span>{text}</span>
       {props.onDismiss ? (
         <button type="button" className="adm-icon-btn" aria-label="Dismiss message" onClick={props.onDismiss}>
           <span aria-hidden="true">×</span>
@@ -174,15 +182,14 @@ export function ConfirmDialog(props: {
 }
 
 /**
- * An action's message shown where the action was taken (green when it says 'successfully', red
- * otherwise). It is not itself a live region: the page's LiveRegion announces the same text, so a
- * screen reader hears it once wherever it is drawn.
+ * An action's message shown where the action was taken, styled by its kind. It is not itself a live
+ * region: the page's LiveRegion announces the same message, so a screen reader hears it once wherever
+ * it is drawn.
  */
-export function InlineNotice(props: { id?: string; message: string; onDismiss?: () => void }) {
-  const tone = messageTone(props.message);
+export function InlineNotice(props: { id?: string; message: NoticeMessage; onDismiss?: () => void }) {
   return (
-    <div id={props.id} className={`adm-notice adm-notice--${tone} adm-notice--inline`} tabIndex={-1}>
-      <span>{props.message}</span>
+    <div id={props.id} className={`adm-notice adm-notice--${props.message.kind} adm-notice--inline`} tabIndex={-1}>
+      <span>{props.message.text}</span>
       {props.onDismiss ? (
         <button type="button" className="adm-icon-btn" aria-label="Dismiss message" onClick={props.onDismiss}>
           <span aria-hidden="true">×</span>
@@ -192,12 +199,21 @@ export function InlineNotice(props: { id?: string; message: string; onDismiss?: 
   );
 }
 
-/** A polite live region that is always on the page, so every new message put in it is announced. */
-export function LiveRegion(props: { message: string | null }) {
+/**
+ * Live regions that are always on the page, so every new message put in them is announced: an error
+ * assertively (an alert), a success or information politely. The message's kind chooses the region.
+ */
+export function LiveRegion(props: { message: NoticeMessage | null }) {
+  const { message } = props;
   return (
-    <div role="status" aria-live="polite" aria-atomic="true" className="visually-hidden">
-      {props.message ?? ''}
-    </div>
+    <>
+      <div role="status" aria-live="polite" aria-atomic="true" className="visually-hidden">
+        {message && message.kind !== 'error' ? message.text : ''}
+      </div>
+      <div role="alert" aria-live="assertive" aria-atomic="true" className="visually-hidden">
+        {message?.kind === 'error' ? message.text : ''}
+      </div>
+    </>
   );
 }
 

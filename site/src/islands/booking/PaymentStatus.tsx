@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatPrice } from '../../../../shared/domain/money.ts';
+import { bookingOfReference } from '../../../../shared/domain/payment-link-reference.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { centreNow, formatLongDate, formatTimeIst, isHhMm } from '../../../../shared/domain/time.ts';
 import { getBookingDetails, type BookingDetails } from '../../lib/api.ts';
@@ -59,7 +60,9 @@ export async function resolveStatus(search: string, bookingToken: string | null 
   const linkId = q.get('razorpay_payment_link_id') ?? '';
   const status = (q.get('razorpay_payment_link_status') ?? '').toLowerCase();
   const paymentId = q.get('razorpay_payment_id') ?? '';
-  const bookingId = q.get('razorpay_payment_link_reference_id') || q.get('booking_id') || '';
+  // The booking's number: a link the centre made has a suffix after it (linkReference).
+  const reference = q.get('razorpay_payment_link_reference_id');
+  const bookingId = (reference ? String(bookingOfReference(reference) ?? reference) : '') || q.get('booking_id') || '';
   if (!linkId || !status) return { kind: 'failed', text: STATUS_TEXT.invalid, reference: null, retry: null, holdEnded: false };
 
   const params: Record<string, string> = { payment_status: status };

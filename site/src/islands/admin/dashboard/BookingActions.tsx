@@ -1,8 +1,8 @@
-/** A booking row's buttons: attendance, Record payment, Unblock or Cancel, and Payment Link. */
+/** A booking row's buttons: attendance, Record payment, Unblock or Cancel, and Payment link (its panel: Copy and Send). */
 import { ATTENDANCE_WORDS, attendanceOpen } from '../../../../../shared/domain/attendance.ts';
 import { centreNow } from '../../../../../shared/domain/time.ts';
 import type { AdminBooking } from '../../../lib/admin-api.ts';
-import { canCancel, canRecordPayment, canUnblock, isBlockBooking } from '../../../lib/admin-format.ts';
+import { canCancel, canRecordPayment, canSendLink, canUnblock } from '../../../lib/admin-format.ts';
 import type { NoticeAt } from './notice.ts';
 import type { DashboardActions } from './useDashboardActions.ts';
 
@@ -11,7 +11,7 @@ export function BookingActions(props: { booking: AdminBooking; at: NoticeAt; tod
   const { busy } = actions;
   const unblock = canUnblock(b);
   const cancel = !unblock && canCancel(b, today);
-  const link = !b.cancelled && !isBlockBooking(b) && b.payment_status !== 'COMPLETED' && b.payment_status !== 'CANCELLED';
+  const link = canSendLink(b);
   const pay = canRecordPayment(b);
   // A session that has started: the desk says whether the client came (and may correct it).
   const attend = attendanceOpen(
@@ -46,14 +46,7 @@ export function BookingActions(props: { booking: AdminBooking; at: NoticeAt; tod
         : null}
       {unblock ? button('warn', `Unblock booking ${b.id}`, () => actions.startCancel(b, at), 'Unblock') : null}
       {cancel ? button('danger', `Cancel booking ${b.id}`, () => actions.startCancel(b, at), 'Cancel') : null}
-      {link
-        ? button(
-            'secondary',
-            `Generate payment link for booking ${b.id}`,
-            () => actions.generateLink(b, at),
-            busy === `link-${b.id}` ? 'Generating...' : 'Payment Link',
-          )
-        : null}
+      {link ? button('secondary', `Payment link for booking ${b.id}`, () => actions.startLink(b, at), 'Payment link') : null}
     </div>
   );
 }

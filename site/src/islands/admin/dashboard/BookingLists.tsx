@@ -12,6 +12,8 @@ import {
   formatTime,
   holdNote,
   isBlockBooking,
+  linkSentWords,
+  paymentWords,
   sessionLabel,
   statusesFor,
 } from '../../../lib/admin-format.ts';
@@ -38,7 +40,11 @@ function DateCell(props: { date: string; today: string }) {
 export const statusCell = (b: AdminBooking) => (
   <PaymentCell
     badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
-    note={[clientChangeWords(b), b.payment_note, holdNote(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null].filter(Boolean).join(' · ') || null}
+    note={
+      [paymentWords(b), clientChangeWords(b), b.payment_note, holdNote(b), linkSentWords(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null]
+        .filter(Boolean)
+        .join(' · ') || null
+    }
   />
 );
 

@@ -1,14 +1,15 @@
-/** Whichever of the dashboard's dialogs an action opened: a refund choice, a yes/no, or a payment. */
+/** Whichever of the dashboard's dialogs an action opened: a refund choice, a yes/no, a payment, or a payment link. */
 import type { AdminTherapist } from '../../../lib/admin-api.ts';
 import { formatShortDate, formatTime } from '../../../lib/admin-format.ts';
 import { CancelRefundDialog } from './CancelRefundDialog.tsx';
 import { CancelBookingDialog, SlotBlockDialog } from './ConfirmDialogs.tsx';
+import { PaymentLinkDialog } from './PaymentLinkDialog.tsx';
 import { RecordPaymentDialog } from './RecordPaymentDialog.tsx';
 import type { DashboardActions } from './useDashboardActions.ts';
 
 export function DashboardDialogs(props: { actions: DashboardActions; therapist: AdminTherapist | null; superadmin: boolean }) {
   const { actions, therapist, superadmin } = props;
-  const { refunding, pending, paying } = actions;
+  const { refunding, pending, paying, linking } = actions;
   if (refunding) {
     return (
       <CancelRefundDialog
@@ -35,6 +36,9 @@ export function DashboardDialogs(props: { actions: DashboardActions; therapist: 
         onConfirm={() => actions.toggleSlot(pending.slot, pending.action, pending.date)}
       />
     );
+  }
+  if (linking) {
+    return <PaymentLinkDialog booking={linking.booking} onClose={actions.closeDialog} onChanged={actions.linkChanged} />;
   }
   if (paying) {
     return (

@@ -1,16 +1,11 @@
-/** Record payment for an in-person booking paid at the desk. */
+/** Record payment: money taken at the desk (cash, card, UPI or a bank transfer). */
 import { useId, useState, type FormEvent } from 'react';
 import type { AdminBooking, PaymentMethod } from '../../../lib/admin-api.ts';
-import { MESSAGES, formatShortDate, formatTime } from '../../../lib/admin-format.ts';
+import { DESK_PAYMENT_METHODS } from '../../../../../shared/contract/admin.ts';
+import { DESK_METHOD_WORDS, MESSAGES, formatShortDate, formatTime } from '../../../lib/admin-format.ts';
 import { FieldError, FormActions, Modal } from '../ui.tsx';
 
-const PAYMENT_METHODS: { value: PaymentMethod; label: string }[] = [
-  { value: 'CASH', label: 'Cash' },
-  { value: 'CARD', label: 'Card' },
-  { value: 'UPI', label: 'UPI' },
-];
-
-/** Record payment for an in-person booking paid at the desk: method and amount (the booking's by default). */
+/** Record payment for a booking paid at the desk: method and amount (the booking's by default). */
 export function RecordPaymentDialog(props: { booking: AdminBooking; onCancel: () => void; onConfirm: (method: PaymentMethod, amount: number) => void }) {
   const { booking, onCancel, onConfirm } = props;
   const [method, setMethod] = useState<PaymentMethod>('CASH');
@@ -40,9 +35,9 @@ export function RecordPaymentDialog(props: { booking: AdminBooking; onCancel: ()
             Payment method
           </label>
           <select id={`${id}-method`} className="select" value={method} onChange={(e) => setMethod(e.target.value as PaymentMethod)}>
-            {PAYMENT_METHODS.map((m) => (
-              <option key={m.value} value={m.value}>
-                {m.label}
+            {DESK_PAYMENT_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {DESK_METHOD_WORDS[m]}
               </option>
             ))}
           </select>

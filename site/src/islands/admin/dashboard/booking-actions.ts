@@ -3,7 +3,15 @@
  * in the spec's words, what happened (`ok` false when the server refused or could not be reached).
  */
 import { ATTENDANCE_WORDS, type Attendance } from '../../../../../shared/domain/attendance.ts';
-import { adminApi, errorMessage, type AdminBooking, type AdminSlotStateEntry, type CancelRefund, type PaymentMethod } from '../../../lib/admin-api.ts';
+import {
+  adminApi,
+  errorMessage,
+  type AdminBooking,
+  type AdminSlotStateEntry,
+  type CancelRefund,
+  type PaymentMethod,
+  type SendPaymentLinkResponse,
+} from '../../../lib/admin-api.ts';
 import { MESSAGES, canUnblock, formatShortDate, formatTime } from '../../../lib/admin-format.ts';
 import { catalogueApi } from '../../../lib/catalogue-api.ts';
 
@@ -46,17 +54,34 @@ export async function recordPayment(b: AdminBooking, method: PaymentMethod, amou
   }
 }
 
-/** A payment link for the booking, saved on it and copied for the receptionist to send. */
-export async function generateLink(b: AdminBooking): Promise<Outcome> {
+/** A new payment link for the booking (the shareable link; the one it had is closed), to copy or send. */
+export async function createLink(b: AdminBooking): Promise<Outcome & { url?: string }> {
   try {
-    const res = await adminApi.createShareableLink(Number(b.amount), b.id, b.payment_transaction_id!);
-    const url = res?.payment_link_url;
+    const url = (await adminApi.createShareableLink(Number(b.amount), b.id, b.payment_transaction_id!))?.payment_link_url;
     if (!url) return { ok: false, text: MESSAGES.linkMissing };
-    await adminApi.updatePaymentLink(b.id, url);
-    await copyText(url);
-    return { ok: true, text: MESSAGES.linkCopied(b.id) };
+    return { ok: true, text: MESSAGES.linkMade(b.id), url };
   } catch (err) {
     return { ok: false, text: MESSAGES.linkFailed(b.id, errorMessage(err, UNKNOWN)) };
+  }
+}
+
+/** The booking's payment link sent to the client (made if needed), and how and when it went. */
+export async function sendLink(b: AdminBooking): Promise<Outcome & { sent?: SendPaymentLinkResponse }> {
+  try {
+    const sent = await adminApi.sendPaymentLink(b.id);
+    return { ok: true, text: MESSAGES.linkSent(b.id, sent.sent_to, sent.sent_at), sent };
+  } catch (err) {
+    return { ok: false, text: MESSAGES.linkSendFailed(b.id, errorMessage(err, UNKNOWN)) };
+  }
+}
+
+/** The link copied for the receptionist to paste elsewhere. */
+export async function copyLink(url: string): Promise<Outcome> {
+  try {
+    await copyText(url);
+    return { ok: true, text: MESSAGES.linkCopied };
+  } catch {
+    return { ok: false, text: MESSAGES.linkCopyFailed };
   }
 }
 

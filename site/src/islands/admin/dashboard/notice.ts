@@ -1,6 +1,7 @@
 /** Where the dashboard draws an action's message, and what waits for the receptionist's yes. */
 import { useEffect } from 'react';
 import type { AdminBooking, AdminSlotStateEntry } from '../../../lib/admin-api.ts';
+import type { NoticeMessage } from '../ui.tsx';
 
 /** Which of the dashboard's booking lists an action was taken in. */
 export type Table = 'all' | 'therapist' | 'today';
@@ -10,7 +11,7 @@ export type Table = 'all' | 'therapist' | 'today';
  * grid), or at the top of the page for what was pressed there (Manual Booking).
  */
 export type NoticeAt = { kind: 'top' } | { kind: 'row'; table: Table; id: number; index: number } | { kind: 'slot'; date: string; start: string };
-export type Message = { text: string; at: NoticeAt };
+export type Message = NoticeMessage & { at: NoticeAt };
 
 /** An action waiting for the receptionist's yes in the panel's own dialog. */
 export type Pending =

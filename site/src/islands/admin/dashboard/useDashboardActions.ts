@@ -2,8 +2,9 @@
 import { useState } from 'react';
 import type { Attendance } from '../../../../../shared/domain/attendance.ts';
 import type { AdminBooking, AdminSlotStateEntry, CancelRefund, PaymentMethod } from '../../../lib/admin-api.ts';
-import { MESSAGES, canGenerateLink, canUnblock, isPaidBooking } from '../../../lib/admin-format.ts';
+import { canUnblock, isPaidBooking } from '../../../lib/admin-format.ts';
 import * as act from './booking-actions.ts';
+import type { NoticeMessage } from '../ui.tsx';
 import type { Message, NoticeAt, Pending } from './notice.ts';
 
 type OnBooking = { booking: AdminBooking; at: NoticeAt } | null;
@@ -20,6 +21,8 @@ export function useDashboardActions(therapistId: number | null, reload: () => vo
   const [paying, setPaying] = useState<OnBooking>(null);
   // A paid booking being cancelled: its refund is chosen in a dialog, not a yes/no confirm.
   const [refunding, setRefunding] = useState<OnBooking>(null);
+  // A booking's payment link panel: the link, Copy and Send.
+  const [linking, setLinking] = useState<OnBooking>(null);
 
   /** `after`: 'reload' whatever the answer; 'lists' only when the action was done. */
   async function run(busyKey: string, at: NoticeAt, work: () => Promise<act.Outcome>, after: 'reload' | 'lists') {
@@ -27,7 +30,7 @@ export function useDashboardActions(therapistId: number | null, reload: () => vo
     setBusy(busyKey);
     try {
       const { text, ok } = await work();
-      setMessage({ at, text });
+      setMessage({ at, text, kind: ok ? 'success' : 'error' });
       if (ok && after === 'lists') reloadLists();
     } finally {
       setBusy(null);
@@ -41,7 +44,8 @@ export function useDashboardActions(therapistId: number | null, reload: () => vo
     pending,
     paying,
     refunding,
-    say: (text: string, at: NoticeAt = { kind: 'top' }) => setMessage({ text, at }),
+    linking,
+    say: (message: NoticeMessage, at: NoticeAt = { kind: 'top' }) => setMessage({ ...message, at }),
     dismiss: () => setMessage(null),
     ask: setPending,
     startPayment: (booking: AdminBooking, at: NoticeAt) => setPaying({ booking, at }),
@@ -49,6 +53,7 @@ export function useDashboardActions(therapistId: number | null, reload: () => vo
       setPending(null);
       setPaying(null);
       setRefunding(null);
+      setLinking(null);
     },
     /** Cancel or Unblock: a paid booking asks what happens to the money; anything else asks in a dialog. */
     startCancel(booking: AdminBooking, at: NoticeAt) {
@@ -70,10 +75,10 @@ export function useDashboardActions(therapistId: number | null, reload: () => vo
       setPaying(null);
       void run(`pay-${b.id}`, at, () => act.recordPayment(b, method, amount), 'reload');
     },
-    generateLink(b: AdminBooking, at: NoticeAt) {
-      if (!canGenerateLink(b)) return setMessage({ at, text: MESSAGES.linkMissingDetails(b.id) });
-      void run(`link-${b.id}`, at, () => act.generateLink(b), 'lists');
-    },
+    /** The booking's payment link panel (PaymentLinkDialog): the link, Copy and Send. */
+    startLink: (booking: AdminBooking, at: NoticeAt) => setLinking({ booking, at }),
+    /** The panel changed the booking (a link made, or sent): the lists show it ("Link sent …"). */
+    linkChanged: reloadLists,
     markAttendance(b: AdminBooking, status: Attendance, at: NoticeAt) {
       void run(`attend-${b.id}`, at, () => act.markAttendance(b, status), 'lists');
     },

@@ -6,7 +6,18 @@ import { manualBookingSchema } from '../../../../../shared/contract/admin.ts';
 import { fieldErrorsOf } from '../../../../../shared/contract/booking.ts';
 import { normaliseIndianMobile } from '../../../../../shared/domain/contact.ts';
 import { isOnlineType } from '../../../../../shared/domain/therapist.ts';
-import type { AdminTherapist, ManualBookingPayload } from '../../../lib/admin-api.ts';
+import type { AdminTherapist, ManualBookingPayload, PaymentMethod } from '../../../lib/admin-api.ts';
+
+/**
+ * How the session was settled (issue 31): paid now (a desk method), not paid yet with a payment link
+ * sent to the client (online), or paid at the centre (in person). Online asks; in person is paid at the centre unless told.
+ */
+export type Settlement = '' | 'PAID_NOW' | 'SEND_LINK' | 'PAY_AT_CENTRE';
+
+export const SETTLEMENT_MESSAGES = {
+  settlementRequired: 'Choose how the session was settled.',
+  methodRequired: 'Choose the payment method.',
+} as const;
 
 export type Form = {
   therapistId: string;
@@ -19,6 +30,8 @@ export type Form = {
   locationId: string;
   amount: string;
   notes: string;
+  settlement: Settlement;
+  paymentMethod: '' | PaymentMethod;
 };
 
 export type Errors = Partial<Record<keyof Form, string>>;
@@ -34,6 +47,8 @@ export const EMPTY: Form = {
   locationId: '',
   amount: '',
   notes: '',
+  settlement: '',
+  paymentMethod: '',
 };
 
 /** The request's fields as the form names them, for the schema's messages. */
@@ -48,17 +63,24 @@ const FORM_FIELD: Partial<Record<string, keyof Form>> = {
   location_id: 'locationId',
   amount: 'amount',
   client_note: 'notes',
+  payment_method: 'paymentMethod',
 };
 
-/** The form checked with the server's own schema (manualBookingSchema), its messages under the form's fields. */
+/**
+ * The form checked with the server's own schema (manualBookingSchema), its messages under the form's
+ * fields, and the settlement the form asks for (chosen; a method when paid now).
+ */
 export function validateManualBooking(f: Form): Errors {
-  const parsed = manualBookingSchema.safeParse(toPayload(f, null, ''));
-  if (parsed.success) return {};
   const e: Errors = {};
-  for (const [field, message] of Object.entries(fieldErrorsOf(parsed.error))) {
-    const key = FORM_FIELD[field];
-    if (key && message) e[key] ??= message;
+  const parsed = manualBookingSchema.safeParse(toPayload(f, null, ''));
+  if (!parsed.success) {
+    for (const [field, message] of Object.entries(fieldErrorsOf(parsed.error))) {
+      const key = FORM_FIELD[field];
+      if (key && message) e[key] ??= message;
+    }
   }
+  if (f.bookingType && !f.settlement) e.settlement = SETTLEMENT_MESSAGES.settlementRequired;
+  if (f.settlement === 'PAID_NOW' && !f.paymentMethod) e.paymentMethod ??= SETTLEMENT_MESSAGES.methodRequired;
   return e;
 }
 
@@ -67,6 +89,9 @@ export function filledBy(t: AdminTherapist | undefined): Partial<Form> {
   if (!t) return {};
   return {
     bookingType: isOnlineType(t.type) ? 'ONLINE' : 'OFFLINE',
+    // In person it is paid at the centre unless the desk says otherwise; online the desk must say.
+    settlement: isOnlineType(t.type) ? '' : 'PAY_AT_CENTRE',
+    paymentMethod: '',
     locationId: !isOnlineType(t.type) && t.locations ? String(t.locations) : '',
     ...(t.price != null ? { amount: String(t.price) } : {}),
   };
@@ -77,8 +102,8 @@ function firstEmail(email: AdminTherapist['email']): string | undefined {
 }
 
 /**
- * An admin-confirmed booking: in person is Pending (paid at the visit), online Completed. What
- * manualBookingSchema reads, on the server as here.
+ * An admin-confirmed booking: paid now is Completed with its method (the ledger records it), a payment
+ * link to send or a fee paid at the visit is Pending. What manualBookingSchema reads, on the server as here.
  */
 export function toPayload(form: Form, therapist: AdminTherapist | null, transactionId: string): ManualBookingPayload {
   const offline = form.bookingType === 'OFFLINE';
@@ -95,10 +120,11 @@ export function toPayload(form: Form, therapist: AdminTherapist | null, transact
     // Blank or not a number reads as 0, which the schema refuses as it refuses a blank: a number that is
     // not one would end the parse before the form-wide rule (an offline booking's centre) is checked.
     amount: Number.isFinite(Number(form.amount)) ? Math.round(Number(form.amount) * 100) / 100 : 0,
-    payment_status: offline ? 'PENDING' : 'COMPLETED',
+    payment_status: form.settlement === 'PAID_NOW' ? 'COMPLETED' : 'PENDING',
     admin_confirmed: true,
     payment_transaction_id: transactionId,
   };
+  if (form.settlement === 'PAID_NOW' && form.paymentMethod) payload.payment_method = form.paymentMethod;
   const email = therapist ? firstEmail(therapist.email) : undefined;
   if (email) payload.therapist_email = email;
   return payload;
