@@ -1,7 +1,9 @@
 import type { ManageBookingDto, ManageChangeResultDto, ManageClosedReason } from '../../contract/manage.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
-import { changesCloseAt, manageOptions, managePolicyText, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
+import { changePolicyText } from '../../contract/policy.ts';
+import { changesCloseAt, manageOptions, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
+import { paymentState } from '../../domain/payment-state.ts';
 import { clientOfferDates, isOffered, SESSION_MINUTES } from '../../domain/slots.ts';
 import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
@@ -21,6 +23,7 @@ import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, m
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';
 import { closeOpenLink } from './payment.service.ts';
 import { refundBookingMoney } from './refund.service.ts';
+import { sessionIcsFilename, sessionInvitation } from './session-invitation.ts';
 
 export type ManageDeps = { db: Db; config: Config; payments: PaymentsProvider | undefined; logger: Logger; now: () => Date };
 
@@ -73,7 +76,10 @@ async function findManaged(deps: ManageDeps, token: unknown, now: Date): Promise
   return b;
 }
 
-function toDto(b: ManagedBooking, now: Date, config: Config, heldPaise: number): ManageBookingDto {
+type Money = { capturedPaise: number; refundedPaise: number };
+
+function toDto(b: ManagedBooking, now: Date, config: Config, money: Money): ManageBookingDto {
+  const heldPaise = money.capturedPaise - money.refundedPaise;
   const policy = policyOf(config);
   const options = manageOptions(stateOf(b), now, policy);
   const online = b.bookingType === 'ONLINE';
@@ -88,12 +94,13 @@ function toDto(b: ManagedBooking, now: Date, config: Config, heldPaise: number):
     booking_time_slot_end: centreNow(endOf(b)).time,
     amount: paiseToRupees(b.amountPaise),
     payment_status: b.paymentStatus,
+    payment_state: paymentState({ ...b, paidPaise: money.capturedPaise, refundedPaise: money.refundedPaise }),
     cancelled: b.cancelled,
     meeting_link: online && !b.cancelled && b.paymentStatus === 'COMPLETED' ? b.googleMeetLink : null,
     can_reschedule: options.canReschedule,
     can_cancel: options.canCancel,
     closed_reason: options.closedReason,
-    policy: managePolicyText(policy, supportOf(config)),
+    policy: changePolicyText(policy, supportOf(config)),
     changes_close_at: changesCloseAt(startOf(b), policy.noticeHours).toISOString(),
     reschedules_left: options.reschedulesLeft,
     refund_on_cancel: options.canCancel ? paiseToRupees(Math.max(0, heldPaise)) : 0,
@@ -101,16 +108,22 @@ function toDto(b: ManagedBooking, now: Date, config: Config, heldPaise: number):
   };
 }
 
-async function heldPaiseOf(db: Db, bookingId: number): Promise<number> {
-  const money = await moneyOf(db, bookingId);
-  return money.capturedPaise - money.refundedPaise;
-}
-
 /** GET /api/manage/{token}: the booking's summary and what its client may do now. */
 export async function getManagedBooking(deps: ManageDeps, token: unknown): Promise<ManageBookingDto> {
   const now = deps.now();
   const b = await findManaged(deps, token, now);
-  return toDto(b, now, deps.config, await heldPaiseOf(deps.db, b.id));
+  return toDto(b, now, deps.config, await moneyOf(deps.db, b.id));
+}
+
+/**
+ * GET /api/manage/{token}/session.ics: the session's calendar invitation, built as the e-mails build
+ * it, with the same UID and the SEQUENCE of the latest change, so "Add to calendar" and the e-mailed
+ * invitation are one event that a reschedule moves.
+ */
+export async function getManagedSessionIcs(deps: ManageDeps, token: unknown): Promise<{ filename: string; ics: string }> {
+  const now = deps.now();
+  const b = await findManaged(deps, token, now);
+  return { filename: sessionIcsFilename(b.id), ics: sessionInvitation(b, deps.config, now) };
 }
 
 /** A 409 in words (with the centre's phone and e-mail) unless the client may still do `what`. */
@@ -158,7 +171,7 @@ async function answer(deps: ManageDeps, token: string, message: string): Promise
   const now = deps.now();
   const b = await findBookingByManageHash(deps.db, hashBookingToken(token));
   if (!b) throw notFound();
-  return { booking: toDto(b, now, deps.config, await heldPaiseOf(deps.db, b.id)), message };
+  return { booking: toDto(b, now, deps.config, await moneyOf(deps.db, b.id)), message };
 }
 
 /**

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { ManageBookingDto, ManageChangeResultDto } from '../../../../shared/contract/manage.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
+import { PAYMENT_STATE_WORDS } from '../../../../shared/domain/payment-state.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { centreNow, formatLongDate, formatTime12h, formatTimeIst, CENTRE_ZONE_LABEL } from '../../../../shared/domain/time.ts';
-import { ApiError, cancelManagedBooking, getManagedBooking, getSlotOffer, rescheduleManagedBooking } from '../../lib/api.ts';
+import { ApiError, cancelManagedBooking, getManagedBooking, getSlotOffer, rescheduleManagedBooking, sessionIcsPath } from '../../lib/api.ts';
 import { useModal } from '../../lib/modal.ts';
 import { Loading, StateView, useLoad } from '../booking/common.tsx';
 import { SlotPicker, type PickedSlot } from '../booking/SlotPicker.tsx';
-import { paymentStatusInWords } from '../booking/words.ts';
 
 export const MANAGE_TEXT = {
   loading: 'Loading your booking...',
@@ -27,6 +27,7 @@ export const MANAGE_TEXT = {
   keepSession: 'Keep my session',
   confirmCancel: 'Yes, cancel my session',
   noRefund: 'Nothing was paid, so nothing is refunded.',
+  addToCalendar: 'Add to calendar (.ics)',
   noSlots: 'Your therapist has no other free time in the next 15 working days. Please contact us and we will find a time with you.',
 } as const;
 
@@ -215,6 +216,7 @@ function BookingView({
         {/* The refund in words, unless the server's own message has said it already (it names the amount refunded). */}
         {b.cancelled && refunded !== null && !/refund/i.test(notice ?? '') && <p className="manage-refund">{refundSentence(refunded)}</p>}
         <Summary booking={b} />
+        {!b.cancelled && <AddToCalendar token={token} booking={b} />}
       </section>
 
       {!b.cancelled && picking && (
@@ -320,7 +322,7 @@ function Summary({ booking: b }: { booking: ManageBookingDto }) {
       <Row label="Date">{formatLongDate(b.booking_date)}</Row>
       <Row label="Time">{sessionTime(b)}</Row>
       <Row label="Amount">{formatPrice(b.amount)}</Row>
-      <Row label="Payment status">{paymentStatusInWords(b.payment_status, b.booking_type, b.cancelled)}</Row>
+      <Row label="Payment status">{PAYMENT_STATE_WORDS[b.payment_state]}</Row>
       {online && b.meeting_link && !b.cancelled && (
         <Row label="Meeting link">
           <a href={b.meeting_link} target="_blank" rel="noopener noreferrer">
@@ -330,6 +332,22 @@ function Summary({ booking: b }: { booking: ManageBookingDto }) {
         </Row>
       )}
     </dl>
+  );
+}
+
+/**
+ * "Add to calendar": the session's invitation from the server (GET /api/manage/{token}/session.ics),
+ * the same event as the e-mailed one, with the same UID and the latest change's SEQUENCE: a calendar
+ * that has it keeps one event, and a move updates it.
+ */
+function AddToCalendar({ token, booking: b }: { token: string; booking: ManageBookingDto }) {
+  return (
+    <div className="manage-calendar">
+      <a className="btn btn-secondary" href={sessionIcsPath(token)} download={`therapy-session-${b.booking_reference}.ics`}>
+        {MANAGE_TEXT.addToCalendar}
+      </a>
+      <p className="muted">The same event as the invitation in your e-mails: your calendar keeps one, and it follows any change.</p>
+    </div>
   );
 }
 
