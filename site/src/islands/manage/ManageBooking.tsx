@@ -58,6 +58,29 @@ export function closedReasonInWords(b: ManageBookingDto): string {
 
 type Support = { phone: string; phoneHref: string; email: string; emailHref: string };
 
+/**
+ * The booking is asked for as soon as this module runs, while React is still starting: the page's
+ * largest paint is the booking, so its answer should not wait for the first render's effect.
+ */
+let early: { token: string; answer: Promise<ManageBookingDto> } | null = null;
+if (typeof window !== 'undefined') {
+  const token = new URLSearchParams(window.location.search).get('token');
+  if (token) {
+    early = { token, answer: getManagedBooking(token) };
+    early.answer.catch(() => {}); // handled where it is used
+  }
+}
+
+/** The early answer for this token (once), else a new question. */
+function askForBooking(token: string): Promise<ManageBookingDto> {
+  if (early?.token === token) {
+    const { answer } = early;
+    early = null;
+    return answer;
+  }
+  return getManagedBooking(token);
+}
+
 type View =
   | { kind: 'loading' }
   | { kind: 'not-found'; noToken: boolean }
@@ -91,7 +114,7 @@ export function ManageBooking({ search, supportPhone, supportPhoneHref, supportE
     if (!token) return;
     let live = true;
     setView({ kind: 'loading' });
-    getManagedBooking(token).then(
+    askForBooking(token).then(
       (booking) => live && setView({ kind: 'booking', booking, notice: null, refunded: null }),
       (e: unknown) => {
         if (!live) return;
