@@ -136,7 +136,7 @@ export const changePolicy: ManagePolicy = {
 export const policy = {
   sessionMinutes: 60,
   overtimeBlockMinutes: 15,
-  cancellationNoticeHours: 24,
+  cancellationNoticeHours: changePolicy.noticeHours,
   lateCancellationChargePercent: 100,
   latePaymentInterestPercentPerDay: 10,
   minimumAge: 18,
