@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateField, PAYMENT_STATUSES, timeField } from './booking.ts';
 import { MANAGE_CLOSED_REASONS, type ManageClosedReason } from '../domain/manage.ts';
+import { PAYMENT_STATES } from '../domain/payment-state.ts';
 
 /**
  * The client's own Manage booking calls (issue 21), keyed only by the private token from their e-mail:
@@ -33,6 +34,8 @@ export const manageBookingSchema = z.strictObject({
   /** Rupees. */
   amount: z.number(),
   payment_status: z.enum(PAYMENT_STATUSES),
+  /** The payment in words' key (PAYMENT_STATE_WORDS), from the booking and its ledger: "Refunded" after a refunded cancel. */
+  payment_state: z.enum(PAYMENT_STATES),
   cancelled: z.boolean(),
   /** Online sessions only, and only once paid. */
   meeting_link: z.string().nullable(),

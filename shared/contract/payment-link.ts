@@ -57,6 +57,11 @@ export const bookingRecordSchema = adminBookingSchema.extend({
   payment_hold_seconds_left: z.number().int().nullable(),
   /** A confirmed booking's private Manage booking address (/manage-booking?token=…), for its client only. */
   manage_url: z.string().nullable(),
+  /**
+   * Whether the client may still move or cancel the session online now (CHANGE_NOTICE_HOURS before it
+   * starts): a session booked at short notice has a manage_url (its details, Add to calendar) but no changes.
+   */
+  changes_open: z.boolean(),
 });
 export type BookingRecord = z.infer<typeof bookingRecordSchema>;
 

@@ -324,6 +324,15 @@ export function apiRoutes(year: number): ApiRoute[] {
       responses: { 200: json(manageBookingSchema, 'The booking') },
     },
     {
+      method: 'get',
+      path: '/api/manage/{token}/session.ics',
+      tag: 'Manage booking',
+      access: 'public',
+      summary: 'The session\'s calendar invitation ("Add to calendar"): the same UID and SEQUENCE as the latest e-mail\'s',
+      params: manageTokenParam,
+      responses: { 200: { media: 'text/calendar', format: 'text', description: 'An iCalendar file (therapy-session-{id}.ics)' } },
+    },
+    {
       method: 'post',
       path: '/api/manage/{token}/reschedule',
       tag: 'Manage booking',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_MANAGE_POLICY } from '../domain/manage.ts';
 
 /** The centre's calendar lives in one time zone whatever the server's TZ says. */
 export const TIME_ZONE = 'Asia/Kolkata' as const;
@@ -99,8 +100,13 @@ const schema = z
       .int()
       .min(0)
       .max(24 * 30)
-      .default(24),
-    MAX_RESCHEDULES: z.coerce.number({ error: 'must be a whole number (0 turns rescheduling off)' }).int().min(0).max(20).default(2),
+      .default(DEFAULT_MANAGE_POLICY.noticeHours),
+    MAX_RESCHEDULES: z.coerce
+      .number({ error: 'must be a whole number (0 turns rescheduling off)' })
+      .int()
+      .min(0)
+      .max(20)
+      .default(DEFAULT_MANAGE_POLICY.maxReschedules),
     WHATSAPP_TOKEN: z.string().min(1).optional(),
     WHATSAPP_PHONE_NUMBER_ID: z
       .string()

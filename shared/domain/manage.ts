@@ -20,6 +20,9 @@ export type ManagedBookingState = {
 
 export type ManagePolicy = { noticeHours: number; maxReschedules: number };
 
+/** CHANGE_NOTICE_HOURS and MAX_RESCHEDULES when unset: the API's configuration and the site's build read the same. */
+export const DEFAULT_MANAGE_POLICY: ManagePolicy = { noticeHours: 24, maxReschedules: 2 };
+
 /** A booking the client was told is confirmed, and still on: paid online, or in person (paid at the visit or by link). */
 export function isConfirmedBooking(b: Pick<ManagedBookingState, 'bookingType' | 'paymentStatus' | 'cancelled'>): boolean {
   if (b.cancelled) return false;
@@ -59,11 +62,11 @@ export function manageOptions(b: ManagedBookingState, now: Date, policy: ManageP
 
 export type Support = { phone: string; email: string };
 
-function hoursWord(n: number): string {
+export function hoursWord(n: number): string {
   return `${n} ${n === 1 ? 'hour' : 'hours'}`;
 }
 
-function timesWord(n: number): string {
+export function timesWord(n: number): string {
   return n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`;
 }
 
@@ -71,15 +74,6 @@ function timesWord(n: number): string {
 export function formatCentreInstant(at: Date): string {
   const c = centreNow(at);
   return `${formatLongDate(c.date)} at ${formatTimeIst(`${pad2(Math.floor(c.minutes / 60))}:${pad2(c.minutes % 60)}`)}`;
-}
-
-/** The policy in words, as the Manage booking page and every refusal state it. */
-export function managePolicyText(policy: ManagePolicy, support: Support): string {
-  const move =
-    policy.maxReschedules > 0
-      ? `You can move your session to another time with the same therapist (at most ${timesWord(policy.maxReschedules)}) or cancel it yourself until ${hoursWord(policy.noticeHours)} before it starts.`
-      : `You can cancel your session yourself until ${hoursWord(policy.noticeHours)} before it starts; to move it, please contact the centre.`;
-  return `${move} A paid session cancelled in time is refunded in full. Within ${hoursWord(policy.noticeHours)} of the session, changes can only be made by the centre (call ${support.phone} or write to ${support.email}), and the cancellation policy applies: 100% of the session fee is charged.`;
 }
 
 /** Why a change was refused, in words for the client, with whom to contact. */

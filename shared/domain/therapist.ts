@@ -1,9 +1,14 @@
 /** Display rules for therapists and services (spec section 3). */
 
-/** The part after the first period, trimmed: "Dr. Asha Mehta" → "Asha Mehta". */
+/**
+ * A therapist's name as every page, e-mail and checkout shows it to clients (the one home of it): the
+ * part after the first period, trimmed, "Dr. Asha Mehta" → "Asha Mehta" (spec section 3); the whole
+ * name when nothing follows the period. The panel's calendar adds its own "Dr." as the spec asks.
+ */
 export function displayName(name: string): string {
   const i = name.indexOf('.');
-  return (i === -1 ? name : name.slice(i + 1)).trim();
+  const rest = (i === -1 ? name : name.slice(i + 1)).trim();
+  return rest === '' ? name.trim() : rest;
 }
 
 /** Bio is pipe-separated: index 0 the description, index 2 the experience. */

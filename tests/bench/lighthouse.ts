@@ -2,7 +2,9 @@
  * Lighthouse, mobile, on the pages the booking wizard lives on: `npm run lighthouse` against a running
  * server (`npm start` in another terminal; LH_URL, default http://localhost:3000). Debian's Chromium
  * (CHROME_PATH, default /usr/bin/chromium); each page LH_RUNS times (default 3), the median reported,
- * the targets checked: performance ≥ 95, accessibility 100, layout shift < 0.05.
+ * the targets checked: performance ≥ 95, accessibility 100, layout shift < 0.05. LH_PAGES, comma-separated
+ * paths, measures others: the Manage booking page needs a real link, e.g.
+ * LH_PAGES='/manage-booking?token=…' with the token from a confirmation e-mail (or its payment-status page).
  *
  * Lighthouse simulates a slow phone by scaling what this machine measured, so a busy machine (another
  * test suite, a benchmark) lowers the performance score: run it on a quiet one.
@@ -51,7 +53,8 @@ function once(url: string): Run {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 let ok = true;
 try {
-  for (const page of ['/', '/book']) {
+  const pages = (process.env.LH_PAGES ?? '/,/book').split(',').filter(Boolean);
+  for (const page of pages) {
     const all = Array.from({ length: runs }, () => once(`${base}${page}`));
     const m = {
       performance: median(all.map((r) => r.performance)),
@@ -63,7 +66,7 @@ try {
     const met = m.performance >= 95 && m.accessibility === 100 && m.cls < 0.05;
     ok &&= met;
     console.log(
-      `${page.padEnd(6)} performance ${m.performance} (runs ${all.map((r) => r.performance).join(', ')}), accessibility ${m.accessibility}, ` +
+      `${page.replace(/token=[\w-]+/, 'token=…').padEnd(6)} performance ${m.performance} (runs ${all.map((r) => r.performance).join(', ')}), accessibility ${m.accessibility}, ` +
         `CLS ${m.cls.toFixed(3)}, TBT ${m.tbt} ms, LCP ${m.lcp} ms: ${met ? 'met' : 'MISSED'}`,
     );
   }

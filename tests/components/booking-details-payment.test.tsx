@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { changePolicyText } from '../../shared/contract/policy.ts';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
 import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
 import { PaymentStatus, resolveStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
@@ -127,7 +128,9 @@ describe('Your Information', () => {
     expect(screen.getByRole('link', { name: /privacy policy/ }).getAttribute('href')).toBe('/privacy-policy');
     expect(screen.getByText('Please arrive 10 minutes early for your in-person session.')).toBeTruthy();
     expect(screen.getByText(/Additional charges apply for every 15 minutes beyond the scheduled 60 minutes/)).toBeTruthy();
-    expect(screen.getByText(/at least 24 hours in advance/)).toBeTruthy();
+    // The policy in its one wording, the same as the e-mails' and the Manage booking page's.
+    expect(screen.getByText(changePolicyText({ noticeHours: 24, maxReschedules: 2 }))).toBeTruthy();
+    expect(screen.queryByText(/please contact us at least 24 hours/)).toBeNull();
     const terms = screen.getByRole('checkbox', { name: /I accept the/ }) as HTMLInputElement;
     expect(terms.checked).toBe(false); // the client ticks it
     fireEvent.click(terms);

@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
 import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
-import { PaymentStatus, paymentStatusInWords } from '../../site/src/islands/booking/PaymentStatus.tsx';
+import { PaymentStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
 import { resetNextAvailable } from '../../site/src/islands/booking/TherapistStep.tsx';
 import {
   $booking,
@@ -257,7 +257,16 @@ describe('4. each step is a history entry', () => {
 describe('5. the confirmation page', () => {
   const paid =
     '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
-  const record = { ...BOOKING_9, cancelled: false, payment_status: 'COMPLETED', google_meet_link: null as string | null };
+  const manageUrl = 'http://localhost:3000/manage-booking?token=mT0k3n_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ';
+  const record = {
+    ...BOOKING_9,
+    cancelled: false,
+    payment_status: 'COMPLETED',
+    payment_state: 'PAID',
+    google_meet_link: null as string | null,
+    manage_url: manageUrl,
+    changes_open: true,
+  };
 
   it('waits for the meeting link, saying it is preparing it, then shows it', async () => {
     let asked = 0;
@@ -282,24 +291,22 @@ describe('5. the confirmation page', () => {
     expect(await screen.findByText(/Your video link is on its way/)).toBeTruthy();
   });
 
-  it('offers Add to calendar: an .ics download and a Google Calendar link, at the session’s instant', async () => {
+  it('offers Add to calendar: the server’s invitation for the session (the e-mail’s event), not a file of its own', async () => {
     mockFetch({ 'GET /api/get-razorpay-details/9': { body: { data: { ...record, google_meet_link: 'https://meet.jit.si/abc' } } } });
-    render(<PaymentStatus search={paid} centreName="Mindful Path Wellbeing Centre" />);
+    render(<PaymentStatus search={paid} />);
     await screen.findByRole('heading', { name: 'Booking Confirmed!' });
     const ics = screen.getByRole('link', { name: 'Download .ics' });
     expect(ics.getAttribute('download')).toBe('therapy-session-9.ics');
-    const href = ics.getAttribute('href')!;
-    expect(href.startsWith('data:text/calendar;charset=utf-8,')).toBe(true);
-    const text = decodeURIComponent(href.slice(href.indexOf(',') + 1));
-    // 10:00 at the centre is 04:30 UTC.
-    expect(text).toContain('DTSTART:20300108T043000Z');
-    expect(text).toContain('DTEND:20300108T053000Z');
-    expect(text).toContain('SUMMARY:Therapy session with Asha Mehta');
-    expect(text).toContain('LOCATION:https://meet.jit.si/abc');
-    const google = new URL(screen.getByRole('link', { name: /Google Calendar/ }).getAttribute('href')!);
-    expect(google.host).toBe('calendar.google.com');
-    expect(google.searchParams.get('dates')).toBe('20300108T043000Z/20300108T053000Z');
-    expect(google.searchParams.get('text')).toBe('Therapy session with Asha Mehta');
+    expect(ics.getAttribute('href')).toBe('/api/manage/mT0k3n_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ/session.ics');
+    // A Google Calendar template link would be a second event that no reschedule moves.
+    expect(screen.queryByRole('link', { name: /Google Calendar/ })).toBeNull();
+  });
+
+  it('no Manage booking address (not confirmed, or passed): no Add to calendar', async () => {
+    mockFetch({ 'GET /api/get-razorpay-details/9': { body: { data: { ...record, manage_url: null, changes_open: false } } } });
+    render(<PaymentStatus search={paid} />);
+    await screen.findByRole('heading', { name: 'Booking Confirmed!' });
+    expect(screen.queryByRole('link', { name: 'Download .ics' })).toBeNull();
   });
 
   it('says statuses in words, not codes', async () => {
@@ -309,9 +316,13 @@ describe('5. the confirmation page', () => {
     const row = screen.getByText('Payment status').closest('div')!;
     expect(within(row).getByText('Paid')).toBeTruthy();
     expect(screen.queryByText('COMPLETED')).toBeNull();
-    expect(paymentStatusInWords('PENDING', 'OFFLINE')).toBe('To be paid at the centre');
-    expect(paymentStatusInWords('INITIATED', 'ONLINE')).toBe('Awaiting payment');
-    expect(paymentStatusInWords('COMPLETED', 'ONLINE', true)).toBe('Cancelled');
+  });
+
+  it('says the payment in the words of the booking’s money (payment_state), as the panel and the Manage page do', async () => {
+    mockFetch({ 'GET /api/get-razorpay-details/9': { body: { data: { ...record, cancelled: true, payment_state: 'REFUNDED' } } } });
+    render(<PaymentStatus search={paid} />);
+    await screen.findByRole('heading', { name: 'Booking Confirmed!' });
+    expect(within(screen.getByText('Payment status').closest('div')!).getByText('Refunded')).toBeTruthy();
   });
 });
 

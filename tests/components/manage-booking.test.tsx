@@ -27,6 +27,7 @@ const BOOKING: ManageBookingDto = {
   booking_time_slot_end: '12:00',
   amount: 1800,
   payment_status: 'COMPLETED',
+  payment_state: 'PAID',
   cancelled: false,
   meeting_link: 'https://meet.example/abc-defg-hij',
   can_reschedule: true,
@@ -82,6 +83,14 @@ describe('the summary', () => {
     expect(screen.getByRole('button', { name: 'Cancel session' })).toBeTruthy();
   });
 
+  it('Add to calendar downloads the server’s invitation for this session (one event with the e-mailed one)', async () => {
+    renderPage({ [`GET ${PATH}`]: { body: BOOKING } });
+    await screen.findByRole('heading', { name: 'Your session' });
+    const link = screen.getByRole('link', { name: 'Add to calendar (.ics)' });
+    expect(link.getAttribute('href')).toBe(`${PATH}/session.ics`);
+    expect(link.getAttribute('download')).toBe('therapy-session-B-1042.ics');
+  });
+
   it('in person: the centre and its address, and the amount to be paid there', async () => {
     const offline: ManageBookingDto = {
       ...BOOKING,
@@ -89,12 +98,13 @@ describe('the summary', () => {
       centre: { name: 'West Branch', address: 'S.V. Road, Borivali West, Mumbai' },
       meeting_link: null,
       payment_status: 'PENDING',
+      payment_state: 'PAY_AT_CENTRE',
       refund_on_cancel: 0,
     };
     renderPage({ [`GET ${PATH}`]: { body: offline } });
     await screen.findByRole('heading', { name: 'Your session' });
     expect(screen.getByText('West Branch, S.V. Road, Borivali West, Mumbai')).toBeTruthy();
-    expect(screen.getByText('To be paid at the centre')).toBeTruthy();
+    expect(screen.getByText('Pay at centre')).toBeTruthy();
     expect(screen.queryByText('Meeting link')).toBeNull();
   });
 });
@@ -164,7 +174,17 @@ describe('cancelling', () => {
     b: ManageBookingDto,
     message = 'Your booking has been cancelled. We have sent you an e-mail to confirm it.',
   ): ManageChangeResultDto => ({
-    booking: { ...b, cancelled: true, can_cancel: false, can_reschedule: false, closed_reason: 'CANCELLED', refund_on_cancel: 0, meeting_link: null },
+    booking: {
+      ...b,
+      cancelled: true,
+      // What the server says from the ledger: a paid session's money went back.
+      payment_state: b.payment_state === 'PAID' ? 'REFUNDED' : 'CANCELLED',
+      can_cancel: false,
+      can_reschedule: false,
+      closed_reason: 'CANCELLED',
+      refund_on_cancel: 0,
+      meeting_link: null,
+    },
     message,
   });
   const refundedMessage =
@@ -203,7 +223,9 @@ describe('cancelling', () => {
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual([`${PATH}/cancel`]);
     expect(screen.getByText('₹1,800 will be refunded to your original payment method.')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Your booking has been cancelled. We have sent you an e-mail to confirm it.');
-    expect(screen.getByText('Cancelled', { selector: 'dd' })).toBeTruthy();
+    // Refunded, not "Cancelled": the payment row says what became of the money.
+    expect(screen.getByText('Payment status', { selector: 'dt' }).nextElementSibling!.textContent).toBe('Refunded');
+    expect(screen.queryByRole('link', { name: 'Add to calendar (.ics)' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Cancel session' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Change date or time' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Book a new session' }).getAttribute('href')).toBe('/book');
@@ -225,6 +247,7 @@ describe('cancelling', () => {
       centre: { name: 'West Branch', address: 'Borivali West' },
       meeting_link: null,
       payment_status: 'PENDING',
+      payment_state: 'PAY_AT_CENTRE',
       refund_on_cancel: 0,
     };
     renderPage({ [`GET ${PATH}`]: { body: unpaid }, [`POST ${PATH}/cancel`]: { body: cancelledResult(unpaid) } });
@@ -333,7 +356,9 @@ describe('payment-status page', () => {
   const details = {
     ...BOOKING_9,
     payment_status: 'COMPLETED',
+    payment_state: 'PAID',
     google_meet_link: 'https://meet.example/abc',
+    changes_open: true,
   };
   const search =
     '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
@@ -344,6 +369,20 @@ describe('payment-status page', () => {
     render(<PaymentStatus search={search} />);
     await screen.findByRole('heading', { name: 'Booking Confirmed!' });
     expect(screen.getByRole('link', { name: 'Manage booking' }).getAttribute('href')).toBe(url);
+  });
+
+  it('booked within the notice (changes_open false): no Manage booking link, the short-notice words instead, Add to calendar kept', async () => {
+    const url = `http://localhost:3000/manage-booking?token=${TOKEN}`;
+    mockFetch({ 'GET /api/get-razorpay-details/9': { body: { data: { ...details, manage_url: url, changes_open: false } } } });
+    render(<PaymentStatus search={search} supportPhone="+91 98200 00000" supportEmail="care@wellbeingcentre.in" />);
+    await screen.findByRole('heading', { name: 'Booking Confirmed!' });
+    expect(screen.queryByRole('link', { name: 'Manage booking' })).toBeNull();
+    expect(
+      screen.getByText(
+        'Your session starts in less than 24 hours, so it cannot be moved or cancelled online: changes can only be made by the centre (call +91 98200 00000 or write to care@wellbeingcentre.in), and the cancellation policy applies: 100% of the session fee is charged.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Download .ics' }).getAttribute('href')).toBe(`/api/manage/${TOKEN}/session.ics`);
   });
 
   it('without manage_url (or with one that is not a web address) there is no link', async () => {

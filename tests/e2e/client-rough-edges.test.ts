@@ -91,12 +91,14 @@ describe('1, 2, 5, 6: Back from the checkout, a failed payment, and the confirma
       await page.getByRole('link', { name: /https:\/\/meet\.jit\.si\// }).waitFor({ timeout: 30_000 });
       expect(await page.locator('.summary-row', { hasText: 'Payment status' }).textContent()).toBe('Payment statusPaid');
       expect(await page.locator('.summary-row', { hasText: 'Time' }).textContent()).toMatch(/IST$/);
+      // Add to calendar is the server's invitation for the session (issue 31): the e-mail's event, with its meeting link.
       const ics = page.getByRole('link', { name: 'Download .ics' });
       expect(await ics.getAttribute('download')).toBe(`therapy-session-${bookingId}.ics`);
-      expect(decodeURIComponent((await ics.getAttribute('href'))!)).toContain('LOCATION:https://meet.jit.si/');
-      expect(await page.getByRole('link', { name: /Google Calendar/ }).getAttribute('href')).toMatch(
-        /^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE/,
-      );
+      const icsPath = (await ics.getAttribute('href'))!;
+      expect(icsPath).toMatch(/^\/api\/manage\/[A-Za-z0-9_-]{43}\/session\.ics$/);
+      const icsText = await (await page.request.get(`${stack.baseUrl}${icsPath}`)).text();
+      expect(icsText.replace(/\r\n /g, '')).toContain('LOCATION:https://meet.jit.si/');
+      expect(await page.getByRole('link', { name: /Google Calendar/ }).count()).toBe(0);
       await expectAccessible(page, 'booking confirmed with calendar');
       await expectNoHorizontalScroll(page, 'booking confirmed');
       await screenshot(page, 'booking-confirmed-calendar');

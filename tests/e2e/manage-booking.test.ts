@@ -161,7 +161,8 @@ describe('Manage booking, from the confirmation e-mail (390×844)', () => {
     await heading(page, 'Session cancelled');
     // The server's words name the amount going back.
     expect(await page.locator('.notice--ok').innerText()).toMatch(new RegExp(`${amount} (has been|is being) refunded in full to your original payment method`));
-    expect(await row(page, 'Payment status').innerText()).toBe('Cancelled');
+    // What became of the money, not of the booking (issue 31).
+    expect(await row(page, 'Payment status').innerText()).toBe('Refunded');
     expect(await page.getByRole('button', { name: 'Cancel session' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Change date or time' }).count()).toBe(0);
     expect(await offered(id, moved.date, moved.start)).toBe(true);

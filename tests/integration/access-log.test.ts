@@ -87,6 +87,7 @@ describe('the access log at the default level', () => {
     const token = 'k3J9_xQ-7bZr2LmN8pVt4YwA1cDe6FgH0iJkLmNoPqR';
     expect(loggedPath(`/api/manage/${token}`)).toBe('/api/manage/[token]');
     expect(loggedPath(`/api/manage/${token}/reschedule?x=1`)).toBe('/api/manage/[token]/reschedule');
+    expect(loggedPath(`/api/manage/${token}/session.ics`)).toBe('/api/manage/[token]/session.ics');
     expect(loggedPath('/manage-booking?token=abc')).toBe('/manage-booking');
     expect(loggedPath('/api/slots?therapist_id=1')).toBe('/api/slots');
     expect(loggedPath('/get_specific_image/therapists/meera-pillai.webp')).toBe('/get_specific_image/therapists/meera-pillai.webp');

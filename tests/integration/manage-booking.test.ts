@@ -233,6 +233,7 @@ describe('GET /api/manage/{token}', () => {
       booking_time_slot_end: '11:00',
       amount: 1500,
       payment_status: 'COMPLETED',
+      payment_state: 'PAID',
       cancelled: false,
       // The meeting is made by its job after payment: none yet.
       meeting_link: null,

@@ -102,7 +102,9 @@ describe('online booking paid through the sandbox checkout', () => {
 
     const page = await request(app).get(new URL(link.body.short_url).pathname).expect(200);
     expect(page.text).toContain('₹1,500.00'); // the therapist's price, not the client's figure
-    expect(page.text).toContain('Dr. Asha Mehta');
+    // The therapist as the wizard names them (one name everywhere), not the stored "Dr. Asha Mehta".
+    expect(page.text).toContain('session with Asha Mehta on');
+    expect(page.text).not.toContain('Dr. Asha Mehta');
     expect(page.text).toMatch(/<button class="pay"/);
 
     const paid = await request(app)

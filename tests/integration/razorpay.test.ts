@@ -133,7 +133,7 @@ describe('Razorpay Payment Links through the official SDK', () => {
     expect(body.currency).toBe('INR');
     expect(body.accept_partial).toBe(false);
     expect(body.reference_id).toBe(String(id));
-    expect(body.description).toContain('Dr. Asha Mehta');
+    expect(body.description).toContain('session with Asha Mehta on');
     expect(body.customer).toEqual({ name: 'Meera Pillai', email: 'meera.pillai@example.com', contact: '+919876543210' });
     expect(body.notify).toEqual({ sms: false, email: false });
     expect(body.reminder_enable).toBe(false);

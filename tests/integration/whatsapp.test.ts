@@ -177,7 +177,7 @@ describe('the 24-hour reminder on WhatsApp', () => {
             type: 'body',
             parameters: [
               { type: 'text', text: 'Meera' },
-              { type: 'text', text: 'Dr. Rohan Kapoor' },
+              { type: 'text', text: 'Rohan Kapoor' },
               { type: 'text', text: 'Wednesday, December 2, 2026' },
               { type: 'text', text: '10:00 AM IST' },
             ],

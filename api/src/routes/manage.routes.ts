@@ -2,7 +2,13 @@ import { Router, type RequestHandler } from 'express';
 import { manageRescheduleSchema, manageTokenParam } from '../../../shared/contract/manage.ts';
 import { API_MESSAGES as M } from '../../../shared/contract/messages.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking, type ManageDeps } from '../../../shared/core/services/manage.service.ts';
+import {
+  cancelManagedBooking,
+  getManagedBooking,
+  getManagedSessionIcs,
+  rescheduleManagedBooking,
+  type ManageDeps,
+} from '../../../shared/core/services/manage.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
@@ -32,6 +38,13 @@ export function manageRoutes(deps: AppDeps): Router {
 
   r.get('/api/manage/:token', async (req, res) => {
     res.json(await getManagedBooking(manageDeps(), tokenOf(req.params)));
+  });
+
+  r.get('/api/manage/:token/session.ics', async (req, res) => {
+    const { filename, ics } = await getManagedSessionIcs(manageDeps(), tokenOf(req.params));
+    res.attachment(filename);
+    res.setHeader('Content-Type', 'text/calendar; charset=utf-8');
+    res.send(ics);
   });
 
   r.post('/api/manage/:token/reschedule', async (req, res) => {

@@ -76,13 +76,20 @@ export function mapClientSearch(rows: ClientRow[]): ClientSearchResult[] {
 
 /**
  * The booking record of spec section 3 (money in rupees), for the confirmation page: the admin record
- * plus payment ids and, while an unpaid online booking holds its slot, how long the hold has left
+ * (its payment in words from the ledger's `money`) plus payment ids and, while an unpaid online booking holds its slot, how long the hold has left
  * (seconds from `now`, on the server's clock, so a client's wrong clock does not matter).
  */
-export function mapBookingRecord(b: BookingView, now: Date) {
+export function mapBookingRecord(b: BookingView, now: Date, money: { capturedPaise: number; refundedPaise: number }) {
   const holdLeft = b.paymentHoldExpiresAt ? Math.max(0, Math.floor((b.paymentHoldExpiresAt.getTime() - now.getTime()) / 1000)) : null;
   return {
-    ...mapAdminBooking({ b, therapistName: b.therapistName, locationName: b.locationName, locationAddress: b.locationAddress }),
+    ...mapAdminBooking({
+      b,
+      therapistName: b.therapistName,
+      locationName: b.locationName,
+      locationAddress: b.locationAddress,
+      paidPaise: money.capturedPaise,
+      refundedPaise: money.refundedPaise,
+    }),
     razorpay_payment_link_id: b.razorpayPaymentLinkId,
     razorpay_payment_id: b.razorpayPaymentId,
     paid_at: b.paidAt?.toISOString() ?? null,

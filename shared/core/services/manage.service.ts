@@ -1,7 +1,9 @@
 import type { ManageBookingDto, ManageChangeResultDto, ManageClosedReason } from '../../contract/manage.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
-import { changesCloseAt, hasNotice, manageOptions, managePolicyText, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
+import { changePolicyText } from '../../contract/policy.ts';
+import { changesCloseAt, hasNotice, manageOptions, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
 import { paiseToRupees } from '../../domain/money.ts';
+import { paymentState } from '../../domain/payment-state.ts';
 import { clientOfferDates, isOffered, SESSION_MINUTES } from '../../domain/slots.ts';
 import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
@@ -15,12 +17,14 @@ import { auditableBooking } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import type { BookingRow } from '../repositories/booking.repository.ts';
 import { getTherapist, listClosedRanges } from '../repositories/catalog.repository.ts';
+import { moneyOf } from '../repositories/ledger.repository.ts';
 import { listAvailability } from './public-catalogue.service.ts';
 import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';
 import { closeOpenLink } from './payment.service.ts';
 import { refundablePaise, refundBookingMoney, type RefundOutcome } from './refund.service.ts';
 import { REFUND_WORDS } from '../../contract/refunds.ts';
+import { sessionIcsFilename, sessionInvitation } from './session-invitation.ts';
 
 export type ManageDeps = { db: Db; config: Config; payments: PaymentsProvider | undefined; logger: Logger; now: () => Date };
 
@@ -75,7 +79,15 @@ async function findManaged(deps: ManageDeps, token: unknown, now: Date): Promise
   return b;
 }
 
-function toDto(b: ManagedBooking, now: Date, config: Config, held: Held): ManageBookingDto {
+/** What the ledger holds for the booking, and what cancelling would return (the part paid at the centre is handed back there). */
+type Money = { capturedPaise: number; refundedPaise: number; held: { totalPaise: number; counterPaise: number } };
+
+async function moneyFor(db: Db, bookingId: number): Promise<Money> {
+  const [ledger, held] = await Promise.all([moneyOf(db, bookingId), refundablePaise(db, bookingId)]);
+  return { capturedPaise: ledger.capturedPaise, refundedPaise: ledger.refundedPaise, held };
+}
+
+function toDto(b: ManagedBooking, now: Date, config: Config, money: Money): ManageBookingDto {
   const policy = policyOf(config);
   const options = manageOptions(stateOf(b), now, policy);
   const online = b.bookingType === 'ONLINE';
@@ -90,25 +102,19 @@ function toDto(b: ManagedBooking, now: Date, config: Config, held: Held): Manage
     booking_time_slot_end: centreNow(endOf(b)).time,
     amount: paiseToRupees(b.amountPaise),
     payment_status: b.paymentStatus,
+    payment_state: paymentState({ ...b, paidPaise: money.capturedPaise, refundedPaise: money.refundedPaise }),
     cancelled: b.cancelled,
     meeting_link: online && !b.cancelled && b.paymentStatus === 'COMPLETED' ? b.googleMeetLink : null,
     can_reschedule: options.canReschedule,
     can_cancel: options.canCancel,
     closed_reason: options.closedReason,
-    policy: managePolicyText(policy, supportOf(config)),
+    policy: changePolicyText(policy, supportOf(config)),
     changes_close_at: changesCloseAt(startOf(b), policy.noticeHours).toISOString(),
     reschedules_left: options.reschedulesLeft,
-    refund_on_cancel: options.canCancel ? paiseToRupees(held.totalPaise) : 0,
-    refund_on_cancel_at_centre: options.canCancel ? paiseToRupees(held.counterPaise) : 0,
+    refund_on_cancel: options.canCancel ? paiseToRupees(money.held.totalPaise) : 0,
+    refund_on_cancel_at_centre: options.canCancel ? paiseToRupees(money.held.counterPaise) : 0,
     support: supportOf(config),
   };
-}
-
-/** What cancelling would return, and the part of it paid at the centre (handed back there). */
-type Held = { totalPaise: number; counterPaise: number };
-
-async function heldPaiseOf(db: Db, bookingId: number): Promise<Held> {
-  return refundablePaise(db, bookingId);
 }
 
 /** A client's refund in words (shared/contract/refunds.ts): through the provider, and what the centre hands back. */
@@ -125,7 +131,18 @@ function refundWords(done: RefundOutcome, config: Config): string {
 export async function getManagedBooking(deps: ManageDeps, token: unknown): Promise<ManageBookingDto> {
   const now = deps.now();
   const b = await findManaged(deps, token, now);
-  return toDto(b, now, deps.config, await heldPaiseOf(deps.db, b.id));
+  return toDto(b, now, deps.config, await moneyFor(deps.db, b.id));
+}
+
+/**
+ * GET /api/manage/{token}/session.ics: the session's calendar invitation, built as the e-mails build
+ * it, with the same UID and the SEQUENCE of the latest change, so "Add to calendar" and the e-mailed
+ * invitation are one event that a reschedule moves.
+ */
+export async function getManagedSessionIcs(deps: ManageDeps, token: unknown): Promise<{ filename: string; ics: string }> {
+  const now = deps.now();
+  const b = await findManaged(deps, token, now);
+  return { filename: sessionIcsFilename(b.id), ics: sessionInvitation(b, deps.config, now) };
 }
 
 /** A 409 in words (with the centre's phone and e-mail) unless the client may still do `what`. */
@@ -176,7 +193,7 @@ async function answer(deps: ManageDeps, token: string, message: string): Promise
   const now = deps.now();
   const b = await findBookingByManageHash(deps.db, hashBookingToken(token));
   if (!b) throw notFound();
-  return { booking: toDto(b, now, deps.config, await heldPaiseOf(deps.db, b.id)), message };
+  return { booking: toDto(b, now, deps.config, await moneyFor(deps.db, b.id)), message };
 }
 
 /**

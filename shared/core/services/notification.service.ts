@@ -1,4 +1,7 @@
+import { changePolicyText, OVERTIME_TEXT, shortNoticeText } from '../../contract/policy.ts';
+import { hasNotice } from '../../domain/manage.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
+import { displayName } from '../../domain/therapist.ts';
 import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -6,7 +9,6 @@ import { AppError } from '../errors.ts';
 import { enqueueInTx } from '../jobs/outbox.ts';
 import { mailIntents } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
-import { buildIcs } from '../providers/mail/ics.ts';
 import { manageTokenFor, manageUrlFor } from './booking-token.ts';
 import type { JobPayload } from '../jobs/jobs.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
@@ -16,6 +18,7 @@ import { REFUND_WORDS } from '../../contract/refunds.ts';
 import { refundStateOf, type RefundState } from './refund.service.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
+import { sessionInvitation as invitation } from './session-invitation.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 import { handOverReminder } from './whatsapp.service.ts';
 import { linkRefusal } from './payment-link-send.service.ts';
@@ -30,6 +33,11 @@ export function isConfirmed(b: BookingView): boolean {
   return b.bookingType === 'ONLINE'
     ? b.paymentStatus === 'COMPLETED'
     : b.bookingType === 'OFFLINE' && (b.paymentStatus === 'PENDING' || b.paymentStatus === 'COMPLETED');
+}
+
+/** The therapist as the wizard and every page name them (shared/domain/therapist.ts): "Asha Mehta". */
+function therapistOf(b: BookingView): string {
+  return displayName(b.therapistName);
 }
 
 function when(b: BookingView): string {
@@ -47,7 +55,7 @@ export async function createMeetingForBooking(deps: NotificationDeps, bookingId:
     const start = sessionStart(b);
     const made = await deps.meetings.createMeeting({
       bookingId: b.id,
-      summary: `Therapy session with ${b.therapistName}`,
+      summary: `Therapy session with ${therapistOf(b)}`,
       description: `${deps.config.centreName}: 60-minute online session (booking ${b.id}).`,
       start,
       end: new Date(start.getTime() + SESSION_MS),
@@ -66,17 +74,23 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** `link`: an address in the paragraphs made a link in the HTML part (the text part shows it as it is). */
+/**
+ * Every web address in the paragraphs is a link in the HTML part (the text part shows it as it is):
+ * the video call's, the Manage booking link's (`link` gives it its words), a set-password link's.
+ */
 function renderHtml(title: string, paragraphs: string[], link?: { href: string; text: string }): string {
   const linked = (html: string) =>
-    link ? html.split(escapeHtml(link.href)).join(`<a href="${escapeHtml(link.href)}" style="color:#3f7f7a">${escapeHtml(link.text)}</a>`) : html;
+    html.replace(/https?:\/\/[^\s<>"']*[^\s<>"'.,;:)]/g, (href) => {
+      const text = link && href === escapeHtml(link.href) ? escapeHtml(link.text) : href;
+      return `<a href="${href}" style="color:#3f7f7a">${text}</a>`;
+    });
   const body = paragraphs.map((p) => `<p style="margin:0 0 12px">${linked(escapeHtml(p)).replace(/\n/g, '<br>')}</p>`).join('');
   return `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#2f3e3c;background:#f6f3ec;padding:24px"><div style="max-width:560px;margin:auto;background:#fff;border-radius:12px;padding:24px"><h2 style="color:#3f7f7a;margin-top:0">${escapeHtml(title)}</h2>${body}</div></body></html>`;
 }
 
 function sessionLines(b: BookingView, config: Config): string[] {
   const lines = [
-    `Therapist: ${b.therapistName}`,
+    `Therapist: ${therapistOf(b)}`,
     `Date and time: ${when(b)}`,
     'Duration: 60 minutes',
     `Session: ${b.bookingType === 'ONLINE' ? 'Online (secure video call)' : 'In person'}${b.sessionType ? `, ${b.sessionType}` : ''}`,
@@ -89,31 +103,15 @@ function sessionLines(b: BookingView, config: Config): string[] {
   return lines;
 }
 
-function policy(config: Config): string {
-  return `Cancellation policy: to reschedule or cancel, please contact us at least 24 hours before your session (${config.supportPhone}, ${config.supportEmail}); otherwise 100% of the session fee is charged. Sessions running beyond 60 minutes are charged for every additional 15 minutes.`;
-}
-
 /**
- * The session's calendar invitation. One UID per booking for its whole life, so a change sent later
- * (SEQUENCE raised, or METHOD:CANCEL) updates the event the first one made instead of adding another.
+ * The policy in the one wording (shared/contract/policy.ts); a session already within the notice
+ * (booked at short notice) is told it can no longer be changed online.
  */
-function invitation(b: BookingView, config: Config, now: Date, opts: { sequence?: number; method?: 'REQUEST' | 'CANCEL' } = {}): string {
-  const start = sessionStart(b);
-  const host = new URL(config.publicBaseUrl).hostname;
-  return buildIcs({
-    uid: `booking-${b.id}@${host}`,
-    sequence: opts.sequence ?? b.calendarSequence,
-    method: opts.method ?? 'REQUEST',
-    start,
-    end: new Date(start.getTime() + SESSION_MS),
-    stamp: now,
-    summary: `Therapy session: ${b.clientFullName} with ${b.therapistName}`,
-    description: `${config.centreName}, 60-minute ${b.bookingType === 'ONLINE' ? 'online' : 'in-person'} session (booking ${b.id}).${b.bookingType === 'OFFLINE' ? ' Please arrive 10 minutes early.' : ''}`,
-    location: b.bookingType === 'ONLINE' ? (b.googleMeetLink ?? 'Online') : `${b.locationName ?? ''}, ${b.locationAddress ?? ''}`,
-    ...(b.bookingType === 'ONLINE' && b.googleMeetLink ? { url: b.googleMeetLink } : {}),
-    organizer: { name: config.centreName, email: config.supportEmail },
-    attendees: [{ name: b.clientFullName, email: b.clientEmail }, ...(b.therapistEmail ? [{ name: b.therapistName, email: b.therapistEmail }] : [])],
-  });
+function policy(b: BookingView, config: Config, now: Date): string {
+  const rules = { noticeHours: config.changeNoticeHours, maxReschedules: config.maxReschedules };
+  const support = { phone: config.supportPhone, email: config.supportEmail };
+  const words = hasNotice(sessionStart(b), now, rules.noticeHours) ? changePolicyText(rules, support) : shortNoticeText(rules, support);
+  return `Cancellation policy: ${words} ${OVERTIME_TEXT}`;
 }
 
 /** `paidPaise`: what the ledger holds as taken for the booking; a payment is mentioned only when there is one (issue 31). */
@@ -140,11 +138,11 @@ export function confirmationMail(b: BookingView, recipient: 'client' | 'therapis
   const manage = manageUrlFor(config.publicBaseUrl, config.jwtSecret, b.id);
   const paragraphs = [
     `Dear ${b.clientFullName},`,
-    `Your session with ${b.therapistName} is confirmed.`,
+    `Your session with ${therapistOf(b)} is confirmed.`,
     sessionLines(b, config).join('\n'),
     paymentLine,
-    manageParagraph(manage, config),
-    policy(config),
+    manageParagraph(b, manage, config, now),
+    policy(b, config, now),
     `Booking reference: ${b.id}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
     `Warm regards,\n${config.centreName}`,
   ];
@@ -157,17 +155,18 @@ export function confirmationMail(b: BookingView, recipient: 'client' | 'therapis
   };
 }
 
-/** The private Manage booking link, in words: it is the client's alone. */
-function manageParagraph(url: string, config: Config): string {
-  return `Manage booking: to move or cancel this session yourself, up to ${config.changeNoticeHours} hours before it starts, open your private link (please do not share it):\n${url}`;
+/** The private Manage booking link, in words: it is the client's alone (what it allows is the policy's to say). */
+function manageParagraph(b: BookingView, url: string, config: Config, now: Date): string {
+  const open = hasNotice(sessionStart(b), now, config.changeNoticeHours);
+  return `Manage booking: your private link to see your session${open ? ', move it or cancel it' : ' and add it to your calendar'} (please do not share it):\n${url}`;
 }
 
-export function reminderMail(b: BookingView, config: Config): MailMessage {
+export function reminderMail(b: BookingView, config: Config, now: Date): MailMessage {
   const paragraphs = [
     `Dear ${b.clientFullName},`,
-    `This is a reminder of your session with ${b.therapistName} tomorrow.`,
+    `This is a reminder of your session with ${therapistOf(b)} tomorrow.`,
     sessionLines(b, config).join('\n'),
-    policy(config),
+    policy(b, config, now),
     `Warm regards,\n${config.centreName}`,
   ];
   return {
@@ -246,7 +245,7 @@ export async function sendReminder(deps: NotificationDeps, bookingId: number, sc
     await handOverReminder(deps, b);
     return 'whatsapp';
   }
-  await deps.mailer.send(reminderMail(b, deps.config), `reminder-${bookingId}`);
+  await deps.mailer.send(reminderMail(b, deps.config, deps.now()), `reminder-${bookingId}`);
   return 'sent';
 }
 
@@ -293,10 +292,10 @@ export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number,
   const state = await refundStateOf(deps.db, bookingId);
   const rupees = (paise: number) => formatPrice(paiseToRupees(paise));
   const what = b.cancelled
-    ? `Your session with ${b.therapistName} on ${when(b)} has been cancelled.`
+    ? `Your session with ${therapistOf(b)} on ${when(b)} has been cancelled.`
     : isConfirmed(b)
-      ? `Your session with ${b.therapistName} on ${when(b)} is still booked; this message is about a payment for it.`
-      : `Your session with ${b.therapistName} on ${when(b)} did not go ahead: the time held for it ended before your payment reached us.`;
+      ? `Your session with ${therapistOf(b)} on ${when(b)} is still booked; this message is about a payment for it.`
+      : `Your session with ${therapistOf(b)} on ${when(b)} did not go ahead: the time held for it ended before your payment reached us.`;
   const lines: string[] = [];
   if (state.capturedPaise > 0) {
     lines.push(`We received ${rupees(state.capturedPaise)}.`);
@@ -407,7 +406,7 @@ export function changeMail(
     const refund = money.capturedPaise > 0 ? lines.join(' ') : 'Nothing was paid for this session, so nothing is charged.';
     paragraphs = [
       `Dear ${b.clientFullName},`,
-      `As you asked, your session with ${b.therapistName} on ${when(b)} has been cancelled.`,
+      `As you asked, your session with ${therapistOf(b)} on ${when(b)} has been cancelled.`,
       refund,
       `Booking reference: ${b.id}. If you would like another session, you are welcome to book again; if you have any question, call ${config.supportPhone} or write to ${config.supportEmail}.`,
       `Warm regards,\n${config.centreName}`,
@@ -415,10 +414,10 @@ export function changeMail(
   } else {
     paragraphs = [
       `Dear ${b.clientFullName},`,
-      `As you asked, your session with ${b.therapistName} has been moved${before ? ` from ${before}` : ''} to ${when(b)}. Your payment and your booking carry over unchanged${b.bookingType === 'ONLINE' ? ', and the video call link stays the same' : ''}.`,
+      `As you asked, your session with ${therapistOf(b)} has been moved${before ? ` from ${before}` : ''} to ${when(b)}. Your payment and your booking carry over unchanged${b.bookingType === 'ONLINE' ? ', and the video call link stays the same' : ''}.`,
       sessionLines(b, config).join('\n'),
-      manageParagraph(manage, config),
-      policy(config),
+      manageParagraph(b, manage, config, now),
+      policy(b, config, now),
       `Booking reference: ${b.id}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
       `Warm regards,\n${config.centreName}`,
     ];
@@ -470,7 +469,7 @@ export async function updateMeetingForBooking(
   const start = sessionStart(b);
   return deps.meetings.updateMeeting({
     bookingId: b.id,
-    summary: `Therapy session with ${b.therapistName}`,
+    summary: `Therapy session with ${therapistOf(b)}`,
     description: `${deps.config.centreName}: 60-minute online session (booking ${b.id}).`,
     start,
     end: new Date(start.getTime() + SESSION_MS),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { displayName } from '../../domain/therapist.ts';
 import { addDays, centreNow, formatLongDate, formatTime12h, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -18,7 +19,7 @@ import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledge
 import { refundBookingMoney } from './refund.service.ts';
 import { mapBookingRecord } from './booking-records.ts';
 import { bookingTokenMatches, manageTokenFor, manageUrlFor } from './booking-token.ts';
-import { isConfirmedBooking } from '../../domain/manage.ts';
+import { isConfirmedBooking, manageOptions } from '../../domain/manage.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { findBookingForUpdate, updateBookingRow } from '../repositories/admin-booking.repository.ts';
 import {
@@ -148,7 +149,7 @@ export async function createLinkForBooking(deps: PaymentDeps, bookingId: number)
     (await deps.payments.createPaymentLink({
       referenceId,
       amountPaise: booking.amountPaise > 0 ? booking.amountPaise : MIN_LINK_PAISE,
-      description: `${deps.config.centreName}: 60-minute online session with ${booking.therapistName} on ${formatLongDate(booking.bookingDate)} at ${formatTime12h(booking.bookingTimeSlotStart)} (booking ${booking.id})`,
+      description: `${deps.config.centreName}: 60-minute online session with ${displayName(booking.therapistName)} on ${formatLongDate(booking.bookingDate)} at ${formatTime12h(booking.bookingTimeSlotStart)} (booking ${booking.id})`,
       customer: { name: booking.clientFullName, email: booking.clientEmail, contact: `+91${booking.clientMobile}` },
       callbackUrl: `${deps.config.publicBaseUrl}/payment-status`,
       // The provider needs a link to live at least 15 minutes; reconciliation cancels it when the hold ends.
@@ -445,7 +446,7 @@ function signedCallbackFor(payments: PaymentsProvider, booking: BookingView, que
 }
 
 export type BookingDetailsAnswer =
-  | { data: ReturnType<typeof mapBookingRecord> & { manage_url: string | null } }
+  | { data: ReturnType<typeof mapBookingRecord> & { manage_url: string | null; changes_open: boolean } }
   | { data: { payment_status: BookingView['paymentStatus'] } };
 
 /**
@@ -482,7 +483,15 @@ export async function paymentStatusFor(deps: PaymentDeps, ref: string, query: Re
   }
   if (!proven) return { data: { payment_status: booking.paymentStatus } };
   const now = deps.now();
-  return { data: { ...mapBookingRecord(booking, now), manage_url: await manageUrlIfConfirmed(deps, booking, now) } };
+  const manageUrl = await manageUrlIfConfirmed(deps, booking, now);
+  const record = mapBookingRecord(booking, now, await moneyOf(deps.db, booking.id));
+  return { data: { ...record, manage_url: manageUrl, changes_open: manageUrl !== null && clientMayChange(deps.config, booking, now) } };
+}
+
+/** Whether the client may still move or cancel the session online (the Manage booking rule, shared/domain/manage.ts). */
+function clientMayChange(config: Config, b: BookingView, now: Date): boolean {
+  const options = manageOptions({ ...b, startsAt: sessionStart(b) }, now, { noticeHours: config.changeNoticeHours, maxReschedules: config.maxReschedules });
+  return options.canReschedule || options.canCancel;
 }
 
 /**

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { advancedStatus, whatsappRecipient, type WhatsAppMessageStatus } from '../../domain/whatsapp.ts';
 import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
+import { displayName } from '../../domain/therapist.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
@@ -40,7 +41,7 @@ export const REMINDER = 'REMINDER';
  */
 export function reminderParams(b: BookingView): string[] {
   const firstName = b.clientFullName.trim().split(/\s+/)[0] ?? b.clientFullName;
-  return [firstName, b.therapistName, formatLongDate(b.bookingDate), formatTimeIst(b.bookingTimeSlotStart)];
+  return [firstName, displayName(b.therapistName), formatLongDate(b.bookingDate), formatTimeIst(b.bookingTimeSlotStart)];
 }
 
 /**
@@ -80,7 +81,7 @@ export async function sendWhatsAppReminder(
   const fallBack = async (why: string): Promise<ReminderOutcome> => {
     deps.logger.warn({ bookingId: b.id, reason: why }, 'whatsapp reminder: sending the e-mail reminder instead');
     // The e-mail first: should it fail, the row is still as it was and the job's retry tries again.
-    await deps.mailer.send(reminderMail(b, deps.config), `reminder-${b.id}`);
+    await deps.mailer.send(reminderMail(b, deps.config, deps.now()), `reminder-${b.id}`);
     await markFellBack(deps.db, row.id, deps.now());
     return 'fell-back';
   };

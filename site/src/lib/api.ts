@@ -99,6 +99,18 @@ const managePath = (token: string) => `/api/manage/${encodeURIComponent(token)}`
 export const getManagedBooking = (token: string) => get<ManageBookingDto>(managePath(token));
 export const rescheduleManagedBooking = (token: string, body: ManageRescheduleBody) => post<ManageChangeResultDto>(`${managePath(token)}/reschedule`, body);
 export const cancelManagedBooking = (token: string) => post<ManageChangeResultDto>(`${managePath(token)}/cancel`, {});
+/** "Add to calendar": the session's invitation from the server, the same event as the e-mailed one (a download, not a fetch). */
+export const sessionIcsPath = (token: string) => `${managePath(token)}/session.ics`;
+/** The token of a Manage booking address (/manage-booking?token=…), or null. */
+export function manageTokenOf(manageUrl: unknown): string | null {
+  if (typeof manageUrl !== 'string' || !manageUrl) return null;
+  try {
+    const token = new URL(manageUrl, 'http://x').searchParams.get('token');
+    return token && /^[A-Za-z0-9_-]{43}$/.test(token) ? token : null;
+  } catch {
+    return null;
+  }
+}
 
 export const locationImage = (id: number) => `/get_location_image/${id}.png`;
 export const therapistImage = (imageUrl: string) => `/get_specific_image/${encodeURIComponent(imageUrl)}`;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { locationDtoSchema, therapistDtoSchema, type LocationDto, type TherapistDto } from '../../../shared/contract/public.ts';
+import { displayName } from '../../../shared/domain/therapist.ts';
 
 /**
  * A therapist as GET /therapists answers it: the contract's TherapistDto (bio pipe-separated, index 0
@@ -80,14 +81,6 @@ export async function fetchTherapistsForBuild(): Promise<ApiTherapist[]> {
   }
 }
 
-/** The displayed name is the part after the first period, trimmed (drops "Dr." and similar). */
-export function therapistDisplayName(name: string): string {
-  const dot = name.indexOf('.');
-  const rest = dot === -1 ? name : name.slice(dot + 1);
-  const trimmed = rest.trim();
-  return trimmed === '' ? name.trim() : trimmed;
-}
-
 /** Splits the pipe-separated bio: index 0 is the description, index 2 the experience. */
 export function parseBio(bio: string | null | undefined): { description: string; experience: string } {
   const parts = (bio ?? '').split('|').map((part) => part.trim());
@@ -114,14 +107,14 @@ function initialsOf(name: string): string {
 }
 
 export function toTeamMember(t: ApiTherapist): TeamMember {
-  const displayName = therapistDisplayName(t.name);
+  const name = displayName(t.name);
   const { description, experience } = parseBio(t.bio);
   const online = Number(t.type) === 1;
   return {
     id: String(t.id),
     fullName: t.name.trim(),
-    displayName,
-    initials: initialsOf(displayName),
+    displayName: name,
+    initials: initialsOf(name),
     title: (t.title ?? '').trim(),
     specialization: (t.specialization ?? '').trim(),
     description,

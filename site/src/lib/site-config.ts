@@ -1,3 +1,5 @@
+import { DEFAULT_MANAGE_POLICY, type ManagePolicy } from '../../../shared/domain/manage.ts';
+
 /**
  * Build-time configuration for the public site.
  *
@@ -115,11 +117,26 @@ export const legalNav: readonly NavLink[] = [
   { href: '/terms-and-conditions', label: 'Terms & Conditions' },
 ];
 
+/** A whole number from the environment within [0, max], else the fallback (the API refuses to start on a bad one). */
+function wholeOr(name: string, fallback: number, max: number): number {
+  const raw = envOr(name, String(fallback));
+  return /^\d+$/.test(raw) && Number(raw) <= max ? Number(raw) : fallback;
+}
+
+/**
+ * The client's own changes (CHANGE_NOTICE_HOURS, MAX_RESCHEDULES), read as the API reads them: the
+ * wizard states the policy and warns before Pay about a session that starts within the notice.
+ */
+export const changePolicy: ManagePolicy = {
+  noticeHours: wholeOr('CHANGE_NOTICE_HOURS', DEFAULT_MANAGE_POLICY.noticeHours, 24 * 30),
+  maxReschedules: wholeOr('MAX_RESCHEDULES', DEFAULT_MANAGE_POLICY.maxReschedules, 20),
+};
+
 /** Business constants repeated in the public copy (spec section 9). */
 export const policy = {
   sessionMinutes: 60,
   overtimeBlockMinutes: 15,
-  cancellationNoticeHours: 24,
+  cancellationNoticeHours: changePolicy.noticeHours,
   lateCancellationChargePercent: 100,
   latePaymentInterestPercentPerDay: 10,
   minimumAge: 18,

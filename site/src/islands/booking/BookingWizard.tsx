@@ -1,9 +1,12 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { DEFAULT_MANAGE_POLICY, type ManagePolicy, type Support } from '../../../../shared/domain/manage.ts';
 import { $booking, resetBooking, setStep } from '../../stores/booking.ts';
 import { Loading, requestHeadingFocus } from './common.tsx';
 import { flowOf, screenAt, stepOf, type Screen } from './flow.ts';
 import { useStepHistory } from './history.ts';
+import { chooseTherapistFromLink, therapistInAddress, withoutTherapist } from './preset.ts';
+import { WizardSettingsContext } from './settings.tsx';
 import { StepIndicator } from './StepIndicator.tsx';
 import { TherapistStep } from './TherapistStep.tsx';
 import { TypeStep } from './TypeStep.tsx';
@@ -26,7 +29,45 @@ const loadLaterSteps = () => {
   void loadPayment();
 };
 
-export function BookingWizard({ navigate }: { navigate?: (url: string) => void } = {}) {
+export type BookingWizardProps = {
+  navigate?: (url: string) => void;
+  /** From the site's configuration (book.astro): the client's change policy and the centre's contacts. */
+  changePolicy?: ManagePolicy;
+  support?: Support;
+};
+
+export function BookingWizard({ navigate, changePolicy = DEFAULT_MANAGE_POLICY, support }: BookingWizardProps = {}) {
+  const settings = useMemo(() => ({ changePolicy, support }), [changePolicy, support]);
+  // "Book with {name}" (/book?therapist={id}): that therapist is chosen before the steps show.
+  const [preset, setPreset] = useState(() => (typeof location === 'undefined' ? null : therapistInAddress(location.search)));
+  useEffect(() => {
+    if (preset === null) return;
+    let live = true;
+    void chooseTherapistFromLink(preset)
+      .catch(() => false)
+      .then(() => {
+        if (!live) return;
+        history.replaceState(history.state, '', withoutTherapist(location.href));
+        setPreset(null);
+      });
+    return () => {
+      live = false;
+    };
+  }, [preset]);
+  return (
+    <WizardSettingsContext.Provider value={settings}>
+      {preset === null ? (
+        <Wizard {...(navigate ? { navigate } : {})} />
+      ) : (
+        <div className="wizard">
+          <Loading text="Loading..." />
+        </div>
+      )}
+    </WizardSettingsContext.Provider>
+  );
+}
+
+function Wizard({ navigate }: { navigate?: (url: string) => void }) {
   const { currentStep, bookingType } = useStore($booking);
   const flow = flowOf(bookingType);
   const screen = screenAt(currentStep, bookingType);

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { shortNoticeText } from '../../../../shared/contract/policy.ts';
+import { DEFAULT_MANAGE_POLICY, type ManagePolicy, type Support } from '../../../../shared/domain/manage.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
 import { bookingOfReference } from '../../../../shared/domain/payment-link-reference.ts';
+import { PAYMENT_STATE_WORDS } from '../../../../shared/domain/payment-state.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { centreNow, formatLongDate, formatTimeIst, isHhMm } from '../../../../shared/domain/time.ts';
-import { getBookingDetails, type BookingDetails } from '../../lib/api.ts';
-import { googleCalendarHref, icsHref, type CalendarSession } from '../../lib/calendar.ts';
+import { getBookingDetails, manageTokenOf, sessionIcsPath, type BookingDetails } from '../../lib/api.ts';
 import { $booking, resetBooking } from '../../stores/booking.ts';
-import { paymentStatusInWords } from './words.ts';
 
 /** The provider's callback parameters that are forwarded to the server's lookup. */
 const FORWARDED = [
@@ -31,8 +32,6 @@ export const STATUS_TEXT = {
   manageBooking: 'Manage booking',
   linkLater: 'Your video link is on its way: we will e-mail it to you, and it will show here when you open this page again.',
 } as const;
-
-export { paymentStatusInWords };
 
 /** A failed attempt's booking: its reference and, while its hold lasts, its link to pay again. */
 export type Retry = { url: string; secondsLeft: number };
@@ -121,10 +120,12 @@ async function failedView(linkId: string, bookingId: string, params: Record<stri
 export type PaymentStatusProps = {
   search?: string;
   navigate?: (url: string) => void;
-  /** The centre's support phone (configuration) and its tel: address. */
+  /** The centre's support phone and e-mail (configuration) and the phone's tel: address. */
   supportPhone?: string;
   supportPhoneHref?: string;
-  centreName?: string;
+  supportEmail?: string;
+  /** The client's change policy (configuration): a session booked within its notice offers no changes. */
+  changePolicy?: ManagePolicy;
   /** How often, and how many times, the page asks again for a new online booking's meeting link. */
   pollMs?: number;
   pollAttempts?: number;
@@ -135,12 +136,14 @@ export function PaymentStatus({
   navigate,
   supportPhone,
   supportPhoneHref,
-  centreName = 'the centre',
+  supportEmail,
+  changePolicy = DEFAULT_MANAGE_POLICY,
   pollMs = 3000,
   pollAttempts = 10,
 }: PaymentStatusProps = {}) {
   const [view, setView] = useState<View>({ kind: 'verifying' });
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const changes: ChangeRules = { policy: changePolicy, support: supportPhone && supportEmail ? { phone: supportPhone, email: supportEmail } : undefined };
 
   useEffect(() => {
     let live = true;
@@ -218,7 +221,7 @@ export function PaymentStatus({
       body = (
         <>
           <p>Thank you. Your payment was received and your session is booked. A confirmation has been sent to your email.</p>
-          <Confirmed booking={view.booking} proof={view.proof} centreName={centreName} pollMs={pollMs} pollAttempts={pollAttempts} />
+          <Confirmed booking={view.booking} proof={view.proof} changes={changes} pollMs={pollMs} pollAttempts={pollAttempts} />
           {phone}
         </>
       );
@@ -235,8 +238,8 @@ export function PaymentStatus({
           {view.booking ? (
             <>
               <Details booking={view.booking} />
-              <AddToCalendar booking={view.booking} centreName={centreName} />
-              <ManageLink booking={view.booking} />
+              <AddToCalendar booking={view.booking} />
+              <ManageLink booking={view.booking} changes={changes} />
             </>
           ) : (
             <dl className="summary-list">
@@ -313,13 +316,13 @@ function RetryLink({ retry }: { retry: Retry }) {
 function Confirmed({
   booking: first,
   proof,
-  centreName,
+  changes,
   pollMs,
   pollAttempts,
 }: {
   booking: BookingDetails;
   proof: Proof;
-  centreName: string;
+  changes: ChangeRules;
   pollMs: number;
   pollAttempts: number;
 }) {
@@ -362,37 +365,29 @@ function Confirmed({
         </div>
       )}
       {waiting && gaveUp && <p className="muted">{STATUS_TEXT.linkLater}</p>}
-      <AddToCalendar booking={booking} centreName={centreName} />
-      <ManageLink booking={booking} />
+      <AddToCalendar booking={booking} />
+      <ManageLink booking={booking} changes={changes} />
     </>
   );
 }
 
-function calendarSession(b: BookingDetails, centreName: string): CalendarSession | null {
-  if (typeof b.booking_time_slot_start !== 'string' || !isHhMm(b.booking_time_slot_start)) return null;
-  const offline = String(b.booking_type).toUpperCase() === 'OFFLINE';
-  const therapist = b.therapist_name ? displayName(b.therapist_name) : 'your therapist';
-  const link = b.google_meet_link ?? null;
-  const where = offline ? [b.location_name, b.location_address].filter(Boolean).join(', ') : (link ?? 'Online (video call)');
-  const details = offline
-    ? `${centreName}: 60-minute in-person session (booking ${b.id}). Please arrive 10 minutes early.`
-    : `${centreName}: 60-minute online session (booking ${b.id}).${link ? ` Join the video call: ${link}` : ' The video link comes by e-mail.'}`;
-  return { id: b.id, date: b.booking_date, time: b.booking_time_slot_start, title: `Therapy session with ${therapist}`, details, location: where };
-}
+/** The client's change policy and whom to call, from the site's configuration. */
+type ChangeRules = { policy: ManagePolicy; support: Support | undefined };
 
-function AddToCalendar({ booking, centreName }: { booking: BookingDetails; centreName: string }) {
-  if (booking.cancelled === true) return null;
-  const session = calendarSession(booking, centreName);
-  if (!session) return null;
+/**
+ * "Add to calendar": the session's invitation as the server builds it for the e-mails (GET
+ * /api/manage/{token}/session.ics), so the calendar holds one event, which a later change moves.
+ */
+function AddToCalendar({ booking }: { booking: BookingDetails }) {
+  const token = booking.cancelled === true ? null : manageTokenOf(booking.manage_url);
+  if (!token) return null;
   return (
     <div className="add-calendar">
       <h3 className="add-calendar-title">Add to calendar</h3>
+      <p className="muted">The same event as the invitation in your confirmation e-mail: a calendar that already has it keeps one.</p>
       <div className="btn-row">
-        <a className="btn btn-secondary" href={icsHref(session)} download={`therapy-session-${booking.id}.ics`}>
+        <a className="btn btn-secondary" href={sessionIcsPath(token)} download={`therapy-session-${booking.id}.ics`}>
           Download .ics
-        </a>
-        <a className="btn btn-secondary" href={googleCalendarHref(session)} target="_blank" rel="noopener">
-          Google Calendar<span className="visually-hidden"> (opens in a new tab)</span>
         </a>
       </div>
     </div>
@@ -410,10 +405,21 @@ function manageHref(url: unknown): string | null {
   }
 }
 
-/** A confirmed booking's private link to move or cancel it (the same link as in the confirmation e-mail). */
-function ManageLink({ booking }: { booking: BookingDetails }) {
+/**
+ * A confirmed booking's private link to move or cancel it (the same link as in the confirmation e-mail),
+ * only while changes are open: a session booked within the notice says so instead.
+ */
+function ManageLink({ booking, changes }: { booking: BookingDetails; changes: ChangeRules }) {
   const href = booking.cancelled === true ? null : manageHref(booking.manage_url);
   if (!href) return null;
+  if (!booking.changes_open) {
+    return (
+      <div className="manage-link">
+        <h3 className="add-calendar-title">Need to change your plans?</h3>
+        <p className="muted short-notice">{shortNoticeText(changes.policy, changes.support)}</p>
+      </div>
+    );
+  }
   return (
     <div className="manage-link">
       <h3 className="add-calendar-title">Need to change your plans?</h3>
@@ -457,7 +463,7 @@ function Details({ booking: b }: { booking: BookingDetails }) {
           </a>
         </Row>
       )}
-      <Row label="Payment status">{paymentStatusInWords(b.payment_status, b.booking_type, b.cancelled === true)}</Row>
+      <Row label="Payment status">{PAYMENT_STATE_WORDS[b.payment_state]}</Row>
       {typeof b.amount === 'number' && <Row label="Amount">{formatPrice(b.amount)}</Row>}
     </dl>
   );

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useRef, useState, type ReactNode } from 'react';
 import { API_MESSAGES, WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
+import { shortNoticeText } from '../../../../shared/contract/policy.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { normaliseIndianMobile } from '../../../../shared/domain/contact.ts';
@@ -18,6 +19,7 @@ import {
   type BookingState,
 } from '../../stores/booking.ts';
 import { StateView, StepHeading } from './common.tsx';
+import { isShortNotice, useWizardSettings } from './settings.tsx';
 import { checkBooking } from './payload.ts';
 
 export type PaymentNav = {
@@ -127,6 +129,7 @@ export async function payForBooking(s: BookingState, nav: PaymentNav): Promise<s
 
 export function PaymentStep(nav: PaymentNav) {
   const s = useStore($booking);
+  const { changePolicy, support } = useWizardSettings();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const errorRef = useRef<HTMLDivElement>(null);
@@ -196,6 +199,11 @@ export function PaymentStep(nav: PaymentNav) {
           <strong>{price}</strong>
         </div>
       </div>
+      {isShortNotice(slot, changePolicy) && (
+        <p className="callout callout--warm short-notice" role="note">
+          {shortNoticeText(changePolicy, support)}
+        </p>
+      )}
       {offline ? (
         <p className="muted pay-note">No payment is taken now. Please pay at the centre when you arrive, 10 minutes before your session.</p>
       ) : (

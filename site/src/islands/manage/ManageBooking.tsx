@@ -2,13 +2,13 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type R
 import type { ManageBookingDto, ManageChangeResultDto } from '../../../../shared/contract/manage.ts';
 import { REFUND_WORDS } from '../../../../shared/contract/refunds.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
+import { PAYMENT_STATE_WORDS } from '../../../../shared/domain/payment-state.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { centreNow, formatLongDate, formatTime12h, formatTimeIst, CENTRE_ZONE_LABEL } from '../../../../shared/domain/time.ts';
-import { ApiError, cancelManagedBooking, getManagedBooking, getSlotOffer, rescheduleManagedBooking } from '../../lib/api.ts';
+import { ApiError, cancelManagedBooking, getManagedBooking, getSlotOffer, rescheduleManagedBooking, sessionIcsPath } from '../../lib/api.ts';
 import { useModal } from '../../lib/modal.ts';
 import { Loading, StateView, useLoad } from '../booking/common.tsx';
 import { SlotPicker, type PickedSlot } from '../booking/SlotPicker.tsx';
-import { paymentStatusInWords } from '../booking/words.ts';
 
 export const MANAGE_TEXT = {
   loading: 'Loading your booking...',
@@ -28,6 +28,7 @@ export const MANAGE_TEXT = {
   keepSession: 'Keep my session',
   confirmCancel: 'Yes, cancel my session',
   noRefund: REFUND_WORDS.nothingPaid,
+  addToCalendar: 'Add to calendar (.ics)',
   noSlots: 'Your therapist has no other free time in the next 15 working days. Please contact us and we will find a time with you.',
 } as const;
 
@@ -60,6 +61,29 @@ export function closedReasonInWords(b: ManageBookingDto): string {
 }
 
 type Support = { phone: string; phoneHref: string; email: string; emailHref: string };
+
+/**
+ * The booking is asked for as soon as this module runs, while React is still starting: the page's
+ * largest paint is the booking, so its answer should not wait for the first render's effect.
+ */
+let early: { token: string; answer: Promise<ManageBookingDto> } | null = null;
+if (typeof window !== 'undefined') {
+  const token = new URLSearchParams(window.location.search).get('token');
+  if (token) {
+    early = { token, answer: getManagedBooking(token) };
+    early.answer.catch(() => {}); // handled where it is used
+  }
+}
+
+/** The early answer for this token (once), else a new question. */
+function askForBooking(token: string): Promise<ManageBookingDto> {
+  if (early?.token === token) {
+    const { answer } = early;
+    early = null;
+    return answer;
+  }
+  return getManagedBooking(token);
+}
 
 type View =
   | { kind: 'loading' }
@@ -94,7 +118,7 @@ export function ManageBooking({ search, supportPhone, supportPhoneHref, supportE
     if (!token) return;
     let live = true;
     setView({ kind: 'loading' });
-    getManagedBooking(token).then(
+    askForBooking(token).then(
       (booking) => live && setView({ kind: 'booking', booking, notice: null, refunded: null }),
       (e: unknown) => {
         if (!live) return;
@@ -219,6 +243,7 @@ function BookingView({
         {/* The refund in words, unless the server's own message has said it already (it names the amount refunded). */}
         {b.cancelled && refunded !== null && !/refund/i.test(notice ?? '') && <p className="manage-refund">{refundSentence(refunded, 0, b.support)}</p>}
         <Summary booking={b} />
+        {!b.cancelled && <AddToCalendar token={token} booking={b} />}
       </section>
 
       {!b.cancelled && picking && (
@@ -324,7 +349,7 @@ function Summary({ booking: b }: { booking: ManageBookingDto }) {
       <Row label="Date">{formatLongDate(b.booking_date)}</Row>
       <Row label="Time">{sessionTime(b)}</Row>
       <Row label="Amount">{formatPrice(b.amount)}</Row>
-      <Row label="Payment status">{paymentStatusInWords(b.payment_status, b.booking_type, b.cancelled)}</Row>
+      <Row label="Payment status">{PAYMENT_STATE_WORDS[b.payment_state]}</Row>
       {online && b.meeting_link && !b.cancelled && (
         <Row label="Meeting link">
           <a href={b.meeting_link} target="_blank" rel="noopener noreferrer">
@@ -334,6 +359,22 @@ function Summary({ booking: b }: { booking: ManageBookingDto }) {
         </Row>
       )}
     </dl>
+  );
+}
+
+/**
+ * "Add to calendar": the session's invitation from the server (GET /api/manage/{token}/session.ics),
+ * the same event as the e-mailed one, with the same UID and the latest change's SEQUENCE: a calendar
+ * that has it keeps one event, and a move updates it.
+ */
+function AddToCalendar({ token, booking: b }: { token: string; booking: ManageBookingDto }) {
+  return (
+    <div className="manage-calendar">
+      <a className="btn btn-secondary" href={sessionIcsPath(token)} download={`therapy-session-${b.booking_reference}.ics`}>
+        {MANAGE_TEXT.addToCalendar}
+      </a>
+      <p className="muted">The same event as the invitation in your e-mails: your calendar keeps one, and it follows any change.</p>
+    </div>
   );
 }
 

@@ -1,5 +1,7 @@
 /** Notes for the therapist, WhatsApp reminders, the fee notes and the terms to accept. */
 import { WHATSAPP_CONSENT } from '../../../../../shared/contract/booking.ts';
+import { changePolicyText } from '../../../../../shared/contract/policy.ts';
+import { useWizardSettings } from '../settings.tsx';
 import { CheckboxField, Req, TextField, type FieldsProps } from './parts.tsx';
 
 export function NotesField({ p }: { p: FieldsProps }) {
@@ -48,13 +50,14 @@ export function WhatsappField({ p }: { p: FieldsProps }) {
 }
 
 export function FeeNotes({ online }: { online: boolean }) {
+  const { changePolicy, support } = useWizardSettings();
   return (
     <div className="notes-box">
       {!online && <p className="callout callout--warm">Please arrive 10 minutes early for your in-person session.</p>}
       <ul className="fee-notes">
         <li>Each session lasts 60 minutes. Additional charges apply for every 15 minutes beyond the scheduled 60 minutes.</li>
         {!online && <li>The session fee is collected at the centre on the day of your visit.</li>}
-        <li>To reschedule or cancel, please contact us at least 24 hours in advance; otherwise 100% of the fee is charged.</li>
+        <li>{changePolicyText(changePolicy, support)}</li>
       </ul>
     </div>
   );

@@ -1,0 +1,42 @@
+/**
+ * The session's calendar invitation, built in one place (issue 31): the e-mails attach it and
+ * GET /api/manage/{token}/session.ics answers it, so a client who both opens the e-mail and presses
+ * "Add to calendar" holds one event, and a later change (the same UID, SEQUENCE raised, or
+ * METHOD:CANCEL) moves or removes that one event wherever it came from.
+ */
+import { displayName } from '../../domain/therapist.ts';
+import { sessionStart } from '../../domain/time.ts';
+import type { Config } from '../config.ts';
+import { buildIcs } from '../providers/mail/ics.ts';
+import type { BookingView } from '../repositories/booking.repository.ts';
+
+const SESSION_MS = 60 * 60_000;
+
+/** The downloaded file's name: therapy-session-{booking id}.ics. */
+export function sessionIcsFilename(bookingId: number): string {
+  return `therapy-session-${bookingId}.ics`;
+}
+
+/**
+ * One UID per booking for its whole life; SEQUENCE the booking's calendar_sequence (each change the
+ * client is sent raises it), unless a message names its own. A cancelled session is METHOD:CANCEL.
+ */
+export function sessionInvitation(b: BookingView, config: Config, now: Date, opts: { sequence?: number; method?: 'REQUEST' | 'CANCEL' } = {}): string {
+  const start = sessionStart(b);
+  const host = new URL(config.publicBaseUrl).hostname;
+  const therapist = displayName(b.therapistName);
+  return buildIcs({
+    uid: `booking-${b.id}@${host}`,
+    sequence: opts.sequence ?? b.calendarSequence,
+    method: opts.method ?? (b.cancelled ? 'CANCEL' : 'REQUEST'),
+    start,
+    end: new Date(start.getTime() + SESSION_MS),
+    stamp: now,
+    summary: `Therapy session: ${b.clientFullName} with ${therapist}`,
+    description: `${config.centreName}, 60-minute ${b.bookingType === 'ONLINE' ? 'online' : 'in-person'} session (booking ${b.id}).${b.bookingType === 'OFFLINE' ? ' Please arrive 10 minutes early.' : ''}`,
+    location: b.bookingType === 'ONLINE' ? (b.googleMeetLink ?? 'Online') : `${b.locationName ?? ''}, ${b.locationAddress ?? ''}`,
+    ...(b.bookingType === 'ONLINE' && b.googleMeetLink ? { url: b.googleMeetLink } : {}),
+    organizer: { name: config.centreName, email: config.supportEmail },
+    attendees: [{ name: b.clientFullName, email: b.clientEmail }, ...(b.therapistEmail ? [{ name: therapist, email: b.therapistEmail }] : [])],
+  });
+}
