@@ -66,6 +66,8 @@ describe('Manual Booking: Client Mobile', () => {
     expect(mobile.value).toBe(pasted);
     fireEvent.blur(mobile);
     expect(mobile.value).toBe(digits);
+    // An online session asks how it was settled (item 1): a link to pay.
+    fireEvent.click(screen.getByRole('radio', { name: 'Not paid yet: send a payment link' }));
     fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
     await waitFor(() => expect(onCreated).toHaveBeenCalled());
     const post = calls.find((c) => c.method === 'POST')!;

@@ -36,17 +36,30 @@ function DateCell(props: { date: string; today: string }) {
   );
 }
 
-/** A booking's status badge with what the lists say beside it; Today shows it too. */
-export const statusCell = (b: AdminBooking) => (
-  <PaymentCell
-    badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
-    note={
-      [paymentWords(b), clientChangeWords(b), b.payment_note, holdNote(b), linkSentWords(b), b.attendance ? ATTENDANCE_WORDS[b.attendance] : null]
-        .filter(Boolean)
-        .join(' · ') || null
-    }
-  />
-);
+/** A booking's status badge with what the lists say beside it, the payment in words first. */
+export const statusCell = (b: AdminBooking) => statusCellOf(b, true);
+/** The same for Today, which shows the payment's words apart, on their own: the note leaves them out. */
+export const statusCellWithoutWords = (b: AdminBooking) => statusCellOf(b, false);
+
+function statusCellOf(b: AdminBooking, withWords: boolean) {
+  return (
+    <PaymentCell
+      badge={b.cancelled ? <span className="adm-badge adm-badge--grey">CANCELLED</span> : <StatusBadge status={b.payment_status} />}
+      note={
+        [
+          withWords ? paymentWords(b) : null,
+          clientChangeWords(b),
+          b.payment_note,
+          holdNote(b),
+          linkSentWords(b),
+          b.attendance ? ATTENDANCE_WORDS[b.attendance] : null,
+        ]
+          .filter(Boolean)
+          .join(' · ') || null
+      }
+    />
+  );
+}
 
 function bookingColumns(today: string, withTherapist: boolean): Column<AdminBooking>[] {
   return [

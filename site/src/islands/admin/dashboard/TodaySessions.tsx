@@ -25,7 +25,7 @@ import {
 import { useQuery } from '../../../lib/query.ts';
 import { Loading, useIsMobile } from '../ui.tsx';
 import { BookingActions } from './BookingActions.tsx';
-import { statusCell } from './BookingLists.tsx';
+import { statusCellWithoutWords } from './BookingLists.tsx';
 import { useNoticeTakesLostFocus, type NoticeAt } from './notice.ts';
 import type { DashboardActions } from './useDashboardActions.ts';
 
@@ -38,7 +38,7 @@ function Payment({ b }: { b: AdminBooking }) {
   return (
     <span className="adm-day__pay">
       <span className={`adm-day__words adm-day__words--${paymentStateTone(b.payment_state)}`}>{PAYMENT_STATE_WORDS[b.payment_state]}</span>
-      {statusCell(b)}
+      {statusCellWithoutWords(b)}
     </span>
   );
 }
