@@ -519,7 +519,7 @@ describe('POST /api/admin/bookings/{id}/send-payment-link', () => {
               type: 'body',
               parameters: [
                 'Meera',
-                'Dr. Rohan Kapoor',
+                'Rohan Kapoor',
                 expect.stringMatching(/, 2026$/),
                 expect.stringMatching(/ IST$/),
                 '₹1,800',

@@ -23,7 +23,7 @@ import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, m
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';
 import { closeOpenLink } from './payment.service.ts';
 import { refundablePaise, refundBookingMoney, type RefundOutcome } from './refund.service.ts';
-import { REFUND_WORDS } from '../../contract/refunds.ts';
+import { REFUND_WORDS } from '../../contract/refund-words.ts';
 import { sessionIcsFilename, sessionInvitation } from './session-invitation.ts';
 
 export type ManageDeps = { db: Db; config: Config; payments: PaymentsProvider | undefined; logger: Logger; now: () => Date };

@@ -14,7 +14,7 @@ import type { JobPayload } from '../jobs/jobs.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
 import { getBookingView, storeMeetingLinkIfNone, type BookingView } from '../repositories/booking.repository.ts';
-import { REFUND_WORDS } from '../../contract/refunds.ts';
+import { REFUND_WORDS } from '../../contract/refund-words.ts';
 import { refundStateOf, type RefundState } from './refund.service.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';

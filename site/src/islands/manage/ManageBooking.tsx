@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { ManageBookingDto, ManageChangeResultDto } from '../../../../shared/contract/manage.ts';
-import { REFUND_WORDS } from '../../../../shared/contract/refunds.ts';
+import { REFUND_WORDS } from '../../../../shared/contract/refund-words.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
 import { PAYMENT_STATE_WORDS } from '../../../../shared/domain/payment-state.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
