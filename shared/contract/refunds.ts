@@ -112,6 +112,3 @@ export const recordRefundResponseSchema = z.strictObject({
   message: z.string(),
 });
 export type RecordRefundResponse = z.infer<typeof recordRefundResponseSchema>;
-
-
-

@@ -517,14 +517,9 @@ describe('POST /api/admin/bookings/{id}/send-payment-link', () => {
           components: [
             {
               type: 'body',
-              parameters: [
-                'Meera',
-                'Rohan Kapoor',
-                expect.stringMatching(/, 2026$/),
-                expect.stringMatching(/ IST$/),
-                '₹1,800',
-                res.body.payment_link_url,
-              ].map((text) => ({ type: 'text', text })),
+              parameters: ['Meera', 'Rohan Kapoor', expect.stringMatching(/, 2026$/), expect.stringMatching(/ IST$/), '₹1,800', res.body.payment_link_url].map(
+                (text) => ({ type: 'text', text }),
+              ),
             },
           ],
         },
