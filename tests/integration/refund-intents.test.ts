@@ -13,7 +13,16 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
-import { auditLog, bookings, outbox, paymentDiscrepancies, paymentsLedger, refundIntents, refundRequests, sandboxRefunds } from '../../shared/core/db/schema.ts';
+import {
+  auditLog,
+  bookings,
+  outbox,
+  paymentDiscrepancies,
+  paymentsLedger,
+  refundIntents,
+  refundRequests,
+  sandboxRefunds,
+} from '../../shared/core/db/schema.ts';
 import { AppError } from '../../shared/core/errors.ts';
 import type { JobsClient } from '../../shared/core/jobs/queues.ts';
 import { createLogger } from '../../shared/core/logger.ts';
@@ -72,7 +81,13 @@ async function paidOnline(): Promise<{ id: number; paymentId: string; token: str
   const i = n++;
   const made = await request(app)
     .post('/confirm-booking')
-    .send(onlineBooking({ booking_date: DAYS[Math.floor(i / HOURS.length)], booking_time_slot_start: HOURS[i % HOURS.length], client_email: `intent${i}@example.com` }))
+    .send(
+      onlineBooking({
+        booking_date: DAYS[Math.floor(i / HOURS.length)],
+        booking_time_slot_start: HOURS[i % HOURS.length],
+        client_email: `intent${i}@example.com`,
+      }),
+    )
     .expect(200);
   const id = made.body.booking_id as number;
   const link = await request(app).post('/api/payment/generate-link').set('X-Booking-Token', made.body.booking_token).send({ booking_id: id }).expect(200);
@@ -114,7 +129,15 @@ async function strayPayment(): Promise<{ id: number; paymentId: string }> {
   });
   await sandbox.pay(link.id);
   const paymentId = (await sandbox.getLink(link.id))!.paymentId!;
-  await recordCapture(database.db, { bookingId: b.id, provider: 'sandbox', paymentId, linkId: link.id, amountPaise: 150_000, method: 'CARD', occurredAt: clock.now() });
+  await recordCapture(database.db, {
+    bookingId: b.id,
+    provider: 'sandbox',
+    paymentId,
+    linkId: link.id,
+    amountPaise: 150_000,
+    method: 'CARD',
+    occurredAt: clock.now(),
+  });
   return { id: b.id, paymentId };
 }
 
@@ -247,14 +270,24 @@ describe('a process that stops between the provider and the record: the payments
   it("an admin's cancel: the refund recorded once, the booking cancelled as asked, one e-mail, one audit entry", async () => {
     const b = await paidOnline();
     const dying = dyingProvider('after');
-    void cancelBooking(database.db, b.id, superAdmin(), clock.now(), { payments: dying.payments, logger, refund: { refund: 'FULL' }, noticeHours: noticeHours() });
+    void cancelBooking(database.db, b.id, superAdmin(), clock.now(), {
+      payments: dying.payments,
+      logger,
+      refund: { refund: 'FULL' },
+      noticeHours: noticeHours(),
+    });
     await dying.reached;
     // The provider refunded; nothing else happened: the booking stands, the ledger has no refund, the intent is open.
     expect(await providerRefunds(b.paymentId)).toEqual([expect.objectContaining({ amountPaise: 150_000, idempotencyKey: `cancel-${b.id}-${b.paymentId}` })]);
     expect((await row(b.id)).cancelled).toBe(false);
     expect(await refundsOf(b.id)).toEqual([]);
     expect(await intentsOf(b.id)).toEqual([
-      expect.objectContaining({ status: 'OPEN', amountPaise: 150_000, requestedBy: `admin:${admins.superadmin.id}`, action: expect.objectContaining({ kind: 'admin-cancel' }) }),
+      expect.objectContaining({
+        status: 'OPEN',
+        amountPaise: 150_000,
+        requestedBy: `admin:${admins.superadmin.id}`,
+        action: expect.objectContaining({ kind: 'admin-cancel' }),
+      }),
     ]);
     // Another cancel meanwhile (the admin presses again): one cancel is under way.
     const again = await request(app).post(`/api/admin/bookings/${b.id}/cancel`).set(boss()).send({ refund: 'FULL' }).expect(409);
@@ -270,9 +303,17 @@ describe('a process that stops between the provider and the record: the payments
     expect(await row(b.id)).toMatchObject({ cancelled: true, paymentStatus: 'COMPLETED' });
     const [provider] = await providerRefunds(b.paymentId);
     expect(await refundsOf(b.id)).toEqual([
-      expect.objectContaining({ provider: 'sandbox', paymentId: b.paymentId, refundId: provider!.id, amountPaise: -150_000, recordedByAdminId: admins.superadmin.id }),
+      expect.objectContaining({
+        provider: 'sandbox',
+        paymentId: b.paymentId,
+        refundId: provider!.id,
+        amountPaise: -150_000,
+        recordedByAdminId: admins.superadmin.id,
+      }),
     ]);
-    expect(await intentsOf(b.id)).toEqual([expect.objectContaining({ status: 'DONE', parts: [expect.objectContaining({ refundId: provider!.id, status: 'processed' })] })]);
+    expect(await intentsOf(b.id)).toEqual([
+      expect.objectContaining({ status: 'DONE', parts: [expect.objectContaining({ refundId: provider!.id, status: 'processed' })] }),
+    ]);
     expect(await jobsOf(b.id, 'mail.booking-money')).toHaveLength(1);
     const audits = await auditsOf(b.id, 'booking.cancel');
     expect(audits).toHaveLength(1);
@@ -346,7 +387,12 @@ describe('a process that stops between the provider and the record: the payments
   it('a refund already in the ledger when the job comes (recorded by another path): the unique index keeps one row; the intent is closed and the cancel applied', async () => {
     const b = await paidOnline();
     const dying = dyingProvider('after');
-    void cancelBooking(database.db, b.id, superAdmin(), clock.now(), { payments: dying.payments, logger, refund: { refund: 'FULL' }, noticeHours: noticeHours() });
+    void cancelBooking(database.db, b.id, superAdmin(), clock.now(), {
+      payments: dying.payments,
+      logger,
+      refund: { refund: 'FULL' },
+      noticeHours: noticeHours(),
+    });
     await dying.reached;
     const [provider] = await providerRefunds(b.paymentId);
     await recordRefund(database.db, {
@@ -368,7 +414,12 @@ describe('a process that stops between the provider and the record: the payments
   it('the job and a request that was only slow both finish it: one refund, one cancel, and the request answers the same', async () => {
     const b = await paidOnline();
     const slow = slowProvider();
-    const pending = cancelBooking(database.db, b.id, superAdmin(), clock.now(), { payments: slow.payments, logger, refund: { refund: 'FULL' }, noticeHours: noticeHours() });
+    const pending = cancelBooking(database.db, b.id, superAdmin(), clock.now(), {
+      payments: slow.payments,
+      logger,
+      refund: { refund: 'FULL' },
+      noticeHours: noticeHours(),
+    });
     await slow.reached;
     expect(await reconcileLater()).toMatchObject({ done: 1 });
     slow.open();
@@ -431,7 +482,9 @@ describe('a refused refund changes nothing; a retry is the same refund', () => {
 
     const refusing = refusingProvider('failed');
     expect(await finishAbandonedRefunds(later(refusing))).toEqual({ done: 0, failed: 1, open: 0, noop: 0 });
-    expect(await intentsOf(b.id)).toEqual([expect.objectContaining({ status: 'FAILED', failure: `The payment provider could not refund payment ${b.paymentId}. Please try again.` })]);
+    expect(await intentsOf(b.id)).toEqual([
+      expect.objectContaining({ status: 'FAILED', failure: `The payment provider could not refund payment ${b.paymentId}. Please try again.` }),
+    ]);
     expect((await row(b.id)).cancelled).toBe(false);
     expect(await refundsOf(b.id)).toEqual([]);
     expect(await jobsOf(b.id, 'mail.booking-changed')).toEqual([]);
@@ -447,7 +500,11 @@ describe('two requests at once', () => {
     const b = await paidOnline();
     const slow = slowProvider();
     const slowApp = testApp(database, { config, now: clock.now, payments: slow.payments, jobs });
-    const first = request(slowApp).post(`/api/admin/bookings/${b.id}/cancel`).set(boss()).send({ refund: 'FULL' }).then((r) => r);
+    const first = request(slowApp)
+      .post(`/api/admin/bookings/${b.id}/cancel`)
+      .set(boss())
+      .send({ refund: 'FULL' })
+      .then((r) => r);
     await slow.reached;
     const second = await request(slowApp).post(`/api/admin/bookings/${b.id}/cancel`).set(boss()).send({ refund: 'FULL' }).expect(409);
     expect(second.body.detail).toBe(`Booking ${b.id} is already cancelled.`);

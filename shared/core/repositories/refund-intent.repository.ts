@@ -49,7 +49,11 @@ export async function closeRefundIntent(
 ): Promise<RefundIntentRow | undefined> {
   const [row] = await tx
     .update(refundIntents)
-    .set(to.status === 'DONE' ? { status: 'DONE', parts: to.parts, finishedAt: to.at } : { status: 'FAILED', failure: to.failure.slice(0, 500), finishedAt: to.at })
+    .set(
+      to.status === 'DONE'
+        ? { status: 'DONE', parts: to.parts, finishedAt: to.at }
+        : { status: 'FAILED', failure: to.failure.slice(0, 500), finishedAt: to.at },
+    )
     .where(and(eq(refundIntents.id, id), eq(refundIntents.status, 'OPEN')))
     .returning();
   return row;

@@ -232,11 +232,7 @@ export const applyAdminCancel: ApplyRefund<'admin-cancel', CancelResponse> = asy
   const choice = action.choice;
   const before = (await findBookingForUpdate(tx, id))!;
   const isBlock = before.bookingType === 'ADMIN_BLOCK';
-  const after = await updateBookingRow(
-    tx,
-    id,
-    isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now },
-  );
+  const after = await updateBookingRow(tx, id, isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now });
   let refund: CancelResponse['refund'];
   if (choice?.refund === 'REQUEST') {
     // Nothing moves yet: a super admin approves (the refund runs then) or declines.

@@ -19,15 +19,7 @@ import { listAvailability } from './public-catalogue.service.ts';
 import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';
 import { closeOpenLink } from './payment.service.ts';
-import {
-  beginRefund,
-  cancelsBooking,
-  completeRefund,
-  refundablePaise,
-  refundUnderWay,
-  type ApplyRefund,
-  type RefundOutcome,
-} from './refund.service.ts';
+import { beginRefund, cancelsBooking, completeRefund, refundablePaise, refundUnderWay, type ApplyRefund, type RefundOutcome } from './refund.service.ts';
 import { REFUND_WORDS } from '../../contract/refunds.ts';
 
 export type ManageDeps = { db: Db; config: Config; payments: PaymentsProvider | undefined; logger: Logger; now: () => Date };

@@ -51,7 +51,10 @@ export async function finishAbandonedRefunds(deps: PaymentDeps, opts: { olderTha
       if (result === 'done' && typeof link === 'string') await closeOpenLink(deps, intent.bookingId, link);
     } catch (err) {
       lastError = err;
-      deps.logger.warn({ intentId: intent.id, bookingId: intent.bookingId, err: (err as Error).message }, 'refund left halfway: could not finish; next run tries again');
+      deps.logger.warn(
+        { intentId: intent.id, bookingId: intent.bookingId, err: (err as Error).message },
+        'refund left halfway: could not finish; next run tries again',
+      );
     }
   }
   if (lastError) throw lastError;

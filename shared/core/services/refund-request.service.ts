@@ -153,7 +153,10 @@ export const applyApproval: ApplyRefund<'approve-refund-request'> = async (tx, {
   const r = (await requestForUpdate(tx, id))!;
   // A decline waits while the refund is under way (lockOpenReview), so the request is still open here.
   if (r.status !== 'OPEN') {
-    logger.error({ requestId: id, bookingId: r.bookingId, status: r.status }, 'refund made for a request decided meanwhile: the ledger has it, the request stays as decided');
+    logger.error(
+      { requestId: id, bookingId: r.bookingId, status: r.status },
+      'refund made for a request decided meanwhile: the ledger has it, the request stays as decided',
+    );
     return;
   }
   const result = refundResultOf(outcome!);

@@ -269,7 +269,10 @@ async function settle<K extends RefundActionKind>(
     const closed = (await closeRefundIntent(tx, intent.id, { status: 'DONE', parts, at: now }))!;
     const outcome = outcomeOf(closed);
     await apply(tx, { bookingId: intent.bookingId, action: intent.action as Extract<RefundAction, { kind: K }>, outcome, now, logger: deps.logger });
-    deps.logger.info({ bookingId: intent.bookingId, amountPaise: outcome.refundedPaise, counterPaise: outcome.counterPaise, status: outcome.status }, 'booking refunded');
+    deps.logger.info(
+      { bookingId: intent.bookingId, amountPaise: outcome.refundedPaise, counterPaise: outcome.counterPaise, status: outcome.status },
+      'booking refunded',
+    );
     return { intent: closed, applied: true };
   });
 }
@@ -308,14 +311,20 @@ export async function finishRefund<K extends RefundActionKind>(
 ): Promise<'done' | 'failed' | 'open' | 'noop'> {
   const asked = await askProvider(deps, intent);
   if (asked.failure && !asked.failure.refused) {
-    deps.logger.warn({ bookingId: intent.bookingId, intentId: intent.id, err: failureText(asked.failure.error) }, 'refund intent: provider not reached; next run tries again');
+    deps.logger.warn(
+      { bookingId: intent.bookingId, intentId: intent.id, err: failureText(asked.failure.error) },
+      'refund intent: provider not reached; next run tries again',
+    );
     if (asked.done.length > 0) await settle(deps, intent, asked, apply, { keepOpen: true });
     return 'open';
   }
   const settled = await settle(deps, intent, asked, apply, asked.failure ? { failure: failureText(asked.failure.error) } : {});
   if (settled.applied) return 'done';
   if (asked.failure && settled.intent.status === 'FAILED') {
-    deps.logger.warn({ bookingId: intent.bookingId, intentId: intent.id, err: settled.intent.failure }, 'refund intent refused by the provider: nothing changed');
+    deps.logger.warn(
+      { bookingId: intent.bookingId, intentId: intent.id, err: settled.intent.failure },
+      'refund intent refused by the provider: nothing changed',
+    );
     return 'failed';
   }
   return 'noop';
