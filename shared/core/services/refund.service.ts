@@ -67,7 +67,8 @@ export type RefundOptions = {
 /**
  * What the caller does once the money is back, kept with the refund's intent (refund_intents.action) so
  * that whoever finishes the refund (the request that began it, or the payments.reconcile job after a
- * crash) applies the same change. Each kind's change is one function of its service (RefundAppliers).
+ * crash) applies the same change. Each kind's change is one function of its service (listed in
+ * refund-recovery.service.ts, for the job).
  */
 export type RefundAction =
   | {
