@@ -68,6 +68,8 @@ export const ADMIN_MESSAGES = {
   counterRefundRecorded: (id: number, amount: string) => `Refund of ${amount} handed back for booking ${id} recorded successfully.`,
   refundRequestNotFound: (id: number) => `Refund request ${id} was not found.`,
   refundRequestDecided: (id: number, status: string) => `Refund request ${id} has already been ${status.toLowerCase()}; nothing was changed.`,
+  /** A second change to a booking's money while the provider is still being asked about the first (issue 32). */
+  refundUnderWay: (id: number) => `A refund of booking ${id} is under way; nothing was changed. Please try again in a minute.`,
   refundRequestNothingHeld: (id: number) => `Booking ${id} holds no money any more; decline the request with the reason instead.`,
   refundApproved: (id: number, amount: string) => `Refund request ${id} approved successfully: ${amount} refunded.`,
   refundDeclined: (id: number) => `Refund request ${id} declined successfully.`,

@@ -4,9 +4,12 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
-import { bookings, outbox, paymentsLedger, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
-import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
+import { bookings, outbox, paymentsLedger, refundIntents, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
+import type { AppError } from '../../shared/core/errors.ts';
+import { webhookSignature, type PaymentsProvider } from '../../shared/core/providers/payments/payments.provider.ts';
+import { cancelBooking } from '../../shared/core/services/admin-booking.service.ts';
 import { sendLinkOfNewBooking } from '../../shared/core/services/payment-link-send.service.ts';
+import { finishAbandonedRefunds } from '../../shared/core/services/refund-recovery.service.ts';
 import {
   expireEndedHolds,
   handlePaymentWebhook,
@@ -25,12 +28,14 @@ import { paymentsTestApp } from '../support/payments-app.ts';
  * Money and bookings agree whatever order things happen in. For one online booking at a time, a
  * random sequence of what the world can do (the client's link, a link the centre shares, a payment
  * at the provider, its callback, its webhooks delivered late, twice or never, the reconciliation, the
- * hold running out, an admin's cancel with a full refund, the worker's stray refunds), then the
- * invariants:
+ * hold running out, an admin's cancel with a full refund, the worker's stray refunds, and either of
+ * those two refunds dying halfway, before or after the provider refunded, then finished by the
+ * payments.reconcile job), then the invariants:
  * - every payment the provider captured is in the ledger exactly once (none unrecorded);
  * - the ledger's refunds are the provider's refunds, and never more than was captured;
  * - a booking shown confirmed (COMPLETED, not cancelled) holds its slot and is paid;
- * - a booking that will not take place keeps no money once the worker's stray refunds have run.
+ * - a booking that will not take place keeps no money once the worker's stray refunds have run;
+ * - no refund is left halfway once the job has run, and a cancel it finished cancelled its booking.
  */
 
 const clock = fixedClock(MONDAY_MORNING_IST);
@@ -49,9 +54,15 @@ type Step =
   | { kind: 'reconcile' }
   | { kind: 'hold-over' }
   | { kind: 'cancel' }
-  | { kind: 'stray-refunds' };
+  | { kind: 'stray-refunds' }
+  /** The cancel or the stray refunds in a process that dies in the provider's call, before or after the refund is made. */
+  | { kind: 'cancel-dies'; at: 'before' | 'after' }
+  | { kind: 'stray-refunds-die'; at: 'before' | 'after' }
+  /** The payments.reconcile job, minutes later: refunds left halfway are finished. */
+  | { kind: 'finish-refunds' };
 
 const which = fc.constantFrom('first' as const, 'last' as const);
+const crashAt = fc.constantFrom('before' as const, 'after' as const);
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant({ kind: 'client-link' as const }),
   fc.constant({ kind: 'shared-link' as const }),
@@ -62,7 +73,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant({ kind: 'hold-over' as const }),
   fc.constant({ kind: 'cancel' as const }),
   fc.constant({ kind: 'stray-refunds' as const }),
+  crashAt.map((at) => ({ kind: 'cancel-dies' as const, at })),
+  crashAt.map((at) => ({ kind: 'stray-refunds-die' as const, at })),
+  fc.constant({ kind: 'finish-refunds' as const }),
 );
+/** Usually the client's link paid first (then anything: money must be in play for refunds to matter), sometimes not. */
+const steps = fc
+  .tuple(fc.boolean(), fc.array(step, { minLength: 3, maxLength: 12 }))
+  .map(([paidFirst, rest]): Step[] => (paidFirst ? [{ kind: 'client-link' }, { kind: 'pay', which: 'last' }, ...rest] : rest));
 
 const HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
 const DAYS = [
@@ -145,8 +163,46 @@ async function perform(id: number, token: string, txn: string, s: Step, callback
     case 'stray-refunds':
       await runStrayRefunds(id);
       return;
+    case 'cancel-dies': {
+      const b = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
+      const dying = dyingProvider(s.at);
+      const cancel = cancelBooking(database.db, id, { adminId: admins.superadmin.id, isSuperadmin: true }, clock.now(), {
+        payments: dying.payments,
+        refund: b.paymentStatus === 'COMPLETED' ? { refund: 'FULL' } : undefined,
+        noticeHours: config.changeNoticeHours,
+      });
+      // Dead in the provider's call, or done (or refused) without reaching it.
+      await Promise.race([dying.reached, cancel.then(ignore, ignore)]);
+      return;
+    }
+    case 'stray-refunds-die':
+      await runStrayRefunds(id, dyingProvider(s.at));
+      return;
+    case 'finish-refunds':
+      await finishRefunds();
+      return;
   }
 }
+
+const ignore = () => {};
+
+/** The sandbox in a process that dies during a refund: the call never returns, before or after the provider made the refund. */
+function dyingProvider(at: 'before' | 'after'): { payments: PaymentsProvider; reached: Promise<void> } {
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const payments: PaymentsProvider = {
+    ...deps.payments,
+    async refundPayment(input) {
+      if (at === 'after') await deps.payments.refundPayment(input);
+      reach();
+      return new Promise<never>(() => {});
+    },
+  };
+  return { payments, reached };
+}
+
+/** The payments.reconcile job's part for refunds left halfway, a few minutes on. */
+const finishRefunds = () => finishAbandonedRefunds({ ...deps, now: () => new Date(clock.now().getTime() + 5 * 60_000) });
 
 /** A sandbox webhook, signed, as the worker delivers it. */
 const deliver = (body: string, eventId: string) =>
@@ -161,21 +217,39 @@ async function deliverAllWebhooks(id: number): Promise<void> {
   }
 }
 
-/** The worker's payments.refund-stray jobs for this booking. */
-async function runStrayRefunds(id: number): Promise<void> {
+/**
+ * The worker's payments.refund-stray jobs for this booking. One that finds another refund of the booking
+ * under way fails with a 503, which the worker retries later: here, the next time they run. With a
+ * dying process, its first refund never returns.
+ */
+async function runStrayRefunds(id: number, dying?: { payments: PaymentsProvider; reached: Promise<void> }): Promise<void> {
   const jobs = await database.db.select().from(outbox).where(eq(outbox.jobName, 'payments.refund-stray'));
   for (const j of jobs) {
     const p = j.payload as { bookingId: number; paymentId: string };
-    if (p.bookingId === id) await refundStrayPayment(deps, p.bookingId, p.paymentId);
+    if (p.bookingId !== id) continue;
+    const run = refundStrayPayment(dying ? { ...deps, payments: dying.payments } : deps, p.bookingId, p.paymentId).then(ignore, (err: AppError) => {
+      if (err.code !== 'unavailable') throw err;
+    });
+    if (!dying) {
+      await run;
+      continue;
+    }
+    await Promise.race([dying.reached, run]);
+    return;
   }
 }
 
 async function checkInvariants(id: number): Promise<void> {
+  // The job runs, in the end: no refund stays halfway, and each cancel it finished is a cancelled booking.
+  await finishRefunds();
+  const intents = await database.db.select().from(refundIntents).where(eq(refundIntents.bookingId, id));
+  expect(intents.filter((i) => i.status === 'OPEN')).toEqual([]);
   const b = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
   const ledger = await database.db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, id));
   const captures = ledger.filter((r) => r.kind === 'capture');
   const refunds = ledger.filter((r) => r.kind === 'refund');
   const paidLinks = (await linksOf(id)).filter((l) => l.status === 'paid');
+  if (intents.some((i) => i.status === 'DONE' && i.action.kind === 'admin-cancel')) expect(b.cancelled).toBe(true);
 
   // Every payment the provider took is recorded, once.
   for (const l of paidLinks) expect(captures.filter((c) => c.paymentId === l.paymentId)).toHaveLength(1);
@@ -217,7 +291,7 @@ async function checkInvariants(id: number): Promise<void> {
 describe('payments in any order', () => {
   it('keep money and bookings in agreement', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 12 }), async (steps) => {
+      fc.asyncProperty(steps, async (sequence) => {
         const n = run++;
         const payload = onlineBooking({
           booking_date: DAYS[Math.floor(n / HOURS.length) % DAYS.length],
@@ -233,7 +307,7 @@ describe('payments in any order', () => {
         const id = made.body.booking_id as number;
         const txn = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!.paymentTransactionId!;
         const callbacks = new Map<string, Record<string, string>>();
-        for (const s of steps) await perform(id, made.body.booking_token, txn, s, callbacks);
+        for (const s of sequence) await perform(id, made.body.booking_token, txn, s, callbacks);
         // The webhooks that were never delivered arrive in the end.
         await deliverAllWebhooks(id);
         await checkInvariants(id);

@@ -14,6 +14,7 @@ const TABLES = [
   'sandbox_refunds',
   'payment_discrepancies',
   'refund_requests',
+  'refund_intents',
   'whatsapp_messages',
   'whatsapp_status_events',
 ];

@@ -484,6 +484,60 @@ export const refundRequests = pgTable(
 );
 
 /**
+ * A refund through the payments provider, written before the provider is asked (issue 32): no
+ * transaction is held open across the provider's call. Phase 1 (the booking's row locked, every rule
+ * checked) writes the intent and commits; phase 2 asks the provider for each part, under its
+ * idempotency key, with no transaction open; phase 3 (the booking locked again) records each refund
+ * in the ledger, closes the intent (DONE) and applies `action`, what the caller does once the money
+ * is back (cancel the booking, approve a request, tell the client). A refusal closes it FAILED with
+ * nothing applied. One left OPEN by a process that died is finished by the payments.reconcile job: the
+ * same keys answer the same refunds. One open intent per booking: a second change to its money waits
+ * for the first.
+ */
+export const refundIntents = pgTable(
+  'refund_intents',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    /** All of the refund; counterPaise of it is money taken at the counter, due there once the intent is DONE. */
+    amountPaise: integer('amount_paise').notNull(),
+    counterPaise: integer('counter_paise').notNull().default(0),
+    /** What goes back through the provider, payment by payment, each under its idempotency key; the provider's answers once DONE. */
+    parts: jsonb('parts').$type<RefundIntentPart[]>().notNull(),
+    reason: text('reason'),
+    /** Who decided it, as refund_requests keeps it: 'client', 'admin:{id}', 'worker:…'. */
+    requestedBy: text('requested_by').notNull(),
+    byAdminId: integer('by_admin_id').references(() => adminUsers.id),
+    /** What the caller does once the money is back (shared/core/services/refund.service.ts, RefundAction). */
+    action: jsonb('action').$type<{ kind: string } & Record<string, unknown>>().notNull(),
+    status: text('status').$type<'OPEN' | 'DONE' | 'FAILED'>().notNull().default('OPEN'),
+    /** Why a FAILED one failed (the provider's words). */
+    failure: text('failure'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('refund_intents_status_check', sql`${t.status} in ('OPEN', 'DONE', 'FAILED')`),
+    check('refund_intents_amount_check', sql`${t.amountPaise} > 0 and ${t.counterPaise} >= 0 and ${t.counterPaise} < ${t.amountPaise}`),
+    check('refund_intents_finished_check', sql`(${t.status} = 'OPEN') = (${t.finishedAt} is null)`),
+    uniqueIndex('refund_intents_open_uq').on(t.bookingId).where(sql`${t.status} = 'OPEN'`),
+    index('refund_intents_open_idx').on(t.createdAt).where(sql`${t.status} = 'OPEN'`),
+  ],
+);
+
+/** One payment's part of a refund intent: asked of the provider under `idempotencyKey`; its answer once the intent is DONE. */
+export type RefundIntentPart = {
+  provider: 'razorpay' | 'sandbox';
+  paymentId: string;
+  amountPaise: number;
+  idempotencyKey: string;
+  refundId?: string;
+  status?: 'pending' | 'processed';
+};
+
+/**
  * Photos uploaded by the centre (issue 32): kept in PostgreSQL, not on one machine's disk, so every API
  * replica and every new container serves them and a backup holds them. The key is the path under the
  * image routes (`therapists/upload-3-…webp`, `locations/1.png`); the demo centre's photos ship with the

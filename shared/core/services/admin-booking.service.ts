@@ -47,7 +47,16 @@ import {
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { recordCapture } from '../repositories/ledger.repository.ts';
-import { refundablePaise, refundBookingMoney, refundResultOf } from './refund.service.ts';
+import {
+  beginRefund,
+  cancelsBooking,
+  completeRefund,
+  refundablePaise,
+  refundResultOf,
+  refundUnderWay,
+  type ApplyRefund,
+  type RefundOutcome,
+} from './refund.service.ts';
 import { insertReviewRequest } from '../repositories/refund-request.repository.ts';
 import { withinNotice } from '../../domain/manage.ts';
 import { refundChoices } from '../../domain/refund-choices.ts';
@@ -126,11 +135,17 @@ export async function searchClients(db: Db, term: string | undefined): Promise<C
  * not after the booking date. On an admin block the same call unblocks.
  *
  * A booking with money in the ledger needs a decision about it (shared/domain/refund-choices.ts says
- * who may make which): a full or partial refund (super admins; through the provider, inside the
- * cancel's transaction, so a refused refund cancels nothing and a retried one is the same refund;
- * money taken at the counter becomes a refund due at the counter), none for the policy reason given
- * (plain admins only within the notice window), or a request for a super admin to decide (REQUEST,
- * for the reason given). The client is told by e-mail what became of the booking and the money.
+ * who may make which): a full or partial refund (super admins; money taken at the counter becomes a
+ * refund due at the counter), none for the policy reason given (plain admins only within the notice
+ * window), or a request for a super admin to decide (REQUEST, for the reason given). The client is
+ * told by e-mail what became of the booking and the money.
+ *
+ * A refund through the provider holds no transaction open while the provider answers: the rules are
+ * checked and the refund's intent written with the booking locked, the provider is asked after that
+ * commit (under an idempotency key of this cancel, so a retried one is the same refund), and the
+ * refund is recorded and the booking cancelled in a second short transaction (applyAdminCancel). A
+ * refused refund cancels nothing; a cancel whose process stopped halfway is finished by the
+ * payments.reconcile job, as asked. A second cancel while the first's refund is under way is a 409.
  */
 export async function cancelBooking(
   db: Db,
@@ -141,11 +156,14 @@ export async function cancelBooking(
 ): Promise<CancelResponse> {
   const today = centreNow(now).date;
   const logger = opts.logger ?? silentLogger;
-  const answer = await db.transaction(async (tx) => {
+  const deps = { db, payments: opts.payments, logger, now: () => now };
+  const begun = await db.transaction(async (tx) => {
     const before = await findBookingForUpdate(tx, id);
     if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
     const isBlock = before.bookingType === 'ADMIN_BLOCK';
     if (before.cancelled || before.paymentStatus === 'CANCELLED') throw new AppError('conflict', AM.alreadyCancelled(id));
+    const underWay = await refundUnderWay(tx, id);
+    if (underWay) throw new AppError('conflict', cancelsBooking(underWay) ? AM.alreadyCancelled(id) : AM.refundUnderWay(id));
     if (isAttended(before)) throw new AppError('conflict', AM.cancelAttended(id));
     if (before.paymentStatus === 'BLOCKED' && !isBlock) throw new AppError('conflict', AM.cannotCancelBlocked(id));
     if (today > before.bookingDate) throw new AppError('conflict', AM.cancelPast(id));
@@ -163,70 +181,104 @@ export async function cancelBooking(
     const refundPaise =
       !choice || choice.refund === 'NONE' || choice.refund === 'REQUEST' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
     if (refundPaise > heldPaise) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(heldPaise))}, what was paid.`);
-    const after = await updateBookingRow(
-      tx,
-      id,
-      isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now },
-    );
-    let refund: CancelResponse['refund'];
-    if (choice?.refund === 'REQUEST') {
-      // Nothing moves yet: a super admin approves (the refund runs then) or declines.
-      await insertReviewRequest(tx, {
-        bookingId: id,
-        amountPaise: heldPaise,
-        reason: choice.reason,
-        requestedBy: who(by).actor,
-        requestedByAdminId: by.adminId,
-        requestedAt: now,
-      });
-      refund = { status: 'requested', amount: paiseToRupees(heldPaise) };
-    } else if (refundPaise > 0) {
-      const done = await refundBookingMoney(tx, { db, payments: opts.payments, logger, now: () => now }, id, refundPaise, {
-        key: `cancel-${id}`,
-        reason: choice?.reason ?? 'Cancelled by the centre',
-        byAdminId: by.adminId,
-        requestedBy: who(by).actor,
-      });
-      refund = refundResultOf(done);
-    } else if (choice) {
-      refund = { status: 'none', amount: 0 };
-    }
-    await insertAudit(tx, {
-      ...who(by),
-      action: isBlock ? 'slot.unblock' : 'booking.cancel',
-      entityType: 'booking',
-      entityId: id,
-      before: auditableBooking(before),
-      after: {
-        ...auditableBooking(after!),
-        ...(choice ? { refund: auditedRefund(choice, refund, refundPaise) } : {}),
-      },
-    });
-    // The client hears what became of the booking and the money (a block has no client), with the
-    // reason for what is kept (no refund, or the rest of a partial one).
-    if (!isBlock) {
-      const kept = (choice?.refund === 'NONE' || choice?.refund === 'PARTIAL') && choice.reason ? { reason: choice.reason } : {};
-      await enqueueInTx(tx, [intent('mail.booking-money', jobIds.cancellationMail(id), { bookingId: id, ...kept })], now);
-    }
-    const time = after!.bookingTimeSlotStart.slice(0, 5);
-    const openLink = before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null;
-    const refundNote = refund ? ` ${AM.refundNote(refund)}` : '';
-    return {
-      openLink,
-      response: {
-        booking_id: id,
-        cancelled: true as const,
-        unblocked: isBlock,
-        message: isBlock ? AM.slotUnblocked(time, after!.bookingDate) : `${AM.cancelled(id)}${refundNote}`,
-        ...(refund ? { refund } : {}),
-      },
+    const action = {
+      kind: 'admin-cancel' as const,
+      adminId: by.adminId,
+      choice: choice ?? null,
+      heldPaise,
+      refundPaise,
+      openLink: before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null,
     };
+    let outcome: RefundOutcome | undefined;
+    if (refundPaise > 0) {
+      const refund = await beginRefund(
+        tx,
+        deps,
+        id,
+        refundPaise,
+        {
+          key: `cancel-${id}`,
+          reason: choice?.reason ?? 'Cancelled by the centre',
+          byAdminId: by.adminId,
+          requestedBy: who(by).actor,
+        },
+        action,
+      );
+      // Through the provider: finished after this commit.
+      if ('intent' in refund) return { intent: refund.intent, openLink: action.openLink };
+      outcome = refund.settled;
+    }
+    return { response: await applyAdminCancel(tx, { bookingId: id, action, outcome, now, logger }), openLink: action.openLink };
   });
+  let response: CancelResponse;
+  if (begun.intent) {
+    const refund = refundResultOf(await completeRefund(deps, begun.intent, applyAdminCancel));
+    response = { booking_id: id, cancelled: true, unblocked: false, message: `${AM.cancelled(id)} ${AM.refundNote(refund)}`, refund };
+  } else {
+    response = begun.response!;
+  }
   // An unpaid booking's link must not take money for a session that will not happen. After the commit:
   // a payment that slips in between is still recorded (markPaid), and the booking stays cancelled.
-  if (opts.payments && answer.openLink) await closeOpenLink({ db, payments: opts.payments, logger, now: () => now }, id, answer.openLink);
-  return answer.response;
+  if (opts.payments && begun.openLink) await closeOpenLink({ db, payments: opts.payments, logger, now: () => now }, id, begun.openLink);
+  return response;
 }
+
+/**
+ * The cancel itself, once the money is decided (and, through the provider, back): the booking
+ * cancelled (a block unblocked), a REQUEST passed to the owner, audited, and the client told by
+ * e-mail. In the cancel's transaction, or in the refund's phase 3 (the request's, or the
+ * payments.reconcile job's after a crash), with the booking's row locked.
+ */
+export const applyAdminCancel: ApplyRefund<'admin-cancel', CancelResponse> = async (tx, { bookingId: id, action, outcome, now }) => {
+  const by = { adminId: action.adminId };
+  const choice = action.choice;
+  const before = (await findBookingForUpdate(tx, id))!;
+  const isBlock = before.bookingType === 'ADMIN_BLOCK';
+  const after = await updateBookingRow(tx, id, isBlock ? { cancelled: true, paymentStatus: 'CANCELLED', updatedAt: now } : { cancelled: true, updatedAt: now });
+  let refund: CancelResponse['refund'];
+  if (choice?.refund === 'REQUEST') {
+    // Nothing moves yet: a super admin approves (the refund runs then) or declines.
+    await insertReviewRequest(tx, {
+      bookingId: id,
+      amountPaise: action.heldPaise,
+      reason: choice.reason,
+      requestedBy: who(by).actor,
+      requestedByAdminId: by.adminId,
+      requestedAt: now,
+    });
+    refund = { status: 'requested', amount: paiseToRupees(action.heldPaise) };
+  } else if (outcome) {
+    refund = refundResultOf(outcome);
+  } else if (choice) {
+    refund = { status: 'none', amount: 0 };
+  }
+  await insertAudit(tx, {
+    ...who(by),
+    action: isBlock ? 'slot.unblock' : 'booking.cancel',
+    entityType: 'booking',
+    entityId: id,
+    before: auditableBooking(before),
+    after: {
+      ...auditableBooking(after!),
+      ...(choice ? { refund: auditedRefund(choice, refund, action.refundPaise) } : {}),
+    },
+  });
+  // The client hears what became of the booking and the money (a block has no client), with the
+  // reason for what is kept (no refund, or the rest of a partial one).
+  if (!isBlock) {
+    const kept = (choice?.refund === 'NONE' || choice?.refund === 'PARTIAL') && choice.reason ? { reason: choice.reason } : {};
+    await enqueueInTx(tx, [intent('mail.booking-money', jobIds.cancellationMail(id), { bookingId: id, ...kept })], now);
+  }
+  const time = after!.bookingTimeSlotStart.slice(0, 5);
+  const refundNote = refund ? ` ${AM.refundNote(refund)}` : '';
+  return {
+    booking_id: id,
+    cancelled: true as const,
+    unblocked: isBlock,
+    message: isBlock ? AM.slotUnblocked(time, after!.bookingDate) : `${AM.cancelled(id)}${refundNote}`,
+    ...(refund ? { refund } : {}),
+  };
+};
 
 /** The audit entry's record of a cancel's money decision. */
 function auditedRefund(choice: CancelRefund, refund: CancelResponse['refund'], refundPaise: number): Record<string, unknown> {

@@ -76,7 +76,7 @@ export async function recordCounterRefund(db: Db, id: number, input: RecordRefun
       });
       left -= part;
     }
-    // The request never asks more than the counter's payments hold (refundBookingMoney takes it from them).
+    // The request never asks more than the counter's payments hold (beginRefund takes it from them).
     if (left > 0) throw new AppError('conflict', `The ledger holds less counter money for booking ${id} than is due; nothing was recorded.`);
     const stillDue = due.amountPaise - amountPaise;
     const amount = formatRupees(paiseToRupees(amountPaise));

@@ -16,6 +16,7 @@ import {
   type DiscrepancyRow,
 } from '../repositories/reconciliation.repository.ts';
 import { markPaid, type PaymentDeps } from './payment.service.ts';
+import { refundUnderWay } from './refund.service.ts';
 
 /** How far back reconciliation compares the ledger with the provider (by the app's clock). */
 export const RECONCILE_WINDOW_DAYS = 7;
@@ -307,11 +308,16 @@ async function checkPayment(run: Run, p: LedgerPayment, refundIssueOpen: boolean
 /**
  * A refund made at the provider that the ledger lacks (from the provider's dashboard, say): recorded
  * in the ledger, and a MISSING_REFUND opened with it in one transaction. Only the call that writes the
- * ledger row opens it, so neither a second run nor the cancel that made the refund doubles it.
+ * ledger row opens it, so neither a second run nor the cancel that made the refund doubles it. A
+ * booking whose own refund is under way (its intent open: the provider asked, the answer not yet
+ * recorded) is left to that refund, which records it and applies its change (a cancel, say); the
+ * booking's row lock orders the two, and a later run looks again.
  */
 async function recordProviderRefund(run: Run, p: LedgerPayment, r: ProviderRefund): Promise<void> {
   const { deps, provider, now } = run;
   const outcome = await deps.db.transaction(async (tx) => {
+    const booking = await findBookingForUpdate(tx, p.bookingId);
+    if (await refundUnderWay(tx, p.bookingId)) return { recorded: false, opened: false };
     const written = await recordRefund(tx, {
       bookingId: p.bookingId,
       provider,
@@ -322,7 +328,6 @@ async function recordProviderRefund(run: Run, p: LedgerPayment, r: ProviderRefun
       occurredAt: now,
     });
     if (!written) return { recorded: false, opened: false };
-    const booking = await findBookingForUpdate(tx, p.bookingId);
     const opened = await openAndAudit(run, tx, {
       kind: 'MISSING_REFUND',
       provider,

@@ -9,7 +9,7 @@ import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes,
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
-import { enqueueInTx } from '../jobs/outbox.ts';
+import { enqueueInTx, type DbOrTx } from '../jobs/outbox.ts';
 import { intentsForClientChange } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
@@ -22,7 +22,7 @@ import { listAvailability } from './public-catalogue.service.ts';
 import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';
 import { closeOpenLink } from './payment.service.ts';
-import { refundablePaise, refundBookingMoney, type RefundOutcome } from './refund.service.ts';
+import { beginRefund, cancelsBooking, completeRefund, refundablePaise, refundUnderWay, type ApplyRefund, type RefundOutcome } from './refund.service.ts';
 import { REFUND_WORDS } from '../../contract/refund-words.ts';
 import { sessionIcsFilename, sessionInvitation } from './session-invitation.ts';
 
@@ -33,6 +33,7 @@ export const CLIENT_ACTOR = 'client';
 
 export const MANAGE_MESSAGES = {
   sameSlot: 'Your session is already at this time. Please choose another.',
+  refundUnderWay: (phone: string) => `A refund of this booking is under way; nothing was changed. Please try again in a minute, or call ${phone}.`,
   newSlotInsideNotice: (hours: number) =>
     `Please choose a time at least ${hours} ${hours === 1 ? 'hour' : 'hours'} from now: a session can be moved online only to a time that can itself still be changed.`,
 } as const;
@@ -219,6 +220,7 @@ export async function rescheduleManagedBooking(
     await deps.db.transaction(async (tx) => {
       const before = (await lockBooking(tx, found.id))!;
       refuseUnlessOpen(before, now, deps.config, 'reschedule');
+      await refuseWhileRefunding(tx, before, deps.config);
       if (date === before.bookingDate && time === toHhMm(before.bookingTimeSlotStart)) throw fieldError('booking_time_slot_start', MANAGE_MESSAGES.sameSlot);
       const after = await moveBooking(tx, before.id, date, time, now);
       await insertAudit(tx, {
@@ -249,62 +251,96 @@ export async function rescheduleManagedBooking(
 
 /**
  * POST /api/manage/{token}/cancel: with CHANGE_NOTICE_HOURS' notice, the booking is cancelled and what
- * was paid for it goes back in full, in the same transaction: through the provider, recorded in the
- * ledger (a refused refund cancels nothing; a retry is the same refund, by its idempotency key); money
- * paid at the centre becomes a refund due at the counter, which the desk hands back and records then.
- * An unpaid booking's open payment link is closed after the commit, as the hold expiry does.
+ * was paid for it goes back in full: through the provider, recorded in the ledger (a refused refund
+ * cancels nothing; a retry is the same refund, by its idempotency key); money paid at the centre
+ * becomes a refund due at the counter, which the desk hands back and records then. No transaction is
+ * open while the provider answers: the rules are checked and the refund's intent written with the
+ * booking locked, the provider asked after that commit, and the refund recorded and the booking
+ * cancelled (applyClientCancel) in a second short transaction; should the process stop halfway, the
+ * payments.reconcile job finishes the cancel as the client asked. An unpaid booking's open payment
+ * link is closed after the commit, as the hold expiry does.
  */
 export async function cancelManagedBooking(deps: ManageDeps, token: unknown): Promise<ManageChangeResultDto & { therapistId: number }> {
   const now = deps.now();
   const found = await findManaged(deps, token, now);
   refuseUnlessOpen(found, now, deps.config, 'cancel');
-  const outcome = await deps.db.transaction(async (tx) => {
+  const refundDeps = { db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now };
+  const begun = await deps.db.transaction(async (tx) => {
     const before = (await lockBooking(tx, found.id))!;
     refuseUnlessOpen(before, now, deps.config, 'cancel');
+    await refuseWhileRefunding(tx, before, deps.config);
     const held = (await refundablePaise(tx, before.id)).totalPaise;
-    const after = await cancelBookingRow(tx, before.id, now);
+    const action = { kind: 'client-cancel' as const, openLink: before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null };
     let refund: RefundOutcome | undefined;
     if (held > 0) {
-      refund = await refundBookingMoney(tx, { db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, before.id, held, {
-        key: `client-cancel-${before.id}`,
-        reason: 'Cancelled by the client',
-        byAdminId: null,
-        requestedBy: CLIENT_ACTOR,
-      });
+      const begun = await beginRefund(
+        tx,
+        refundDeps,
+        before.id,
+        held,
+        { key: `client-cancel-${before.id}`, reason: CLIENT_CANCEL_REASON, byAdminId: null, requestedBy: CLIENT_ACTOR },
+        action,
+      );
+      // Through the provider: finished after this commit.
+      if ('intent' in begun) return { intent: begun.intent, openLink: action.openLink };
+      refund = begun.settled;
     }
-    await insertAudit(tx, {
-      adminId: null,
-      actor: CLIENT_ACTOR,
-      action: 'booking.client_cancel',
-      entityType: 'booking',
-      entityId: before.id,
-      before: audited(before),
-      after: {
-        ...audited(after),
-        ...(refund
-          ? {
-              refund: {
-                choice: 'FULL',
-                amount: paiseToRupees(refund.refundedPaise),
-                ...(refund.counterPaise > 0 ? { at_counter: paiseToRupees(refund.counterPaise) } : {}),
-                reason: 'Cancelled by the client',
-              },
-            }
-          : {}),
-      },
-    });
-    await enqueueInTx(tx, intentsForClientChange(after, 'cancelled', after.calendarSequence, now), now);
-    return { refund, openLink: before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null };
+    await applyClientCancel(tx, { bookingId: before.id, action, outcome: refund, now, logger: deps.logger });
+    return { refund, openLink: action.openLink };
   });
+  const refund = begun.intent ? await completeRefund(refundDeps, begun.intent, applyClientCancel) : begun.refund;
   // Nobody may pay for a session that will not happen (as an admin's cancel and the hold expiry do).
-  if (deps.payments && outcome.openLink) {
-    await closeOpenLink({ db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, found.id, outcome.openLink);
+  if (deps.payments && begun.openLink) {
+    await closeOpenLink({ db: deps.db, payments: deps.payments, logger: deps.logger, now: () => now }, found.id, begun.openLink);
   }
-  deps.logger.info(
-    { bookingId: found.id, refunded: outcome.refund?.refundedPaise ?? 0, atCounter: outcome.refund?.counterPaise ?? 0 },
-    'booking cancelled by the client',
-  );
-  const words = outcome.refund ? ` ${refundWords(outcome.refund, deps.config)}` : '';
+  deps.logger.info({ bookingId: found.id, refunded: refund?.refundedPaise ?? 0, atCounter: refund?.counterPaise ?? 0 }, 'booking cancelled by the client');
+  const words = refund ? ` ${refundWords(refund, deps.config)}` : '';
   const result = await answer(deps, token as string, `Your booking has been cancelled.${words} We have sent you an e-mail to confirm it.`);
   return { ...result, therapistId: found.therapistId };
 }
+
+const CLIENT_CANCEL_REASON = 'Cancelled by the client';
+
+/**
+ * A change while the booking's refund is under way (its intent open) waits for it: a 409, in the words
+ * of a cancelled booking when that refund is a cancel (a second press of Cancel, say).
+ */
+async function refuseWhileRefunding(tx: DbOrTx, b: BookingRow, config: Config): Promise<void> {
+  const underWay = await refundUnderWay(tx, b.id);
+  if (!underWay) return;
+  if (cancelsBooking(underWay)) throw new AppError('conflict', manageRefusal('CANCELLED', policyOf(config), supportOf(config), startOf(b)));
+  throw new AppError('conflict', MANAGE_MESSAGES.refundUnderWay(config.supportPhone));
+}
+
+/**
+ * The client's cancel itself, once the money is decided (and, through the provider, back): the booking
+ * cancelled, audited as the client's, and the e-mails and calendar cancellations written to the
+ * outbox. In the cancel's transaction, or in the refund's phase 3 (the request's, or the
+ * payments.reconcile job's after a crash), with the booking's row locked.
+ */
+export const applyClientCancel: ApplyRefund<'client-cancel'> = async (tx, { bookingId, outcome: refund, now }) => {
+  const before = (await lockBooking(tx, bookingId))!;
+  const after = await cancelBookingRow(tx, bookingId, now);
+  await insertAudit(tx, {
+    adminId: null,
+    actor: CLIENT_ACTOR,
+    action: 'booking.client_cancel',
+    entityType: 'booking',
+    entityId: bookingId,
+    before: audited(before),
+    after: {
+      ...audited(after),
+      ...(refund
+        ? {
+            refund: {
+              choice: 'FULL',
+              amount: paiseToRupees(refund.refundedPaise),
+              ...(refund.counterPaise > 0 ? { at_counter: paiseToRupees(refund.counterPaise) } : {}),
+              reason: CLIENT_CANCEL_REASON,
+            },
+          }
+        : {}),
+    },
+  });
+  await enqueueInTx(tx, intentsForClientChange(after, 'cancelled', after.calendarSequence, now), now);
+};

@@ -16,7 +16,7 @@ import { INT4_MAX } from '../../contract/booking.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { findBookingByPublicRef, getBooking, getBookingView, type BookingView } from '../repositories/booking.repository.ts';
 import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledger.repository.ts';
-import { refundBookingMoney } from './refund.service.ts';
+import { beginRefund, completeRefund, refundUnderWay, type ApplyRefund } from './refund.service.ts';
 import { mapBookingRecord } from './booking-records.ts';
 import { bookingTokenMatches, manageTokenFor, manageUrlFor } from './booking-token.ts';
 import { isConfirmedBooking, manageOptions } from '../../domain/manage.ts';
@@ -327,27 +327,42 @@ export type StrayOutcome = 'refunded' | 'refund-due' | 'noop';
  * paid already, or its hold over and its slot gone) goes back in full through the provider, recorded
  * in the ledger, and the client is told. With AUTO_REFUND_STRAY_PAYMENTS off it stays a refund due,
  * which the panel shows. Safe to run again: the booking's row lock, what the ledger already returned
- * and the provider's idempotency key (one per payment) make one refund.
+ * and the provider's idempotency key (one per payment) make one refund. The provider is asked with no
+ * transaction open (the refund's intent is written first); another refund of the booking still under
+ * way makes this one wait (a retry).
  */
 export async function refundStrayPayment(deps: PaymentDeps, bookingId: number, paymentId: string): Promise<StrayOutcome> {
   if (!deps.config.autoRefundStrayPayments) return 'refund-due';
-  return deps.db.transaction(async (tx) => {
+  const begun = await deps.db.transaction(async (tx) => {
     const booking = await findBookingForUpdate(tx, bookingId);
     if (!booking) return 'noop';
     // The payment did become the booking's (a later report found its slot free after all).
     if (booking.paymentStatus === 'COMPLETED' && !booking.cancelled && booking.razorpayPaymentId === paymentId) return 'noop';
+    if (await refundUnderWay(tx, bookingId)) throw new AppError('unavailable', `A refund of booking ${bookingId} is under way; this one waits for it.`);
     const left = (await moneyOf(tx, bookingId)).payments.find((p) => p.paymentId === paymentId)?.leftPaise ?? 0;
     if (left <= 0) return 'noop';
-    await refundBookingMoney(tx, deps, bookingId, left, {
-      key: 'stray',
-      reason: 'Paid for a booking that could not take place',
-      requestedBy: 'worker:refund-stray',
-      onlyPaymentId: paymentId,
-    });
-    await enqueueInTx(tx, [intent('mail.booking-money', jobIds.strayRefundMail(paymentId), { bookingId })], deps.now());
+    const action = { kind: 'stray-refund' as const, paymentId };
+    const refund = await beginRefund(
+      tx,
+      deps,
+      bookingId,
+      left,
+      { key: 'stray', reason: 'Paid for a booking that could not take place', requestedBy: 'worker:refund-stray', onlyPaymentId: paymentId },
+      action,
+    );
+    if ('intent' in refund) return refund.intent;
+    await applyStrayRefund(tx, { bookingId, action, outcome: refund.settled, now: deps.now(), logger: deps.logger });
     return 'refunded';
   });
+  if (typeof begun === 'string') return begun;
+  await completeRefund(deps, begun, applyStrayRefund);
+  return 'refunded';
 }
+
+/** Once a stray payment is back: the client is told, once per payment. */
+export const applyStrayRefund: ApplyRefund<'stray-refund'> = async (tx, { bookingId, action, now }) => {
+  await enqueueInTx(tx, [intent('mail.booking-money', jobIds.strayRefundMail(action.paymentId), { bookingId })], now);
+};
 
 /**
  * One live link per booking: closes a booking's open link at the provider (a new link replaces it, or

@@ -25,7 +25,7 @@ import {
   type RefundRequestListRow,
   type RefundRequestRow,
 } from '../repositories/refund-request.repository.ts';
-import { refundablePaise, refundBookingMoney, refundResultOf } from './refund.service.ts';
+import { beginRefund, completeRefund, refundablePaise, refundResultOf, refundUnderWay, type ApplyRefund } from './refund.service.ts';
 
 /**
  * GET /api/admin/bookings/{id}/refund-options: what this admin may choose about the booking's money
@@ -83,7 +83,8 @@ type Decider = { adminId: number };
 
 /**
  * The open REVIEW request `id`, with its booking's row locked first (the lock order of every change to
- * a booking's money), then the request's: a second decision, even one sent at the same moment, is a 409.
+ * a booking's money), then the request's: a second decision, even one sent at the same moment (or while
+ * the first's refund is still with the provider), is a 409.
  */
 async function lockOpenReview(tx: DbOrTx, id: number): Promise<RefundRequestRow> {
   const peek = await requestById(tx, id);
@@ -91,14 +92,22 @@ async function lockOpenReview(tx: DbOrTx, id: number): Promise<RefundRequestRow>
   await findBookingForUpdate(tx, peek.bookingId);
   const r = (await requestForUpdate(tx, id))!;
   if (r.status !== 'OPEN') throw new AppError('conflict', AM.refundRequestDecided(id, r.status));
+  // The booking's refund under way (this request's approval, say, still with the provider) decides first.
+  const underWay = await refundUnderWay(tx, r.bookingId);
+  if (underWay) {
+    const approving = underWay.action.kind === 'approve-refund-request' && underWay.action.requestId === id;
+    throw new AppError('conflict', approving ? AM.refundRequestDecided(id, 'APPROVED') : AM.refundUnderWay(r.bookingId));
+  }
   return r;
 }
 
 /**
  * POST /api/admin/refund-requests/{id}/approve (super admins): the refund runs exactly as a super
- * admin's cancel refund does (refundBookingMoney, in this transaction: the provider's part through the
- * provider under an idempotency key of this request, the counter's part due at the counter), the
- * request is APPROVED with what was refunded, audited, and the client is told by e-mail.
+ * admin's cancel refund does (the provider's part through the provider under an idempotency key of
+ * this request, asked after the approval's checks commit with no transaction open; the counter's part
+ * due at the counter), then the request is APPROVED with what was refunded, audited, and the client is
+ * told by e-mail (applyApproval, in the refund's second short transaction). A refused refund approves
+ * nothing; an approval whose process stopped halfway is finished by the payments.reconcile job.
  */
 export async function approveRefundRequest(
   db: Db,
@@ -108,35 +117,62 @@ export async function approveRefundRequest(
   now: Date,
   opts: { payments: PaymentsProvider | undefined; logger: Logger },
 ): Promise<RefundReviewDecisionResponse> {
-  const refund = await db.transaction(async (tx) => {
+  const deps = { db, payments: opts.payments, logger: opts.logger, now: () => now };
+  const begun = await db.transaction(async (tx) => {
     const r = await lockOpenReview(tx, id);
     const held = (await refundablePaise(tx, r.bookingId)).totalPaise;
     if (held <= 0) throw new AppError('conflict', AM.refundRequestNothingHeld(r.bookingId));
     const amountPaise = input.refund === 'FULL' ? held : rupeesToPaise(input.amount);
     if (amountPaise > held) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(held))}, what the booking holds.`);
-    const done = await refundBookingMoney(tx, { db, payments: opts.payments, logger: opts.logger, now: () => now }, r.bookingId, amountPaise, {
-      key: `refund-request-${id}`,
-      reason: input.reason || r.reason,
-      byAdminId: by.adminId,
-      requestedBy: `admin:${by.adminId}`,
-    });
-    const result = refundResultOf(done);
-    const note = `${input.refund === 'FULL' ? 'Full' : 'Partial'} refund. ${AM.refundNote(result)}${input.reason ? ` ${input.reason}` : ''}`;
-    const after = await resolveRequest(tx, id, { status: 'APPROVED', at: now, byAdminId: by.adminId, note });
-    await insertAudit(tx, {
-      adminId: by.adminId,
-      actor: `admin:${by.adminId}`,
-      action: 'refund_request.approve',
-      entityType: 'refund_request',
-      entityId: id,
-      before: auditable(r),
-      after: { ...auditable(after!), refund: { choice: input.refund, amount: result.amount, ...(result.at_counter ? { at_counter: result.at_counter } : {}) } },
-    });
-    await enqueueInTx(tx, [intent('mail.booking-money', jobIds.refundReviewMail(id), { bookingId: r.bookingId })], now);
-    return result;
+    const action = { kind: 'approve-refund-request' as const, requestId: id, adminId: by.adminId, refund: input.refund, reason: input.reason || null };
+    const refund = await beginRefund(
+      tx,
+      deps,
+      r.bookingId,
+      amountPaise,
+      { key: `refund-request-${id}`, reason: input.reason || r.reason, byAdminId: by.adminId, requestedBy: `admin:${by.adminId}` },
+      action,
+    );
+    // Through the provider: finished after this commit.
+    if ('intent' in refund) return { intent: refund.intent };
+    await applyApproval(tx, { bookingId: r.bookingId, action, outcome: refund.settled, now, logger: opts.logger });
+    return { outcome: refund.settled };
   });
+  const outcome = begun.intent ? await completeRefund(deps, begun.intent, applyApproval) : begun.outcome!;
+  const refund = refundResultOf(outcome);
   return { item: toReviewItem((await getRefundRequest(db, id))!), refund, message: AM.refundApproved(id, formatRupees(refund.amount)) };
 }
+
+/**
+ * The approval itself, once the money is back: the request APPROVED with what was refunded, audited,
+ * and the client told by e-mail. In the approval's transaction, or in the refund's phase 3 (the
+ * request's, or the payments.reconcile job's after a crash), with the booking's row locked.
+ */
+export const applyApproval: ApplyRefund<'approve-refund-request'> = async (tx, { action, outcome, now, logger }) => {
+  const id = action.requestId;
+  const r = (await requestForUpdate(tx, id))!;
+  // A decline waits while the refund is under way (lockOpenReview), so the request is still open here.
+  if (r.status !== 'OPEN') {
+    logger.error(
+      { requestId: id, bookingId: r.bookingId, status: r.status },
+      'refund made for a request decided meanwhile: the ledger has it, the request stays as decided',
+    );
+    return;
+  }
+  const result = refundResultOf(outcome!);
+  const note = `${action.refund === 'FULL' ? 'Full' : 'Partial'} refund. ${AM.refundNote(result)}${action.reason ? ` ${action.reason}` : ''}`;
+  const after = await resolveRequest(tx, id, { status: 'APPROVED', at: now, byAdminId: action.adminId, note });
+  await insertAudit(tx, {
+    adminId: action.adminId,
+    actor: `admin:${action.adminId}`,
+    action: 'refund_request.approve',
+    entityType: 'refund_request',
+    entityId: id,
+    before: auditable(r),
+    after: { ...auditable(after!), refund: { choice: action.refund, amount: result.amount, ...(result.at_counter ? { at_counter: result.at_counter } : {}) } },
+  });
+  await enqueueInTx(tx, [intent('mail.booking-money', jobIds.refundReviewMail(id), { bookingId: r.bookingId })], now);
+};
 
 /**
  * POST /api/admin/refund-requests/{id}/decline (super admins): nothing is refunded; the request is
