@@ -10,6 +10,8 @@ export const PAYMENT_STATES = [
   'PAYMENT_NOT_RECORDED',
   'NO_CHARGE',
   'NOT_PAID',
+  'REFUND_DUE',
+  'REFUND_REVIEW',
   'REFUNDED',
   'CANCELLED',
   'BLOCKED',
@@ -23,6 +25,8 @@ export const PAYMENT_STATE_WORDS: Record<PaymentState, string> = {
   PAYMENT_NOT_RECORDED: 'Payment not recorded',
   NO_CHARGE: 'No charge',
   NOT_PAID: 'Not paid',
+  REFUND_DUE: 'Refund due at centre',
+  REFUND_REVIEW: 'Refund under review',
   REFUNDED: 'Refunded',
   CANCELLED: 'Cancelled',
   BLOCKED: 'Blocked',
@@ -36,12 +40,20 @@ export type PaymentStateInput = {
   /** Captured in the ledger, and returned (positive). */
   paidPaise: number;
   refundedPaise: number;
+  /**
+   * An open refund decision on the booking's money (refund_requests), where it was read: money due back
+   * at the counter, or a refund the owner has still to decide. Undefined: not read.
+   */
+  refundOpen?: 'AT_COUNTER' | 'REVIEW' | null | undefined;
 };
 
 export function paymentState(b: PaymentStateInput): PaymentState {
   if (b.bookingType === 'ADMIN_BLOCK') return 'BLOCKED';
   const held = b.paidPaise - b.refundedPaise;
   if (b.paidPaise > 0 && held <= 0) return 'REFUNDED';
+  // A cancelled session's money still held is not "Paid": it is owed back, or waits for the owner.
+  if (held > 0 && b.cancelled && b.refundOpen === 'AT_COUNTER') return 'REFUND_DUE';
+  if (held > 0 && b.cancelled && b.refundOpen === 'REVIEW') return 'REFUND_REVIEW';
   if (held > 0) return 'PAID';
   if (b.cancelled || b.paymentStatus === 'CANCELLED') return 'CANCELLED';
   if (b.paymentStatus === 'FAILED') return 'NOT_PAID';

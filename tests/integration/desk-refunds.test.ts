@@ -142,6 +142,12 @@ const reviewOf = async (id: number) => {
   return [...a.refund_requests.open, ...a.refund_requests.recently_decided].find((i) => i.booking_id === id);
 };
 
+/** The booking's payment in words' key, as the admin lists answer it. */
+async function paymentStateOf(id: number): Promise<string> {
+  const list = await request(app).get('/api/admin/bookings').set(desk()).expect(200);
+  return (list.body as { id: number; payment_state: string }[]).find((x) => x.id === id)!.payment_state;
+}
+
 describe('item 4: a client cancels a session paid in cash', () => {
   it('records a refund due at the counter, not a ledger row, and tells the client to collect it at the centre', async () => {
     const b = await paidInCash('2026-11-26', '10:00');
@@ -185,6 +191,8 @@ describe('item 4: a client cancels a session paid in cash', () => {
       requested_by_username: null,
       requested_at: clock.now().toISOString(),
     });
+    // The booking lists say it: the money is owed back, not "Paid".
+    expect(await paymentStateOf(b.id)).toBe('REFUND_DUE');
   });
 
   it('record-refund: handed back in parts, each a ledger row with its method and admin; closed when nothing is left; never more than is due', async () => {
@@ -219,6 +227,7 @@ describe('item 4: a client cancels a session paid in cash', () => {
       expect.objectContaining({ kind: 'AT_COUNTER', status: 'DONE', resolvedByAdminId: admins.superadmin.id, resolutionNote: 'Handed back ₹1,000.00 (cash)' }),
     ]);
     expect(await dueOf(b.id)).toBeUndefined();
+    expect(await paymentStateOf(b.id)).toBe('REFUNDED');
     // Nothing is due any more: a second recording of the same hand-over changes nothing.
     const again = await request(app).post(url).set(desk()).send({ method: 'CASH' }).expect(409);
     expect(again.body.detail).toBe(`Nothing is due to be handed back at the counter for booking ${b.id}.`);
@@ -374,6 +383,7 @@ describe('item 5: a receptionist cancels a paid booking', () => {
     });
     expect((await row(b.id)).cancelled).toBe(true);
     expect(await ledgerOf(b.id)).toHaveLength(1);
+    expect(await paymentStateOf(b.id)).toBe('REFUND_REVIEW');
     expect(await requestsOf(b.id)).toEqual([
       expect.objectContaining({
         kind: 'REVIEW',

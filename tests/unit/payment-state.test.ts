@@ -14,6 +14,9 @@ describe("paymentState: a booking's payment in words", () => {
     ['a hold that ended unpaid', { paymentStatus: 'FAILED' }, 'Not paid'],
     ['paid and refunded in full', { paidPaise: 110_000, refundedPaise: 110_000, cancelled: true }, 'Refunded'],
     ['paid and partly refunded', { paidPaise: 110_000, refundedPaise: 10_000, cancelled: true }, 'Paid'],
+    ['cancelled, its cash still to be handed back', { paidPaise: 110_000, cancelled: true, refundOpen: 'AT_COUNTER' }, 'Refund due at centre'],
+    ['cancelled, its refund waiting for the owner', { paidPaise: 110_000, cancelled: true, refundOpen: 'REVIEW' }, 'Refund under review'],
+    ['cancelled and handed back since', { paidPaise: 110_000, refundedPaise: 110_000, cancelled: true, refundOpen: null }, 'Refunded'],
     ['cancelled unpaid', { paymentStatus: 'PENDING', cancelled: true }, 'Cancelled'],
     ['an admin block', { bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED', amountPaise: 0 }, 'Blocked'],
   ])('%s', (_name, over, words) => {

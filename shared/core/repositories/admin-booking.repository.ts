@@ -16,6 +16,10 @@ const recordColumns = {
   // The booking's money from the ledger (payments_ledger_booking_idx).
   paidPaise: sql<number>`(select coalesce(sum(l.amount_paise), 0)::int from payments_ledger l where l.booking_id = ${bookings.id} and l.kind = 'capture')`,
   refundedPaise: sql<number>`(select coalesce(-sum(l.amount_paise), 0)::int from payments_ledger l where l.booking_id = ${bookings.id} and l.kind = 'refund')`,
+  // An open refund decision (refund_requests_open_uq): money due back at the counter first.
+  refundOpen: sql<
+    'AT_COUNTER' | 'REVIEW' | null
+  >`(select r.kind from refund_requests r where r.booking_id = ${bookings.id} and r.status = 'OPEN' order by r.kind = 'AT_COUNTER' desc limit 1)`,
 };
 
 /** A booking with its therapist's and location's names and, where read, its money from the ledger. */
@@ -27,6 +31,7 @@ export type RecordRow = {
   /** Absent where the ledger was not read (the client's confirmation record). */
   paidPaise?: number;
   refundedPaise?: number;
+  refundOpen?: 'AT_COUNTER' | 'REVIEW' | null;
 };
 
 /** How a list of bookings is narrowed and sorted; dates are the centre's, inclusive. */

@@ -41,7 +41,7 @@ export function mapAdminBooking(r: RecordRow): AdminBookingDto {
     attendance: b.attendance ?? null,
     client_change: b.clientChange && b.clientChangedAt ? { kind: b.clientChange, at: b.clientChangedAt.toISOString() } : null,
     payment_hold_expires_at: b.paymentStatus === 'INITIATED' && !b.cancelled && b.paymentHoldExpiresAt ? b.paymentHoldExpiresAt.toISOString() : null,
-    payment_state: paymentState({ ...b, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0 }),
+    payment_state: paymentState({ ...b, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0, refundOpen: r.refundOpen }),
     payment_link_sent_at: b.paymentLinkSentAt?.toISOString() ?? null,
     payment_link_sent_to: (b.paymentLinkSentTo as ('email' | 'whatsapp')[] | null) ?? null,
   };

@@ -356,6 +356,8 @@ export function paymentStateTone(state: PaymentState): 'green' | 'yellow' | 'red
       return 'green';
     case 'PAY_AT_CENTRE':
     case 'AWAITING_PAYMENT':
+    case 'REFUND_DUE':
+    case 'REFUND_REVIEW':
       return 'yellow';
     case 'PAYMENT_NOT_RECORDED':
     case 'NOT_PAID':
