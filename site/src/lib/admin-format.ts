@@ -141,10 +141,11 @@ export function linkSentWords(b: Pick<AdminBooking, 'payment_link_sent_at' | 'pa
 
 /**
  * A booking whose cancel must say what happens to the money: the server refuses a plain cancel of
- * one (409), so the panel asks for a full, partial or no refund instead of a yes/no confirm.
+ * one holding money (409), so the panel asks what becomes of it instead of a yes/no confirm. The
+ * server's own reading of the ledger (payment_state) decides, not the status beside it.
  */
-export function isPaidBooking(b: Pick<AdminBooking, 'payment_status' | 'amount_paid'>): boolean {
-  return b.payment_status === 'COMPLETED' && Number(b.amount_paid ?? 0) > 0;
+export function isPaidBooking(b: Pick<AdminBooking, 'payment_state'>): boolean {
+  return b.payment_state === 'PAID';
 }
 
 /**
