@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
-import proxyaddr from 'proxy-addr';
 import { accessLogOf } from '../../shared/core/logger.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { apiMetrics } from '../../shared/core/services/metrics.service.ts';
@@ -22,7 +21,6 @@ import { metricsRoutes } from './routes/metrics.routes.ts';
 import { jobFailureRoutes } from './routes/job-failures.routes.ts';
 import { manageRoutes } from './routes/manage.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
-import { earlyBookingErrors, earlyPublicBooking } from './routes/public-booking.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
 import { publicRoutes } from './routes/public.routes.ts';
 import { reportRoutes } from './routes/report.routes.ts';
@@ -42,10 +40,9 @@ export function buildApp(input: AppDeps): express.Express {
   app.set('trust proxy', deps.config.trustProxy.length ? [...deps.config.trustProxy] : false);
   app.set('query parser', 'simple');
 
-  // Ahead of everything: a cached public read and a public booking are answered before Express handles
-  // the request at all (answerEarly, below), with the same headers and log line. A booking refused there
-  // is handed on with its error, which goes straight to the error handler.
-  app.use(earlyBookingErrors);
+  // Ahead of everything: a cached public read is answered before Express handles the request at all
+  // (answerEarly, below), with the same headers and log line. Every other request, a public booking
+  // included, comes in here.
   app.use(requestLog(deps.logger));
   app.use(securityHeaders(SECURITY_POLICY));
   app.use(compressAnswers());
@@ -53,6 +50,7 @@ export function buildApp(input: AppDeps): express.Express {
   app.use('/api/payment/webhook', express.raw({ type: 'application/json', limit: '256kb' }));
   // Meta's signature too (X-Hub-Signature-256); its deliveries batch statuses, hence the larger limit.
   app.use('/api/whatsapp/webhook', express.raw({ type: 'application/json', limit: '1mb' }));
+  // The one JSON body limit: the public booking is read here too, like every other route's body.
   app.use(express.json({ limit: '32kb', strict: true }));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use(rejectNul);
@@ -81,10 +79,7 @@ export function buildApp(input: AppDeps): express.Express {
   }
   app.use(notFound);
   app.use(errorHandler);
-  // req.ip as Express reads it, through the proxies 'trust proxy' names.
-  const trust = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
-  const clientAddress = (req: IncomingMessage) => proxyaddr(req, trust) ?? req.socket.remoteAddress ?? 'unknown';
-  return answerEarly(app, [cachedPublicReads(deps.readCache, deps), earlyPublicBooking(deps, clientAddress)]);
+  return answerEarly(app, cachedPublicReads(deps.readCache, deps));
 }
 
 type Handle = (req: IncomingMessage, res: ServerResponse, callback?: unknown) => void;
@@ -92,17 +87,17 @@ type Handle = (req: IncomingMessage, res: ServerResponse, callback?: unknown) =>
 type Early = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /**
- * Puts the early answers in front of the app's own handling: Express's app.handle gives req and res
- * its own prototypes (Object.setPrototypeOf, which also leaves both objects slower to use) and walks
- * the router to the first middleware; for a cached read that was a tenth of its CPU, for a booking a
- * fifth (docs/performance.md). Each sees the plain Node request and answers it or passes it on, the
- * first to the second, the second to the app. Mounted in another app, or listening itself, the app
- * calls app.handle, so every request passes here.
+ * Puts the cached public reads in front of the app's own handling: Express's app.handle gives req and
+ * res its own prototypes (Object.setPrototypeOf, which also leaves both objects slower to use) and walks
+ * the router to the first middleware; for a cached read that was a tenth of its CPU
+ * (docs/performance.md). The early answer sees the plain Node request and answers it or passes it on to
+ * the app. Mounted in another app, or listening itself, the app calls app.handle, so every request
+ * passes here. Only reads are answered here: a public booking goes through the routers, body parsers
+ * and error handler like every other request (issue 33).
  */
-
-function answerEarly(app: express.Express, [first, second]: [Early, Early]): express.Express {
+function answerEarly(app: express.Express, early: Early): express.Express {
   const target = app as unknown as { handle: Handle };
   const handle = target.handle.bind(app);
-  target.handle = (req, res, callback) => first(req, res, () => second(req, res, () => handle(req, res, callback)));
+  target.handle = (req, res, callback) => early(req, res, () => handle(req, res, callback));
   return app;
 }

@@ -1,12 +1,20 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import helmet from 'helmet';
 import request from 'supertest';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { readAnswerHead, readHeaders } from '../../api/src/http/answer-head.ts';
+import type { Encoding } from '../../api/src/http/compress.ts';
+import { requestLog } from '../../api/src/middleware/request-log.ts';
 import { inlineScriptHashes, pageSecurityPolicy, SECURITY_POLICY, securityHeaders } from '../../api/src/middleware/security-headers.ts';
+import { createLogger } from '../../shared/core/logger.ts';
 import { htmlNotFound, staticSite } from '../../api/src/middleware/static-site.ts';
 
 const appWith = (middleware: express.RequestHandler) => {
@@ -40,6 +48,67 @@ describe('security headers', () => {
   it('refuses a policy whose headers would depend on the request', () => {
     const nonce = () => "'nonce-abc'";
     expect(() => securityHeaders({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", nonce] } } })).toThrow(/per request/);
+  });
+});
+
+/** A GET of `/` from a listening handler: status, headers (as sent, in order) and the raw bytes, nothing decoded. */
+async function rawGet(handler: http.RequestListener, headers: Record<string, string>): Promise<{ status: number; headers: string[]; body: Buffer }> {
+  const server = http.createServer(handler).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    return await new Promise((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/', headers, agent: false }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.rawHeaders, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+  } finally {
+    server.close();
+  }
+}
+
+/** Header name and value pairs, lower-cased names, without those that differ between any two answers. */
+const comparable = (raw: string[]) => {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
+  return pairs.filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)).sort(([a], [b]) => a.localeCompare(b));
+};
+
+describe('a public read’s headers, built in one place for both ways it leaves', () => {
+  it.each([undefined, 'gzip', 'br'] as (Encoding | undefined)[])('the cached answer’s head equals the route’s headers (encoding %s)', async (encoding) => {
+    const json = Buffer.from(JSON.stringify({ days: [{ date: '2026-11-24', slots: ['10:00', '11:00'] }] }));
+    const body = encoding === 'br' ? brotliCompressSync(json) : encoding === 'gzip' ? gzipSync(json) : json;
+    const etag = 'W/"2a-0123456789abcdefghijklmnopq"';
+    // The route's way: requestLog and securityHeaders, then the read's own headers and res.send.
+    const app = express();
+    app.use(requestLog(createLogger({ level: 'silent' })));
+    app.use(securityHeaders(SECURITY_POLICY));
+    app.get('/', (_req, res) => {
+      for (const [name, value] of readHeaders(etag, encoding)) res.setHeader(name, value);
+      res.send(body);
+    });
+    // The cached answer's: one writeHead of the head laid out for it.
+    const { removed, head } = readAnswerHead(SECURITY_POLICY);
+    const early: http.RequestListener = (_req, res) => {
+      for (const name of removed) res.removeHeader(name);
+      res.writeHead(200, head('trace-0004-xyz', etag, encoding, body.length));
+      res.end(body);
+    };
+    const asked = { 'x-request-id': 'trace-0004-xyz' };
+    const [viaRoute, viaHead] = [await rawGet(app, asked), await rawGet(early, asked)];
+    expect([viaHead.status, viaHead.body]).toEqual([viaRoute.status, viaRoute.body]);
+    expect(comparable(viaHead.headers)).toEqual(comparable(viaRoute.headers));
+    expect(Object.fromEntries(comparable(viaHead.headers))).toMatchObject({
+      'x-request-id': 'trace-0004-xyz',
+      etag,
+      'content-type': 'application/json; charset=utf-8',
+      vary: 'Accept-Encoding',
+      'content-length': String(body.length),
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    });
   });
 });
 

@@ -14,9 +14,12 @@ declare module 'node:http' {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
+/** The header that carries the request id, the caller's and the answer's. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
 /** The request's id: the caller's X-Request-Id when well formed, else a new UUID. */
 export function requestIdOf(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
+  const incoming = req.headers[REQUEST_ID_HEADER];
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
@@ -32,7 +35,7 @@ export function logWhenDone(
   id: string,
   started: number,
   path = loggedPath(req.originalUrl ?? req.url ?? ''),
-  /** The route's template when the caller knows it (an early answer's fixed path); else Express's matched route. */
+  /** The route's template when the caller knows it (the cached read's own path); else Express's matched route. */
   route?: string,
 ): void {
   // 'on', not 'once': a response emits 'close' once (Node's emitCloseNT), and once's wrapper cost a
@@ -87,48 +90,19 @@ const requestFields = (req: IncomingMessage & { originalUrl?: string }, id: stri
 });
 
 /**
- * Tags the request with an id (echoed as X-Request-Id), gives it `req.log` and logs it when done
+ * Tags each request with an id (echoed as X-Request-Id), gives it `req.log` and logs it when done
  * (logWhenDone). `req.log` is created on first use: pino-http made a child logger per request and ran
  * the PII redaction over it even when nothing was written, a third of a cheap request's cost.
  */
-export function tagRequest(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
-  const id = requestIdOf(req);
-  res.setHeader('x-request-id', id);
-  req.id = id;
-  giveRequestLog(logger, req, id);
-  logWhenDone(accessLogOf(logger), req, res, id, performance.now());
-}
-
-function giveRequestLog(logger: Logger, req: IncomingMessage, id: string): void {
-  let child: Logger | undefined;
-  Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child(requestFields(req, id))) });
-}
-
-/**
- * For an answer made ahead of the app (the public booking's): the request's id and its access line
- * when done, as tagRequest gives them, without the header (the early answer lays out its own) or
- * `req.log`. If the request is handed on to the app after all, handingOn gives it those.
- */
-export function tagEarly(access: AccessLog, req: IncomingMessage, res: ServerResponse, path: string): string {
-  const id = requestIdOf(req);
-  req.id = id;
-  logWhenDone(access, req, res, id, performance.now(), path, path);
-  return id;
-}
-
-/** An early-tagged request handed on to the app: what tagRequest gives that tagEarly did not. */
-export function handingOn(logger: Logger, req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader('x-request-id', req.id);
-  giveRequestLog(logger, req, req.id);
-}
-
-/**
- * Every request, tagged and logged by tagRequest; one an early answer already tagged (the public
- * booking's, which hands a manual booking on to the routes) is not tagged or logged twice.
- */
 export function requestLog(logger: Logger): RequestHandler {
+  const access = accessLogOf(logger);
   return (req, res, next) => {
-    if (req.id === undefined) tagRequest(logger, req, res);
+    const id = requestIdOf(req);
+    res.setHeader(REQUEST_ID_HEADER, id);
+    req.id = id;
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child(requestFields(req, id))) });
+    logWhenDone(access, req, res, id, performance.now());
     next();
   };
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -69,20 +68,15 @@ export function securityHeaderList(options: HelmetOptions): { headers: [string, 
   return { headers, removed };
 }
 
-/** Sets helmet's headers for these options on a response (worked out once, set per response). */
-export function securityHeaderSetter(options: HelmetOptions): (res: Pick<ServerResponse, 'setHeader' | 'removeHeader'>) => void {
+/**
+ * Sets helmet's headers for these options on every response (worked out once, set per response). A
+ * public read answered ahead of Express lays out the same list in its head (api/src/http/answer-head.ts).
+ */
+export function securityHeaders(options: HelmetOptions): RequestHandler {
   const { headers, removed } = securityHeaderList(options);
-  return (res) => {
+  return (_req, res, next) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of headers) res.setHeader(name, value);
-  };
-}
-
-/** Sets helmet's headers for these options on every response. */
-export function securityHeaders(options: HelmetOptions): RequestHandler {
-  const set = securityHeaderSetter(options);
-  return (_req, res, next) => {
-    set(res);
     next();
   };
 }

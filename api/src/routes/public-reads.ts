@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { centreNow } from '../../../shared/domain/time.ts';
 import type { Db } from '../../../shared/core/db/client.ts';
 import { listAvailability, listBookedSlots, listLocations, listServices, listTherapists } from '../../../shared/core/services/public-catalogue.service.ts';
-import type { ReadCache } from '../../../shared/core/services/read-cache.service.ts';
+import type { CachedEntry, ReadCache } from '../../../shared/core/services/read-cache.service.ts';
 import { accessLogOf } from '../../../shared/core/logger.ts';
 import { slotOfferFor } from '../../../shared/core/services/slot-offer.service.ts';
 import type { AppDeps } from '../deps.ts';
-import { chooseEncoding, encodedBody } from '../http/compress.ts';
+import { readAnswerHead, readHeaders } from '../http/answer-head.ts';
+import { chooseEncoding, type Encoding, encodedBody } from '../http/compress.ts';
 import { logWhenDone, requestIdOf } from '../middleware/request-log.ts';
-import { SECURITY_POLICY, securityHeaderList } from '../middleware/security-headers.ts';
+import { SECURITY_POLICY } from '../middleware/security-headers.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
 const therapistIdQuery = z.strictObject({
@@ -59,7 +60,16 @@ const READS = new Map<string, PublicRead>(
   } satisfies Record<string, PublicRead>),
 );
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+/**
+ * The bytes of an entry for a request, and their encoding: compressed when the client accepts it and
+ * the entry is large enough (encodedBody), else as they are. Both ways a read leaves choose them here,
+ * so both send the same bytes and headers.
+ */
+function answerOf(entry: CachedEntry, acceptEncoding: string | string[] | undefined): { body: Buffer; encoding: Encoding | undefined } {
+  const encoding = chooseEncoding(acceptEncoding);
+  const encoded = encodedBody(entry, encoding);
+  return encoded ? { body: encoded, encoding } : { body: entry.body, encoding: undefined };
+}
 
 /**
  * Adds the public read calls to a router, validated and answered through the process cache when one
@@ -72,15 +82,10 @@ export function addPublicReads(r: Router, deps: AppDeps): void {
     const compute = () => read.compute(deps.db, id, now);
     const { key, tag, stamp } = read.entry(id, now);
     const entry = await deps.readCache.json(key, tag, stamp, compute);
-    // Compressed here as the early answer does, so both send the same bytes and headers (and the
-    // compression middleware passes an answer that already has its encoding).
-    const encoding = chooseEncoding(req.headers['accept-encoding']);
-    const encoded = encodedBody(entry, encoding);
-    res.setHeader('ETag', entry.etag);
-    res.setHeader('Content-Type', JSON_TYPE);
-    res.setHeader('Vary', 'Accept-Encoding');
-    if (encoded) res.setHeader('Content-Encoding', encoding!);
-    res.send(encoded ?? entry.body);
+    // Compressed here, so the compression middleware passes an answer that already has its encoding.
+    const { body, encoding } = answerOf(entry, req.headers['accept-encoding']);
+    for (const [name, value] of readHeaders(entry.etag, encoding)) res.setHeader(name, value);
+    res.send(body);
   }
   for (const [path, read] of READS) {
     const schema = read.therapist === 'required' ? therapistIdQuery : read.therapist === 'optional' ? optionalTherapistIdQuery : undefined;
@@ -94,23 +99,20 @@ const THERAPIST_QUERY = /^therapist_id=([1-9]\d{0,8})$/;
 
 /**
  * Answers a public read straight from the process cache, before Express handles the request (app.ts,
- * answerEarly), so ahead of its routers, body parsers and res.send: through them a cached slot offer cost three times as much, and their garbage (26 KB a
- * request against 13) set its p99 (README, Performance). It answers only a GET whose URL is a read's
+ * answerEarly), so ahead of its routers, body parsers and res.send: through them a cached slot offer
+ * cost three times as much, and their garbage (26 KB a request against 13) set its p99 (README,
+ * Performance). It answers only a GET whose URL is a read's
  * canonical form, whose entry is cached and current, and that asks no If-None-Match; anything else
- * goes on to the routes addPublicReads adds, which validate and answer it in full. The headers, id and
- * log line are the ones requestLog and securityHeaders give every other answer.
+ * goes on to the routes addPublicReads adds, which validate and answer it in full. Its headers are the
+ * route's, from the same builder (readAnswerHead); its id and log line are the ones requestLog gives
+ * every other answer.
  */
 export function cachedPublicReads(
   readCache: ReadCache,
   deps: Pick<AppDeps, 'logger' | 'now'>,
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   const access = accessLogOf(deps.logger);
-  const { headers, removed } = securityHeaderList(SECURITY_POLICY);
-  // The answer's headers, laid out once: per answer only the id, the ETag, the encoding and the length
-  // change, filled into a copy (a spread of the security headers per answer cost more than the copy).
-  const head = ['x-request-id', '', ...headers.flat(), 'Content-Type', JSON_TYPE, 'ETag', '', 'Vary', 'Accept-Encoding', 'Content-Length', ''];
-  const ETAG_AT = head.indexOf('ETag') + 1;
-  const encodedHead = [...head.slice(0, -2), 'Content-Encoding', '', 'Content-Length', ''];
+  const { removed, head } = readAnswerHead(SECURITY_POLICY);
   return (req, res, next) => {
     if (req.method !== 'GET' || req.headers['if-none-match'] !== undefined) return next();
     const url = req.url ?? '';
@@ -132,15 +134,8 @@ export function cachedPublicReads(
     const started = performance.now();
     const requestId = requestIdOf(req);
     for (const name of removed) res.removeHeader(name);
-    const encoding = chooseEncoding(req.headers['accept-encoding']);
-    const encoded = encodedBody(hit, encoding);
-    const body = encoded ?? hit.body;
-    const answerHead = (encoded ? encodedHead : head).slice();
-    answerHead[1] = requestId;
-    answerHead[ETAG_AT] = hit.etag;
-    if (encoded) answerHead[answerHead.length - 3] = encoding!;
-    answerHead[answerHead.length - 1] = String(body.length);
-    res.writeHead(200, answerHead);
+    const { body, encoding } = answerOf(hit, req.headers['accept-encoding']);
+    res.writeHead(200, head(requestId, hit.etag, encoding, body.length));
     // The path is a read's own, so it is the logged path (loggedPath) as it stands.
     logWhenDone(access, req, res, requestId, started, path, path);
     res.end(body);

@@ -1,17 +1,24 @@
 import path from 'node:path';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { SHIPPED_IMAGES_DIR } from '../../../shared/core/images.ts';
+import { bookingCreateSchema } from '../../../shared/contract/booking.ts';
 import { AppError } from '../../../shared/core/errors.ts';
+import { addressKey } from '../../../shared/core/services/auth.service.ts';
+import { createBooking } from '../../../shared/core/services/booking.service.ts';
+import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
 import { storedPhoto } from '../../../shared/core/services/photo.service.ts';
 import type { AppDeps } from '../deps.ts';
+import { parseOr400 } from '../middleware/validate.ts';
 import { isManualBookingPayload } from './admin.routes.ts';
-import { BOOKING_ANSWER_CACHE_CONTROL, publicBooking } from './public-booking.ts';
 import { addPublicReads } from './public-reads.ts';
 
 // One plain file name: no separators, no leading dot, a known image type.
 const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.(png|jpe?g|webp|svg)$/;
 const IMAGE_CACHE = { maxAge: '1d', immutable: false, dotfiles: 'deny' as const, fallthrough: false };
 const IMAGE_CACHE_CONTROL = 'public, max-age=86400';
+
+const PUBLIC = { kind: 'public' } as const;
+const NOT_AN_OBJECT = 'Send the booking as a JSON object (Content-Type: application/json).';
 
 /** A photo the centre uploaded (the database), else the shipped one of that name, else 404. */
 async function sendImage(req: Request, res: Response, next: NextFunction, deps: AppDeps, folder: 'therapists' | 'locations', name: string): Promise<void> {
@@ -29,14 +36,30 @@ async function sendImage(req: Request, res: Response, next: NextFunction, deps: 
 
 export function publicRoutes(deps: AppDeps): Router {
   const r = Router();
-  const book = publicBooking(deps);
+  const addressHash = clientAddressHasher(deps.config.jwtSecret);
   addPublicReads(r, deps);
 
+  // A public booking, checked and written by the booking service, with the caller's admin session if
+  // it has one and the keyed hash of its address (req.ip: the socket's unless TRUST_PROXY names the
+  // proxy in front) for the hold limits. Its body is read by express.json, as every route's is.
   r.post('/confirm-booking', async (req, res, next) => {
     // A manual booking is the admin router's, further down the app.
     if (isManualBookingPayload(req.body)) return next('router');
-    const answer = await book(req, req.body, req.ip ?? req.socket.remoteAddress ?? 'unknown');
-    res.set('Cache-Control', BOOKING_ANSWER_CACHE_CONTROL).json(answer);
+    const input = parseOr400(bookingCreateSchema, req.body, NOT_AN_OBJECT);
+    // Without an Authorization header there is no session to look up (and no promise to wait for).
+    const actor = (req.headers.authorization !== undefined && (await deps.authenticateAdmin?.(req))) || PUBLIC;
+    const created = await createBooking(deps.db, input, actor, deps.now(), {
+      paymentHoldMinutes: deps.config.paymentHoldMinutes,
+      tokenSecret: deps.config.jwtSecret,
+      logger: deps.logger,
+      holds: deps.config.holds,
+      // IPv6 by its /64, which one client can rotate through.
+      clientAddressHash: addressHash(addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown')),
+    });
+    // Read-your-writes here; other processes drop it when the announcement reaches them.
+    deps.readCache.changed(`therapist:${input.therapist_id}`);
+    // The answer holds the client's booking token: no cache, shared or the browser's, may keep it.
+    res.set('Cache-Control', 'no-store').json(created);
   });
 
   r.get('/get_location_image/:file', async (req, res, next) => {
