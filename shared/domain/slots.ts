@@ -5,7 +5,7 @@ export const SESSION_MINUTES = 60;
 export const CLIENT_OFFER_DAYS = 15;
 export const ADMIN_WINDOW_DAYS = 15;
 /** How far ahead an admin may block a slot: a year, today included. */
-export const BLOCK_WINDOW_DAYS = 366;
+const BLOCK_WINDOW_DAYS = 366;
 
 export type SlotTemplate = {
   id: number;
