@@ -10,8 +10,9 @@ import type { SlotRefusal } from '../slot-check.repository.ts';
 
 /**
  * The booking batcher: new bookings asked for together are written, with their jobs, by one call of
- * book_batch (migrations 0018 and 0024, which say what it does) and one commit. The bench's booking rate rests
- * on it (docs/performance.md, "Bookings asked for together share one statement and one commit").
+ * book_batch (migrations 0018 and 0024, which say what it does) and one commit. The bench's booking
+ * rate rests on it (docs/performance.md, "Bookings asked for together share one statement and one
+ * commit").
  */
 
 /**
