@@ -35,9 +35,14 @@ export function changesCloseAt(startsAt: Date, noticeHours: number): Date {
   return new Date(startsAt.getTime() - noticeHours * 3600_000);
 }
 
+/** The earliest start that leaves the notice from `now`: a session may be moved to it, and no sooner. */
+export function earliestWithNotice(now: Date, noticeHours: number): Date {
+  return new Date(now.getTime() + noticeHours * 3600_000);
+}
+
 /** Whether `now` leaves at least the notice before the start: exactly the notice is enough, a minute less is not. */
 export function hasNotice(startsAt: Date, now: Date, noticeHours: number): boolean {
-  return now.getTime() <= changesCloseAt(startsAt, noticeHours).getTime();
+  return startsAt.getTime() >= earliestWithNotice(now, noticeHours).getTime();
 }
 
 export type ManageOptions = {

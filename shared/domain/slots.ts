@@ -1,9 +1,11 @@
-import { addDays, timeToMinutes, toHhMm, weekday } from './time.ts';
+import { addDays, centreNow, centreWallClock, timeToMinutes, toHhMm, weekday } from './time.ts';
 
 /** Business constants of spec section 9. */
 export const SESSION_MINUTES = 60;
 export const CLIENT_OFFER_DAYS = 15;
 export const ADMIN_WINDOW_DAYS = 15;
+/** How far ahead an admin may block a slot: a year, today included. */
+const BLOCK_WINDOW_DAYS = 366;
 
 export type SlotTemplate = {
   id: number;
@@ -116,8 +118,21 @@ export function adminSlotOffer(input: OfferInput): OfferDay[] {
   return adminWindowDates(input.today).map((date) => ({ date, slots: daySlots(date, input, taken, templates) }));
 }
 
-/** Whether one date and start time is on the client's offer. */
-export function isOffered(input: OfferInput, date: string, start: string): boolean {
-  const day = clientSlotOffer(input).find((d) => d.date === date);
-  return Boolean(day?.slots.some((s) => s.start_time === toHhMm(start)));
+/**
+ * The terms a write path books a slot under, as the one checker reads them (slot_refusal, migration
+ * 0024; slot-check.repository.ts): today and now at the centre (a slot that starts at this very minute
+ * has passed), the window's last day and whether it is closed on Sundays, and the earliest start the
+ * path accepts at the centre's wall clock (a reschedule's notice), null for none.
+ */
+export type SlotWindow = { today: string; nowTime: string; lastDate: string; sundaysClosed: boolean; earliest: string | null };
+
+/**
+ * The window of a write path: `client` the wizard's and a reschedule's (clientOfferDates), `admin` a
+ * manual booking's (adminWindowDates), `block` an admin block's (a year ahead). `earliestStart` is the
+ * first instant a session may start, when the path needs notice.
+ */
+export function slotWindow(kind: 'client' | 'admin' | 'block', now: Date, earliestStart?: Date): SlotWindow {
+  const { date: today, time } = centreNow(now);
+  const lastDate = kind === 'client' ? clientOfferDates(today).at(-1)! : kind === 'admin' ? adminWindowDates(today).at(-1)! : addDays(today, BLOCK_WINDOW_DAYS);
+  return { today, nowTime: time, lastDate, sundaysClosed: kind === 'client', earliest: earliestStart ? centreWallClock(earliestStart) : null };
 }

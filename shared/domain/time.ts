@@ -140,6 +140,14 @@ export function centreInstant(date: string, time: string): Date {
   return new Date(d.getTime() + (timeToMinutes(time) - CENTRE_OFFSET_MINUTES) * 60_000);
 }
 
+/**
+ * The centre's wall clock at an instant, to the millisecond ('2030-01-08 10:00:00.000'), as PostgreSQL
+ * reads a `timestamp`: the inverse of centreInstant.
+ */
+export function centreWallClock(instant: Date): string {
+  return new Date(instant.getTime() + CENTRE_OFFSET_MINUTES * 60_000).toISOString().slice(0, 23).replace('T', ' ');
+}
+
 /** The instant a session starts: the booking's wall-clock date and time at the centre. */
 export function sessionStart(b: { bookingDate: string; bookingTimeSlotStart: string }): Date {
   return centreInstant(b.bookingDate, b.bookingTimeSlotStart);

@@ -9,12 +9,14 @@ import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { AppError } from '../../shared/core/errors.ts';
 import { insertBookingWithIntents } from '../../shared/core/repositories/booking-batch/booking-batch.ts';
 import { createBooking } from '../../shared/core/services/booking.service.ts';
+import { slotWindow } from '../../shared/domain/slots.ts';
 import { testConfig } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, newOnlineHold, offlineBooking, onlineBooking, type Overrides } from '../support/factories.ts';
 
 let database: TestDatabase;
 const now = new Date(MONDAY_MORNING_IST);
+const window = slotWindow('client', now);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -136,9 +138,9 @@ describe('bookings asked for together', () => {
       newOnlineHold(now, { bookingDate: '2026-11-26', bookingTimeSlotStart: start, clientAge, paymentTransactionId: `txn-${start}` });
     // An age past smallint's range gets by no validation here: the server refuses the whole statement.
     const results = await Promise.allSettled([
-      insertBookingWithIntents(database.db, values('10:00', 30), [], now),
-      insertBookingWithIntents(database.db, values('11:00', 40_000), [], now),
-      insertBookingWithIntents(database.db, values('12:00', 31), [], now),
+      insertBookingWithIntents(database.db, values('10:00', 30), [], now, window),
+      insertBookingWithIntents(database.db, values('11:00', 40_000), [], now, window),
+      insertBookingWithIntents(database.db, values('12:00', 31), [], now, window),
     ]);
     expect(statements).toEqual([3, 1, 1, 1]);
     expect(results[0]).toMatchObject({ status: 'fulfilled', value: { id: expect.any(Number) } });
@@ -164,6 +166,7 @@ describe('bookings asked for together', () => {
           },
           [],
           now,
+          window,
           { perClient: 2, perAddress: 0 },
         );
       for (let round = 0; round < 5; round++) {

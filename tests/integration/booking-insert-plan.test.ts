@@ -13,6 +13,7 @@ import {
   type NewBooking,
 } from '../../shared/core/repositories/booking-batch/booking-batch.ts';
 import { LIVE_BOOKING_SQL } from '../../shared/core/repositories/live-booking.ts';
+import { slotWindow } from '../../shared/domain/slots.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, newOnlineHold } from '../support/factories.ts';
 
@@ -24,6 +25,7 @@ import { MONDAY_MORNING_IST, newOnlineHold } from '../support/factories.ts';
 
 let database: TestDatabase;
 const now = new Date(MONDAY_MORNING_IST);
+const window = slotWindow('client', now);
 const columns = getTableColumns(bookings);
 
 /** The statement book_batch runs after its locks, as the migrated database holds it. */
@@ -73,21 +75,31 @@ describe('the booking insert statement', () => {
       ['asked_at', 'timestamptz'],
       ['hold_limit_client', 'int'],
       ['hold_limit_address', 'int'],
+      ['today', 'date'],
+      ['now_time', 'time'],
+      ['last_date', 'date'],
+      ['sundays_closed', 'boolean'],
     ];
     expect(columnList(input.replace(/--.*$/gm, ''))).toEqual(expected);
     // What the TypeScript side puts in each row is exactly what the statement reads.
-    const { row } = batchRow(booking(), [], now, { perClient: 2, perAddress: 10 });
+    const { row } = batchRow(booking(), [], now, window, { perClient: 2, perAddress: 10 });
     expect(Object.keys(row).sort()).toEqual(expected.map(([name]) => name).sort());
     // Each column's value as Drizzle would send it, for bookings with every nullable column set and unset.
     const full = booking({ locationId: 2, clientState: 'Kerala', whatsappOptInAt: now, whatsappConsentText: 'yes', createdByAdminId: 1, adminConfirmed: true });
     const bare = booking({ paymentHoldExpiresAt: null, clientAddressHash: null, clientState: null, clientCity: null });
     for (const v of [full, bare]) {
-      const mapped = batchRow(v, [], now).row;
+      const mapped = batchRow(v, [], now, window).row;
       for (const k of NEW_BOOKING_KEYS) expect([k, mapped[columns[k].name]]).toEqual([k, v[k] === null ? null : columns[k].mapToDriverValue(v[k])]);
     }
 
     const inserted = /insert into bookings \(([\s\S]*?)\)\n/.exec(BOOKING_INSERT)![1]!;
     expect(columnList(inserted.replace(/--.*$/gm, '')).map(([name]) => name)).toEqual([...NEW_BOOKING_KEYS.map((k) => columns[k].name), 'amount_paise']);
+    // Each inserted value is the column of the same name: a list out of order would write one column's value in another.
+    const selected = /\)\n\s*select\n([\s\S]*?)\n\s*from ctx where/.exec(BOOKING_INSERT)![1]!;
+    expect(columnList(selected.replace(/--.*$/gm, '')).map((words) => words.join(' ').trim())).toEqual([
+      ...NEW_BOOKING_KEYS.map((k) => `ctx.${columns[k].name}`),
+      'coalesce(ctx.price_paise, 0)',
+    ]);
     // The ON CONFLICT target names the live-slot index's own predicate, or PostgreSQL would not infer it.
     expect(BOOKING_INSERT).toContain(`where ${LIVE_BOOKING_SQL}\n`);
     // Job ids are made from their parts around the new id, never by rewriting a placeholder id.
@@ -119,9 +131,13 @@ describe('the booking insert statement', () => {
       bookingJob('mail.booking-reminder', bookingJobIds.reminderMail(start), { sessionStartsAt: start.toISOString() }, new Date(start.getTime() - 86_400_000)),
     ];
     const rows = [
-      batchRow(booking({ bookingDate: '2026-11-30', paymentStatus: 'PENDING', paymentHoldExpiresAt: null, paymentTransactionId: 'plan-1' }), followups, now)
-        .row,
-      batchRow(booking({ bookingDate: '2026-11-30', paymentTransactionId: 'plan-2' }), [], now).row,
+      batchRow(
+        booking({ bookingDate: '2026-11-30', paymentStatus: 'PENDING', paymentHoldExpiresAt: null, paymentTransactionId: 'plan-1' }),
+        followups,
+        now,
+        window,
+      ).row,
+      batchRow(booking({ bookingDate: '2026-11-30', paymentTransactionId: 'plan-2' }), [], now, window).row,
     ];
     // As the batcher calls it, with a lock key: the locks and the statement in one call.
     const result = await database.pool.query<InsertRow>({ text: BOOK_BATCH, values: [...values(rows), ['42']] });
@@ -179,6 +195,7 @@ describe('the booking insert statement', () => {
           }),
           [],
           now,
+          window,
           { perClient: 2, perAddress: 10 },
         ).row,
     );
@@ -227,6 +244,7 @@ describe('the booking insert statement', () => {
           }),
           [],
           now,
+          window,
           { perClient: 2, perAddress: 10 },
         ).row,
     );

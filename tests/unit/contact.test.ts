@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bookingCreateSchema, fieldErrorsOf } from '../../shared/contract/booking.ts';
 import { manualBookingSchema } from '../../shared/contract/admin.ts';
 import { formatMobile, isEmailAddress, mobileTelHref, normaliseIndianMobile, tidyMobileInput } from '../../shared/domain/contact.ts';
-import { centreInstant, formatTimeIst } from '../../shared/domain/time.ts';
+import { centreInstant, centreWallClock, formatTimeIst } from '../../shared/domain/time.ts';
 import { onlineBooking } from '../support/factories.ts';
 
 describe('Indian mobile numbers as people write them', () => {
@@ -78,6 +78,9 @@ describe('times at the centre', () => {
     expect(formatTimeIst('14:00')).toBe('2:00 PM IST');
     expect(centreInstant('2030-01-08', '10:00').toISOString()).toBe('2030-01-08T04:30:00.000Z');
     expect(centreInstant('2030-01-01', '00:30').toISOString()).toBe('2029-12-31T19:00:00.000Z');
+    // And back: the wall clock an instant shows at the centre, to the millisecond.
+    expect(centreWallClock(new Date('2029-12-31T19:00:00.250Z'))).toBe('2030-01-01 00:30:00.250');
+    expect(centreWallClock(centreInstant('2030-01-08', '10:00'))).toBe('2030-01-08 10:00:00.000');
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminSlotOffer, adminWindowDates, clientOfferDates, clientSlotOffer, type SlotTemplate } from '../../shared/domain/slots.ts';
+import { adminSlotOffer, adminWindowDates, clientOfferDates, clientSlotOffer, slotWindow, type SlotTemplate } from '../../shared/domain/slots.ts';
 import { centreNow, formatLongDate, formatTime12h, weekday } from '../../shared/domain/time.ts';
 
 const templates: SlotTemplate[] = [
@@ -124,6 +124,17 @@ describe('admin window', () => {
     expect(offer[0]!.date).toBe('2026-11-21');
     expect(offer[1]!.date).toBe('2026-11-22');
     expect(offer[0]!.slots.map((s) => s.start_time)).toEqual(['14:00', '23:00']);
+  });
+});
+
+describe('the window a write path books under', () => {
+  it('the client’s ends on the offer’s last day and closes Sundays; the admin’s ends 14 days on; a block’s a year on', () => {
+    const now = new Date('2026-12-24T16:05:30+05:30');
+    expect(slotWindow('client', now)).toEqual({ today: '2026-12-24', nowTime: '16:05', lastDate: '2027-01-09', sundaysClosed: true, earliest: null });
+    expect(slotWindow('admin', now)).toEqual({ today: '2026-12-24', nowTime: '16:05', lastDate: '2027-01-07', sundaysClosed: false, earliest: null });
+    expect(slotWindow('block', now)).toEqual({ today: '2026-12-24', nowTime: '16:05', lastDate: '2027-12-25', sundaysClosed: false, earliest: null });
+    // A reschedule's notice, as the centre's wall clock.
+    expect(slotWindow('client', now, new Date(now.getTime() + 24 * 3600_000)).earliest).toBe('2026-12-25 16:05:30.000');
   });
 });
 

@@ -52,15 +52,6 @@ export async function listAvailabilityRows(db: Db, therapistId?: number): Promis
     .orderBy(asc(availabilitySlots.therapistId), asc(availabilitySlots.startTime));
 }
 
-/** The therapist's weekly slot that starts at `start`, if the schedule has one. */
-export async function findTemplateSlot(db: Db, therapistId: number, start: string) {
-  const [slot] = await db
-    .select({ isAvailable: availabilitySlots.isAvailable, adminBlocked: availabilitySlots.adminBlocked, weekdays: availabilitySlots.weekdays })
-    .from(availabilitySlots)
-    .where(and(eq(availabilitySlots.therapistId, therapistId), eq(availabilitySlots.startTime, start)));
-  return slot;
-}
-
 /** The centre's holidays and the therapist's time off that touch from…to, as date ranges. */
 export async function listClosedRanges(db: Db, therapistId: number, from: string, to: string): Promise<ClosedRange[]> {
   const [holidays, off] = await Promise.all([

@@ -3,7 +3,6 @@ import type { Db } from '../db/client.ts';
 import { availabilitySlots, bookings, locations, services, therapists } from '../db/schema.ts';
 import type { DbOrTx } from '../jobs/outbox.ts';
 import type { BookingRow, BookingView } from './booking.repository.ts';
-import { liveBooking } from './live-booking.ts';
 
 /** A booking as the client's Manage booking page reads it, with what the page shows beside it. */
 export type ManagedBooking = BookingView & {
@@ -96,15 +95,4 @@ export async function setManageHashIfMissing(db: Db, id: number, hash: string): 
     .update(bookings)
     .set({ manageTokenHash: hash })
     .where(and(eq(bookings.id, id), isNull(bookings.manageTokenHash)));
-}
-
-/** What holds a slot live now (a client's booking or an admin block), if anything. */
-export async function liveHolderOf(db: DbOrTx, therapistId: number, date: string, time: string): Promise<'ADMIN_BLOCK' | 'BOOKING' | undefined> {
-  const [row] = await db
-    .select({ type: bookings.bookingType })
-    .from(bookings)
-    .where(and(eq(bookings.therapistId, therapistId), eq(bookings.bookingDate, date), eq(bookings.bookingTimeSlotStart, time), liveBooking))
-    .limit(1);
-  if (!row) return undefined;
-  return row.type === 'ADMIN_BLOCK' ? 'ADMIN_BLOCK' : 'BOOKING';
 }

@@ -25,9 +25,9 @@ import { isAttended } from '../../domain/attendance.ts';
 import { normaliseIndianMobile } from '../../domain/contact.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { adminSlotStates } from '../../domain/slot-states.ts';
-import { adminWindowDates, worksOn } from '../../domain/slots.ts';
-import { isOnlineType } from '../../domain/therapist.ts';
-import { addDays, centreNow, sessionStart, timeToMinutes } from '../../domain/time.ts';
+import { adminWindowDates, slotWindow } from '../../domain/slots.ts';
+import { isOnlineType, THERAPIST_TYPE } from '../../domain/therapist.ts';
+import { centreNow, sessionStart } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
 import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
@@ -62,7 +62,8 @@ import { withinNotice } from '../../domain/manage.ts';
 import { refundChoices } from '../../domain/refund-choices.ts';
 import { intent } from '../jobs/outbox.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { findTemplateSlot, getTherapist, listClosedRanges, listTherapistRows } from '../repositories/catalog.repository.ts';
+import { getTherapist, listClosedRanges, listTherapistRows } from '../repositories/catalog.repository.ts';
+import { checkSlot, type SlotRefusal } from '../repositories/slot-check.repository.ts';
 import { listAvailability } from './public-catalogue.service.ts';
 import { enqueueInTx } from '../jobs/outbox.ts';
 import { intentsForConfirmedBooking } from './booking-followups.service.ts';
@@ -292,22 +293,45 @@ function auditedRefund(choice: CancelRefund, refund: CancelResponse['refund'], r
 }
 
 /**
+ * The checker's refusals (slot_refusal, slot-check.repository.ts) that stop a block or an unblock, in its
+ * words. A block may stand on any slot of the therapist's schedule, whatever the schedule or the day says
+ * of it (nobody can book such a slot anyway, and a block set before a holiday was declared must still
+ * come off), so those refusals, with the codes a block never asks about, stop nothing.
+ */
+const therapistGone = () => new AppError('not_found', AM.therapistNotFound);
+const BLOCK_REFUSALS: Record<SlotRefusal, (() => AppError) | null> = {
+  sunday: null,
+  before_window: () => fieldError('date', AM.slotPast),
+  after_window: () => fieldError('date', 'Please choose a date within the next year.'),
+  passed: () => fieldError('date', AM.slotPast),
+  notice: null,
+  therapist: therapistGone,
+  therapist_type: null,
+  location: null,
+  not_on_schedule: () => fieldError('start_time', AM.slotNotOnSchedule),
+  schedule_blocked: null,
+  off_schedule: null,
+  day_closed: null,
+  service: null,
+};
+
+/**
  * POST /api/admin/availability/block. Without `action` it is the spec's toggle: blocks a free slot,
  * unblocks an admin block. With `action` it does only what was asked: "unblock" removes a block and
  * "block" adds one, and anything else (no block to remove, a block already there, a client holding
  * the slot) is a 409 that changes nothing, never the opposite of the request.
  */
 export async function toggleBlock(db: Db, input: BlockSlotInput, by: AdminActor, now: Date): Promise<BlockSlotResponse> {
-  const therapist = await getTherapist(db, input.therapist_id);
-  if (!therapist) throw new AppError('not_found', AM.therapistNotFound);
-  const template = await findTemplateSlot(db, therapist.id, input.start_time);
-  if (!template) throw fieldError('start_time', AM.slotNotOnSchedule);
-  const today = centreNow(now);
-  if (input.date < today.date || (input.date === today.date && timeToMinutes(input.start_time) <= today.minutes)) {
-    throw fieldError('date', AM.slotPast);
-  }
-  if (input.date > addDays(today.date, 366)) throw fieldError('date', 'Please choose a date within the next year.');
   const { action, start_time: time, date } = input;
+  const [{ refusal }, therapist] = await Promise.all([
+    checkSlot(db, { therapistId: input.therapist_id, date, start: time }, slotWindow('block', now)),
+    // For the block's location.
+    getTherapist(db, input.therapist_id),
+  ]);
+  const refused = refusal ? BLOCK_REFUSALS[refusal] : null;
+  if (refused) throw refused();
+  // Deactivated since the check.
+  if (!therapist) throw therapistGone();
   try {
     return await db.transaction(async (tx) => {
       const held = await findLiveSlotForUpdate(tx, therapist.id, date, time);
@@ -329,7 +353,7 @@ export async function toggleBlock(db: Db, input: BlockSlotInput, by: AdminActor,
       }
       if (action === 'unblock') throw new AppError('conflict', AM.slotNotBlocked(time, date));
       // The schedule itself blocks this slot: a block row would add nothing, so say so.
-      if (action === 'block' && template.adminBlocked) throw new AppError('conflict', AM.slotAlreadyBlocked(time, date));
+      if (action === 'block' && refusal === 'schedule_blocked') throw new AppError('conflict', AM.slotAlreadyBlocked(time, date));
       const row = await insertBookingRow(tx, {
         therapistId: therapist.id,
         bookingDate: date,
@@ -390,6 +414,27 @@ export function manualSettlement(input: Pick<ManualBooking, 'booking_type' | 'pa
 }
 
 /**
+ * The checker's refusals (slot_refusal, slot-check.repository.ts) in the manual booking form's words: the
+ * field at fault and its message. The admin's window has Sundays and no notice, so those never come.
+ */
+const MANUAL_REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
+  sunday: ['booking_date', AM.manualDateWindow],
+  before_window: ['booking_date', AM.manualDateWindow],
+  after_window: ['booking_date', AM.manualDateWindow],
+  passed: ['booking_time_slot_start', AM.manualSlotPassed],
+  notice: ['booking_time_slot_start', AM.manualSlotNotOffered],
+  therapist: ['therapist_id', AM.therapistNotFound],
+  therapist_type: ['therapist_id', AM.therapistTypeMismatch],
+  location: ['location_id', AM.locationMismatch],
+  not_on_schedule: ['booking_time_slot_start', AM.manualSlotNotOffered],
+  schedule_blocked: ['booking_time_slot_start', AM.manualSlotNotOffered],
+  off_schedule: ['booking_time_slot_start', AM.manualSlotNotOffered],
+  // A centre holiday or the therapist's time off: the day is closed for manual bookings too.
+  day_closed: ['booking_date', AM.manualDayClosed],
+  service: ['service_id', AM.serviceNotFound],
+};
+
+/**
  * A manual booking (spec sections 4 and 5): admin-confirmed, the admin's amount, within 15 days
  * including today, never a passed, blocked or taken slot. Online it is COMPLETED, as the spec says,
  * unless it waits for its payment link (PENDING); in person PENDING unless paid now. The ledger gets
@@ -403,30 +448,29 @@ export async function createManualBooking(
   /** The server's secret (config.jwtSecret): the booking is confirmed as it is written, so its Manage booking token's hash is written with it. */
   opts: { tokenSecret?: string } = {},
 ): Promise<BookingCreateResponse> {
-  const therapist = await getTherapist(db, input.therapist_id);
-  if (!therapist) throw fieldError('therapist_id', AM.therapistNotFound);
   const online = input.booking_type === 'ONLINE';
   const settlement = manualSettlement(input);
-  if (isOnlineType(therapist.type) !== online) throw fieldError('therapist_id', AM.therapistTypeMismatch);
-  if (!online && therapist.locationId !== input.location_id) throw fieldError('location_id', AM.locationMismatch);
-  const today = centreNow(now);
-  if (!adminWindowDates(today.date).includes(input.booking_date)) throw fieldError('booking_date', AM.manualDateWindow);
-  if (input.booking_date === today.date && timeToMinutes(input.booking_time_slot_start) <= today.minutes) {
-    throw fieldError('booking_time_slot_start', AM.manualSlotPassed);
-  }
-  const slot = await findTemplateSlot(db, therapist.id, input.booking_time_slot_start);
-  if (!slot?.isAvailable || slot.adminBlocked || !worksOn(slot, input.booking_date)) {
-    throw fieldError('booking_time_slot_start', AM.manualSlotNotOffered);
-  }
-  // A centre holiday or the therapist's time off: the day is closed for manual bookings too.
-  if ((await listClosedRanges(db, therapist.id, input.booking_date, input.booking_date)).length) {
-    throw fieldError('booking_date', AM.manualDayClosed);
-  }
+  const serviceId = input.service_id ?? 1;
+  const { refusal } = await checkSlot(
+    db,
+    {
+      therapistId: input.therapist_id,
+      therapistType: THERAPIST_TYPE[input.booking_type],
+      locationId: online ? null : input.location_id,
+      date: input.booking_date,
+      start: input.booking_time_slot_start,
+      serviceId,
+    },
+    slotWindow('admin', now),
+  );
+  if (refusal) throw fieldError(...MANUAL_REFUSALS[refusal]);
+  // Whether the slot is free is left to the live-slot index, at the write: a form sent again must reach
+  // it, to be answered with the booking it made.
   try {
     return await db.transaction(async (tx) => {
       const row = await insertBookingRow(tx, {
-        therapistId: therapist.id,
-        serviceId: input.service_id ?? 1,
+        therapistId: input.therapist_id,
+        serviceId,
         bookingDate: input.booking_date,
         bookingTimeSlotStart: input.booking_time_slot_start,
         bookingType: input.booking_type,
@@ -480,6 +524,7 @@ export async function createManualBooking(
     });
   } catch (err) {
     if (isUniqueViolation(err, 'bookings_live_slot_uq')) throw new AppError('conflict', AM.manualSlotTaken);
+    // The service removed since the check.
     if (isForeignKeyViolation(err, 'bookings_service_id_services_id_fk')) throw fieldError('service_id', AM.serviceNotFound);
     // The form's transaction id is its idempotency key: a resent form answers the booking it made.
     if (isUniqueViolation(err, 'bookings_payment_txn_uq') && input.payment_transaction_id) {
@@ -487,7 +532,7 @@ export async function createManualBooking(
       const same =
         made &&
         made.createdByAdminId !== null &&
-        made.therapistId === therapist.id &&
+        made.therapistId === input.therapist_id &&
         made.bookingDate === input.booking_date &&
         made.bookingTimeSlotStart.slice(0, 5) === input.booking_time_slot_start &&
         made.bookingType === input.booking_type &&

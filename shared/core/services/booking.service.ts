@@ -1,42 +1,46 @@
 import { randomUUID } from 'node:crypto';
 import { API_MESSAGES as M, HOLD_LIMIT_MESSAGES } from '../../contract/messages.ts';
 import { WHATSAPP_CONSENT_TEXT, type BookingCreate, type BookingCreateResponse, type PaymentStatus } from '../../contract/booking.ts';
-import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
-import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
+import { slotWindow } from '../../domain/slots.ts';
+import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import { announceBooking } from '../db/announce.ts';
 import { findRecentBookingByTransactionId, setBookingTokenHash, type BookingRow } from '../repositories/booking.repository.ts';
-import { insertBookingWithIntents, type BookingRefusal, type NewBooking } from '../repositories/booking-batch/booking-batch.ts';
+import { insertBookingWithIntents, REQUESTED_KEYS, type NewBooking } from '../repositories/booking-batch/booking-batch.ts';
+import type { SlotRefusal } from '../repositories/slot-check.repository.ts';
 import { followupsForConfirmedBooking } from './booking-followups.service.ts';
 import { bookingTokenFor } from './booking-token.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
 
-/** What the booking statement's refusals mean to the client: the field at fault and its message. */
-const REFUSALS: Record<Exclude<BookingRefusal, 'taken' | 'holds_client' | 'holds_address'>, [field: string, message: string]> = {
+/**
+ * What the checker's refusals (slot_refusal, slot-check.repository.ts) mean to the wizard's client: the
+ * field at fault and its message. A booking's window has no notice, so `notice` never comes.
+ */
+const REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
+  sunday: ['booking_date', M.sundayClosed],
+  before_window: ['booking_date', M.dateOutsideWindow],
+  after_window: ['booking_date', M.dateOutsideWindow],
+  passed: ['booking_time_slot_start', M.slotPassed],
+  notice: ['booking_time_slot_start', M.slotNotOffered],
   therapist: ['therapist_id', M.therapistNotFound],
   therapist_type: ['therapist_id', M.therapistTypeMismatch],
   location: ['location_id', M.locationMismatch],
-  slot: ['booking_time_slot_start', M.slotNotOffered],
+  not_on_schedule: ['booking_time_slot_start', M.slotNotOffered],
+  schedule_blocked: ['booking_time_slot_start', M.slotNotOffered],
+  off_schedule: ['booking_time_slot_start', M.slotNotOffered],
+  day_closed: ['booking_time_slot_start', M.slotNotOffered],
   service: ['service_id', M.serviceNotFound],
 };
 
-function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
-  const today = centreNow(now);
-  const date = input.booking_date;
-  if (actor.kind === 'public') {
-    // The window has no Sundays, so only a date outside it needs its weekday worked out.
-    if (!clientOfferDates(today.date).includes(date)) {
-      throw fieldError('booking_date', weekday(date) === 0 ? M.sundayClosed : M.dateOutsideWindow);
-    }
-  } else if (!adminWindowDates(today.date).includes(date)) {
-    throw fieldError('booking_date', 'Please choose a date within the next 15 days, starting today.');
+/** An admin's booking keeps to the admin's window (15 days, today and Sundays included), in its words. */
+function refusalError(refusal: SlotRefusal, actor: Actor): AppError {
+  if (actor.kind === 'admin' && (refusal === 'before_window' || refusal === 'after_window')) {
+    return fieldError('booking_date', 'Please choose a date within the next 15 days, starting today.');
   }
-  if (date === today.date && timeToMinutes(input.booking_time_slot_start) <= today.minutes) {
-    throw fieldError('booking_time_slot_start', M.slotPassed);
-  }
+  return fieldError(...REFUSALS[refusal]);
 }
 
 function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {
@@ -55,25 +59,9 @@ export type CreateBookingOptions = {
   clientAddressHash?: string | undefined;
 };
 
-/** The fields a client's request decides: a retry with the same key must ask for the very same booking. */
+/** Whether a retry with the same key asks for the very same booking: the fields a client's request decides. */
 function sameRequest(row: BookingRow, values: NewBooking): boolean {
-  const keys = [
-    'therapistId',
-    'serviceId',
-    'bookingDate',
-    'bookingTimeSlotStart',
-    'bookingType',
-    'locationId',
-    'clientFullName',
-    'clientEmail',
-    'clientMobile',
-    'clientAge',
-    'clientState',
-    'clientCity',
-    'clientNote',
-    'sessionType',
-  ] as const;
-  return keys.every((k) => (k === 'bookingTimeSlotStart' ? toHhMm(row[k]) === toHhMm(values[k]) : (row[k] ?? null) === (values[k] ?? null)));
+  return REQUESTED_KEYS.every((k) => (k === 'bookingTimeSlotStart' ? toHhMm(row[k]) === toHhMm(values[k]) : (row[k] ?? null) === (values[k] ?? null)));
 }
 
 /**
@@ -99,8 +87,9 @@ async function replay(db: Db, values: NewBooking, actor: Actor, options: CreateB
 
 /**
  * POST /confirm-booking: the request's own rules here, then one statement (shared with the bookings
- * asked for at the same moment) that checks the therapist, template, service and the client's hold
- * limits and writes the booking. The partial unique index bookings_live_slot_uq decides every race:
+ * asked for at the same moment) that checks the slot with the one checker (slot_refusal: the window,
+ * the therapist, the schedule, the day, the service) and the client's hold limits, and writes the
+ * booking. The partial unique index bookings_live_slot_uq decides every race:
  * the loser gets 409 and nothing is written. A public booking's answer carries its booking token.
  */
 export async function createBooking(db: Db, input: BookingCreate, actor: Actor, now: Date, options: CreateBookingOptions): Promise<BookingCreateResponse> {
@@ -108,7 +97,6 @@ export async function createBooking(db: Db, input: BookingCreate, actor: Actor, 
   if (wantsAdminFields && actor.kind !== 'admin') throw new AppError('unauthorized', M.unauthorized);
 
   if (input.booking_type === 'OFFLINE' && !input.location_id) throw fieldError('location_id', M.locationRequired);
-  checkDate(input, actor, now);
 
   const online = input.booking_type === 'ONLINE';
   const status = initialStatus(input, actor);
@@ -144,7 +132,7 @@ export async function createBooking(db: Db, input: BookingCreate, actor: Actor, 
     whatsappOptInAt: input.whatsapp_reminders === true ? now : null,
     whatsappConsentText: input.whatsapp_reminders === true ? WHATSAPP_CONSENT_TEXT : null,
   } satisfies NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' };
-  // The therapist, template and service checks, the booking and the jobs it needs: one statement.
+  // The checker (window, therapist, schedule, day, service), the booking and the jobs it needs: one statement.
   let created;
   try {
     created = await insertBookingWithIntents(
@@ -163,6 +151,7 @@ export async function createBooking(db: Db, input: BookingCreate, actor: Actor, 
             now,
           ),
       now,
+      slotWindow(actor.kind === 'public' ? 'client' : 'admin', now),
       limited ? options.holds : undefined,
     );
   } catch (err) {
@@ -194,7 +183,7 @@ export async function createBooking(db: Db, input: BookingCreate, actor: Actor, 
       const wait = created.retryAfterSeconds ?? 60;
       throw new AppError('rate_limited', HOLD_LIMIT_MESSAGES.perAddress(Math.max(1, Math.ceil(wait / 60))), undefined, { retryAfterSeconds: wait });
     }
-    throw fieldError(...REFUSALS[created.refusal]);
+    throw refusalError(created.refusal, actor);
   }
   // The booking is committed whatever happens here: a failed announcement must not fail the request.
   await announceBooking(db, input.therapist_id, created.jobDueNow).catch((err: Error) =>

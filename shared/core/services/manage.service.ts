@@ -1,11 +1,11 @@
 import type { ManageBookingDto, ManageChangeResultDto, ManageClosedReason } from '../../contract/manage.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { changePolicyText } from '../../contract/policy.ts';
-import { changesCloseAt, hasNotice, manageOptions, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
+import { changesCloseAt, earliestWithNotice, manageOptions, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { paymentState } from '../../domain/payment-state.ts';
-import { clientOfferDates, isOffered, SESSION_MINUTES } from '../../domain/slots.ts';
-import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
+import { SESSION_MINUTES, slotWindow } from '../../domain/slots.ts';
+import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
@@ -16,10 +16,9 @@ import type { PaymentsProvider } from '../providers/payments/payments.provider.t
 import { auditableBooking } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import type { BookingRow } from '../repositories/booking.repository.ts';
-import { getTherapist, listClosedRanges } from '../repositories/catalog.repository.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
-import { listAvailability } from './public-catalogue.service.ts';
-import { cancelBookingRow, findBookingByManageHash, liveHolderOf, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
+import { cancelBookingRow, findBookingByManageHash, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
+import { checkSlot, type SlotRefusal } from '../repositories/slot-check.repository.ts';
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';
 import { closeOpenLink } from './payment.service.ts';
 import { beginRefund, cancelsBooking, completeRefund, refundablePaise, refundUnderWay, type ApplyRefund, type RefundOutcome } from './refund.service.ts';
@@ -156,29 +155,43 @@ function refuseUnlessOpen(b: BookingRow, now: Date, config: Config, what: 'resch
 }
 
 /**
- * The new slot must be one the wizard would offer a client for this therapist right now: inside the
- * 15-day window, not passed, at least the notice away, on the therapist's weekly hours, not blocked,
- * not a holiday or time off. Whether it is free is decided by the live-slot index when the move is written (a race has one winner).
+ * The checker's refusals (slot_refusal, slot-check.repository.ts) of a reschedule's new slot, in the
+ * wizard's words. A move keeps its therapist, type, centre and service, so those are not asked.
+ */
+const MOVE_REFUSALS: Record<SlotRefusal, (noticeHours: number) => AppError> = {
+  sunday: () => fieldError('booking_date', M.sundayClosed),
+  before_window: () => fieldError('booking_date', M.dateOutsideWindow),
+  after_window: () => fieldError('booking_date', M.dateOutsideWindow),
+  passed: () => fieldError('booking_time_slot_start', M.slotPassed),
+  // Moved inside the notice window, the session could no longer be changed at all (issue 32): the new
+  // time must leave the same notice the old one needed.
+  notice: (hours) => fieldError('booking_time_slot_start', MANAGE_MESSAGES.newSlotInsideNotice(hours)),
+  therapist: () => fieldError('booking_time_slot_start', M.slotNotOffered),
+  therapist_type: () => fieldError('booking_time_slot_start', M.slotNotOffered),
+  location: () => fieldError('booking_time_slot_start', M.slotNotOffered),
+  not_on_schedule: () => fieldError('booking_time_slot_start', M.slotNotOffered),
+  schedule_blocked: () => fieldError('booking_time_slot_start', M.slotNotOffered),
+  off_schedule: () => fieldError('booking_time_slot_start', M.slotNotOffered),
+  day_closed: () => fieldError('booking_time_slot_start', M.slotNotOffered),
+  service: () => fieldError('booking_time_slot_start', M.slotNotOffered),
+};
+
+/**
+ * The new slot must be one the wizard would book for this therapist right now, at least the notice
+ * away: the checker decides, with the client's window. A slot an admin block holds is not offered; one
+ * another client holds is a 409, as in the wizard. Whether it is still free is decided again by the
+ * live-slot index when the move is written (a race has one winner).
  */
 async function checkNewSlot(db: Db, b: BookingRow, date: string, time: string, now: Date, noticeHours: number): Promise<void> {
   if (date === b.bookingDate && time === toHhMm(b.bookingTimeSlotStart)) throw fieldError('booking_time_slot_start', MANAGE_MESSAGES.sameSlot);
-  const today = centreNow(now);
-  if (!clientOfferDates(today.date).includes(date)) throw fieldError('booking_date', weekday(date) === 0 ? M.sundayClosed : M.dateOutsideWindow);
-  if (date === today.date && timeToMinutes(time) <= today.minutes) throw fieldError('booking_time_slot_start', M.slotPassed);
-  // Moved inside the notice window, the session could no longer be changed at all (issue 32): the new
-  // time must leave the same notice the old one needed.
-  if (!hasNotice(centreInstant(date, time), now, noticeHours)) throw fieldError('booking_time_slot_start', MANAGE_MESSAGES.newSlotInsideNotice(noticeHours));
-  const therapist = await getTherapist(db, b.therapistId);
-  if (!therapist) throw fieldError('booking_time_slot_start', M.slotNotOffered);
-  const [templates, closed, holder] = await Promise.all([
-    listAvailability(db, therapist.id),
-    listClosedRanges(db, therapist.id, date, date),
-    liveHolderOf(db, therapist.id, date, time),
-  ]);
-  // Bookings are left out of the offer here: a slot another client holds is a 409, as in the wizard.
-  const offered = isOffered({ today: today.date, nowMinutes: today.minutes, templates, booked: [], closed }, date, time);
-  if (!offered || holder === 'ADMIN_BLOCK') throw fieldError('booking_time_slot_start', M.slotNotOffered);
-  if (holder === 'BOOKING') throw new AppError('conflict', M.slotTaken);
+  const { refusal, holder } = await checkSlot(
+    db,
+    { therapistId: b.therapistId, date, start: time },
+    slotWindow('client', now, earliestWithNotice(now, noticeHours)),
+  );
+  if (refusal) throw MOVE_REFUSALS[refusal](noticeHours);
+  if (holder === 'block') throw fieldError('booking_time_slot_start', M.slotNotOffered);
+  if (holder === 'booking') throw new AppError('conflict', M.slotTaken);
 }
 
 function whenText(date: string, time: string): string {

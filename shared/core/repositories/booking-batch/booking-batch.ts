@@ -1,46 +1,25 @@
 import type { Db } from '../../db/client.ts';
 import pg from '../../db/pg-types.ts';
-import type { bookings } from '../../db/schema.ts';
+import { getTableColumns } from 'drizzle-orm';
+import type { SlotWindow } from '../../../domain/slots.ts';
+import { THERAPIST_TYPE } from '../../../domain/therapist.ts';
+import { bookings } from '../../db/schema.ts';
 import { queueOf } from '../../jobs/jobs.ts';
 import type { BookingJobTemplate } from '../../jobs/outbox.ts';
+import type { SlotRefusal } from '../slot-check.repository.ts';
 
 /**
  * The booking batcher: new bookings asked for together are written, with their jobs, by one call of
- * book_batch (migration 0018, which says what it does) and one commit. The bench's booking rate rests
- * on it (docs/performance.md, "Bookings asked for together share one statement and one commit").
+ * book_batch (migrations 0018 and 0024, which say what it does) and one commit. The bench's booking
+ * rate rests on it (docs/performance.md, "Bookings asked for together share one statement and one
+ * commit").
  */
 
-/** What a new booking writes from the request; its price comes from the therapist, in the statement. */
-export type NewBooking = Required<
-  Pick<
-    typeof bookings.$inferInsert,
-    | 'therapistId'
-    | 'serviceId'
-    | 'bookingDate'
-    | 'bookingTimeSlotStart'
-    | 'bookingType'
-    | 'locationId'
-    | 'clientFullName'
-    | 'clientEmail'
-    | 'clientMobile'
-    | 'clientAge'
-    | 'clientState'
-    | 'clientCity'
-    | 'clientNote'
-    | 'sessionType'
-    | 'termsAccepted'
-    | 'paymentStatus'
-    | 'paymentHoldExpiresAt'
-    | 'paymentTransactionId'
-    | 'adminConfirmed'
-    | 'createdByAdminId'
-    | 'bookingTokenHash'
-    | 'clientAddressHash'
-    | 'whatsappOptInAt'
-    | 'whatsappConsentText'
-  >
->;
-export const NEW_BOOKING_KEYS = [
+/**
+ * The columns a client's request decides: a request sent again under the same idempotency key must ask
+ * for these exactly (booking.service.ts, sameRequest).
+ */
+export const REQUESTED_KEYS = [
   'therapistId',
   'serviceId',
   'bookingDate',
@@ -55,6 +34,15 @@ export const NEW_BOOKING_KEYS = [
   'clientCity',
   'clientNote',
   'sessionType',
+] as const satisfies readonly (keyof typeof bookings.$inferInsert)[];
+
+/**
+ * Every column a new booking writes: the request's, then the server's. Its price comes from the
+ * therapist, in the statement. The one list: NewBooking and the batch's rows are made from it, and
+ * booking-insert-plan.test.ts holds the statement's column lists (book_batch, migration 0024) to it.
+ */
+export const NEW_BOOKING_KEYS = [
+  ...REQUESTED_KEYS,
   'termsAccepted',
   'paymentStatus',
   'paymentHoldExpiresAt',
@@ -66,14 +54,28 @@ export const NEW_BOOKING_KEYS = [
   // The WhatsApp consent rides in the same row of the batch: no statement of its own.
   'whatsappOptInAt',
   'whatsappConsentText',
-] as const satisfies readonly (keyof NewBooking)[];
+] as const satisfies readonly (keyof typeof bookings.$inferInsert)[];
+
+/** What a new booking writes. */
+export type NewBooking = Required<Pick<typeof bookings.$inferInsert, (typeof NEW_BOOKING_KEYS)[number]>>;
+
+/** Each of NEW_BOOKING_KEYS with its column's name, as the statement reads the batch. */
+const BOOKING_COLUMNS = (() => {
+  const columns = getTableColumns(bookings);
+  return NEW_BOOKING_KEYS.map((key) => [key, columns[key].name] as const);
+})();
+/**
+ * A batch row's columns, each null: a booking's row is a copy, filled in. A copy keeps V8's fast
+ * layout; an object given thirty keys one at a time falls back to a dictionary, and its row then cost
+ * three times as much to build and write as JSON.
+ */
+const ROW_COLUMNS: Record<string, unknown> = Object.fromEntries([['n', 0], ...BOOKING_COLUMNS.map(([, name]) => [name, null])]);
 
 /**
- * Why a booking was not written: the therapist is missing or inactive, offers the other session type,
- * works elsewhere, the slot is not on their template (or blocked by the centre), the service does not
- * exist, or the slot is already live for someone else.
+ * Why a booking was not written: the checker's refusal (slot_refusal, slot-check.repository.ts), the
+ * slot already live for someone else, or a hold limit.
  */
-export type BookingRefusal = 'therapist' | 'therapist_type' | 'location' | 'slot' | 'service' | 'taken' | 'holds_client' | 'holds_address';
+export type BookingRefusal = SlotRefusal | 'taken' | 'holds_client' | 'holds_address';
 
 /**
  * The abuse limits on a public online booking (an unpaid hold): at most `perClient` live holds per
@@ -82,7 +84,6 @@ export type BookingRefusal = 'therapist' | 'therapist_type' | 'location' | 'slot
  */
 export type HoldLimits = { perClient: number; perAddress: number };
 export const HOLD_ADDRESS_WINDOW_MINUTES = 10;
-const THERAPIST_TYPE = { ONLINE: 1, OFFLINE: 2 } as const;
 
 /** The call; its parameters are the batch (JSON), the address window in minutes and the lock keys. */
 export const BOOK_BATCH = 'select n, refusal, id, retry_after from book_batch($1::jsonb, $2::int, $3::bigint[])';
@@ -95,6 +96,10 @@ type BatchRow = Record<string, unknown> & {
   asked_at: string;
   hold_limit_client: number;
   hold_limit_address: number;
+  today: string;
+  now_time: string;
+  last_date: string;
+  sundays_closed: boolean;
   followups: { queue: string; job_name: string; id_prefix: string; id_suffix: string; payload: unknown; available_at: string | null }[];
 };
 
@@ -153,59 +158,42 @@ const STALLED_MS = 20;
 
 /**
  * One booking as the statement reads it, and the advisory lock keys its hold limits count against
- * (none without limits).
+ * (none without limits). `window` is the terms it books under (slotWindow: the client's for a public
+ * booking, the admin's for an admin's), which the statement's checker applies.
  */
 export function batchRow(
   values: NewBooking & { bookingType: 'ONLINE' | 'OFFLINE' },
   followups: readonly BookingJobTemplate[],
   askedAt: Date,
+  window: SlotWindow,
   limits?: HoldLimits,
 ): { row: BatchRow; lockKeys: number[] } {
   const perClient = limits?.perClient ?? 0;
   const perAddress = values.clientAddressHash ? (limits?.perAddress ?? 0) : 0;
-  // One literal in one shape, the columns as Drizzle's mapToDriverValue writes them (dates and times as
-  // their strings, timestamps as ISO 8601): built a column at a time through Drizzle's mapping, the row
-  // and its spread copy were a seventh of what a booking allocated. booking-insert-plan.test.ts holds it
-  // to that mapping over NEW_BOOKING_KEYS.
-  const row: BatchRow = {
-    n: 0,
-    therapist_id: values.therapistId,
-    service_id: values.serviceId,
-    booking_date: values.bookingDate,
-    booking_time_slot_start: values.bookingTimeSlotStart,
-    booking_type: values.bookingType,
-    location_id: values.locationId,
-    client_full_name: values.clientFullName,
-    client_email: values.clientEmail,
-    client_mobile: values.clientMobile,
-    client_age: values.clientAge,
-    client_state: values.clientState,
-    client_city: values.clientCity,
-    client_note: values.clientNote,
-    session_type: values.sessionType,
-    terms_accepted: values.termsAccepted,
-    payment_status: values.paymentStatus,
-    payment_hold_expires_at: values.paymentHoldExpiresAt?.toISOString() ?? null,
-    payment_transaction_id: values.paymentTransactionId,
-    admin_confirmed: values.adminConfirmed,
-    created_by_admin_id: values.createdByAdminId,
-    booking_token_hash: values.bookingTokenHash,
-    client_address_hash: values.clientAddressHash,
-    whatsapp_opt_in_at: values.whatsappOptInAt?.toISOString() ?? null,
-    whatsapp_consent_text: values.whatsappConsentText,
-    therapist_type: THERAPIST_TYPE[values.bookingType],
-    asked_at: askedAt.toISOString(),
-    hold_limit_client: perClient,
-    hold_limit_address: perAddress,
-    followups: followups.map((f) => ({
-      queue: queueOf(f.name),
-      job_name: f.name,
-      id_prefix: f.idParts.prefix,
-      id_suffix: f.idParts.suffix,
-      payload: f.payload,
-      available_at: f.runAt?.toISOString() ?? null,
-    })),
-  };
+  const row = { ...ROW_COLUMNS } as BatchRow;
+  // The columns as Drizzle's mapToDriverValue writes them (timestamps as ISO 8601; dates and times are
+  // their strings already), without its mapping a column at a time, which was a seventh of what a
+  // booking allocated. booking-insert-plan.test.ts holds the two equal.
+  for (const [key, name] of BOOKING_COLUMNS) {
+    const value = values[key];
+    row[name] = value instanceof Date ? value.toISOString() : value;
+  }
+  row.therapist_type = THERAPIST_TYPE[values.bookingType];
+  row.asked_at = askedAt.toISOString();
+  row.hold_limit_client = perClient;
+  row.hold_limit_address = perAddress;
+  row.today = window.today;
+  row.now_time = window.nowTime;
+  row.last_date = window.lastDate;
+  row.sundays_closed = window.sundaysClosed;
+  row.followups = followups.map((f) => ({
+    queue: queueOf(f.name),
+    job_name: f.name,
+    id_prefix: f.idParts.prefix,
+    id_suffix: f.idParts.suffix,
+    payload: f.payload,
+    available_at: f.runAt?.toISOString() ?? null,
+  }));
   const lockKeys: number[] = [];
   if (perClient > 0) lockKeys.push(lockKey(LOCK_EMAIL, values.clientEmail), lockKey(LOCK_MOBILE, values.clientMobile));
   if (perAddress > 0) lockKeys.push(lockKey(LOCK_ADDRESS, values.clientAddressHash!));
@@ -225,9 +213,11 @@ export function insertBookingWithIntents(
   followups: readonly BookingJobTemplate[],
   /** The app's clock when the booking was asked for: jobs due at once are stamped with it, and it decides which holds are live. */
   askedAt: Date,
+  /** The terms it books under (slotWindow). */
+  window: SlotWindow,
   limits?: HoldLimits,
 ): Promise<Created> {
-  const { row, lockKeys } = batchRow(values, followups, askedAt, limits);
+  const { row, lockKeys } = batchRow(values, followups, askedAt, window, limits);
   const pool = db.$client;
   let writer = writers.get(pool);
   if (!writer) writers.set(pool, (writer = { waiting: [], scheduled: false, inFlight: 0, stalled: undefined }));

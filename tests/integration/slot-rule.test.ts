@@ -1,0 +1,388 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_MESSAGES as AM } from '../../shared/contract/admin.ts';
+import { API_MESSAGES as M } from '../../shared/contract/messages.ts';
+import { availabilitySlots, bookings, centreHolidays, therapists, therapistTimeOff } from '../../shared/core/db/schema.ts';
+import { LIVE_BOOKING_SQL } from '../../shared/core/repositories/live-booking.ts';
+import { checkSlots, SLOT_REFUSALS, type SlotHolder } from '../../shared/core/repositories/slot-check.repository.ts';
+import { therapistSlotStates } from '../../shared/core/services/admin-booking.service.ts';
+import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
+import { MANAGE_MESSAGES } from '../../shared/core/services/manage.service.ts';
+import { slotOfferFor } from '../../shared/core/services/slot-offer.service.ts';
+import { slotWindow } from '../../shared/domain/slots.ts';
+import { addDays, centreNow } from '../../shared/domain/time.ts';
+import { bearer, insertBooking, tokenFor, type Admins } from '../support/admin.ts';
+import { fixedClock, testApp, testConfig } from '../support/app.ts';
+import type { TestDatabase } from '../support/db.ts';
+import { seededWithAdmins } from '../support/desk.ts';
+import { offlineBooking, onlineBooking } from '../support/factories.ts';
+
+/**
+ * "Is this slot bookable?" (issue 33): one table of cases run against every path that writes a slot:
+ * the wizard's booking (POST /confirm-booking, by a client or with an admin's session), the admin's
+ * manual booking, the admin's block, and the client's reschedule (POST /api/manage/{token}/reschedule; there is no admin reschedule). Each path
+ * refuses in its own words, or writes; a refusal changes nothing. Then the offers that show slots
+ * (the wizard's /api/slots and the admin's grid) are held to the same checker.
+ *
+ * Monday 23 November 2026, 10:30 at the centre; changes need 24 hours' notice. Dr. Asha Mehta (1,
+ * online) works 10, 11, 12, 14, 15, 16 and 17:00 every day; here her 16:00 is blocked by the schedule
+ * and her 17:00 worked Monday to Friday. 1 December is a centre holiday, 2 December her time off.
+ * Dr. Farah Shaikh (4, online, the same hours) is deactivated; Dr. Rohan Kapoor (5) works in person at
+ * the West Branch (1).
+ */
+
+const NOW = '2026-11-23T10:30:00+05:30';
+const clock = fixedClock(NOW);
+let database: TestDatabase;
+let admins: Admins;
+let app: ReturnType<typeof testApp>;
+let desk: Record<string, string>;
+/** The last booking the fixtures wrote: anything after it a case wrote, and is removed. */
+let fixturesUpTo = 0;
+/** A confirmed session of each therapist a client may move, with its Manage token and its slot. */
+const movable: Record<number, { id: number; token: string; date: string; time: string }> = {};
+
+beforeAll(async () => {
+  ({ database, admins } = await seededWithAdmins());
+  app = testApp(database, { now: clock.now });
+  const { db } = database;
+  await db
+    .update(availabilitySlots)
+    .set({ adminBlocked: true })
+    .where(and(eq(availabilitySlots.therapistId, 1), eq(availabilitySlots.startTime, '16:00')));
+  await db
+    .update(availabilitySlots)
+    .set({ weekdays: [1, 2, 3, 4, 5] })
+    .where(and(eq(availabilitySlots.therapistId, 1), eq(availabilitySlots.startTime, '17:00')));
+  await db.insert(centreHolidays).values({ holidayDate: '2026-12-01', reason: 'Holiday' });
+  await db.insert(therapistTimeOff).values({ therapistId: 1, fromDate: '2026-12-02', toDate: '2026-12-02' });
+  await insertBooking(db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '11:00', bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED' });
+  await insertBooking(db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '12:00', paymentStatus: 'INITIATED' });
+  for (const therapistId of [1, 4]) {
+    const b = await insertBooking(db, {
+      therapistId,
+      bookingDate: '2026-12-05',
+      bookingTimeSlotStart: '15:00',
+      clientEmail: `mover${therapistId}@example.com`,
+    });
+    const { token, hash } = manageTokenFor(testConfig.jwtSecret, b.id);
+    await db.update(bookings).set({ manageTokenHash: hash }).where(eq(bookings.id, b.id));
+    movable[therapistId] = { id: b.id, token, date: '2026-12-05', time: '15:00' };
+    fixturesUpTo = b.id;
+  }
+  await db.update(therapists).set({ isActive: false }).where(eq(therapists.id, 4));
+});
+beforeEach(() => {
+  clock.set(NOW);
+  desk = bearer(tokenFor(admins.admin, clock.now()));
+});
+afterAll(() => database.drop());
+
+/** What a slot is asked as: the therapist, date and start, and for a booking its type and centre. */
+type Slot = { therapist: number; date: string; time: string; type?: 'ONLINE' | 'OFFLINE'; location?: number };
+/** A path's answer: written, refused with this status and detail, or a question the path cannot ask. */
+type Outcome = 'written' | [status: number, detail: string] | 'not asked';
+type Path = 'wizard' | 'wizard, admin signed in' | 'manual' | 'block' | 'reschedule';
+
+const bad = (detail: string): Outcome => [400, detail];
+const conflict = (detail: string): Outcome => [409, detail];
+
+const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
+  {
+    name: 'a bookable slot',
+    slot: { therapist: 1, date: '2026-11-26', time: '14:00' },
+    expect: { wizard: 'written', 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: 'written' },
+  },
+  {
+    name: 'a Sunday',
+    slot: { therapist: 1, date: '2026-11-29', time: '10:00' },
+    expect: { wizard: bad(M.sundayClosed), 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: bad(M.sundayClosed) },
+  },
+  {
+    name: 'a past day',
+    slot: { therapist: 1, date: '2026-11-21', time: '14:00' },
+    expect: {
+      wizard: bad(M.dateOutsideWindow),
+      'wizard, admin signed in': bad('Please choose a date within the next 15 days, starting today.'),
+      manual: bad(AM.manualDateWindow),
+      block: bad(AM.slotPast),
+      reschedule: bad(M.dateOutsideWindow),
+    },
+  },
+  {
+    name: 'a slot passed today',
+    slot: { therapist: 1, date: '2026-11-23', time: '10:00' },
+    expect: {
+      wizard: bad(M.slotPassed),
+      'wizard, admin signed in': bad(M.slotPassed),
+      manual: bad(AM.manualSlotPassed),
+      block: bad(AM.slotPast),
+      reschedule: bad(M.slotPassed),
+    },
+  },
+  {
+    name: 'inside the notice a change needs',
+    slot: { therapist: 1, date: '2026-11-24', time: '10:00' },
+    expect: {
+      wizard: 'written',
+      'wizard, admin signed in': 'written',
+      manual: 'written',
+      block: 'written',
+      reschedule: bad(MANAGE_MESSAGES.newSlotInsideNotice(24)),
+    },
+  },
+  {
+    name: 'past the client’s window (16 working days ahead)',
+    slot: { therapist: 1, date: '2026-12-10', time: '14:00' },
+    expect: {
+      wizard: bad(M.dateOutsideWindow),
+      'wizard, admin signed in': bad('Please choose a date within the next 15 days, starting today.'),
+      manual: bad(AM.manualDateWindow),
+      block: 'written',
+      reschedule: bad(M.dateOutsideWindow),
+    },
+  },
+  {
+    name: 'more than a year ahead',
+    slot: { therapist: 1, date: '2027-11-30', time: '14:00' },
+    expect: {
+      wizard: bad(M.dateOutsideWindow),
+      'wizard, admin signed in': bad('Please choose a date within the next 15 days, starting today.'),
+      manual: bad(AM.manualDateWindow),
+      block: bad('Please choose a date within the next year.'),
+      reschedule: bad(M.dateOutsideWindow),
+    },
+  },
+  {
+    name: 'outside the therapist’s hours',
+    slot: { therapist: 1, date: '2026-11-26', time: '13:00' },
+    expect: {
+      wizard: bad(M.slotNotOffered),
+      'wizard, admin signed in': bad(M.slotNotOffered),
+      manual: bad(AM.manualSlotNotOffered),
+      block: bad(AM.slotNotOnSchedule),
+      reschedule: bad(M.slotNotOffered),
+    },
+  },
+  {
+    name: 'a weekday the slot is not worked',
+    slot: { therapist: 1, date: '2026-11-28', time: '17:00' },
+    expect: {
+      wizard: bad(M.slotNotOffered),
+      'wizard, admin signed in': bad(M.slotNotOffered),
+      manual: bad(AM.manualSlotNotOffered),
+      block: 'written',
+      reschedule: bad(M.slotNotOffered),
+    },
+  },
+  {
+    name: 'blocked by the weekly schedule',
+    slot: { therapist: 1, date: '2026-11-26', time: '16:00' },
+    expect: {
+      wizard: bad(M.slotNotOffered),
+      'wizard, admin signed in': bad(M.slotNotOffered),
+      manual: bad(AM.manualSlotNotOffered),
+      block: conflict(AM.slotAlreadyBlocked('16:00', '2026-11-26')),
+      reschedule: bad(M.slotNotOffered),
+    },
+  },
+  {
+    name: 'a centre holiday',
+    slot: { therapist: 1, date: '2026-12-01', time: '14:00' },
+    expect: {
+      wizard: bad(M.slotNotOffered),
+      'wizard, admin signed in': bad(M.slotNotOffered),
+      manual: bad(AM.manualDayClosed),
+      block: 'written',
+      reschedule: bad(M.slotNotOffered),
+    },
+  },
+  {
+    name: 'the therapist’s time off',
+    slot: { therapist: 1, date: '2026-12-02', time: '14:00' },
+    expect: {
+      wizard: bad(M.slotNotOffered),
+      'wizard, admin signed in': bad(M.slotNotOffered),
+      manual: bad(AM.manualDayClosed),
+      block: 'written',
+      reschedule: bad(M.slotNotOffered),
+    },
+  },
+  {
+    name: 'blocked by an admin',
+    slot: { therapist: 1, date: '2026-11-25', time: '11:00' },
+    expect: {
+      wizard: conflict(M.slotTaken),
+      'wizard, admin signed in': conflict(M.slotTaken),
+      manual: conflict(AM.manualSlotTaken),
+      block: conflict(AM.slotAlreadyBlocked('11:00', '2026-11-25')),
+      reschedule: bad(M.slotNotOffered),
+    },
+  },
+  {
+    name: 'taken by another client',
+    slot: { therapist: 1, date: '2026-11-25', time: '12:00' },
+    expect: {
+      wizard: conflict(M.slotTaken),
+      'wizard, admin signed in': conflict(M.slotTaken),
+      manual: conflict(AM.manualSlotTaken),
+      block: conflict(AM.slotHeldByClient),
+      reschedule: conflict(M.slotTaken),
+    },
+  },
+  {
+    name: 'an inactive therapist',
+    slot: { therapist: 4, date: '2026-11-26', time: '14:00' },
+    expect: {
+      wizard: bad(M.therapistNotFound),
+      'wizard, admin signed in': bad(M.therapistNotFound),
+      manual: bad(AM.therapistNotFound),
+      block: [404, AM.therapistNotFound],
+      reschedule: bad(M.slotNotOffered),
+    },
+  },
+  {
+    name: 'a therapist of the other session type',
+    slot: { therapist: 5, date: '2026-11-26', time: '14:00', type: 'ONLINE' },
+    expect: {
+      wizard: bad(M.therapistTypeMismatch),
+      'wizard, admin signed in': bad(M.therapistTypeMismatch),
+      manual: bad(AM.therapistTypeMismatch),
+      block: 'not asked',
+      reschedule: 'not asked',
+    },
+  },
+  {
+    name: 'a therapist of another centre',
+    slot: { therapist: 5, date: '2026-11-26', time: '14:00', type: 'OFFLINE', location: 2 },
+    expect: {
+      wizard: bad(M.locationMismatch),
+      'wizard, admin signed in': bad(M.locationMismatch),
+      manual: bad(AM.locationMismatch),
+      block: 'not asked',
+      reschedule: 'not asked',
+    },
+  },
+];
+
+function wizardBooking(s: Slot) {
+  const asked = { therapist_id: s.therapist, booking_date: s.date, booking_time_slot_start: s.time };
+  return s.type === 'OFFLINE' ? offlineBooking({ ...asked, location_id: s.location }) : onlineBooking(asked);
+}
+
+/** Each path's request for a slot. */
+const PATHS: Record<Path, (slot: Slot) => request.Test> = {
+  wizard: (s) => request(app).post('/confirm-booking').send(wizardBooking(s)),
+  // A wizard booking sent with an admin's session keeps to the admin's window.
+  'wizard, admin signed in': (s) => request(app).post('/confirm-booking').set(desk).send(wizardBooking(s)),
+  manual: (s) =>
+    request(app)
+      .post('/confirm-booking')
+      .set(desk)
+      .send({
+        therapist_id: s.therapist,
+        booking_date: s.date,
+        booking_time_slot_start: s.time,
+        client_full_name: 'Rahul Verma',
+        client_email: 'rahul.verma@example.com',
+        client_mobile: '9123456780',
+        booking_type: s.type ?? 'ONLINE',
+        location_id: s.location ?? 0,
+        amount: 1500,
+        payment_transaction_id: randomUUID(),
+        admin_confirmed: true,
+        payment_status: 'COMPLETED',
+      }),
+  block: (s) =>
+    request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: s.therapist, date: s.date, start_time: s.time, action: 'block' }),
+  reschedule: (s) => request(app).post(`/api/manage/${movable[s.therapist]!.token}/reschedule`).send({ booking_date: s.date, booking_time_slot_start: s.time }),
+};
+
+/** Every booking row as it stands, to show that a refusal changed nothing. */
+const allBookings = () => database.db.select().from(bookings).orderBy(bookings.id);
+
+/** What a case wrote is undone, so the next path finds the slot as the fixtures left it. */
+async function undo(): Promise<void> {
+  await database.db.delete(bookings).where(gt(bookings.id, fixturesUpTo));
+  for (const m of Object.values(movable)) {
+    await database.db
+      .update(bookings)
+      .set({ bookingDate: m.date, bookingTimeSlotStart: m.time, rescheduleCount: 0, clientChange: null, clientChangedAt: null })
+      .where(eq(bookings.id, m.id));
+  }
+}
+
+describe('one table of cases, every path that writes a slot', () => {
+  for (const path of Object.keys(PATHS) as Path[]) {
+    it(`${path}: refuses each case in its own words, or writes it`, async () => {
+      for (const c of CASES) {
+        const outcome = c.expect[path];
+        if (outcome === 'not asked') continue;
+        const before = await allBookings();
+        const res = await PATHS[path](c.slot);
+        if (outcome === 'written') {
+          expect([c.name, res.status, res.body.detail]).toEqual([c.name, 200, undefined]);
+        } else {
+          expect([c.name, res.status, res.body.detail]).toEqual([c.name, ...outcome]);
+          expect(await allBookings()).toEqual(before);
+        }
+        await undo();
+      }
+    });
+  }
+
+  it('the checker answers the codes its callers word, in the order slot-check.repository.ts lists them', async () => {
+    const { rows } = await database.pool.query<{ prosrc: string }>(`select prosrc from pg_proc where proname = 'slot_refusal'`);
+    const source = rows[0]!.prosrc;
+    const holders: SlotHolder[] = ['block', 'booking'];
+    expect([...source.matchAll(/\b(?:then|else) '(\w+)'/g)].map((m) => m[1])).toEqual([...SLOT_REFUSALS, ...holders]);
+    // Who holds the slot is read with the live-slot index's own predicate.
+    expect(source).toContain(`and ${LIVE_BOOKING_SQL}\n`);
+  });
+});
+
+describe('the offers show exactly the slots the checker would book', () => {
+  /** Every hour from 08:00 to 20:00 of every day from yesterday to three weeks ahead. */
+  const candidates = (therapistId: number, today: string) =>
+    Array.from({ length: 23 }, (_, d) => addDays(today, d - 1)).flatMap((date) =>
+      Array.from({ length: 13 }, (_, h) => ({ therapistId, date, start: `${String(8 + h).padStart(2, '0')}:00` })),
+    );
+  const accepted = async (therapistId: number, kind: 'client' | 'admin', now: Date) => {
+    const asked = candidates(therapistId, centreNow(now).date);
+    const checks = await checkSlots(database.db, asked, slotWindow(kind, now));
+    return asked.filter((_, i) => checks[i]!.refusal === null && checks[i]!.holder === null).map((c) => `${c.date} ${c.start}`);
+  };
+  // Mid-morning, late on a Saturday night (tomorrow a Sunday), and at the very start of a slot.
+  const clocks = ['2026-11-23T10:30:00+05:30', '2026-11-28T23:59:00+05:30', '2026-11-24T14:00:00+05:30'];
+
+  it('the wizard’s offer (/api/slots)', async () => {
+    for (const at of clocks) {
+      const now = new Date(at);
+      for (const therapistId of [1, 2, 5]) {
+        const offer = await slotOfferFor(database.db, therapistId, now);
+        const shown = offer.days.flatMap((d) => d.slots.map((s) => `${d.date} ${s.start_time}`));
+        expect([at, therapistId, shown]).toEqual([at, therapistId, await accepted(therapistId, 'client', now)]);
+      }
+    }
+  });
+
+  it('the admin’s grid: its free slots are the ones a manual booking may take', async () => {
+    for (const at of clocks) {
+      const now = new Date(at);
+      for (const therapistId of [1, 2, 5]) {
+        const grid = await therapistSlotStates(database.db, therapistId, {}, now);
+        const free = grid.days.flatMap((d) => d.slots.filter((s) => s.state === 'free').map((s) => `${d.date} ${s.start_time}`));
+        expect([at, therapistId, free]).toEqual([at, therapistId, await accepted(therapistId, 'admin', now)]);
+      }
+    }
+  });
+
+  it('an inactive therapist is offered nothing and can be booked for nothing', async () => {
+    const now = new Date(NOW);
+    await expect(slotOfferFor(database.db, 4, now)).rejects.toMatchObject({ code: 'not_found' });
+    expect(await accepted(4, 'client', now)).toEqual([]);
+    expect(await accepted(4, 'admin', now)).toEqual([]);
+  });
+});
