@@ -13,8 +13,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { eachLedgerBatch, eachLedgerJsonPiece } from '../../shared/core/repositories/income.repository.ts';
-import { mapPayment } from '../../shared/core/services/income.service.ts';
+import { eachLedgerBatch } from '../../shared/core/repositories/income.repository.ts';
+import { mapPayment, writeIncomeList } from '../../shared/core/services/income.service.ts';
 import { incomeReport } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
 import { binary, fixedClock, testApp } from '../support/app.ts';
@@ -367,44 +367,57 @@ describe('the audit log', () => {
   });
 });
 
-describe('eachLedgerJsonPiece', () => {
-  it('hands the list over as pieces of its JSON, in order, each only after the one before was dealt with', async () => {
-    const whole = (await get('/api/admin/income').expect(200)).body as { payments: Payment[]; total_amount: number };
+describe('writeIncomeList', () => {
+  it('writes the report’s JSON in pieces, each only once the one before was taken, and ends with the last', async () => {
+    const expected = JSON.stringify(await incomeReport(database.db));
     const pieces: Buffer[] = [];
+    let ended: Buffer | undefined;
     let busy = false;
-    await eachLedgerJsonPiece(database.pool, async (json, totals) => {
-      expect(busy).toBe(false);
-      busy = true;
-      expect(totals.netPaise).toBe(paise(whole.total_amount));
-      // A copy: the piece's bytes are reused once this returns.
-      pieces.push(Buffer.from(json));
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      busy = false;
+    await writeIncomeList(database.pool, {
+      write: async (bytes) => {
+        expect(busy).toBe(false);
+        expect(ended).toBeUndefined();
+        busy = true;
+        // A copy: the bytes are reused once this settles.
+        pieces.push(Buffer.from(bytes));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        busy = false;
+      },
+      end: (bytes) => {
+        expect(busy).toBe(false);
+        ended = Buffer.from(bytes);
+      },
     });
-    // More than one piece at this length (about 550 KB), none ending the list with a separator.
+    // More than one piece at this length (about 550 KB).
     expect(pieces.length).toBeGreaterThan(1);
-    const text = Buffer.concat(pieces).toString('utf8');
-    expect(text.endsWith('}')).toBe(true);
-    expect(JSON.parse(`[${text}]`)).toEqual(whole.payments);
+    expect(Buffer.concat([...pieces, ended!]).toString('utf8')).toBe(expected);
   });
 
-  it('an empty ledger hands over nothing; a reader that fails stops the copy, and the pool carries on', async () => {
+  it('an empty ledger is one end with the whole answer; a write that fails stops the copy, and the pool carries on', async () => {
     const empty = await createTestDatabase();
     try {
-      const calls: Buffer[] = [];
-      await eachLedgerJsonPiece(empty.pool, (json) => calls.push(json));
-      expect(calls).toEqual([]);
+      const written: string[] = [];
+      await writeIncomeList(empty.pool, {
+        write: async (bytes) => void written.push(`write ${bytes}`),
+        end: (bytes) => void written.push(`end ${bytes}`),
+      });
+      expect(written).toEqual(['end {"total_amount":0,"total_collected":0,"total_refunded":0,"payments":[]}']);
     } finally {
       await empty.drop();
     }
-    let calls = 0;
+    let writes = 0;
+    const end = vi.fn();
     await expect(
-      eachLedgerJsonPiece(database.pool, () => {
-        calls++;
-        throw new Error('the reader failed');
+      writeIncomeList(database.pool, {
+        write: async () => {
+          writes++;
+          throw new Error('the reader failed');
+        },
+        end,
       }),
     ).rejects.toThrow('the reader failed');
-    expect(calls).toBe(1);
+    expect(writes).toBe(1);
+    expect(end).not.toHaveBeenCalled();
     await noSessionLeftOpen();
     expect((await get('/api/admin/income').expect(200)).body.payments.length).toBeGreaterThan(1700);
   });
