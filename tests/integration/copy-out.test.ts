@@ -68,6 +68,19 @@ describe('copyOut', () => {
     });
   });
 
+  it('ended while paused (its end read with its rows), lets its socket go: the client goes on', async () => {
+    await withClient(async (client) => {
+      const rows: string[] = [];
+      const copy = copyOut(client, 'copy (select n from generate_series(1, 3) n) to stdout', (row) => {
+        rows.push(row.toString('utf8'));
+        copy.pause();
+      });
+      await copy.done;
+      expect(rows).toEqual(['1\n', '2\n', '3\n']);
+      await answers(client);
+    });
+  });
+
   it('rejects with the server’s error, and the client goes on', async () => {
     await withClient(async (client) => {
       const rows: Buffer[] = [];

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import request from 'supertest';
@@ -251,7 +251,8 @@ describe('the whole list as PostgreSQL writes it', () => {
               })
               .on('error', reject);
           });
-        const decode: Record<string, (b: Buffer) => Buffer> = { identity: (b) => b, gzip: gunzipSync, br: brotliDecompressSync };
+        // Deflate alone is not ours to choose: compressAnswers compresses the list as it passes.
+        const decode: Record<string, (b: Buffer) => Buffer> = { identity: (b) => b, gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync };
         // The list is read from income_list_entries (kept by triggers); the report from the live join.
         const expectListIsReport = async () => {
           const expected = JSON.stringify(await incomeReport(odd.db));
@@ -402,6 +403,24 @@ describe('writeIncomeList', () => {
         end: (bytes) => void written.push(`end ${bytes}`),
       });
       expect(written).toEqual(['end {"total_amount":0,"total_collected":0,"total_refunded":0,"payments":[]}']);
+      // One entry: its opening, the entry and its close (so the answer goes as a stream, compressed as it goes, however short).
+      await seedDemoData(empty.db);
+      await empty.db.execute(sql`
+        with b as (
+          insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+                                client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
+          values (1, 1, date '2025-01-01', '10:00', 'ONLINE', 'Only Client', 'only@example.com', '9000000000', 'COMPLETED', 'txn-only', 150000)
+          returning id)
+        insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
+        select id, 'capture', 'razorpay', 'pay_only', 150000, 'UPI', now() from b`);
+      written.length = 0;
+      await writeIncomeList(empty.pool, {
+        write: async (bytes) => void written.push(`write ${bytes}`),
+        end: (bytes) => void written.push(`end ${bytes}`),
+      });
+      const report = JSON.stringify(await incomeReport(empty.db));
+      const opening = report.indexOf('[') + 1;
+      expect(written).toEqual([`write ${report.slice(0, opening)}`, `write ${report.slice(opening, -2)}`, `end ${report.slice(-2)}`]);
     } finally {
       await empty.drop();
     }

@@ -41,7 +41,7 @@ class CopyOutQuery implements pg.Submittable {
   }
 
   pause(): void {
-    if (this.paused) return;
+    if (this.paused || this.settled) return;
     this.paused = true;
     this.socket?.pause();
   }
@@ -72,19 +72,30 @@ class CopyOutQuery implements pg.Submittable {
   }
 
   handleReadyForQuery(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.resolve();
+    if (this.settle()) this.resolve();
   }
 
   private fail(err: unknown): void {
-    if (this.settled) return;
+    if (this.settle()) this.reject(err);
+  }
+
+  /**
+   * Marks the copy ended, once (true the first time). Its socket is the client's: never left paused,
+   * or the client's next query would wait for an answer nobody reads (the end can be read with the
+   * last rows, after a pause).
+   */
+  private settle(): boolean {
+    if (this.settled) return false;
     this.settled = true;
-    this.reject(err);
+    this.resume();
+    return true;
   }
 }
 
-/** A copy under way: `done` settles when it ends; `pause` holds it at its socket until `resume`. */
+/**
+ * A copy under way: `done` settles when it ends; `pause` holds it at its socket until `resume` or its
+ * end.
+ */
 export type CopyOut = Pick<CopyOutQuery, 'done' | 'pause' | 'resume'>;
 
 /**

@@ -57,27 +57,31 @@ export function incomeHeader(t: IncomeTotals, payments: IncomeReport['payments']
 
 /**
  * Where the whole list is written. `write` resolves once the bytes were taken in and more may follow:
- * until then they must not be reused, and after it they are. `end` takes the last bytes (the whole
- * answer, when nothing was written before).
+ * until then they must not be reused, and after it they are. `end` takes the last bytes: the whole
+ * answer when nothing was written before (a list without entries), else what is left (maybe none).
  */
 export type ListOut = { write(bytes: Buffer): Promise<void>; end(bytes: Buffer): void };
 
 /**
  * The whole income / inventory list (IncomeReport, the spec's answer when no page is asked for),
- * JSON.stringify(incomeReport(…)) byte for byte, written to `out` as it is read: the totals, then every
- * payment's JSON text as PostgreSQL copies it out (kept written in income_list_entries), then the
- * close. The text goes in 64 KB pieces, each written once `out` took the one before; while two wait,
- * the copy is held at its socket. So a few pieces are in memory whatever the list's length and
+ * JSON.stringify(incomeReport(…)) byte for byte, written to `out` as it is read: its opening (the
+ * totals), every payment's JSON text as PostgreSQL copies it out (kept written in income_list_entries),
+ * its close. The payments go in 64 KB pieces, each written once `out` took the one before; while two
+ * wait, the copy is held at its socket. So a few pieces are in memory whatever the list's length and
  * however slowly `out` takes them, and the pieces are a handful of buffers used over and over: a
  * buffer per piece was 14 MB more allocated for a year's list, which V8 counts towards its next full
- * collection (two or three more an answer). Totals and entries come from one snapshot.
+ * collection (two or three more an answer). Totals and payments come from one snapshot. A list with
+ * payments is written (so an answer starts with its first piece, and is compressed as it goes,
+ * however short); one without goes whole to `end`, as any small answer.
  * Rejects with `out`'s error, or the database's; the copy then ends with its connection.
  */
 export async function writeIncomeList(source: LedgerSource, out: ListOut): Promise<void> {
   const pieces = new Pieces(out);
+  let close = '';
   await inLedgerSnapshot(source, async (client, totals) => {
-    const [open, close] = jsonAroundList(incomeHeader(totals, []), 'payments');
-    pieces.put(Buffer.from(open));
+    let open: string;
+    [open, close] = jsonAroundList(incomeHeader(totals, []), 'payments');
+    pieces.opening = Buffer.from(open);
     let entries = 0;
     const copy = copyListEntries(client, (row, end) => {
       if (entries++ > 0) pieces.put(COMMA);
@@ -92,10 +96,9 @@ export async function writeIncomeList(source: LedgerSource, out: ListOut): Promi
       void copy.done.catch(() => {});
       throw err;
     }
-    pieces.put(Buffer.from(close));
   });
   // Once the snapshot is closed and its connection back in the pool.
-  await pieces.end();
+  await pieces.end(Buffer.from(close));
 }
 
 const COMMA = Buffer.from(',');
@@ -105,11 +108,12 @@ const PIECE_BYTES = 64 * 1024;
 const PIECES_AHEAD = 2;
 
 /**
- * Bytes gathered into pieces of PIECE_BYTES, each written to `out` only once it took the one before.
- * `onBacklog(true)` says PIECES_AHEAD pieces wait (hold the source), `onBacklog(false)` that they no
- * longer do. `failed` rejects with the first write's failure.
+ * Bytes gathered into pieces of PIECE_BYTES, each written to `out` only once it took the one before,
+ * the `opening` before the first. `onBacklog(true)` says PIECES_AHEAD pieces wait (hold the source),
+ * `onBacklog(false)` that they no longer do. `failed` rejects with the first write's failure.
  */
 class Pieces {
+  opening: Buffer | undefined;
   onBacklog: (held: boolean) => void = () => {};
   readonly failed: Promise<never>;
   private fail!: (err: unknown) => void;
@@ -121,7 +125,6 @@ class Pieces {
   private waiting = 0;
   private held = false;
   private stopped = false;
-
   private readonly out: ListOut;
 
   constructor(out: ListOut) {
@@ -141,10 +144,12 @@ class Pieces {
     }
   }
 
-  /** Once the pieces before it are written, ends `out` with the last one. */
-  async end(): Promise<void> {
+  /** Writes the last piece, then ends `out` with `closing` (after the opening, if no piece was written). */
+  async end(closing: Buffer): Promise<void> {
+    if (this.at > 0) this.filled();
     await this.written;
-    if (!this.stopped) this.out.end(this.piece.subarray(0, this.at));
+    if (this.stopped) return;
+    this.out.end(this.opening ? Buffer.concat([this.opening, closing]) : closing);
   }
 
   /** Writes nothing more. */
@@ -154,6 +159,9 @@ class Pieces {
 
   private filled(): void {
     const piece = this.piece;
+    const bytes = this.at === PIECE_BYTES ? piece : piece.subarray(0, this.at);
+    const opening = this.opening;
+    this.opening = undefined;
     this.piece = this.spare.pop() ?? Buffer.allocUnsafeSlow(PIECE_BYTES);
     this.at = 0;
     if (++this.waiting >= PIECES_AHEAD && !this.held) {
@@ -162,7 +170,8 @@ class Pieces {
     }
     this.written = this.written.then(async () => {
       if (this.stopped) return;
-      await this.out.write(piece);
+      if (opening) await this.out.write(opening);
+      await this.out.write(bytes);
       this.spare.push(piece);
       if (--this.waiting < PIECES_AHEAD && this.held) {
         this.held = false;
