@@ -160,9 +160,9 @@ export async function eachLedgerBatch(
 
 /**
  * The whole list's entries (income_list_entries, kept written by triggers: migration 0019), in its
- * order, as the JSON text of each one's PaymentDto: `select` for a look at its plan, LIST_ENTRIES_COPY
- * to read it. Making the text per answer cost PostgreSQL about 125 ms for a year (44,000 entries: a
- * join, a sort spilling to disk and the text); the index scan takes 15.
+ * order, as the JSON text of each one's PaymentDto; read through LIST_ENTRIES_COPY. Making the text per
+ * answer cost PostgreSQL about 125 ms for a year (44,000 entries: a join, a sort spilling to disk and
+ * the text); this index scan takes 15.
  */
 export const LIST_ENTRIES = `select entry from income_list_entries order by ${listOrder()}`;
 

@@ -58,7 +58,7 @@ export function incomeHeader(t: IncomeTotals, payments: IncomeReport['payments']
 /**
  * Where the whole list is written. `write` resolves once the bytes were taken in and more may follow:
  * until then they must not be reused, and after it they are. `end` takes the last bytes: the whole
- * answer when nothing was written before (a list without entries), else what is left (maybe none).
+ * answer when nothing was written before.
  */
 export type ListOut = { write(bytes: Buffer): Promise<void>; end(bytes: Buffer): void };
 
@@ -77,11 +77,11 @@ export type ListOut = { write(bytes: Buffer): Promise<void>; end(bytes: Buffer):
  */
 export async function writeIncomeList(source: LedgerSource, out: ListOut): Promise<void> {
   const pieces = new Pieces(out);
-  let close = '';
+  let closing = Buffer.alloc(0);
   await inLedgerSnapshot(source, async (client, totals) => {
-    let open: string;
-    [open, close] = jsonAroundList(incomeHeader(totals, []), 'payments');
+    const [open, close] = jsonAroundList(incomeHeader(totals, []), 'payments');
     pieces.opening = Buffer.from(open);
+    closing = Buffer.from(close);
     let entries = 0;
     const copy = copyListEntries(client, (row, end) => {
       if (entries++ > 0) pieces.put(COMMA);
@@ -98,7 +98,7 @@ export async function writeIncomeList(source: LedgerSource, out: ListOut): Promi
     }
   });
   // Once the snapshot is closed and its connection back in the pool.
-  await pieces.end(Buffer.from(close));
+  await pieces.end(closing);
 }
 
 const COMMA = Buffer.from(',');
