@@ -6,15 +6,15 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { eachLedgerBatch, eachLedgerJsonPiece } from '../../shared/core/repositories/income.repository.ts';
-import { mapPayment } from '../../shared/core/services/income.service.ts';
+import { eachLedgerBatch } from '../../shared/core/repositories/income.repository.ts';
+import { mapPayment, writeIncomeList } from '../../shared/core/services/income.service.ts';
 import { incomeReport } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
 import { binary, fixedClock, testApp } from '../support/app.ts';
@@ -251,7 +251,8 @@ describe('the whole list as PostgreSQL writes it', () => {
               })
               .on('error', reject);
           });
-        const decode: Record<string, (b: Buffer) => Buffer> = { identity: (b) => b, gzip: gunzipSync, br: brotliDecompressSync };
+        // Deflate alone is not ours to choose: compressAnswers compresses the list as it passes.
+        const decode: Record<string, (b: Buffer) => Buffer> = { identity: (b) => b, gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync };
         // The list is read from income_list_entries (kept by triggers); the report from the live join.
         const expectListIsReport = async () => {
           const expected = JSON.stringify(await incomeReport(odd.db));
@@ -367,44 +368,75 @@ describe('the audit log', () => {
   });
 });
 
-describe('eachLedgerJsonPiece', () => {
-  it('hands the list over as pieces of its JSON, in order, each only after the one before was dealt with', async () => {
-    const whole = (await get('/api/admin/income').expect(200)).body as { payments: Payment[]; total_amount: number };
+describe('writeIncomeList', () => {
+  it('writes the report’s JSON in pieces, each only once the one before was taken, and ends with the last', async () => {
+    const expected = JSON.stringify(await incomeReport(database.db));
     const pieces: Buffer[] = [];
+    let ended: Buffer | undefined;
     let busy = false;
-    await eachLedgerJsonPiece(database.pool, async (json, totals) => {
-      expect(busy).toBe(false);
-      busy = true;
-      expect(totals.netPaise).toBe(paise(whole.total_amount));
-      // A copy: the piece's bytes are reused once this returns.
-      pieces.push(Buffer.from(json));
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      busy = false;
+    await writeIncomeList(database.pool, {
+      write: async (bytes) => {
+        expect(busy).toBe(false);
+        expect(ended).toBeUndefined();
+        busy = true;
+        // A copy: the bytes are reused once this settles.
+        pieces.push(Buffer.from(bytes));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        busy = false;
+      },
+      end: (bytes) => {
+        expect(busy).toBe(false);
+        ended = Buffer.from(bytes);
+      },
     });
-    // More than one piece at this length (about 550 KB), none ending the list with a separator.
+    // More than one piece at this length (about 550 KB).
     expect(pieces.length).toBeGreaterThan(1);
-    const text = Buffer.concat(pieces).toString('utf8');
-    expect(text.endsWith('}')).toBe(true);
-    expect(JSON.parse(`[${text}]`)).toEqual(whole.payments);
+    expect(Buffer.concat([...pieces, ended!]).toString('utf8')).toBe(expected);
   });
 
-  it('an empty ledger hands over nothing; a reader that fails stops the copy, and the pool carries on', async () => {
+  it('an empty ledger is one end with the whole answer; a write that fails stops the copy, and the pool carries on', async () => {
     const empty = await createTestDatabase();
     try {
-      const calls: Buffer[] = [];
-      await eachLedgerJsonPiece(empty.pool, (json) => calls.push(json));
-      expect(calls).toEqual([]);
+      const written: string[] = [];
+      await writeIncomeList(empty.pool, {
+        write: async (bytes) => void written.push(`write ${bytes}`),
+        end: (bytes) => void written.push(`end ${bytes}`),
+      });
+      expect(written).toEqual(['end {"total_amount":0,"total_collected":0,"total_refunded":0,"payments":[]}']);
+      // One entry: its opening, the entry and its close (so the answer goes as a stream, compressed as it goes, however short).
+      await seedDemoData(empty.db);
+      await empty.db.execute(sql`
+        with b as (
+          insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
+                                client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
+          values (1, 1, date '2025-01-01', '10:00', 'ONLINE', 'Only Client', 'only@example.com', '9000000000', 'COMPLETED', 'txn-only', 150000)
+          returning id)
+        insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
+        select id, 'capture', 'razorpay', 'pay_only', 150000, 'UPI', now() from b`);
+      written.length = 0;
+      await writeIncomeList(empty.pool, {
+        write: async (bytes) => void written.push(`write ${bytes}`),
+        end: (bytes) => void written.push(`end ${bytes}`),
+      });
+      const report = JSON.stringify(await incomeReport(empty.db));
+      const opening = report.indexOf('[') + 1;
+      expect(written).toEqual([`write ${report.slice(0, opening)}`, `write ${report.slice(opening, -2)}`, `end ${report.slice(-2)}`]);
     } finally {
       await empty.drop();
     }
-    let calls = 0;
+    let writes = 0;
+    const end = vi.fn();
     await expect(
-      eachLedgerJsonPiece(database.pool, () => {
-        calls++;
-        throw new Error('the reader failed');
+      writeIncomeList(database.pool, {
+        write: async () => {
+          writes++;
+          throw new Error('the reader failed');
+        },
+        end,
       }),
     ).rejects.toThrow('the reader failed');
-    expect(calls).toBe(1);
+    expect(writes).toBe(1);
+    expect(end).not.toHaveBeenCalled();
     await noSessionLeftOpen();
     expect((await get('/api/admin/income').expect(200)).body.payments.length).toBeGreaterThan(1700);
   });

@@ -1,4 +1,4 @@
-import { pipeline, type Writable } from 'node:stream';
+import { pipeline, Transform, type Writable } from 'node:stream';
 import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import compression from 'compression';
 import type { Request, RequestHandler, Response } from 'express';
@@ -71,22 +71,25 @@ export function compressAnswers(): RequestHandler {
  * Where to write a long answer made as it is read (the whole income list: 14 MB of JSON for a year),
  * compressed here at the fastest settings rather than by compressAnswers, whose gzip (level 6) took
  * 130-170 ms of CPU for a year's list and whose Brotli (quality 4) 220-280, while the admin waits. Gzip
- * level 1 takes 55-75 ms for 1.9 MB (level 6: 1.6 MB), Brotli quality 1 35-40 ms for 1.7 MB. The stream
- * ends the answer when ended, and is destroyed if the client leaves. Without an encoding we choose
- * (deflate only, or none) it is `res` itself, and compressAnswers does as it always does.
+ * level 1 takes 55-75 ms for 1.9 MB (level 6: 1.6 MB), Brotli quality 1 35-40 ms for 1.7 MB. Without
+ * an encoding we choose (deflate only, or none) the bytes go to `res` as they are, and compressAnswers
+ * does as it always does. Either way a write's callback comes once the bytes were taken in (the
+ * compressor's, or a copy's), and no sooner than `res` can take more: compressAnswers' own `res.write`
+ * takes no callback. The stream ends the answer when ended, and is destroyed if the client leaves.
  */
 export function encodedAnswer(req: Request, res: Response): Writable {
   res.vary('Accept-Encoding');
   const encoding = chooseEncoding(req.headers['accept-encoding']);
-  if (!encoding) return res;
-  res.setHeader('Content-Encoding', encoding);
+  if (encoding) res.setHeader('Content-Encoding', encoding);
   const stream =
     encoding === 'br'
       ? createBrotliCompress({
           chunkSize: STREAM_CHUNK,
           params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
         })
-      : createGzip({ level: 1, chunkSize: STREAM_CHUNK });
+      : encoding === 'gzip'
+        ? createGzip({ level: 1, chunkSize: STREAM_CHUNK })
+        : new Transform({ transform: (bytes: Buffer, _encoding, taken) => taken(null, Buffer.from(bytes)) });
   // A client that leaves ends the pipeline; the writer learns it from res's 'close'.
   pipeline(stream, res, () => {});
   return stream;

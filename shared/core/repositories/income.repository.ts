@@ -1,4 +1,5 @@
 import type { LedgerMethodDto } from '../../contract/admin.ts';
+import { copyOut, type CopyOut } from '../db/copy-out.ts';
 import type pg from '../db/pg-types.ts';
 
 /**
@@ -26,23 +27,40 @@ export type LedgerEntryRow = {
   booking_date: string;
 };
 
+/**
+ * The list's one order, the same for the whole list, each page and the export: newest booking date
+ * first (then the session's time and the booking, so a day's bookings keep their places), a booking's
+ * payment before its refunds (a refund is always recorded after the capture it returns, so its id is
+ * larger), and the ledger row's id last, which makes the order total: a row is on exactly one page.
+ * income_list_entries holds these keys under these names, and its index is in this order (schema.ts;
+ * tests/integration/income-entry.test.ts reads the list down the index, unsorted).
+ */
+const LIST_ORDER = { booking_date: 'desc', booking_time_slot_start: 'desc', booking_id: 'desc', ledger_id: 'asc' } as const;
+type ListKey = keyof typeof LIST_ORDER;
+
+/** Where a ledger row (l) joined to its booking (b) holds each of the list's keys. */
+const JOINED_KEYS: Record<ListKey, string> = {
+  booking_date: 'b.booking_date',
+  booking_time_slot_start: 'b.booking_time_slot_start',
+  booking_id: 'b.id',
+  ledger_id: 'l.id',
+};
+
+/** The list's ORDER BY, each key as `at` says the query holds it: by default under its own name. */
+const listOrder = (at: (key: ListKey) => string = (key) => key): string =>
+  (Object.keys(LIST_ORDER) as ListKey[]).map((key) => `${at(key)} ${LIST_ORDER[key]}`).join(', ');
+
 /** The columns of a ledger entry with its booking (payments_ledger l joined to bookings b). */
-const LEDGER_COLUMNS = `
+export const LEDGER_COLUMNS = `
   l.amount_paise, l.kind, l.method, l.payment_id, l.refund_id, l.reason, l.booking_id,
   -- ISO 8601 in UTC, as toISOString() writes it: parsing a Date per row and printing it again cost
   -- more than the rest of the row.
   to_char(l.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
   b.payment_transaction_id, b.client_full_name, b.client_mobile, b.booking_date`;
 
-/**
- * The list's one order, the same for the whole list, each page and the export: newest booking date
- * first (then the session's time and the booking, so a day's bookings keep their places), a booking's
- * payment before its refunds (a refund is always recorded after the capture it returns, so its id is
- * larger), and the ledger row's id last, which makes the order total: a row is on exactly one page.
- */
-const LEDGER_ORDER = (b: string, l: string) => `${b}.booking_date desc, ${b}.booking_time_slot_start desc, ${b}.id desc, ${l}.id`;
-
-const LEDGER_ENTRIES = `select ${LEDGER_COLUMNS} from payments_ledger l join bookings b on b.id = l.booking_id order by ${LEDGER_ORDER('b', 'l')}`;
+const LEDGER_ENTRIES = `
+  select ${LEDGER_COLUMNS} from payments_ledger l join bookings b on b.id = l.booking_id
+  order by ${listOrder((key) => JOINED_KEYS[key])}`;
 
 /**
  * One page of that order. The page's rows are found from the sort keys alone and only then joined to
@@ -53,14 +71,14 @@ const LEDGER_ENTRIES = `select ${LEDGER_COLUMNS} from payments_ledger l join boo
  */
 export const LEDGER_PAGE = `
   with page as (
-    select l.id as ledger_id, b.id as booking_id, b.booking_date, b.booking_time_slot_start
+    select ${(Object.keys(JOINED_KEYS) as ListKey[]).map((key) => `${JOINED_KEYS[key]} as ${key}`).join(', ')}
     from payments_ledger l join bookings b on b.id = l.booking_id
-    order by ${LEDGER_ORDER('b', 'l')}
+    order by ${listOrder((key) => JOINED_KEYS[key])}
     limit $1 offset $2
   )
   select ${LEDGER_COLUMNS}
   from page p join payments_ledger l on l.id = p.ledger_id join bookings b on b.id = p.booking_id
-  order by p.booking_date desc, p.booking_time_slot_start desc, p.booking_id desc, p.ledger_id`;
+  order by ${listOrder((key) => `p.${key}`)}`;
 
 /** Every row of the ledger has a booking (a foreign key), so the ledger alone gives the join's count. */
 const LEDGER_SUMMARY = `
@@ -95,24 +113,6 @@ export async function ledgerPage(source: LedgerSource, limit: number, offset: nu
 
 /** How many rows each FETCH brings: a few hundred kilobytes of rows, whatever the ledger's size. */
 export const LEDGER_BATCH = 1000;
-
-/**
- * Every entry of the list as the JSON text of its PaymentDto, exactly as JSON.stringify writes
- * income.service.ts's mapPayment (tests/integration/income-paging.test.ts holds the two to the same
- * bytes), kept written in income_list_entries by triggers (migration 0019) and read down its index in
- * the list's order, copied out as bytes. Making the text per answer cost PostgreSQL about 125 ms for a
- * year (44,000 entries: a join, a sort spilling to disk and the text); the index scan takes 15.
- *
- * COPY rather than a cursor: rows made the API a string, an array and a message object per entry, then
- * a joined string and its bytes, and at a year's length that garbage (about 60 MB an answer) was most of
- * the answer's CPU. COPY hands over the socket's bytes. In CSV with a delimiter and a quote character
- * that JSON text never holds raw (to_json writes every control character as an escape), no entry is
- * quoted or escaped: each line is the entry's text and a newline.
- */
-const LEDGER_JSON_COPY = `copy (
-    select entry from income_list_entries order by booking_date desc, booking_time_slot_start desc, booking_id desc, ledger_id
-  ) to stdout with (format csv, delimiter e'\\x1f', quote e'\\x1e')`;
-const COMMA = 0x2c;
 
 /**
  * The whole ledger in its order, `batchSize` rows at a time from a server-side cursor, each batch
@@ -158,106 +158,31 @@ export async function eachLedgerBatch(
   });
 }
 
-/** The size of the pieces the whole list is handed over in (and of the buffers they are copied into). */
-const PIECE_BYTES = 64 * 1024;
-/** Pieces waiting for the reader before the copy is held at its socket. */
-const PIECES_AHEAD = 2;
+/**
+ * The whole list's entries (income_list_entries, kept written by triggers: migration 0019), in its
+ * order, as the JSON text of each one's PaymentDto; read through LIST_ENTRIES_COPY. Making the text per
+ * answer cost PostgreSQL about 125 ms for a year (44,000 entries: a join, a sort spilling to disk and
+ * the text); this index scan takes 15.
+ */
+export const LIST_ENTRIES = `select entry from income_list_entries order by ${listOrder()}`;
 
 /**
- * The whole list's entries in its order as one run of JSON text, the entries separated by commas
- * (`{…},{…},…,{…}`), handed over in pieces of up to 64 KB, each only once the one before it was dealt
- * with (`onJson` may wait, for a slow download to drain; meanwhile the copy is held at its socket): a
- * few pieces in memory, whatever the list's length. A piece may end inside an entry, and **its bytes are
- * reused once `onJson`'s promise settles**: a reader that keeps them must copy them. The totals come
- * first, from the same snapshot, and `onJson` is not called at all when the ledger is empty.
- *
- * The copy is read through pg's own protocol parser, each row (one entry and its newline) copied into
- * the piece being filled; the pieces are a handful of buffers used over and over. A buffer per piece
- * (pg-copy-streams' way) was 14 MB more allocated for a year's list, and V8 counts memory allocated
- * outside its heap towards its next full collection: two or three more full collections an answer.
+ * COPY rather than a cursor: rows made the API a string, an array and a message object per entry, then
+ * a joined string and its bytes, and at a year's length that garbage (about 60 MB an answer) was most of
+ * the answer's CPU. COPY hands over the socket's bytes. In CSV with a delimiter and a quote character
+ * that JSON text never holds raw (to_json writes every control character as an escape), no entry is
+ * quoted or escaped: each line is the entry's text and a newline.
  */
-export async function eachLedgerJsonPiece(source: LedgerSource, onJson: (json: Buffer, totals: IncomeTotals) => unknown): Promise<void> {
-  await inLedgerSnapshot(
-    source,
-    (client, totals) =>
-      new Promise<void>((resolve, reject) => {
-        let socket: { pause(): unknown; resume(): unknown } | undefined;
-        let paused = false;
-        const spare: Buffer[] = [];
-        const waiting: Buffer[] = [];
-        let piece: Buffer = Buffer.allocUnsafeSlow(PIECE_BYTES);
-        let at = 0;
-        let rows = 0;
-        let copying = true;
-        let handing = false;
-        let failed = false;
-        const fail = (err: unknown) => {
-          if (failed) return;
-          failed = true;
-          reject(err);
-        };
-        const handOver = async () => {
-          if (handing || failed) return;
-          handing = true;
-          try {
-            while (waiting.length > 0) {
-              const json = waiting.shift()!;
-              await onJson(json, totals);
-              if (json.length === PIECE_BYTES) spare.push(json);
-              if (paused && waiting.length < PIECES_AHEAD) {
-                paused = false;
-                socket?.resume();
-              }
-            }
-          } catch (err) {
-            fail(err);
-            return;
-          } finally {
-            handing = false;
-          }
-          if (!copying && !failed) resolve();
-        };
-        const filled = () => {
-          waiting.push(piece);
-          piece = spare.pop() ?? Buffer.allocUnsafeSlow(PIECE_BYTES);
-          at = 0;
-          if (!paused && waiting.length >= PIECES_AHEAD) {
-            paused = true;
-            socket?.pause();
-          }
-          void handOver();
-        };
-        // pg's CopyData message: one row, a view of the parser's buffer, good only until this returns.
-        const copyRow = (row: Buffer) => {
-          if (failed) return;
-          if (rows++ > 0) {
-            if (at === PIECE_BYTES) filled();
-            piece[at++] = COMMA;
-          }
-          // The entry without its newline.
-          for (let from = 0, end = row.length - 1; from < end; ) {
-            if (at === PIECE_BYTES) filled();
-            const n = row.copy(piece, at, from, end);
-            at += n;
-            from += n;
-          }
-        };
-        client.query({
-          submit(connection: { stream: { pause(): unknown; resume(): unknown }; query(text: string): void }) {
-            socket = connection.stream;
-            connection.query(LEDGER_JSON_COPY);
-          },
-          handleCopyData: (message: { chunk: Buffer }) => copyRow(message.chunk),
-          handleCommandComplete: () => {},
-          handleError: fail,
-          handleReadyForQuery: () => {
-            copying = false;
-            if (at > 0) waiting.push(piece.subarray(0, at));
-            void handOver();
-          },
-        } as unknown as pg.Submittable);
-      }),
-  );
+const LIST_ENTRIES_COPY = `copy (${LIST_ENTRIES}) to stdout with (format csv, delimiter e'\\x1f', quote e'\\x1e')`;
+
+/**
+ * Copies the whole list's entries out on `client`, in its order: `onEntry` is given each one's JSON
+ * text as `row` up to `end` (a view of pg's buffer, good only until it returns). Pause the copy to
+ * hold PostgreSQL at its socket (copy-out.ts).
+ */
+export function copyListEntries(client: pg.ClientBase, onEntry: (row: Buffer, end: number) => void): CopyOut {
+  // Each row is the entry and its newline.
+  return copyOut(client, LIST_ENTRIES_COPY, (row) => onEntry(row, row.length - 1));
 }
 
 /**
@@ -265,7 +190,7 @@ export async function eachLedgerJsonPiece(source: LedgerSource, onJson: (json: B
  * If it fails, the connection (whose transaction, or COPY, may still be under way) is closed rather than
  * handed to anyone else.
  */
-async function inLedgerSnapshot<T>(source: LedgerSource, read: (client: pg.PoolClient, totals: IncomeTotals) => Promise<T>): Promise<T> {
+export async function inLedgerSnapshot<T>(source: LedgerSource, read: (client: pg.PoolClient, totals: LedgerSummary) => Promise<T>): Promise<T> {
   const client = await poolOf(source).connect();
   let result: T;
   try {

@@ -4,7 +4,7 @@ import { addDays, centreNow, pad2, toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { ledgerPage, ledgerSummary, type IncomeTotals } from '../repositories/income.repository.ts';
 import { cashUpMethodOf } from './cash-up.service.ts';
-import { eachPaymentBatch, mapPayment } from './income.service.ts';
+import { eachPaymentBatch, incomeHeader, mapPayment } from './income.service.ts';
 import type { PageRequest } from './paging.ts';
 import {
   aggregatedDayTotals,
@@ -46,8 +46,8 @@ export async function aggregatePreviousDay(db: Db, now: Date): Promise<{ date: s
 
 /**
  * Income and inventory: the whole ledger, newest booking first, with its net total and its two parts,
- * held whole. The API never answers with this (a year is megabytes): the route streams the same JSON
- * from a cursor, or answers a page (incomePage). For tests and the reports bench.
+ * held whole. The API never answers with this (a year is megabytes): it streams the same JSON
+ * (writeIncomeList), or answers a page (incomePage). For tests and the reports bench.
  */
 export async function incomeReport(db: Db): Promise<IncomeReport> {
   const payments: IncomeReport['payments'] = [];
@@ -67,16 +67,6 @@ export async function incomePage(db: Db, p: PageRequest): Promise<IncomePage> {
   const [summary, rows] = await Promise.all([ledgerSummary(db), ledgerPage(db, p.pageSize, p.offset)]);
   const { payments: _, ...totals } = incomeHeader(summary, []);
   return { page: p.page, page_size: p.pageSize, total: summary.count, items: rows.map(mapPayment), ...totals };
-}
-
-/** The IncomeReport's totals in rupees, around its list. */
-export function incomeHeader(t: IncomeTotals, payments: IncomeReport['payments']): IncomeReport {
-  return {
-    total_amount: paiseToRupees(t.netPaise),
-    total_collected: paiseToRupees(t.collectedPaise),
-    total_refunded: paiseToRupees(t.refundedPaise),
-    payments,
-  };
 }
 
 export async function eodReport(db: Db, date: string, now: Date): Promise<EodReport> {
