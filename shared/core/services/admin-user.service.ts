@@ -1,9 +1,9 @@
 import argon2 from 'argon2';
 import { z } from 'zod';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import { insertAdminUser, lockAdminByUsername, updateAdminUser, type AdminUser } from '../repositories/admin.repository.ts';
-import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
 
 /** argon2id with OWASP's recommended memory and time costs. */
 export const PASSWORD_HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -58,7 +58,7 @@ export async function createAdminUser(db: Db, input: z.input<typeof newAdminSche
   }
 }
 
-async function lockAdmin(tx: Tx, username: string): Promise<AdminUser> {
+async function lockAdmin(tx: DbOrTx, username: string): Promise<AdminUser> {
   const row = await lockAdminByUsername(tx, username);
   if (!row) throw new AppError('not_found', `No admin named ${username}.`);
   return row;

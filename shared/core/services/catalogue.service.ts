@@ -24,9 +24,9 @@ import type { LocationDto, ServiceDto } from '../../contract/public.ts';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { SESSION_MINUTES } from '../../domain/slots.ts';
 import { addDays, centreNow, pad2, timeToMinutes, toHhMm } from '../../domain/time.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
-import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
 import { deletePhoto, putPhoto } from '../repositories/photo.repository.ts';
 import { photoKey, photoRecord, reencodePhoto, therapistPhotoName } from './photo.service.ts';
 import {
@@ -84,7 +84,7 @@ function auditableTherapist(t: TherapistRow, serviceIds: number[]): Record<strin
   };
 }
 
-async function lockTherapist(tx: Tx, id: number): Promise<TherapistRow> {
+async function lockTherapist(tx: DbOrTx, id: number): Promise<TherapistRow> {
   const row = await lockTherapistRow(tx, id);
   if (!row) throw new AppError('not_found', NOT_FOUND);
   return row;
@@ -157,7 +157,7 @@ function toCatalogueDto(
   };
 }
 
-export async function getCatalogueTherapist(db: Db | Tx, id: number, now: Date): Promise<CatalogueTherapistDto> {
+export async function getCatalogueTherapist(db: Db | DbOrTx, id: number, now: Date): Promise<CatalogueTherapistDto> {
   const today = centreNow(now).date;
   const t = await findTherapistRow(db, id);
   if (!t) throw new AppError('not_found', NOT_FOUND);
@@ -234,7 +234,7 @@ export async function patchTherapist(db: Db, id: number, input: TherapistPatch, 
 }
 
 /** Live client bookings (not blocks) of one therapist, or of all, on dates from…to. */
-async function liveBookingsBetween(db: Db | Tx, therapistId: number | undefined, from: string, to: string): Promise<AffectedBookingDto[]> {
+async function liveBookingsBetween(db: Db | DbOrTx, therapistId: number | undefined, from: string, to: string): Promise<AffectedBookingDto[]> {
   const rows = await liveClientBookingsBetween(db, therapistId, from, to);
   return rows.map(({ b, therapistName }) => ({
     id: b.id,

@@ -5,10 +5,9 @@ import {
   type JobFailuresQuery,
   type ResolveJobFailureResponse,
 } from '../../contract/job-failures.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { JobName } from '../jobs/jobs.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import {
   findJobFailureForUpdate,

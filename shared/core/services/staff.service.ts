@@ -10,7 +10,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { StaffCreate, StaffDto } from '../../contract/catalogue.ts';
 import { isCommonPassword } from '../../domain/passwords.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
 import { enqueueInTx, intent } from '../jobs/outbox.ts';
@@ -27,7 +27,7 @@ import {
   useInvitation,
   type AdminUser,
 } from '../repositories/admin.repository.ts';
-import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
 import { auditableAdmin, hashPassword, verifyPassword } from './admin-user.service.ts';
 import { throttleAccount, type LoginThrottle } from './auth.service.ts';
 
@@ -77,7 +77,7 @@ export async function listStaff(db: Db, now: Date): Promise<StaffDto[]> {
 }
 
 /** A new invitation for `admin` (older unused ones stop working) and its e-mail, in the caller's transaction. */
-async function invite(tx: Tx, admin: AdminUser, kind: 'invite' | 'reset', secret: string, now: Date): Promise<void> {
+async function invite(tx: DbOrTx, admin: AdminUser, kind: 'invite' | 'reset', secret: string, now: Date): Promise<void> {
   const id = randomUUID();
   await replaceInvitation(tx, {
     id,
@@ -123,7 +123,7 @@ export async function createStaff(db: Db, input: StaffCreate, by: StaffActor, se
   }
 }
 
-async function lockById(tx: Tx, id: number): Promise<AdminUser> {
+async function lockById(tx: DbOrTx, id: number): Promise<AdminUser> {
   const row = await lockAdminById(tx, id);
   if (!row) throw new AppError('not_found', STAFF_MESSAGES.notFound(id));
   return row;

@@ -4,10 +4,10 @@ import { advancedStatus, whatsappRecipient, type WhatsAppMessageStatus } from '.
 import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import { displayName } from '../../domain/therapist.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { enqueueInTx, intent, type DbOrTx } from '../jobs/outbox.ts';
+import { enqueueInTx, intent } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { scrubbed, verifyMetaSignature, whatsappProvider, WhatsAppSendError } from '../providers/whatsapp/whatsapp.provider.ts';
 import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { sandboxPaymentLinks, sandboxRefunds } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { jobIds } from '../../jobs/jobs.ts';
-import { enqueueInTx, intent, type DbOrTx } from '../../jobs/outbox.ts';
+import { enqueueInTx, intent } from '../../jobs/outbox.ts';
 import {
   assertRefundInput,
   callbackSignature,
