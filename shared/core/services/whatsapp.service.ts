@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { isConfirmedBooking } from '../../domain/manage.ts';
 import { advancedStatus, whatsappRecipient, type WhatsAppMessageStatus } from '../../domain/whatsapp.ts';
 import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import { displayName } from '../../domain/therapist.ts';
@@ -27,12 +28,9 @@ import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { manageTokenFor } from './booking-token.ts';
 import { linkRefusal, paymentLinkKind } from './payment-link-send.service.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
-import { isConfirmed, reminderMail, type NotificationDeps } from './notification.service.ts';
+import { REMINDER, reminderMail, type NotificationDeps } from './notification.service.ts';
 
 export type WhatsAppDeps = NotificationDeps & { fetch: typeof fetch };
-
-/** whatsapp_messages.kind of the 24-hour reminder. */
-export const REMINDER = 'REMINDER';
 
 /**
  * The reminder template's body parameters, in the order of the approved template (README, "WhatsApp
@@ -42,20 +40,6 @@ export const REMINDER = 'REMINDER';
 export function reminderParams(b: BookingView): string[] {
   const firstName = b.clientFullName.trim().split(/\s+/)[0] ?? b.clientFullName;
   return [firstName, displayName(b.therapistName), formatLongDate(b.bookingDate), formatTimeIst(b.bookingTimeSlotStart)];
-}
-
-/**
- * The mail.booking-reminder job, for a client who opted in while WhatsApp is configured: the message row
- * (PENDING, under its unique key) and the whatsapp.reminder job, in one transaction. A second hand-over
- * (the reminder job run again) finds both and adds nothing.
- */
-export async function handOverReminder(deps: Pick<NotificationDeps, 'db' | 'now'>, b: BookingView): Promise<void> {
-  const start = sessionStart(b);
-  const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    await ensureMessage(tx, b.id, REMINDER, start);
-    await enqueueInTx(tx, [intent('whatsapp.reminder', jobIds.whatsappReminder(b.id, start), { bookingId: b.id, sessionStartsAt: start.toISOString() })], now);
-  });
 }
 
 export type ReminderOutcome = 'sent' | 'already-sent' | 'fell-back' | 'skipped';
@@ -77,7 +61,7 @@ export async function sendWhatsAppReminder(
   if (row.status !== 'PENDING' && row.status !== 'FAILED') return 'already-sent';
   const b = await getBookingView(deps.db, payload.bookingId);
   const now = deps.now();
-  if (!b || !isConfirmed(b) || sessionStart(b).getTime() !== start.getTime() || start.getTime() <= now.getTime()) return 'skipped';
+  if (!b || !isConfirmedBooking(b) || sessionStart(b).getTime() !== start.getTime() || start.getTime() <= now.getTime()) return 'skipped';
   const fallBack = async (why: string): Promise<ReminderOutcome> => {
     deps.logger.warn({ bookingId: b.id, reason: why }, 'whatsapp reminder: sending the e-mail reminder instead');
     // The e-mail first: should it fail, the row is still as it was and the job's retry tries again.

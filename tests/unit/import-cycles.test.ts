@@ -1,0 +1,170 @@
+/**
+ * No import circle among the source files (issue 33). A circle means two modules are one module split
+ * in the wrong place: whichever loads first sees the other half-initialised, and neither can be
+ * understood or tested alone. Every relative import counts, type-only and lazy `import()` included, so
+ * a circle cannot be hidden by deferring one side of it.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The source trees, and the files in them that hold imports. */
+const TREES = ['api', 'worker', 'shared', 'site/src', 'site/astro.config.mjs'];
+const SOURCE = /\.(ts|tsx|mts|mjs|astro)$/;
+
+function filesUnder(rel: string): string[] {
+  const full = path.join(root, rel);
+  if (statSync(full).isFile()) return [rel];
+  return readdirSync(full, { withFileTypes: true }).flatMap((entry) => {
+    const child = path.posix.join(rel, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : filesUnder(child);
+    return SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts') ? [child] : [];
+  });
+}
+
+/**
+ * The script parts of a file: all of it for TypeScript and JavaScript; for an Astro component its
+ * frontmatter and its `<script>` elements.
+ */
+function scriptsOf(file: string, text: string): string[] {
+  if (!file.endsWith('.astro')) return [text];
+  const scripts: string[] = [];
+  const frontmatter = /^\s*---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  if (frontmatter?.[1]) scripts.push(frontmatter[1]);
+  for (const m of text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)) if (m[1]) scripts.push(m[1]);
+  return scripts;
+}
+
+/** Every module path a script names: imports, re-exports, `import()` and `import('…')` types. */
+function specifiersOf(file: string, script: string): string[] {
+  const source = ts.createSourceFile(file, script, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      if (arg && ts.isStringLiteralLike(arg)) found.push(arg.text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push(node.argument.literal.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The file a relative specifier names, as written or with the extension or index it leaves out. */
+function resolve(from: string, specifier: string): string | undefined {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  const candidates = [base, ...['.ts', '.tsx', '.mjs', '.astro'].map((ext) => base + ext), ...['/index.ts', '/index.tsx'].map((i) => base + i)];
+  return candidates.find((c) => existsSync(path.join(root, c)) && statSync(path.join(root, c)).isFile());
+}
+
+const files = TREES.flatMap(filesUnder);
+
+/** Each source file and the source files it imports. */
+const graph = new Map<string, string[]>(
+  files.map((file) => {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    const targets = scriptsOf(file, text)
+      .flatMap((script) => specifiersOf(file, script))
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolve(file, s))
+      .filter((t): t is string => t !== undefined && SOURCE.test(t));
+    return [file, [...new Set(targets)].sort()];
+  }),
+);
+
+/**
+ * The circles of the graph: its strongly connected components of more than one file (or a file that
+ * imports itself), each shown as one path round it (Tarjan's algorithm).
+ */
+function circles(g: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const connect = (v: string) => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of g.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || g.get(v)?.includes(v)) components.push(component.sort());
+    }
+  };
+  for (const v of g.keys()) if (!index.has(v)) connect(v);
+  return components.map((component) => pathRound(g, component));
+}
+
+/** A shortest way from the component's first file back to itself, through the component. */
+function pathRound(g: Map<string, string[]>, component: string[]): string[] {
+  const inside = new Set(component);
+  const start = component[0]!;
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift()!;
+    for (const w of g.get(v) ?? []) {
+      if (!inside.has(w)) continue;
+      if (w === start) {
+        const way = [start];
+        for (let at = v; at !== start; at = cameFrom.get(at)!) way.splice(1, 0, at);
+        return [...way, start];
+      }
+      if (!cameFrom.has(w)) {
+        cameFrom.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return component;
+}
+
+describe('import circles', () => {
+  it('reads the source trees and resolves their imports', () => {
+    expect(files.length).toBeGreaterThan(200);
+    expect(graph.get('shared/core/repositories/booking-batch/booking-batch.ts')?.length).toBeGreaterThan(0);
+    expect(graph.get('site/src/pages/book.astro')?.length).toBeGreaterThan(0);
+    expect([...graph.values()].reduce((n, targets) => n + targets.length, 0)).toBeGreaterThan(500);
+  });
+
+  it('finds a circle when there is one', () => {
+    const g = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+      ['e.ts', ['e.ts']],
+    ]);
+    expect(circles(g)).toEqual([
+      ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
+      ['e.ts', 'e.ts'],
+    ]);
+  });
+
+  it('no source file imports itself, directly or through others', () => {
+    expect(circles(graph).map((way) => way.join(' → '))).toEqual([]);
+  });
+});
