@@ -4,78 +4,19 @@
  * understood or tested alone. Every relative import counts, type-only and lazy `import()` included, so
  * a circle cannot be hidden by deferring one side of it.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles, target } from '../support/source-imports.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The source trees, and the files in them that hold imports. */
-const TREES = ['api', 'worker', 'shared', 'site/src', 'site/astro.config.mjs'];
-const SOURCE = /\.(ts|tsx|mts|mjs|astro)$/;
-
-function filesUnder(rel: string): string[] {
-  const full = path.join(root, rel);
-  if (statSync(full).isFile()) return [rel];
-  return readdirSync(full, { withFileTypes: true }).flatMap((entry) => {
-    const child = path.posix.join(rel, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : filesUnder(child);
-    return SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts') ? [child] : [];
-  });
-}
-
-/**
- * The script parts of a file: all of it for TypeScript and JavaScript; for an Astro component its
- * frontmatter and its `<script>` elements.
- */
-function scriptsOf(file: string, text: string): string[] {
-  if (!file.endsWith('.astro')) return [text];
-  const scripts: string[] = [];
-  const frontmatter = /^\s*---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (frontmatter?.[1]) scripts.push(frontmatter[1]);
-  for (const m of text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)) if (m[1]) scripts.push(m[1]);
-  return scripts;
-}
-
-/** Every module path a script names: imports, re-exports, `import()` and `import('…')` types. */
-function specifiersOf(file: string, script: string): string[] {
-  const source = ts.createSourceFile(file, script, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      const [arg] = node.arguments;
-      if (arg && ts.isStringLiteralLike(arg)) found.push(arg.text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      found.push(node.argument.literal.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-/** The file a relative specifier names, as written or with the extension or index it leaves out. */
-function resolve(from: string, specifier: string): string | undefined {
-  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
-  const candidates = [base, ...['.ts', '.tsx', '.mjs', '.astro'].map((ext) => base + ext), ...['/index.ts', '/index.tsx'].map((i) => base + i)];
-  return candidates.find((c) => existsSync(path.join(root, c)) && statSync(path.join(root, c)).isFile());
-}
-
-const files = TREES.flatMap(filesUnder);
+const files = sourceFiles('api', 'worker', 'shared', 'site/src', 'site/astro.config.mjs');
+const isSource = new Set(files);
 
 /** Each source file and the source files it imports. */
 const graph = new Map<string, string[]>(
   files.map((file) => {
-    const text = readFileSync(path.join(root, file), 'utf8');
-    const targets = scriptsOf(file, text)
-      .flatMap((script) => specifiersOf(file, script))
-      .filter((s) => s.startsWith('.'))
-      .map((s) => resolve(file, s))
-      .filter((t): t is string => t !== undefined && SOURCE.test(t));
+    const targets = importsOf(file)
+      .filter((imp) => imp.from.startsWith('.'))
+      .map(target)
+      .filter((t) => isSource.has(t));
     return [file, [...new Set(targets)].sort()];
   }),
 );
