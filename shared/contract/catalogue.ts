@@ -3,6 +3,7 @@
  * answer shapes. Money here is rupees, as everywhere at the edges; field names follow GET /therapists.
  */
 import { z } from 'zod';
+import { SESSION_MINUTES } from '../domain/session.ts';
 import { isHhMm, isIsoDate, timeToMinutes } from '../domain/time.ts';
 import { loginResponseSchema } from './admin.ts';
 import { INT4_MAX } from './booking.ts';
@@ -132,8 +133,8 @@ const dayHours = (day: string) =>
     .superRefine((starts, ctx) => {
       const sorted = starts.map(timeToMinutes).sort((a, b) => a - b);
       for (let i = 1; i < sorted.length; i++) {
-        if (sorted[i]! - sorted[i - 1]! < 60) {
-          ctx.addIssue({ code: 'custom', message: `${day}: sessions last an hour, so start times must be at least 60 minutes apart` });
+        if (sorted[i]! - sorted[i - 1]! < SESSION_MINUTES) {
+          ctx.addIssue({ code: 'custom', message: `${day}: sessions last an hour, so start times must be at least ${SESSION_MINUTES} minutes apart` });
           return;
         }
       }

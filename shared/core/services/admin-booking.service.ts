@@ -24,6 +24,7 @@ import { findBookingByTransactionId, getBooking } from '../repositories/booking.
 import { isAttended } from '../../domain/attendance.ts';
 import { normaliseIndianMobile } from '../../domain/contact.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
+import { DEFAULT_SERVICE_ID } from '../../domain/session.ts';
 import { adminSlotStates } from '../../domain/slot-states.ts';
 import { adminWindowDates, worksOn } from '../../domain/slots.ts';
 import { isOnlineType } from '../../domain/therapist.ts';
@@ -426,7 +427,7 @@ export async function createManualBooking(
     return await db.transaction(async (tx) => {
       const row = await insertBookingRow(tx, {
         therapistId: therapist.id,
-        serviceId: input.service_id ?? 1,
+        serviceId: input.service_id ?? DEFAULT_SERVICE_ID,
         bookingDate: input.booking_date,
         bookingTimeSlotStart: input.booking_time_slot_start,
         bookingType: input.booking_type,

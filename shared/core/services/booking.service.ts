@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { API_MESSAGES as M, HOLD_LIMIT_MESSAGES } from '../../contract/messages.ts';
 import { WHATSAPP_CONSENT_TEXT, type BookingCreate, type BookingCreateResponse, type PaymentStatus } from '../../contract/booking.ts';
+import { DEFAULT_SERVICE_ID } from '../../domain/session.ts';
 import { adminWindowDates, clientOfferDates } from '../../domain/slots.ts';
 import { centreNow, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
@@ -119,7 +120,7 @@ export async function createBooking(db: Db, input: BookingCreate, actor: Actor, 
   const limited = actor.kind === 'public' && holdEnd !== null;
   const values = {
     therapistId: input.therapist_id,
-    serviceId: input.service_id ?? 1,
+    serviceId: input.service_id ?? DEFAULT_SERVICE_ID,
     bookingDate: input.booking_date,
     bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
     bookingType: input.booking_type,

@@ -22,8 +22,8 @@ import {
 } from '../../contract/catalogue.ts';
 import type { LocationDto, ServiceDto } from '../../contract/public.ts';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
-import { SESSION_MINUTES } from '../../domain/slots.ts';
-import { addDays, centreNow, pad2, timeToMinutes, toHhMm } from '../../domain/time.ts';
+import { sessionEndTime } from '../../domain/session.ts';
+import { addDays, centreNow, timeToMinutes, toHhMm } from '../../domain/time.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
@@ -88,11 +88,6 @@ async function lockTherapist(tx: DbOrTx, id: number): Promise<TherapistRow> {
   const row = await lockTherapistRow(tx, id);
   if (!row) throw new AppError('not_found', NOT_FOUND);
   return row;
-}
-
-function endOf(start: string): string {
-  const m = timeToMinutes(start) + SESSION_MINUTES;
-  return `${pad2(Math.floor(m / 60))}:${pad2(m % 60)}`;
 }
 
 /** Weekly hours from the template rows: a start time is on a weekday when its weekdays hold it. */
@@ -307,7 +302,7 @@ export async function setWeeklyHours(
       if (row) {
         await setSlotWeekdays(tx, row.id, weekdays);
       } else {
-        await insertSlot(tx, { therapistId: id, startTime: start, endTime: endOf(start), weekdays, locationId: therapist.locationId });
+        await insertSlot(tx, { therapistId: id, startTime: start, endTime: sessionEndTime(start), weekdays, locationId: therapist.locationId });
       }
     }
     const after = hoursOf(await slotsOf(tx, id));

@@ -4,7 +4,8 @@ import { changePolicyText } from '../../contract/policy.ts';
 import { changesCloseAt, hasNotice, manageOptions, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { paymentState } from '../../domain/payment-state.ts';
-import { clientOfferDates, isOffered, SESSION_MINUTES } from '../../domain/slots.ts';
+import { sessionEnd } from '../../domain/session.ts';
+import { clientOfferDates, isOffered } from '../../domain/slots.ts';
 import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm, weekday } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
@@ -58,11 +59,11 @@ function startOf(b: Pick<BookingRow, 'bookingDate' | 'bookingTimeSlotStart'>): D
   return centreInstant(b.bookingDate, toHhMm(b.bookingTimeSlotStart));
 }
 
-/** The session's end: its template slot's end, or SESSION_MINUTES after the start when the template no longer has it. */
+/** The session's end: its template slot's end, or a session's length after the start when the template no longer has it. */
 function endOf(b: ManagedBooking): Date {
   const start = toHhMm(b.bookingTimeSlotStart);
   if (b.slotEndTime && timeToMinutes(b.slotEndTime) > timeToMinutes(start)) return centreInstant(b.bookingDate, toHhMm(b.slotEndTime));
-  return new Date(startOf(b).getTime() + SESSION_MINUTES * 60_000);
+  return sessionEnd(startOf(b));
 }
 
 function stateOf(b: BookingRow): ManagedBookingState {

@@ -1,6 +1,7 @@
 import { changePolicyText, OVERTIME_TEXT, shortNoticeText } from '../../contract/policy.ts';
 import { hasNotice, isConfirmedBooking } from '../../domain/manage.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
+import { SESSION_MINUTES, sessionEnd } from '../../domain/session.ts';
 import { displayName } from '../../domain/therapist.ts';
 import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
@@ -25,8 +26,6 @@ import { linkRefusal } from './payment-link-send.service.ts';
 
 export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
 
-const SESSION_MS = 60 * 60_000;
-
 /** The therapist as the wizard and every page name them (shared/domain/therapist.ts): "Asha Mehta". */
 function therapistOf(b: BookingView): string {
   return displayName(b.therapistName);
@@ -48,9 +47,9 @@ export async function createMeetingForBooking(deps: NotificationDeps, bookingId:
     const made = await deps.meetings.createMeeting({
       bookingId: b.id,
       summary: `Therapy session with ${therapistOf(b)}`,
-      description: `${deps.config.centreName}: 60-minute online session (booking ${b.id}).`,
+      description: `${deps.config.centreName}: ${SESSION_MINUTES}-minute online session (booking ${b.id}).`,
       start,
-      end: new Date(start.getTime() + SESSION_MS),
+      end: sessionEnd(start),
     });
     url = made.url;
   }
@@ -84,7 +83,7 @@ function sessionLines(b: BookingView, config: Config): string[] {
   const lines = [
     `Therapist: ${therapistOf(b)}`,
     `Date and time: ${when(b)}`,
-    'Duration: 60 minutes',
+    `Duration: ${SESSION_MINUTES} minutes`,
     `Session: ${b.bookingType === 'ONLINE' ? 'Online (secure video call)' : 'In person'}${b.sessionType ? `, ${b.sessionType}` : ''}`,
   ];
   if (b.bookingType === 'ONLINE') {
@@ -479,9 +478,9 @@ export async function updateMeetingForBooking(
   return deps.meetings.updateMeeting({
     bookingId: b.id,
     summary: `Therapy session with ${therapistOf(b)}`,
-    description: `${deps.config.centreName}: 60-minute online session (booking ${b.id}).`,
+    description: `${deps.config.centreName}: ${SESSION_MINUTES}-minute online session (booking ${b.id}).`,
     start,
-    end: new Date(start.getTime() + SESSION_MS),
+    end: sessionEnd(start),
     cancelled: b.cancelled,
   });
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { displayName } from '../../domain/therapist.ts';
+import { SESSION_MINUTES } from '../../domain/session.ts';
 import { addDays, centreNow, formatLongDate, formatTime12h, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
@@ -149,7 +150,7 @@ export async function createLinkForBooking(deps: PaymentDeps, bookingId: number)
     (await deps.payments.createPaymentLink({
       referenceId,
       amountPaise: booking.amountPaise > 0 ? booking.amountPaise : MIN_LINK_PAISE,
-      description: `${deps.config.centreName}: 60-minute online session with ${displayName(booking.therapistName)} on ${formatLongDate(booking.bookingDate)} at ${formatTime12h(booking.bookingTimeSlotStart)} (booking ${booking.id})`,
+      description: `${deps.config.centreName}: ${SESSION_MINUTES}-minute online session with ${displayName(booking.therapistName)} on ${formatLongDate(booking.bookingDate)} at ${formatTime12h(booking.bookingTimeSlotStart)} (booking ${booking.id})`,
       customer: { name: booking.clientFullName, email: booking.clientEmail, contact: `+91${booking.clientMobile}` },
       callbackUrl: `${deps.config.publicBaseUrl}/payment-status`,
       // The provider needs a link to live at least 15 minutes; reconciliation cancels it when the hold ends.
