@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ADMIN_MESSAGES } from '../../contract/admin.ts';
 import { API_MESSAGES as M, HOLD_LIMIT_MESSAGES } from '../../contract/messages.ts';
 import { WHATSAPP_CONSENT_TEXT, type BookingCreate, type BookingCreateResponse, type PaymentStatus } from '../../contract/booking.ts';
 import { DEFAULT_SERVICE_ID } from '../../domain/session.ts';
@@ -33,7 +34,7 @@ function checkDate(input: BookingCreate, actor: Actor, now: Date): void {
       throw fieldError('booking_date', weekday(date) === 0 ? M.sundayClosed : M.dateOutsideWindow);
     }
   } else if (!adminWindowDates(today.date).includes(date)) {
-    throw fieldError('booking_date', 'Please choose a date within the next 15 days, starting today.');
+    throw fieldError('booking_date', ADMIN_MESSAGES.manualDateWindow);
   }
   if (date === today.date && timeToMinutes(input.booking_time_slot_start) <= today.minutes) {
     throw fieldError('booking_time_slot_start', M.slotPassed);

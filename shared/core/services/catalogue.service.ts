@@ -6,6 +6,7 @@
  */
 import {
   bioParts,
+  CATALOGUE_MESSAGES as CM,
   bioText,
   WEEKDAY_KEYS,
   WEEKDAY_NUMBER,
@@ -20,6 +21,7 @@ import {
   type TimeOffInput,
   type WeeklyHours,
 } from '../../contract/catalogue.ts';
+import { API_MESSAGES } from '../../contract/messages.ts';
 import type { LocationDto, ServiceDto } from '../../contract/public.ts';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { sessionEndTime } from '../../domain/session.ts';
@@ -64,7 +66,7 @@ import {
 export type CatalogueActor = { adminId: number };
 const who = (a: CatalogueActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
 
-const NOT_FOUND = 'The selected therapist does not exist.';
+const NOT_FOUND = API_MESSAGES.therapistNotFound;
 
 /** The audit view of a therapist: its columns as the API names them, and its services. */
 function auditableTherapist(t: TherapistRow, serviceIds: number[]): Record<string, unknown> {
@@ -200,7 +202,7 @@ export async function patchTherapist(db: Db, id: number, input: TherapistPatch, 
       const beforeServices = await serviceIdsOf(tx, id);
       const type = input.type ?? before.type;
       const locationId = type === 1 ? null : input.location_id !== undefined ? input.location_id : before.locationId;
-      if (type === 2 && !locationId) throw fieldError('location_id', 'An in-person therapist needs a location_id');
+      if (type === 2 && !locationId) throw fieldError('location_id', CM.inPersonNeedsLocation);
       const after = await updateTherapist(tx, id, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.title !== undefined ? { title: input.title } : {}),
@@ -414,7 +416,7 @@ export async function createService(db: Db, name: string, by: CatalogueActor): P
       return row;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('conflict', 'A service with this name already exists.');
+    if (isUniqueViolation(err)) throw new AppError('conflict', CM.serviceNameTaken);
     throw err;
   }
 }
@@ -430,7 +432,7 @@ export async function renameService(db: Db, id: number, name: string, by: Catalo
       return row;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('conflict', 'A service with this name already exists.');
+    if (isUniqueViolation(err)) throw new AppError('conflict', CM.serviceNameTaken);
     throw err;
   }
 }
@@ -439,7 +441,7 @@ export async function renameService(db: Db, id: number, name: string, by: Catalo
 export async function patchLocation(db: Db, id: number, input: LocationPatch, by: CatalogueActor, now: Date): Promise<LocationDto> {
   return db.transaction(async (tx) => {
     const before = await lockLocation(tx, id);
-    if (!before) throw new AppError('not_found', `Location ${id} was not found.`);
+    if (!before) throw new AppError('not_found', CM.locationNotFound(id));
     const after = await updateLocation(tx, id, { ...input, updatedAt: now });
     const view = (l: LocationRow): LocationDto => ({ id: l.id, name: l.name, description: l.description, address: l.address, phone: l.phone });
     await insertAudit(tx, { ...who(by), action: 'location.update', entityType: 'location', entityId: id, before: view(before), after: view(after) });
@@ -459,7 +461,7 @@ export async function setTherapistPhoto(
   by: CatalogueActor,
   now: Date,
 ): Promise<{ therapist_id: number; image_url: string }> {
-  if (!(await therapistIdExists(db, id))) throw new AppError('not_found', 'The selected therapist does not exist.');
+  if (!(await therapistIdExists(db, id))) throw new AppError('not_found', NOT_FOUND);
   const image = await reencodePhoto(upload, { width: 400, height: 400 }, 'webp');
   const name = therapistPhotoName(id);
   return db.transaction(async (tx) => {
@@ -482,11 +484,11 @@ export async function setTherapistPhoto(
 
 /** A location's new photo (re-encoded already), replacing the one under its address: stored, audited, the catalogue announced. */
 export async function setLocationPhoto(db: Db, id: number, upload: Buffer, by: CatalogueActor, now: Date): Promise<{ location_id: number; image_url: string }> {
-  if (!(await locationIdExists(db, id))) throw new AppError('not_found', `Location ${id} was not found.`);
+  if (!(await locationIdExists(db, id))) throw new AppError('not_found', CM.locationNotFound(id));
   const image = await reencodePhoto(upload, { width: 800, height: 500 }, 'png');
   return db.transaction(async (tx) => {
     const before = await lockLocation(tx, id);
-    if (!before) throw new AppError('not_found', `Location ${id} was not found.`);
+    if (!before) throw new AppError('not_found', CM.locationNotFound(id));
     await putPhoto(tx, photoRecord(photoKey('locations', `${id}.png`), image));
     // Touching the row announces the change (its trigger) and dates it.
     await updateLocation(tx, id, { updatedAt: now });

@@ -1,3 +1,4 @@
+import { API_MESSAGES } from '../../contract/messages.ts';
 import { changePolicyText, OVERTIME_TEXT, shortNoticeText } from '../../contract/policy.ts';
 import { hasNotice, isConfirmedBooking } from '../../domain/manage.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
@@ -20,7 +21,7 @@ import { refundStateOf, type RefundState } from './refund.service.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { ensureMessage } from '../repositories/whatsapp.repository.ts';
-import { sessionInvitation as invitation } from './session-invitation.ts';
+import { ARRIVE_EARLY, sessionInvitation as invitation } from './session-invitation.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 import { linkRefusal } from './payment-link-send.service.ts';
 
@@ -35,22 +36,27 @@ function when(b: BookingView): string {
   return `${formatLongDate(b.bookingDate)} at ${formatTimeIst(b.bookingTimeSlotStart)}`;
 }
 
+/** An online session's meeting as the provider holds it, made and moved in the same words. */
+function meetingOf(b: BookingView, config: Config) {
+  const start = sessionStart(b);
+  return {
+    bookingId: b.id,
+    summary: `Therapy session with ${therapistOf(b)}`,
+    description: `${config.centreName}: ${SESSION_MINUTES}-minute online session (booking ${b.id}).`,
+    start,
+    end: sessionEnd(start),
+  };
+}
+
 /** The meetings.create job: one link per online booking, then the e-mails that carry it. */
 export async function createMeetingForBooking(deps: NotificationDeps, bookingId: number): Promise<{ url: string | null }> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType !== 'ONLINE' || !isConfirmedBooking(b)) return { url: null };
   const now = deps.now();
   let url = b.googleMeetLink;
   if (!url) {
-    const start = sessionStart(b);
-    const made = await deps.meetings.createMeeting({
-      bookingId: b.id,
-      summary: `Therapy session with ${therapistOf(b)}`,
-      description: `${deps.config.centreName}: ${SESSION_MINUTES}-minute online session (booking ${b.id}).`,
-      start,
-      end: sessionEnd(start),
-    });
+    const made = await deps.meetings.createMeeting(meetingOf(b, deps.config));
     url = made.url;
   }
   const link = url;
@@ -89,7 +95,7 @@ function sessionLines(b: BookingView, config: Config): string[] {
   if (b.bookingType === 'ONLINE') {
     lines.push(`Join the video call: ${b.googleMeetLink ?? 'the link will follow in a separate e-mail'}`);
   } else {
-    lines.push(`Centre: ${b.locationName ?? config.centreName}`, `Address: ${b.locationAddress ?? ''}`, 'Please arrive 10 minutes early.');
+    lines.push(`Centre: ${b.locationName ?? config.centreName}`, `Address: ${b.locationAddress ?? ''}`, ARRIVE_EARLY);
   }
   return lines;
 }
@@ -195,7 +201,7 @@ export function paymentLinkMail(b: BookingView, url: string, config: Config): Ma
 /** The mail.payment-link job: the booking's link as it is now; nothing for a booking paid or cancelled since. */
 export async function sendPaymentLinkMail(deps: NotificationDeps, bookingId: number): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (linkRefusal(b) || !b.paymentLinkUrl) return 'skipped';
   await deps.mailer.send(paymentLinkMail(b, b.paymentLinkUrl, deps.config), `payment-link-${bookingId}`);
   return 'sent';
@@ -204,7 +210,7 @@ export async function sendPaymentLinkMail(deps: NotificationDeps, bookingId: num
 /** The mail.booking-confirmation job. */
 export async function sendConfirmation(deps: NotificationDeps, bookingId: number, recipient: 'client' | 'therapist'): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (!isConfirmedBooking(b)) return 'skipped';
   // A public booking is written without its token's hash (the batch statement that writes it cannot
   // know its id beforehand, and the key stays out of SQL); it gets it here, before a link to it goes out.
@@ -246,7 +252,7 @@ async function handOverReminder(deps: Pick<NotificationDeps, 'db' | 'now'>, b: B
  */
 export async function sendReminder(deps: NotificationDeps, bookingId: number, scheduledFor?: string): Promise<'sent' | 'skipped' | 'whatsapp'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (!isConfirmedBooking(b) || sessionStart(b).getTime() <= deps.now().getTime()) return 'skipped';
   if (scheduledFor !== undefined && new Date(scheduledFor).getTime() !== sessionStart(b).getTime()) return 'skipped';
   if (deps.config.whatsapp && b.whatsappOptInAt) {
@@ -295,7 +301,7 @@ function refundLines(state: RefundState, config: Config, full: boolean): { lines
  */
 export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number, reason: string | undefined): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType === 'ADMIN_BLOCK' || !b.clientEmail) return 'skipped';
   const state = await refundStateOf(deps.db, bookingId);
   const rupees = (paise: number) => formatPrice(paiseToRupees(paise));
@@ -449,7 +455,7 @@ export function changeMail(
  */
 export async function sendChangeMail(deps: NotificationDeps, p: ChangePayload): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, p.bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType === 'ADMIN_BLOCK' || b.calendarSequence !== p.sequence) return 'skipped';
   if ((p.change === 'cancelled') !== b.cancelled) return 'skipped';
   const message = changeMail(b, p, deps.config, deps.now(), await refundStateOf(deps.db, b.id));
@@ -472,15 +478,7 @@ export async function updateMeetingForBooking(
   sequence: number,
 ): Promise<'moved' | 'cancelled' | 'unchanged' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType !== 'ONLINE' || !b.googleMeetLink || b.calendarSequence !== sequence) return 'skipped';
-  const start = sessionStart(b);
-  return deps.meetings.updateMeeting({
-    bookingId: b.id,
-    summary: `Therapy session with ${therapistOf(b)}`,
-    description: `${deps.config.centreName}: ${SESSION_MINUTES}-minute online session (booking ${b.id}).`,
-    start,
-    end: sessionEnd(start),
-    cancelled: b.cancelled,
-  });
+  return deps.meetings.updateMeeting({ ...meetingOf(b, deps.config), cancelled: b.cancelled });
 }

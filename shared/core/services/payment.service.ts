@@ -35,8 +35,6 @@ import {
 
 export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
 
-export const PAYMENT_LINK_FAILED = 'Failed to generate payment link. Please contact support.';
-
 /** A missing price books ₹0, but a payment link cannot be for nothing: it is made for ₹1 (spec section 9). */
 export const MIN_LINK_PAISE = 100;
 
@@ -133,7 +131,7 @@ export type PaymentLinkResult = { short_url: string; payment_link_id: string };
 /** The payments.create-link job: one link per booking, stored on the booking. Safe to run again. */
 export async function createLinkForBooking(deps: PaymentDeps, bookingId: number): Promise<PaymentLinkResult> {
   const booking = await getBookingView(deps.db, bookingId);
-  if (!booking) throw new AppError('not_found', 'Booking not found.');
+  if (!booking) throw new AppError('not_found', M.bookingNotFound);
   if (booking.paymentLinkUrl && booking.razorpayPaymentLinkId) {
     return { short_url: booking.paymentLinkUrl, payment_link_id: booking.razorpayPaymentLinkId };
   }
@@ -262,12 +260,12 @@ export async function handlePaymentWebhook(
   signature: string | undefined,
   eventIdHeader: string | undefined,
 ): Promise<WebhookOutcome> {
-  if (!signature || !deps.payments.verifyWebhook(rawBody, signature)) throw new AppError('validation', 'Invalid webhook signature.');
+  if (!signature || !deps.payments.verifyWebhook(rawBody, signature)) throw new AppError('validation', M.webhookSignatureInvalid);
   let parsed: z.infer<typeof webhookSchema>;
   try {
     parsed = webhookSchema.parse(JSON.parse(rawBody.toString('utf8')));
   } catch {
-    throw new AppError('validation', 'Malformed webhook body.');
+    throw new AppError('validation', M.webhookMalformed);
   }
   const eventId = eventIdHeader?.trim() || `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
   const link = parsed.payload?.payment_link?.entity;
@@ -426,7 +424,7 @@ export async function requestPaymentLink(deps: PaymentLinkDeps, bookingId: numbe
     return await deps.jobs.runAndWait('payments.create-link', { bookingId: booking.id }, jobIds.paymentLink(booking.id), deps.config.paymentLinkWaitMs);
   } catch (err) {
     deps.logger.warn({ bookingId: booking.id, err: (err as Error).message }, 'payment link job did not answer');
-    throw new AppError(err instanceof JobWaitTimeout ? 'timeout' : 'bad_gateway', PAYMENT_LINK_FAILED);
+    throw new AppError(err instanceof JobWaitTimeout ? 'timeout' : 'bad_gateway', M.paymentLinkFailed);
   }
 }
 
@@ -474,7 +472,7 @@ export type BookingDetailsAnswer =
  * online booking is settled first (signed callback believed, otherwise the provider asked).
  */
 export async function paymentStatusFor(deps: PaymentDeps, ref: string, query: Record<string, unknown>, proof: BookingProof): Promise<BookingDetailsAnswer> {
-  const notFound = () => new AppError('not_found', 'Failed to retrieve booking details. Please contact support.');
+  const notFound = () => new AppError('not_found', M.bookingDetailsFailed);
   let booking = await findBookingByPublicRef(deps.db, ref);
   let byNumber = false;
   if (!booking && /^\d{1,10}$/.test(ref) && Number(ref) <= INT4_MAX) {

@@ -11,6 +11,9 @@ import type { Config } from '../config.ts';
 import { buildIcs } from '../providers/mail/ics.ts';
 import type { BookingView } from '../repositories/booking.repository.ts';
 
+/** What a client coming to the centre is asked, in the e-mails and the invitation alike. */
+export const ARRIVE_EARLY = 'Please arrive 10 minutes early.';
+
 /** The downloaded file's name: therapy-session-{booking id}.ics. */
 export function sessionIcsFilename(bookingId: number): string {
   return `therapy-session-${bookingId}.ics`;
@@ -32,7 +35,7 @@ export function sessionInvitation(b: BookingView, config: Config, now: Date, opt
     end: sessionEnd(start),
     stamp: now,
     summary: `Therapy session: ${b.clientFullName} with ${therapist}`,
-    description: `${config.centreName}, ${SESSION_MINUTES}-minute ${b.bookingType === 'ONLINE' ? 'online' : 'in-person'} session (booking ${b.id}).${b.bookingType === 'OFFLINE' ? ' Please arrive 10 minutes early.' : ''}`,
+    description: `${config.centreName}, ${SESSION_MINUTES}-minute ${b.bookingType === 'ONLINE' ? 'online' : 'in-person'} session (booking ${b.id}).${b.bookingType === 'OFFLINE' ? ` ${ARRIVE_EARLY}` : ''}`,
     location: b.bookingType === 'ONLINE' ? (b.googleMeetLink ?? 'Online') : `${b.locationName ?? ''}, ${b.locationAddress ?? ''}`,
     ...(b.bookingType === 'ONLINE' && b.googleMeetLink ? { url: b.googleMeetLink } : {}),
     organizer: { name: config.centreName, email: config.supportEmail },

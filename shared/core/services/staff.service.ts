@@ -8,7 +8,7 @@
  * secret and the invitation's random id (HMAC), and only its SHA-256 is kept to find it again.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { StaffCreate, StaffDto } from '../../contract/catalogue.ts';
+import { STAFF_MESSAGES, type StaffCreate, type StaffDto } from '../../contract/catalogue.ts';
 import { isCommonPassword } from '../../domain/passwords.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
@@ -34,17 +34,6 @@ import { throttleAccount, type LoginThrottle } from './auth.service.ts';
 export const INVITATION_HOURS = 48;
 export type StaffActor = { adminId: number };
 const who = (a: StaffActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
-
-export const STAFF_MESSAGES = {
-  commonPassword: 'This password is too common. Please choose one that is harder to guess.',
-  wrongCurrent: 'The current password is not correct.',
-  samePassword: 'The new password must differ from the current one.',
-  lastSuperadmin: 'This is the last active super admin: make another super admin first.',
-  notFound: (id: number) => `Admin ${id} was not found.`,
-  exists: 'An admin with this username or email already exists.',
-  linkInvalid: 'This link is not valid or has expired. Ask a super admin for a new one.',
-  inactive: 'This account is deactivated. Ask a super admin to activate it.',
-} as const;
 
 /** The link's token for an invitation id: HMAC of the server's secret, so neither the table nor the outbox holds it. */
 export function invitationToken(secret: string, invitationId: string): string {

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { API_MESSAGES } from '../../contract/messages.ts';
 import { isConfirmedBooking } from '../../domain/manage.ts';
 import { advancedStatus, whatsappRecipient, type WhatsAppMessageStatus } from '../../domain/whatsapp.ts';
 import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
@@ -235,12 +236,12 @@ export type WebhookDeps = { db: Db; config: Config; logger: Logger; now: () => D
 export async function handleWhatsAppWebhook(deps: WebhookDeps, rawBody: Buffer, signature: string | undefined): Promise<{ recorded: number }> {
   const wa = deps.config.whatsapp;
   if (!wa) throw new AppError('not_found', 'Not found');
-  if (!verifyMetaSignature(wa.appSecret, rawBody, signature)) throw new AppError('unauthorized', 'Invalid webhook signature.');
+  if (!verifyMetaSignature(wa.appSecret, rawBody, signature)) throw new AppError('unauthorized', API_MESSAGES.webhookSignatureInvalid);
   let parsed: z.infer<typeof webhookSchema>;
   try {
     parsed = webhookSchema.parse(JSON.parse(rawBody.toString('utf8')));
   } catch {
-    throw new AppError('validation', 'Malformed webhook body.');
+    throw new AppError('validation', API_MESSAGES.webhookMalformed);
   }
   const events: StatusEvent[] = parsed.entry
     .flatMap((e) => e.changes ?? [])

@@ -33,6 +33,13 @@ import {
 /** A link as the sandbox keeps it: what its checkout page shows. */
 export type { SandboxLink };
 
+/** The sandbox's answers, as Razorpay's would read, and its checkout page's. */
+export const SANDBOX_MESSAGES = {
+  linkNotFound: 'Payment link not found.',
+  paymentNotFound: 'Payment not found.',
+  linkClosed: 'This payment link has expired or was cancelled.',
+} as const;
+
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Razorpay-shaped ids (prefix + 14 base62 characters), unguessable. */
@@ -90,7 +97,7 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
 
   async function mustGet(id: string): Promise<SandboxLink> {
     const row = await sandboxLinkById(db, id);
-    if (!row) throw new AppError('not_found', 'Payment link not found.');
+    if (!row) throw new AppError('not_found', SANDBOX_MESSAGES.linkNotFound);
     return row;
   }
 
@@ -224,7 +231,7 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
     },
     async fetchPayment(paymentId) {
       const link = await paidSandboxLinkOfPayment(db, paymentId);
-      if (!link) throw new AppError('not_found', 'Payment not found.');
+      if (!link) throw new AppError('not_found', SANDBOX_MESSAGES.paymentNotFound);
       const refunded = await refundedSandboxPaise(db, paymentId);
       return {
         id: paymentId,
@@ -240,7 +247,7 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
     },
     async listPaymentRefunds(paymentId) {
       // As fetchPayment: only a captured payment is known (Razorpay answers "does not exist" otherwise).
-      if (!(await paidSandboxLinkOfPayment(db, paymentId))) throw new AppError('not_found', 'Payment not found.');
+      if (!(await paidSandboxLinkOfPayment(db, paymentId))) throw new AppError('not_found', SANDBOX_MESSAGES.paymentNotFound);
       return (await sandboxRefundsOfPayment(db, paymentId)).map(toRefund);
     },
     getLink: (id) => sandboxLinkById(db, id),
@@ -254,12 +261,12 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
         const link = await mustGet(id);
         // Pressing Pay again (a reload) sends the client back with the same signed answer.
         if (link.status === 'paid') return callbackUrl(link, 'paid', link.paymentId!);
-        throw new AppError('conflict', 'This payment link has expired or was cancelled.');
+        throw new AppError('conflict', SANDBOX_MESSAGES.linkClosed);
       });
     },
     async fail(id) {
       const link = await mustGet(id);
-      if (effectiveStatus(link) !== 'created') throw new AppError('conflict', 'This payment link has expired or was cancelled.');
+      if (effectiveStatus(link) !== 'created') throw new AppError('conflict', SANDBOX_MESSAGES.linkClosed);
       return callbackUrl(link, 'failed', providerId('pay'));
     },
     verifyCallback(params: CallbackParams) {
