@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
-import { precompressIntegration } from '../api/src/http/precompress.ts';
+import { precompressIntegration } from '../shared/core/precompress.ts';
 
 // Static build of the public site. Run from the repository root with
 //   ASTRO_TELEMETRY_DISABLED=1 npx astro build --root site

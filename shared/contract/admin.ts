@@ -6,7 +6,7 @@ import type { AdminSlotStatesDay } from '../domain/slot-states.ts';
 import { ADMIN_WINDOW_DAYS } from '../domain/slots.ts';
 import { isHhMm, isIsoDate } from '../domain/time.ts';
 import { INT4_MAX, PAYMENT_STATUSES, type PaymentStatus } from './booking.ts';
-import { MANUAL_BOOKING_MESSAGES as MB } from './messages.ts';
+import { API_MESSAGES, MANUAL_BOOKING_MESSAGES as MB } from './messages.ts';
 import { refundResultSchema, refundReviewListSchema, type RefundResult } from './refunds.ts';
 import { formatRupees } from '../domain/money.ts';
 
@@ -17,7 +17,7 @@ export const ADMIN_MESSAGES = {
   loginMissing: 'Username and password are required.',
   loginThrottled: 'Too many failed sign-in attempts. Please wait 15 minutes and try again.',
   loginUnavailable: 'Sign-in is temporarily unavailable. Please try again shortly.',
-  unauthorized: 'Unauthorized. Please log in again.',
+  unauthorized: API_MESSAGES.unauthorized,
   superadminOnly: 'Only super admins may view income and reports.',
   noDataToExport: 'No data to export.',
   bookingNotFound: (id: number) => `Booking ${id} was not found.`,
@@ -35,26 +35,27 @@ export const ADMIN_MESSAGES = {
   slotNotBlocked: (time: string, date: string) => `Slot ${time} on ${date} is not blocked, so there is nothing to unblock; nothing was changed.`,
   slotBookedNotBlocked: (time: string, date: string) => `Slot ${time} on ${date} is booked by a client, not blocked; nothing was changed.`,
   slotStatesWindow: (first: string, last: string) => `from and days must stay within the admin window, ${first} to ${last}.`,
+  slotStatesDays: `days must be a whole number from 1 to ${ADMIN_WINDOW_DAYS}`,
   slotPast: 'This time slot is in the past and cannot be changed.',
   slotNotOnSchedule: "This time slot is not on the therapist's schedule.",
-  therapistNotFound: 'The selected therapist does not exist.',
-  serviceNotFound: 'The selected service does not exist.',
+  therapistNotFound: API_MESSAGES.therapistNotFound,
+  serviceNotFound: API_MESSAGES.serviceNotFound,
   linkMissingDetails: (id: number) => `Error: Booking ${id} is missing required details (price, ID, or transaction ID) to generate a link.`,
   linkTransactionMismatch: (id: number) => `The transaction ID does not match booking ${id}.`,
   linkBookingClosed: (id: number) => `Booking ${id} is cancelled or blocked; no payment link can be generated.`,
   linkAlreadyPaid: (id: number) => `Booking ${id} is already paid.`,
   linkBookingFailed: (id: number) => `Booking ${id} was not paid in time and its slot was released; no payment link can be sent.`,
   linkUnavailable: 'Payment links are not available right now. Please try again later.',
-  linkFailed: 'Failed to generate payment link. Please contact support.',
+  linkFailed: API_MESSAGES.paymentLinkFailed,
   linkUpdated: (id: number) => `Payment link for booking ${id} updated successfully.`,
   manualCreated: (id: number) => `Manual booking ${id} created successfully!`,
-  manualDateWindow: 'Please choose a date within the next 15 days, starting today.',
-  manualSlotPassed: 'This time slot has already passed. Please choose a later time.',
-  manualSlotNotOffered: 'This time slot is not available. Please choose another.',
+  manualDateWindow: `Please choose a date within the next ${ADMIN_WINDOW_DAYS} days, starting today.`,
+  manualSlotPassed: API_MESSAGES.slotPassed,
+  manualSlotNotOffered: API_MESSAGES.slotNotOffered,
   manualDayClosed: 'The centre is closed or the therapist is away on this date. Please choose another.',
   manualSlotTaken: 'This time slot is already booked or blocked. Please choose another.',
-  therapistTypeMismatch: 'The selected therapist does not offer this type of session.',
-  locationMismatch: 'The selected therapist does not work at this location.',
+  therapistTypeMismatch: API_MESSAGES.therapistTypeMismatch,
+  locationMismatch: API_MESSAGES.locationMismatch,
   attentionSuperadminOnly: 'Only super admins may see and review payments needing attention.',
   discrepancyNotFound: (id: number) => `Payment issue ${id} was not found.`,
   discrepancyAlreadyResolved: (id: number) => `Payment issue ${id} is already resolved; nothing was changed.`,
@@ -146,10 +147,10 @@ export const slotStatesQuerySchema = z.strictObject({
     .refine(isIsoDate, { error: 'from must be a real date written YYYY-MM-DD' })
     .optional(),
   days: z
-    .string({ error: 'days must be a whole number from 1 to 15' })
-    .regex(/^\d{1,2}$/, { error: 'days must be a whole number from 1 to 15' })
+    .string({ error: ADMIN_MESSAGES.slotStatesDays })
+    .regex(/^\d{1,2}$/, { error: ADMIN_MESSAGES.slotStatesDays })
     .transform(Number)
-    .refine((n) => n >= 1 && n <= ADMIN_WINDOW_DAYS, { error: 'days must be a whole number from 1 to 15' })
+    .refine((n) => n >= 1 && n <= ADMIN_WINDOW_DAYS, { error: ADMIN_MESSAGES.slotStatesDays })
     .optional(),
 });
 export type SlotStatesQuery = z.output<typeof slotStatesQuerySchema>;
@@ -262,7 +263,7 @@ export const manualBookingSchema = z
       .optional(),
     therapist_email: text(254).optional(),
     terms_accepted: z.boolean().optional(),
-    service_id: z.number().int().positive().max(INT4_MAX, { error: 'The selected service does not exist.' }).optional(),
+    service_id: z.number().int().positive().max(INT4_MAX, { error: ADMIN_MESSAGES.serviceNotFound }).optional(),
     // Always admin-confirmed. The settlement (issue 31): payment_method is money taken now (COMPLETED, one
     // ledger row); else an online booking with payment_status PENDING waits for a payment link sent to the
     // client, one without is the spec's COMPLETED with nothing recorded; in person it is paid at the centre.

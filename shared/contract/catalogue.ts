@@ -3,9 +3,18 @@
  * answer shapes. Money here is rupees, as everywhere at the edges; field names follow GET /therapists.
  */
 import { z } from 'zod';
+import { SESSION_MINUTES } from '../domain/session.ts';
 import { isHhMm, isIsoDate, timeToMinutes } from '../domain/time.ts';
 import { loginResponseSchema } from './admin.ts';
 import { INT4_MAX } from './booking.ts';
+import { FIELD_MESSAGES } from './messages.ts';
+
+/** The catalogue's answers that more than one check gives. */
+export const CATALOGUE_MESSAGES = {
+  inPersonNeedsLocation: 'An in-person therapist needs a location_id',
+  serviceNameTaken: 'A service with this name already exists.',
+  locationNotFound: (id: number) => `Location ${id} was not found.`,
+} as const;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const text = (label: string, max: number) =>
@@ -19,7 +28,7 @@ const email = z
   .trim()
   .toLowerCase()
   .max(254, { error: 'E-mail addresses are at most 254 characters' })
-  .refine((v) => EMAIL_RE.test(v), { error: 'Please enter a valid email address' });
+  .refine((v) => EMAIL_RE.test(v), { error: FIELD_MESSAGES.emailInvalid });
 const id = (label: string) =>
   z
     .number({ error: `${label} must be a whole number` })
@@ -92,7 +101,7 @@ export const therapistCreateSchema = z
     service_ids: therapistFields.service_ids.default([]),
   })
   .superRefine((v, ctx) => {
-    if (v.type === 2 && !v.location_id) ctx.addIssue({ code: 'custom', path: ['location_id'], message: 'An in-person therapist needs a location_id' });
+    if (v.type === 2 && !v.location_id) ctx.addIssue({ code: 'custom', path: ['location_id'], message: CATALOGUE_MESSAGES.inPersonNeedsLocation });
   });
 export type TherapistCreate = z.output<typeof therapistCreateSchema>;
 
@@ -132,8 +141,8 @@ const dayHours = (day: string) =>
     .superRefine((starts, ctx) => {
       const sorted = starts.map(timeToMinutes).sort((a, b) => a - b);
       for (let i = 1; i < sorted.length; i++) {
-        if (sorted[i]! - sorted[i - 1]! < 60) {
-          ctx.addIssue({ code: 'custom', message: `${day}: sessions last an hour, so start times must be at least 60 minutes apart` });
+        if (sorted[i]! - sorted[i - 1]! < SESSION_MINUTES) {
+          ctx.addIssue({ code: 'custom', message: `${day}: sessions last an hour, so start times must be at least ${SESSION_MINUTES} minutes apart` });
           return;
         }
       }
@@ -179,7 +188,19 @@ export const attendanceSchema = z.strictObject({
 });
 
 // ---- Staff
-const username = z
+/** The staff accounts' answers: the panel's (services/staff.service.ts) and the command line's (admin-user.service.ts). */
+export const STAFF_MESSAGES = {
+  commonPassword: 'This password is too common. Please choose one that is harder to guess.',
+  wrongCurrent: 'The current password is not correct.',
+  samePassword: 'The new password must differ from the current one.',
+  lastSuperadmin: 'This is the last active super admin: make another super admin first.',
+  notFound: (id: number) => `Admin ${id} was not found.`,
+  exists: 'An admin with this username or email already exists.',
+  linkInvalid: 'This link is not valid or has expired. Ask a super admin for a new one.',
+  inactive: 'This account is deactivated. Ask a super admin to activate it.',
+} as const;
+
+export const username = z
   .string({ error: 'Username is required' })
   .trim()
   .min(3, { error: 'Username must be at least 3 characters' })

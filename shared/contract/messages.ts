@@ -1,3 +1,5 @@
+import { CLIENT_OFFER_DAYS } from '../domain/slots.ts';
+
 /** The spec's user-facing words (sections 5 and 8), in one place for the browser and the server. */
 export const FIELD_MESSAGES = {
   fullNameRequired: 'Full name is required',
@@ -40,7 +42,7 @@ export const API_MESSAGES = {
   therapistTypeMismatch: 'The selected therapist does not offer this type of session.',
   locationRequired: 'Please select a location for an in-person session.',
   locationMismatch: 'The selected therapist does not work at this location.',
-  dateOutsideWindow: 'Please choose a date within the next 15 working days (Sundays excluded).',
+  dateOutsideWindow: `Please choose a date within the next ${CLIENT_OFFER_DAYS} working days (Sundays excluded).`,
   sundayClosed: 'The centre is closed on Sundays. Please choose another date.',
   slotNotOffered: 'This time slot is not available. Please choose another.',
   slotPassed: 'This time slot has already passed. Please choose a later time.',
@@ -49,6 +51,19 @@ export const API_MESSAGES = {
   transactionSpent: 'This booking was already made with this payment_transaction_id. Please start a new booking.',
   bookingTokenRequired: "This booking's token is missing or does not match. Only the client who made the booking can do this.",
   notAwaitingPayment: 'This booking is not awaiting an online payment (it is already paid, cancelled or expired).',
+  bookingNotFound: 'Booking not found.',
+  bookingDetailsFailed: 'Failed to retrieve booking details. Please contact support.',
+  paymentLinkFailed: 'Failed to generate payment link. Please contact support.',
+  webhookNotJson: 'Send the webhook as application/json.',
+  webhookSignatureInvalid: 'Invalid webhook signature.',
+  webhookMalformed: 'Malformed webhook body.',
+  // Requests the API could not read (api/src/middleware/errors.ts), and a moment's outage.
+  unsupportedEncoding: 'Unsupported request encoding.',
+  unreadableBody: 'The request body could not be read.',
+  unreadableRequest: 'The request could not be read.',
+  invalidAddress: 'The request address is not valid.',
+  refused: 'The request was refused.',
+  unavailable: 'The service is briefly unavailable. Please try again in a minute.',
 } as const;
 
 /** 429 answers of the hold limits (HOLDS_PER_CLIENT, HOLDS_PER_IP), with when to try again. */
@@ -61,7 +76,7 @@ export const HOLD_LIMIT_MESSAGES = {
 
 export const WIZARD_MESSAGES = {
   createBookingFailed: 'Failed to create booking. Please try again.',
-  paymentLinkFailed: 'Failed to generate payment link. Please contact support.',
+  paymentLinkFailed: API_MESSAGES.paymentLinkFailed,
   unexpected: 'An unexpected error occurred. Please try again.',
   locationsFailed: 'Failed to load locations. Please try again later.',
   therapistsFailed: 'Failed to load therapists. Please try again later.',

@@ -5,6 +5,7 @@
  * only say it. `support`, where the page or message has it, adds whom to call.
  */
 import { hoursWord, timesWord, type ManagePolicy, type Support } from '../domain/manage.ts';
+import { SESSION_MINUTES } from '../domain/session.ts';
 
 export type { ManagePolicy, Support };
 
@@ -32,4 +33,4 @@ export function shortNoticeText(policy: ManagePolicy, support?: Support): string
 }
 
 /** Charged time beyond the session (spec section 9). */
-export const OVERTIME_TEXT = 'Sessions running beyond 60 minutes are charged for every additional 15 minutes.';
+export const OVERTIME_TEXT = `Sessions running beyond ${SESSION_MINUTES} minutes are charged for every additional 15 minutes.`;

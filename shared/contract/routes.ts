@@ -82,6 +82,7 @@ import {
   weeklyHoursSchema,
 } from './catalogue.ts';
 import { manageChangeResultSchema, manageBookingSchema, manageRescheduleSchema, manageTokenParam } from './manage.ts';
+import { API_MESSAGES } from './messages.ts';
 import { recordRefundResponseSchema, refundOptionsResponseSchema, refundReviewDecisionResponseSchema, refundsDueResponseSchema } from './refunds.ts';
 import {
   bookingDetailsResponseSchema,
@@ -146,7 +147,7 @@ export const openApiDocumentSchema = z.looseObject({
 });
 
 /** GET /api/get-razorpay-details/{id}: a payment link id, a transaction id or (with proof) the booking number. */
-const bookingRefParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Booking not found.' }) });
+const bookingRefParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: API_MESSAGES.bookingNotFound }) });
 const timeOffParams = z.strictObject({ id: idParam('Therapist ID'), entry: idParam('Time off ID') });
 const imageFileParams = z.strictObject({ file: z.string().regex(/^\d{1,6}\.png$/) });
 const imageNameParams = z.strictObject({ image: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}\.(png|jpe?g|webp|svg)$/) });

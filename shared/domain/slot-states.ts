@@ -4,7 +4,8 @@
  * unique index bookings_live_slot_uq) is written from the same list, and a test holds all three
  * equal, so "live" means one thing everywhere.
  */
-import { isClosedOn, SESSION_MINUTES, worksOn, type ClosedRange, type SlotTemplate } from './slots.ts';
+import { sessionEndTime } from './session.ts';
+import { isClosedOn, worksOn, type ClosedRange, type SlotTemplate } from './slots.ts';
 import { timeToMinutes, toHhMm } from './time.ts';
 
 /**
@@ -56,10 +57,6 @@ export function adminSlotStates(input: SlotStatesInput): AdminSlotStatesDay[] {
     .filter((t) => t.is_available)
     .slice()
     .sort((a, b) => timeToMinutes(a.start_time) - timeToMinutes(b.start_time));
-  const endOf = (start: string) => {
-    const m = timeToMinutes(start) + SESSION_MINUTES;
-    return `${String(Math.floor(m / 60) % 24).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-  };
   return input.dates.map((date) => {
     const closed = isClosedOn(input.closed, date);
     // The day's slots: the schedule's for this weekday (none on a closed day), and any slot a booking
@@ -71,7 +68,7 @@ export function adminSlotStates(input: SlotStatesInput): AdminSlotStatesDay[] {
       const start = toHhMm(h.start_time);
       if (h.booking_date === date && !starts.has(start)) {
         starts.add(start);
-        extra.push({ id: 0, start_time: start, end_time: endOf(start), is_available: true });
+        extra.push({ id: 0, start_time: start, end_time: sessionEndTime(start), is_available: true });
       }
     }
     const all = extra.length ? [...day, ...extra].sort((a, b) => timeToMinutes(a.start_time) - timeToMinutes(b.start_time)) : day;

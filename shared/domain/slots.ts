@@ -1,7 +1,6 @@
 import { addDays, centreNow, centreWallClock, timeToMinutes, toHhMm, weekday } from './time.ts';
 
-/** Business constants of spec section 9. */
-export const SESSION_MINUTES = 60;
+/** Business constants of spec section 9 (the session's length: session.ts). */
 export const CLIENT_OFFER_DAYS = 15;
 export const ADMIN_WINDOW_DAYS = 15;
 /** How far ahead an admin may block a slot: a year, today included. */

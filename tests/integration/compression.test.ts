@@ -9,7 +9,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEncoding, compressAnswers } from '../../api/src/http/compress.ts';
-import { precompressSite } from '../../api/src/http/precompress.ts';
+import { precompressSite } from '../../shared/core/precompress.ts';
 import { staticSite } from '../../api/src/middleware/static-site.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { createLogger } from '../../shared/core/logger.ts';

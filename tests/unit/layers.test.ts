@@ -3,51 +3,13 @@
  * call one service → answer. Read from the source, so a query slipped into a service, a repository
  * called from a route or an API answer built in a repository fails here, not in review.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-function sourcesIn(dir: string): string[] {
-  return readdirSync(path.join(root, dir))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .map((f) => path.join(dir, f));
-}
-
-type Import = { file: string; from: string; names: string[]; typeOnly: boolean };
-
-/** Every import (and re-export) with a module path, marked type-only when nothing of it exists at run time. */
-function importsOf(file: string): { imports: Import[]; text: string; source: ts.SourceFile } {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const imports: Import[] = [];
-  for (const node of source.statements) {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const clause = node.importClause;
-      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : [];
-      const valueNames = named.filter((e) => !e.isTypeOnly).map((e) => e.name.text);
-      const typeOnly =
-        clause !== undefined &&
-        (clause.isTypeOnly || (!clause.name && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && valueNames.length === 0));
-      imports.push({ file, from: node.moduleSpecifier.text, names: named.map((e) => e.name.text), typeOnly });
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      imports.push({ file, from: node.moduleSpecifier.text, names: [], typeOnly: node.isTypeOnly });
-    }
-  }
-  return { imports, text, source };
-}
-
-/** The module an import names, relative to the repository root (packages stay as written). */
-function target(imp: Import): string {
-  if (!imp.from.startsWith('.')) return imp.from;
-  return path.posix.normalize(path.posix.join(path.posix.dirname(imp.file), imp.from));
-}
+import { importsOf, scriptsOf, sourceFiles, target } from '../support/source-imports.ts';
 
 /** Property accesses named `name` (`db.$client`, `pool.query`), as `file:line`. */
-function accessesOf(file: string, source: ts.SourceFile, name: string): string[] {
+function accessesOf(file: string, name: string): string[] {
+  const source = scriptsOf(file)[0]!;
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isPropertyAccessExpression(node) && node.name.text === name) {
@@ -65,22 +27,57 @@ function accessesOf(file: string, source: ts.SourceFile, name: string): string[]
  */
 const LISTENERS = new Set(['shared/core/services/read-cache.service.ts']);
 
-const services = sourcesIn('shared/core/services');
-const routes = sourcesIn('api/src/routes');
-const repositories = sourcesIn('shared/core/repositories');
+// Every file at any depth: a subfolder (repositories/booking-batch/) is checked like the rest.
+const services = sourceFiles('shared/core/services');
+const routes = sourceFiles('api/src/routes');
+const repositories = sourceFiles('shared/core/repositories');
+/** What the services build on: the job table and outbox, SQL, the providers, the database, the rules and the contract. */
+const belowServices = sourceFiles(
+  'shared/core/jobs',
+  'shared/core/repositories',
+  'shared/core/providers',
+  'shared/core/db',
+  'shared/domain',
+  'shared/contract',
+);
+const sitePages = sourceFiles('site/src');
 
 describe('layers', () => {
   it('finds the files it checks', () => {
     expect(services.length).toBeGreaterThan(10);
     expect(routes.length).toBeGreaterThan(5);
     expect(repositories.length).toBeGreaterThan(5);
+    expect(repositories).toContain('shared/core/repositories/booking-batch/booking-batch.ts');
+    expect(sitePages.filter((f) => f.endsWith('.astro')).length).toBeGreaterThan(10);
+  });
+
+  it('nothing the services build on imports a service (the outbox relay, a provider, a repository)', () => {
+    const offences = belowServices.flatMap((file) =>
+      importsOf(file)
+        .filter((imp) => target(imp).startsWith('shared/core/services/'))
+        .map((imp) => `${file} imports ${imp.names.join(', ') || 'a module'} from ${target(imp)}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  /**
+   * The site is built apart from the API and runs in browsers: its pages and islands take the contract
+   * and the domain from shared/, never server code, and its build imports nothing of the API or the worker.
+   */
+  it('the site imports no server code', () => {
+    const offences = [...sitePages, 'site/astro.config.mjs'].flatMap((file) =>
+      importsOf(file)
+        .map(target)
+        .filter((to) => to.startsWith('api/') || to.startsWith('worker/') || (file.startsWith('site/src/') && to.startsWith('shared/core/')))
+        .map((to) => `${file} imports ${to}`),
+    );
+    expect(offences).toEqual([]);
   });
 
   it('services build no queries: no drizzle-orm query builders, no tables, no raw pool', () => {
     const offences: string[] = [];
     for (const file of services) {
-      const { imports, source } = importsOf(file);
-      for (const imp of imports) {
+      for (const imp of importsOf(file)) {
         if (imp.typeOnly) continue;
         const to = target(imp);
         if (to === 'drizzle-orm' || to.startsWith('drizzle-orm/')) offences.push(`${file} imports ${imp.names.join(', ')} from ${to}`);
@@ -88,7 +85,7 @@ describe('layers', () => {
         if (to === 'shared/core/db/schema.ts') offences.push(`${file} imports tables (${imp.names.join(', ')}) from the schema`);
         if ((to === 'pg' || to === 'shared/core/db/pg-types.ts') && !LISTENERS.has(file)) offences.push(`${file} imports the PostgreSQL driver`);
       }
-      for (const at of accessesOf(file, source, '$client')) offences.push(`${at} uses the raw pool ($client)`);
+      for (const at of accessesOf(file, '$client')) offences.push(`${at} uses the raw pool ($client)`);
     }
     expect(offences).toEqual([]);
   });
@@ -96,15 +93,14 @@ describe('layers', () => {
   it('routes call services, never repositories, the database module or the raw pool', () => {
     const offences: string[] = [];
     for (const file of routes) {
-      const { imports, source } = importsOf(file);
-      for (const imp of imports) {
+      for (const imp of importsOf(file)) {
         if (imp.typeOnly) continue;
         const to = target(imp);
         if (to.startsWith('shared/core/repositories/') || to.startsWith('shared/core/db/') || to === 'drizzle-orm' || to === 'pg') {
           offences.push(`${file} imports ${imp.names.join(', ') || 'a module'} from ${to}`);
         }
       }
-      for (const at of accessesOf(file, source, '$client')) offences.push(`${at} uses the raw pool ($client)`);
+      for (const at of accessesOf(file, '$client')) offences.push(`${at} uses the raw pool ($client)`);
     }
     expect(offences).toEqual([]);
   });
@@ -118,7 +114,7 @@ describe('layers', () => {
   it('repositories return rows: no API answer types from the contract', () => {
     const offences: string[] = [];
     for (const file of repositories) {
-      for (const imp of importsOf(file).imports) {
+      for (const imp of importsOf(file)) {
         if (!target(imp).startsWith('shared/contract/')) continue;
         const answers = imp.names.filter((n) => !CONTRACT_INPUTS.has(n));
         if (answers.length || imp.names.length === 0) offences.push(`${file} imports ${answers.join(', ') || 'a module'} from ${target(imp)}`);

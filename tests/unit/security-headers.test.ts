@@ -11,7 +11,7 @@ import request from 'supertest';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readAnswerHead, readHeaders } from '../../api/src/http/answer-head.ts';
-import type { Encoding } from '../../api/src/http/compress.ts';
+import type { Encoding } from '../../shared/core/precompress.ts';
 import { requestLog } from '../../api/src/middleware/request-log.ts';
 import { inlineScriptHashes, pageSecurityPolicy, SECURITY_POLICY, securityHeaders } from '../../api/src/middleware/security-headers.ts';
 import { createLogger } from '../../shared/core/logger.ts';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminSlotOffer, adminWindowDates, clientOfferDates, clientSlotOffer, slotWindow, type SlotTemplate } from '../../shared/domain/slots.ts';
 import { centreNow, formatLongDate, formatTime12h, weekday } from '../../shared/domain/time.ts';
+import { reminderAt, sessionEnd, sessionEndTime } from '../../shared/domain/session.ts';
 
 const templates: SlotTemplate[] = [
   { id: 3, start_time: '14:00', end_time: '15:00', is_available: true },
@@ -144,5 +145,17 @@ describe('formatting', () => {
     expect(formatTime12h('12:00')).toBe('12:00 PM');
     expect(formatTime12h('17:00:00')).toBe('5:00 PM');
     expect(formatLongDate('2026-11-23')).toBe('Monday, November 23, 2026');
+  });
+});
+
+describe('a session (shared/domain/session.ts)', () => {
+  it('ends an hour after it starts, on the instant and on the centre clock', () => {
+    expect(sessionEnd(new Date('2030-01-08T04:30:00Z')).toISOString()).toBe('2030-01-08T05:30:00.000Z');
+    expect(sessionEndTime('10:00')).toBe('11:00');
+    expect(sessionEndTime('21:30:00')).toBe('22:30');
+  });
+
+  it('is reminded of 24 hours before it starts', () => {
+    expect(reminderAt(new Date('2030-01-08T04:30:00Z')).toISOString()).toBe('2030-01-07T04:30:00.000Z');
   });
 });

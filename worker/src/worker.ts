@@ -3,7 +3,7 @@ import { CENTRE_TIME_ZONE } from '../../shared/domain/time.ts';
 import { AppError } from '../../shared/core/errors.ts';
 import { isJobName, JOBS, QUEUE_NAMES, WHATSAPP_BACKOFF, type JobName } from '../../shared/core/jobs/jobs.ts';
 import { markOutboxCompleted } from '../../shared/core/jobs/outbox.ts';
-import { jobSucceededAfterFailing, recordFailedJob } from '../../shared/core/services/job-failure.service.ts';
+import { jobSucceededAfterFailing, recordFailedJob } from '../../shared/core/jobs/job-failures.ts';
 import { createOutboxRelay, type OutboxRelay } from '../../shared/core/jobs/outbox.relay.ts';
 import { quietRedis, workerConnection, type Queues } from '../../shared/core/jobs/queues.ts';
 import { confirmationMailJob } from './handlers/confirmation-mail.job.ts';

@@ -1,7 +1,7 @@
 import type { HelmetOptions } from 'helmet';
 import { REQUEST_ID_HEADER } from '../middleware/request-log.ts';
 import { securityHeaderList } from '../middleware/security-headers.ts';
-import type { Encoding } from './compress.ts';
+import type { Encoding } from '../../../shared/core/precompress.ts';
 
 /**
  * The headers of a public read's answer, built here for both ways it leaves: the route (addPublicReads,

@@ -2,11 +2,7 @@ import { pipeline, Transform, type Writable } from 'node:stream';
 import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import compression from 'compression';
 import type { Request, RequestHandler, Response } from 'express';
-
-/** Answers smaller than this go as they are: compressing them saves less than its headers cost. */
-export const COMPRESS_THRESHOLD = 1024;
-
-export type Encoding = 'br' | 'gzip';
+import { COMPRESS_THRESHOLD, type Encoding } from '../../../shared/core/precompress.ts';
 
 /**
  * The encoding to send for an Accept-Encoding header: Brotli when accepted, else gzip, else none. A

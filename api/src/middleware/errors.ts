@@ -8,8 +8,7 @@ export const notFound: RequestHandler = (_req, res) => {
   res.status(404).json({ detail: API_MESSAGES.notFound });
 };
 
-export const UNAVAILABLE_MESSAGE = 'The service is briefly unavailable. Please try again in a minute.';
-/** Seconds, matching the message's "a minute"; clients and proxies that honour Retry-After wait that long. */
+/** Seconds, matching API_MESSAGES.unavailable's "a minute"; clients and proxies that honour Retry-After wait that long. */
 export const RETRY_AFTER_SECONDS = 60;
 
 /** Body-parser's own failures, mapped to clear 4xx answers. */
@@ -21,11 +20,11 @@ function bodyParserError(err: { type?: string; status?: number }): AppError | un
       return new AppError('payload_too_large', API_MESSAGES.payloadTooLarge);
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new AppError('unsupported_media_type', 'Unsupported request encoding.');
+      return new AppError('unsupported_media_type', API_MESSAGES.unsupportedEncoding);
     case 'request.aborted':
     case 'request.size.invalid':
     case 'parameters.too.many':
-      return new AppError('validation', 'The request body could not be read.');
+      return new AppError('validation', API_MESSAGES.unreadableBody);
     default:
       return undefined;
   }
@@ -42,15 +41,15 @@ function bodyParserError(err: { type?: string; status?: number }): AppError | un
 function clientError(err: { status?: unknown; statusCode?: unknown; expose?: unknown }): { status: number; detail: string } | undefined {
   const status = typeof err.status === 'number' ? err.status : err.statusCode;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499) return undefined;
-  if (err instanceof URIError) return { status: 400, detail: 'The request address is not valid.' };
+  if (err instanceof URIError) return { status: 400, detail: API_MESSAGES.invalidAddress };
   if (err.expose !== true) return undefined;
   const detail: Record<number, string> = {
-    400: 'The request could not be read.',
+    400: API_MESSAGES.unreadableRequest,
     404: API_MESSAGES.notFound,
     413: API_MESSAGES.payloadTooLarge,
-    415: 'Unsupported request encoding.',
+    415: API_MESSAGES.unsupportedEncoding,
   };
-  return { status, detail: detail[status] ?? 'The request was refused.' };
+  return { status, detail: detail[status] ?? API_MESSAGES.refused };
 }
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
@@ -72,7 +71,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (isConnectionFailure(err)) {
     req.log?.warn({ err }, 'dependency unavailable');
     if (res.headersSent) return;
-    res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ detail: UNAVAILABLE_MESSAGE, request_id: requestId });
+    res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ detail: API_MESSAGES.unavailable, request_id: requestId });
     return;
   }
   req.log?.error({ err }, 'unhandled error');

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { chooseEncoding, type Encoding } from '../http/compress.ts';
-import { ENCODED_SUFFIX, PRECOMPRESSIBLE } from '../http/precompress.ts';
+import { ENCODED_SUFFIX, PRECOMPRESSIBLE, type Encoding } from '../../../shared/core/precompress.ts';
+import { chooseEncoding } from '../http/compress.ts';
 import { pageSecurityPolicy } from './security-headers.ts';
 
 /**
@@ -30,7 +30,7 @@ const ENCODED_FILE = /\.(br|gz)$/i;
 
 /**
  * The built file a request names, and its pre-compressed variant in the encoding the client accepts
- * (written by the build, api/src/http/precompress.ts), when there is one. Only inside `dir`, never a
+ * (written by the build, shared/core/precompress.ts), when there is one. Only inside `dir`, never a
  * dotfile, like express.static.
  */
 function encodedVariant(dir: string, req: Request): { file: string; encoded: string; encoding: Encoding } | undefined {

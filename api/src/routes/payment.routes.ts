@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { INT4_MAX } from '../../../shared/contract/booking.ts';
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
+import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import {
   confirmStoredLink,
@@ -47,7 +48,7 @@ const updateLinkSchema = z.object({
 });
 
 const idParam = z.object({ id: bookingIdField });
-const refParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Booking not found.' }) });
+const refParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: API_MESSAGES.bookingNotFound }) });
 
 function paymentDeps(deps: AppDeps): PaymentDeps {
   return { db: deps.db, payments: deps.payments, config: deps.config, logger: deps.logger, now: deps.now };
@@ -87,7 +88,7 @@ export function paymentRoutes(deps: AppDeps): Router {
   });
 
   r.post('/api/payment/webhook', async (req, res) => {
-    if (!Buffer.isBuffer(req.body)) throw new AppError('unsupported_media_type', 'Send the webhook as application/json.');
+    if (!Buffer.isBuffer(req.body)) throw new AppError('unsupported_media_type', API_MESSAGES.webhookNotJson);
     const outcome = await handlePaymentWebhook(paymentDeps(deps), req.body, req.get('x-razorpay-signature'), req.get('x-razorpay-event-id'));
     res.json({ status: outcome });
   });

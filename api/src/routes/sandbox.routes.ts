@@ -2,11 +2,11 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { formatRupees, paiseToRupees } from '../../../shared/domain/money.ts';
 import { AppError } from '../../../shared/core/errors.ts';
-import type { SandboxLink, SandboxPayments } from '../../../shared/core/providers/payments/sandbox.provider.ts';
+import { SANDBOX_MESSAGES, type SandboxLink, type SandboxPayments } from '../../../shared/core/providers/payments/sandbox.provider.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
-const linkParam = z.object({ id: z.string().regex(/^plink_[A-Za-z0-9]{14}$/, { error: 'Payment link not found.' }) });
+const linkParam = z.object({ id: z.string().regex(/^plink_[A-Za-z0-9]{14}$/, { error: SANDBOX_MESSAGES.linkNotFound }) });
 
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -60,7 +60,7 @@ export function sandboxRoutes(deps: AppDeps, sandbox: SandboxPayments): Router {
   r.get('/sandbox/checkout/:id', async (req, res) => {
     const { id } = parseOr400(linkParam, req.params);
     const link = await sandbox.getLink(id);
-    if (!link) throw new AppError('not_found', 'Payment link not found.');
+    if (!link) throw new AppError('not_found', SANDBOX_MESSAGES.linkNotFound);
     const status = (await sandbox.fetchPaymentLink(id)).status;
     res
       .set('cache-control', 'no-store')

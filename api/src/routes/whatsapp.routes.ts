@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { handleWhatsAppWebhook, verifyWebhookSubscription } from '../../../shared/core/services/whatsapp.service.ts';
 import type { AppDeps } from '../deps.ts';
@@ -17,7 +18,7 @@ export function whatsappRoutes(deps: AppDeps): Router {
   });
 
   r.post('/api/whatsapp/webhook', async (req, res) => {
-    if (!Buffer.isBuffer(req.body)) throw new AppError('unsupported_media_type', 'Send the webhook as application/json.');
+    if (!Buffer.isBuffer(req.body)) throw new AppError('unsupported_media_type', API_MESSAGES.webhookNotJson);
     const { recorded } = await handleWhatsAppWebhook(deps, req.body, req.get('x-hub-signature-256'));
     res.json({ status: 'ok', recorded });
   });

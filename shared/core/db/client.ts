@@ -3,6 +3,9 @@ import pg from './pg-types.ts';
 import * as schema from './schema.ts';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+/** A drizzle transaction, or the database itself when the caller needs no surrounding transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
 export type Database = { db: Db; pool: pg.Pool; close: () => Promise<void> };
 
 export function connectDatabase(url: string, options: { max?: number; applicationName?: string } = {}): Database {

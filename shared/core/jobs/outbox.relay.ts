@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { isJobName, jobOptionsOf, queueOf } from './jobs.ts';
-import { recordFailedJob } from '../services/job-failure.service.ts';
+import { recordFailedJob } from './job-failures.ts';
 import { withTimeout, type Queues } from './queues.ts';
 
 export type OutboxRelay = {

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import { fillBookingJobId, queueOf, type BookingJobId, type JobName, type JobPayload } from './jobs.ts';
 
@@ -8,10 +8,6 @@ import { fillBookingJobId, queueOf, type BookingJobId, type JobName, type JobPay
  * the worker's record of finishing them. Which jobs a booking needs is decided in
  * services/booking-followups.service.ts; the relay to BullMQ is outbox.relay.ts.
  */
-
-/** A drizzle transaction, or the database itself when the caller needs no surrounding transaction. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
 
 export type JobIntent<N extends JobName = JobName> = {
   name: N;

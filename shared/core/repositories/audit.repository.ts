@@ -1,9 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { adminUsers, auditLog } from '../db/schema.ts';
-
-/** A database handle or an open transaction: audit rows go in with the change they describe. */
-export type Tx = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>;
 
 export type AuditEntry = {
   adminId: number | null;
@@ -16,7 +13,8 @@ export type AuditEntry = {
   after: unknown;
 };
 
-export async function insertAudit(tx: Tx, e: AuditEntry): Promise<void> {
+/** An audit row goes in with the change it describes: `tx` is that change's transaction. */
+export async function insertAudit(tx: DbOrTx, e: AuditEntry): Promise<void> {
   await tx.insert(auditLog).values({
     adminId: e.adminId,
     actor: e.actor,

@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../jobs/outbox.ts';
+import type { DbOrTx } from '../db/client.ts';
 import { bookings, locations, therapists } from '../db/schema.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;

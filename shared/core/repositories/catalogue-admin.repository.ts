@@ -3,9 +3,8 @@
  * with their services, weekly slots and time off, centre holidays, services and locations.
  */
 import { and, asc, eq, gte, inArray, lte, ne } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { availabilitySlots, bookings, centreHolidays, locations, services, therapists, therapistServices, therapistTimeOff } from '../db/schema.ts';
-import type { Tx } from './audit.repository.ts';
 import { liveBooking } from './live-booking.ts';
 
 export type TherapistRow = typeof therapists.$inferSelect;
@@ -14,7 +13,7 @@ export type TimeOffRow = typeof therapistTimeOff.$inferSelect;
 export type HolidayRow = typeof centreHolidays.$inferSelect;
 export type ServiceRow = typeof services.$inferSelect;
 export type LocationRow = typeof locations.$inferSelect;
-type Reader = Db | Tx;
+type Reader = Db | DbOrTx;
 
 /** The therapist's services in the centre's order. */
 export async function serviceIdsOf(db: Reader, therapistId: number): Promise<number[]> {
@@ -26,7 +25,7 @@ export async function serviceIdsOf(db: Reader, therapistId: number): Promise<num
   return rows.map((r) => r.id);
 }
 
-export async function replaceTherapistServices(tx: Tx, therapistId: number, serviceIds: number[]): Promise<void> {
+export async function replaceTherapistServices(tx: DbOrTx, therapistId: number, serviceIds: number[]): Promise<void> {
   await tx.delete(therapistServices).where(eq(therapistServices.therapistId, therapistId));
   if (serviceIds.length) {
     await tx.insert(therapistServices).values(serviceIds.map((serviceId, position) => ({ therapistId, serviceId, position })));
@@ -34,7 +33,7 @@ export async function replaceTherapistServices(tx: Tx, therapistId: number, serv
 }
 
 /** Any therapist, active or not, row-locked for a change. */
-export async function lockTherapistRow(tx: Tx, id: number): Promise<TherapistRow | undefined> {
+export async function lockTherapistRow(tx: DbOrTx, id: number): Promise<TherapistRow | undefined> {
   const [row] = await tx.select().from(therapists).where(eq(therapists.id, id)).for('update');
   return row;
 }
@@ -69,12 +68,12 @@ export async function timeOffFrom(db: Reader, therapistId: number, today: string
     .orderBy(asc(therapistTimeOff.fromDate));
 }
 
-export async function insertTherapist(tx: Tx, values: typeof therapists.$inferInsert): Promise<TherapistRow> {
+export async function insertTherapist(tx: DbOrTx, values: typeof therapists.$inferInsert): Promise<TherapistRow> {
   const [row] = await tx.insert(therapists).values(values).returning();
   return row!;
 }
 
-export async function updateTherapist(tx: Tx, id: number, set: Partial<typeof therapists.$inferInsert>): Promise<TherapistRow> {
+export async function updateTherapist(tx: DbOrTx, id: number, set: Partial<typeof therapists.$inferInsert>): Promise<TherapistRow> {
   const [row] = await tx.update(therapists).set(set).where(eq(therapists.id, id)).returning();
   return row!;
 }
@@ -97,26 +96,26 @@ export async function liveClientBookingsBetween(db: Reader, therapistId: number 
     .orderBy(asc(bookings.bookingDate), asc(bookings.bookingTimeSlotStart), asc(bookings.id));
 }
 
-export async function deleteSlots(tx: Tx, ids: number[]): Promise<void> {
+export async function deleteSlots(tx: DbOrTx, ids: number[]): Promise<void> {
   if (ids.length) await tx.delete(availabilitySlots).where(inArray(availabilitySlots.id, ids));
 }
 
 /** The slot is worked on these weekdays (and offered again, if it was not). */
-export async function setSlotWeekdays(tx: Tx, id: number, weekdays: number[]): Promise<void> {
+export async function setSlotWeekdays(tx: DbOrTx, id: number, weekdays: number[]): Promise<void> {
   await tx.update(availabilitySlots).set({ weekdays, isAvailable: true }).where(eq(availabilitySlots.id, id));
 }
 
-export async function insertSlot(tx: Tx, values: typeof availabilitySlots.$inferInsert): Promise<void> {
+export async function insertSlot(tx: DbOrTx, values: typeof availabilitySlots.$inferInsert): Promise<void> {
   await tx.insert(availabilitySlots).values(values);
 }
 
-export async function insertTimeOff(tx: Tx, values: typeof therapistTimeOff.$inferInsert): Promise<TimeOffRow> {
+export async function insertTimeOff(tx: DbOrTx, values: typeof therapistTimeOff.$inferInsert): Promise<TimeOffRow> {
   const [row] = await tx.insert(therapistTimeOff).values(values).returning();
   return row!;
 }
 
 /** Deletes the therapist's time-off entry; answers it, or undefined when the therapist has no such entry. */
-export async function deleteTimeOffEntry(tx: Tx, therapistId: number, entry: number): Promise<TimeOffRow | undefined> {
+export async function deleteTimeOffEntry(tx: DbOrTx, therapistId: number, entry: number): Promise<TimeOffRow | undefined> {
   const [row] = await tx
     .delete(therapistTimeOff)
     .where(and(eq(therapistTimeOff.id, entry), eq(therapistTimeOff.therapistId, therapistId)))
@@ -129,38 +128,38 @@ export async function holidaysFrom(db: Db, date: string): Promise<HolidayRow[]> 
   return db.select().from(centreHolidays).where(gte(centreHolidays.holidayDate, date)).orderBy(asc(centreHolidays.holidayDate));
 }
 
-export async function insertHoliday(tx: Tx, values: typeof centreHolidays.$inferInsert): Promise<HolidayRow> {
+export async function insertHoliday(tx: DbOrTx, values: typeof centreHolidays.$inferInsert): Promise<HolidayRow> {
   const [row] = await tx.insert(centreHolidays).values(values).returning();
   return row!;
 }
 
-export async function deleteHolidayRow(tx: Tx, id: number): Promise<HolidayRow | undefined> {
+export async function deleteHolidayRow(tx: DbOrTx, id: number): Promise<HolidayRow | undefined> {
   const [row] = await tx.delete(centreHolidays).where(eq(centreHolidays.id, id)).returning();
   return row;
 }
 
-export async function insertService(tx: Tx, name: string): Promise<ServiceRow> {
+export async function insertService(tx: DbOrTx, name: string): Promise<ServiceRow> {
   const [row] = await tx.insert(services).values({ name }).returning();
   return row!;
 }
 
-export async function lockService(tx: Tx, id: number): Promise<ServiceRow | undefined> {
+export async function lockService(tx: DbOrTx, id: number): Promise<ServiceRow | undefined> {
   const [row] = await tx.select().from(services).where(eq(services.id, id)).for('update');
   return row;
 }
 
-export async function renameServiceRow(tx: Tx, id: number, name: string): Promise<ServiceRow> {
+export async function renameServiceRow(tx: DbOrTx, id: number, name: string): Promise<ServiceRow> {
   const [row] = await tx.update(services).set({ name }).where(eq(services.id, id)).returning();
   return row!;
 }
 
-export async function lockLocation(tx: Tx, id: number): Promise<LocationRow | undefined> {
+export async function lockLocation(tx: DbOrTx, id: number): Promise<LocationRow | undefined> {
   const [row] = await tx.select().from(locations).where(eq(locations.id, id)).for('update');
   return row;
 }
 
 /** Writes `set` to a location (touching updatedAt alone announces a change through its trigger). */
-export async function updateLocation(tx: Tx, id: number, set: Partial<typeof locations.$inferInsert>): Promise<LocationRow> {
+export async function updateLocation(tx: DbOrTx, id: number, set: Partial<typeof locations.$inferInsert>): Promise<LocationRow> {
   const [row] = await tx.update(locations).set(set).where(eq(locations.id, id)).returning();
   return row!;
 }

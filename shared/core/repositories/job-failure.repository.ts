@@ -1,7 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { adminUsers, jobFailures } from '../db/schema.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
 
 export type JobFailureRow = typeof jobFailures.$inferSelect;
 export type JobFailureListRow = JobFailureRow & { resolvedByUsername: string | null };

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { paymentsLedger } from '../db/schema.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
+import type { DbOrTx } from '../db/client.ts';
 
 export type LedgerRow = typeof paymentsLedger.$inferSelect;
 export type LedgerMethod = LedgerRow['method'];

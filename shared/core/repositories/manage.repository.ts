@@ -1,7 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { availabilitySlots, bookings, locations, services, therapists } from '../db/schema.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
 import type { BookingRow, BookingView } from './booking.repository.ts';
 
 /** A booking as the client's Manage booking page reads it, with what the page shows beside it. */

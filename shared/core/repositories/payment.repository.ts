@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, isNotNull, isNull, lte, min, or } from 'drizzle-orm';
-import type { DbOrTx } from '../jobs/outbox.ts';
+import type { DbOrTx } from '../db/client.ts';
 import { bookings, webhookEvents } from '../db/schema.ts';
 
 /** INITIATED → FAILED, only while still INITIATED; answers whether this call changed it. */

@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { photos } from '../db/schema.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
 
 export type PhotoRow = typeof photos.$inferSelect;
 

@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, notExists, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { adminUsers, bookings, paymentDiscrepancies, paymentLinks, paymentsLedger, type DiscrepancyKind } from '../db/schema.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
 
 export type DiscrepancyRow = typeof paymentDiscrepancies.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, lt } from 'drizzle-orm';
 import { refundIntents, type RefundIntentPart } from '../db/schema.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
+import type { DbOrTx } from '../db/client.ts';
 
 /**
  * refund_intents (migration 0023): a provider refund written down before the provider is asked, closed

@@ -1,8 +1,7 @@
 import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { adminUsers, bookings, paymentsLedger, refundRequests, therapists } from '../db/schema.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
 
 /**
  * refund_requests (migration 0020): money to hand back at the desk (AT_COUNTER: OPEN → DONE) and a

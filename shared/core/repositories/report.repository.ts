@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { PaymentStatus } from '../../contract/booking.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { reportDaily, reportDailyTherapist } from '../db/schema.ts';
-import type { Tx } from './audit.repository.ts';
 import type { LedgerMethod, LedgerProvider } from './ledger.repository.ts';
 
 /**
@@ -42,12 +41,12 @@ export type Totals = {
 };
 export type TherapistTotals = Totals & { therapist_id: number };
 
-export async function liveDayTotals(db: Tx, date: string): Promise<Totals> {
+export async function liveDayTotals(db: DbOrTx, date: string): Promise<Totals> {
   const res = await db.execute<Totals>(sql`select ${COUNTS} from bookings b ${MONEY} where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'`);
   return res.rows[0]!;
 }
 
-export async function liveDayTherapistTotals(db: Tx, date: string): Promise<TherapistTotals[]> {
+export async function liveDayTherapistTotals(db: DbOrTx, date: string): Promise<TherapistTotals[]> {
   const res = await db.execute<TherapistTotals>(
     sql`select b.therapist_id, ${COUNTS} from bookings b ${MONEY}
         where b.booking_date = ${date} and b.booking_type <> 'ADMIN_BLOCK'
@@ -149,13 +148,13 @@ export async function eodRows(db: Db, date: string): Promise<EodRow[]> {
  * day's bookings share-locked, so changes to them wait for the aggregation and their trigger then
  * drops what it wrote, never the reverse.
  */
-export async function lockDayForAggregation(tx: Tx, date: string): Promise<void> {
+export async function lockDayForAggregation(tx: DbOrTx, date: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('report_daily'), hashtext(${date}))`);
   await tx.execute(sql`select id from bookings where booking_date = ${date} for share`);
 }
 
 /** Replaces the day's aggregated rows (the centre's and each therapist's) with these totals. */
-export async function replaceDayAggregate(tx: Tx, date: string, day: Totals, perTherapist: TherapistTotals[]): Promise<void> {
+export async function replaceDayAggregate(tx: DbOrTx, date: string, day: Totals, perTherapist: TherapistTotals[]): Promise<void> {
   await tx.delete(reportDaily).where(sql`${reportDaily.reportDate} = ${date}`);
   await tx.insert(reportDaily).values({
     reportDate: date,

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../jobs/outbox.ts';
+import type { DbOrTx } from '../db/client.ts';
 import { whatsappMessages, whatsappStatusEvents } from '../db/schema.ts';
 import type { WhatsAppMessageStatus } from '../../domain/whatsapp.ts';
 

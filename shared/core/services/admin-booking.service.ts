@@ -24,6 +24,7 @@ import { findBookingByTransactionId, getBooking } from '../repositories/booking.
 import { isAttended } from '../../domain/attendance.ts';
 import { normaliseIndianMobile } from '../../domain/contact.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
+import { DEFAULT_SERVICE_ID } from '../../domain/session.ts';
 import { adminSlotStates } from '../../domain/slot-states.ts';
 import { adminWindowDates, slotWindow } from '../../domain/slots.ts';
 import { isOnlineType, THERAPIST_TYPE } from '../../domain/therapist.ts';
@@ -450,7 +451,7 @@ export async function createManualBooking(
 ): Promise<BookingCreateResponse> {
   const online = input.booking_type === 'ONLINE';
   const settlement = manualSettlement(input);
-  const serviceId = input.service_id ?? 1;
+  const serviceId = input.service_id ?? DEFAULT_SERVICE_ID;
   const { refusal } = await checkSlot(
     db,
     {

@@ -1,24 +1,20 @@
 import argon2 from 'argon2';
 import { z } from 'zod';
-import type { Db } from '../db/client.ts';
+import { newPassword, STAFF_MESSAGES, username as usernameSchema } from '../../contract/catalogue.ts';
+import { FIELD_MESSAGES } from '../../contract/messages.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import { insertAdminUser, lockAdminByUsername, updateAdminUser, type AdminUser } from '../repositories/admin.repository.ts';
-import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
 
 /** argon2id with OWASP's recommended memory and time costs. */
 export const PASSWORD_HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-const passwordSchema = z.string().min(12, { error: 'Password must be at least 12 characters' }).max(256);
-
+/** The command line's accounts follow the panel's rules and words (shared/contract/catalogue.ts). */
 export const newAdminSchema = z.strictObject({
-  username: z
-    .string()
-    .trim()
-    .min(3, { error: 'Username must be at least 3 characters' })
-    .max(50)
-    .regex(/^[A-Za-z0-9._-]+$/, { error: 'Username may hold letters, digits, dot, dash and underscore only' }),
-  email: z.email({ error: 'Please enter a valid email address' }).max(254),
-  password: passwordSchema,
+  username: usernameSchema,
+  email: z.email({ error: FIELD_MESSAGES.emailInvalid }).max(254),
+  password: newPassword,
   isSuperadmin: z.boolean().default(false),
 });
 
@@ -53,12 +49,12 @@ export async function createAdminUser(db: Db, input: z.input<typeof newAdminSche
       return row;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('conflict', 'An admin with this username or email already exists.');
+    if (isUniqueViolation(err)) throw new AppError('conflict', STAFF_MESSAGES.exists);
     throw err;
   }
 }
 
-async function lockAdmin(tx: Tx, username: string): Promise<AdminUser> {
+async function lockAdmin(tx: DbOrTx, username: string): Promise<AdminUser> {
   const row = await lockAdminByUsername(tx, username);
   if (!row) throw new AppError('not_found', `No admin named ${username}.`);
   return row;
@@ -86,7 +82,7 @@ export async function setAdminActive(db: Db, username: string, active: boolean, 
  * password it was got with). The audit entry records the change, never the password or its hash.
  */
 export async function setAdminPassword(db: Db, username: string, password: string, by: ChangeActor = CLI): Promise<AdminUser> {
-  const data = z.strictObject({ password: passwordSchema }).parse({ password });
+  const data = z.strictObject({ password: newPassword }).parse({ password });
   const passwordHash = await hashPassword(data.password);
   return db.transaction(async (tx) => {
     const before = await lockAdmin(tx, username);

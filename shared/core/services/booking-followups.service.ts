@@ -1,3 +1,4 @@
+import { reminderAt } from '../../domain/session.ts';
 import { sessionStart } from '../../domain/time.ts';
 import { bookingJobIds, jobIds } from '../jobs/jobs.ts';
 import { bookingJob as template, intent, intentFor, type BookingJobTemplate, type JobIntent } from '../jobs/outbox.ts';
@@ -18,13 +19,14 @@ type ConfirmedBooking = {
 type Session = Pick<ConfirmedBooking, 'bookingDate' | 'bookingTimeSlotStart'>;
 
 /**
- * The 24-hour reminder of a session (none when it is less than 24 hours away). Its id and payload carry
- * the session's start: a session moved later gets a reminder of its own, and the reminder job skips a
- * booking whose start is no longer the one it was scheduled for.
+ * The reminder of a session, due REMINDER_HOURS_BEFORE it starts (domain/session.ts; none when the
+ * session is nearer than that). Its id and payload carry the session's start: a session moved later
+ * gets a reminder of its own, and the reminder job skips a booking whose start is no longer the one it
+ * was scheduled for.
  */
 function reminderTemplates(b: Session, now: Date): BookingJobTemplate[] {
   const start = sessionStart(b);
-  const remindAt = new Date(start.getTime() - 24 * 3600_000);
+  const remindAt = reminderAt(start);
   if (remindAt.getTime() <= now.getTime()) return [];
   return [template('mail.booking-reminder', bookingJobIds.reminderMail(start), { sessionStartsAt: start.toISOString() }, remindAt)];
 }

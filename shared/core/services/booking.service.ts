@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { ADMIN_MESSAGES } from '../../contract/admin.ts';
 import { API_MESSAGES as M, HOLD_LIMIT_MESSAGES } from '../../contract/messages.ts';
 import { WHATSAPP_CONSENT_TEXT, type BookingCreate, type BookingCreateResponse, type PaymentStatus } from '../../contract/booking.ts';
+import { DEFAULT_SERVICE_ID } from '../../domain/session.ts';
 import { slotWindow } from '../../domain/slots.ts';
 import { toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
@@ -38,7 +40,7 @@ const REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
 /** An admin's booking keeps to the admin's window (15 days, today and Sundays included), in its words. */
 function refusalError(refusal: SlotRefusal, actor: Actor): AppError {
   if (actor.kind === 'admin' && (refusal === 'before_window' || refusal === 'after_window')) {
-    return fieldError('booking_date', 'Please choose a date within the next 15 days, starting today.');
+    return fieldError('booking_date', ADMIN_MESSAGES.manualDateWindow);
   }
   return fieldError(...REFUSALS[refusal]);
 }
@@ -107,7 +109,7 @@ export async function createBooking(db: Db, input: BookingCreate, actor: Actor, 
   const limited = actor.kind === 'public' && holdEnd !== null;
   const values = {
     therapistId: input.therapist_id,
-    serviceId: input.service_id ?? 1,
+    serviceId: input.service_id ?? DEFAULT_SERVICE_ID,
     bookingDate: input.booking_date,
     bookingTimeSlotStart: toHhMm(input.booking_time_slot_start),
     bookingType: input.booking_type,

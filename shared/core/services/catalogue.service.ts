@@ -6,6 +6,7 @@
  */
 import {
   bioParts,
+  CATALOGUE_MESSAGES as CM,
   bioText,
   WEEKDAY_KEYS,
   WEEKDAY_NUMBER,
@@ -20,13 +21,14 @@ import {
   type TimeOffInput,
   type WeeklyHours,
 } from '../../contract/catalogue.ts';
+import { API_MESSAGES } from '../../contract/messages.ts';
 import type { LocationDto, ServiceDto } from '../../contract/public.ts';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
-import { SESSION_MINUTES } from '../../domain/slots.ts';
-import { addDays, centreNow, pad2, timeToMinutes, toHhMm } from '../../domain/time.ts';
-import type { Db } from '../db/client.ts';
+import { sessionEndTime } from '../../domain/session.ts';
+import { addDays, centreNow, timeToMinutes, toHhMm } from '../../domain/time.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
-import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
 import { deletePhoto, putPhoto } from '../repositories/photo.repository.ts';
 import { photoKey, photoRecord, reencodePhoto, therapistPhotoName } from './photo.service.ts';
 import {
@@ -64,7 +66,7 @@ import {
 export type CatalogueActor = { adminId: number };
 const who = (a: CatalogueActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
 
-const NOT_FOUND = 'The selected therapist does not exist.';
+const NOT_FOUND = API_MESSAGES.therapistNotFound;
 
 /** The audit view of a therapist: its columns as the API names them, and its services. */
 function auditableTherapist(t: TherapistRow, serviceIds: number[]): Record<string, unknown> {
@@ -84,15 +86,10 @@ function auditableTherapist(t: TherapistRow, serviceIds: number[]): Record<strin
   };
 }
 
-async function lockTherapist(tx: Tx, id: number): Promise<TherapistRow> {
+async function lockTherapist(tx: DbOrTx, id: number): Promise<TherapistRow> {
   const row = await lockTherapistRow(tx, id);
   if (!row) throw new AppError('not_found', NOT_FOUND);
   return row;
-}
-
-function endOf(start: string): string {
-  const m = timeToMinutes(start) + SESSION_MINUTES;
-  return `${pad2(Math.floor(m / 60))}:${pad2(m % 60)}`;
 }
 
 /** Weekly hours from the template rows: a start time is on a weekday when its weekdays hold it. */
@@ -157,7 +154,7 @@ function toCatalogueDto(
   };
 }
 
-export async function getCatalogueTherapist(db: Db | Tx, id: number, now: Date): Promise<CatalogueTherapistDto> {
+export async function getCatalogueTherapist(db: Db | DbOrTx, id: number, now: Date): Promise<CatalogueTherapistDto> {
   const today = centreNow(now).date;
   const t = await findTherapistRow(db, id);
   if (!t) throw new AppError('not_found', NOT_FOUND);
@@ -205,7 +202,7 @@ export async function patchTherapist(db: Db, id: number, input: TherapistPatch, 
       const beforeServices = await serviceIdsOf(tx, id);
       const type = input.type ?? before.type;
       const locationId = type === 1 ? null : input.location_id !== undefined ? input.location_id : before.locationId;
-      if (type === 2 && !locationId) throw fieldError('location_id', 'An in-person therapist needs a location_id');
+      if (type === 2 && !locationId) throw fieldError('location_id', CM.inPersonNeedsLocation);
       const after = await updateTherapist(tx, id, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.title !== undefined ? { title: input.title } : {}),
@@ -234,7 +231,7 @@ export async function patchTherapist(db: Db, id: number, input: TherapistPatch, 
 }
 
 /** Live client bookings (not blocks) of one therapist, or of all, on dates from…to. */
-async function liveBookingsBetween(db: Db | Tx, therapistId: number | undefined, from: string, to: string): Promise<AffectedBookingDto[]> {
+async function liveBookingsBetween(db: Db | DbOrTx, therapistId: number | undefined, from: string, to: string): Promise<AffectedBookingDto[]> {
   const rows = await liveClientBookingsBetween(db, therapistId, from, to);
   return rows.map(({ b, therapistName }) => ({
     id: b.id,
@@ -307,7 +304,7 @@ export async function setWeeklyHours(
       if (row) {
         await setSlotWeekdays(tx, row.id, weekdays);
       } else {
-        await insertSlot(tx, { therapistId: id, startTime: start, endTime: endOf(start), weekdays, locationId: therapist.locationId });
+        await insertSlot(tx, { therapistId: id, startTime: start, endTime: sessionEndTime(start), weekdays, locationId: therapist.locationId });
       }
     }
     const after = hoursOf(await slotsOf(tx, id));
@@ -419,7 +416,7 @@ export async function createService(db: Db, name: string, by: CatalogueActor): P
       return row;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('conflict', 'A service with this name already exists.');
+    if (isUniqueViolation(err)) throw new AppError('conflict', CM.serviceNameTaken);
     throw err;
   }
 }
@@ -435,7 +432,7 @@ export async function renameService(db: Db, id: number, name: string, by: Catalo
       return row;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('conflict', 'A service with this name already exists.');
+    if (isUniqueViolation(err)) throw new AppError('conflict', CM.serviceNameTaken);
     throw err;
   }
 }
@@ -444,7 +441,7 @@ export async function renameService(db: Db, id: number, name: string, by: Catalo
 export async function patchLocation(db: Db, id: number, input: LocationPatch, by: CatalogueActor, now: Date): Promise<LocationDto> {
   return db.transaction(async (tx) => {
     const before = await lockLocation(tx, id);
-    if (!before) throw new AppError('not_found', `Location ${id} was not found.`);
+    if (!before) throw new AppError('not_found', CM.locationNotFound(id));
     const after = await updateLocation(tx, id, { ...input, updatedAt: now });
     const view = (l: LocationRow): LocationDto => ({ id: l.id, name: l.name, description: l.description, address: l.address, phone: l.phone });
     await insertAudit(tx, { ...who(by), action: 'location.update', entityType: 'location', entityId: id, before: view(before), after: view(after) });
@@ -464,7 +461,7 @@ export async function setTherapistPhoto(
   by: CatalogueActor,
   now: Date,
 ): Promise<{ therapist_id: number; image_url: string }> {
-  if (!(await therapistIdExists(db, id))) throw new AppError('not_found', 'The selected therapist does not exist.');
+  if (!(await therapistIdExists(db, id))) throw new AppError('not_found', NOT_FOUND);
   const image = await reencodePhoto(upload, { width: 400, height: 400 }, 'webp');
   const name = therapistPhotoName(id);
   return db.transaction(async (tx) => {
@@ -487,11 +484,11 @@ export async function setTherapistPhoto(
 
 /** A location's new photo (re-encoded already), replacing the one under its address: stored, audited, the catalogue announced. */
 export async function setLocationPhoto(db: Db, id: number, upload: Buffer, by: CatalogueActor, now: Date): Promise<{ location_id: number; image_url: string }> {
-  if (!(await locationIdExists(db, id))) throw new AppError('not_found', `Location ${id} was not found.`);
+  if (!(await locationIdExists(db, id))) throw new AppError('not_found', CM.locationNotFound(id));
   const image = await reencodePhoto(upload, { width: 800, height: 500 }, 'png');
   return db.transaction(async (tx) => {
     const before = await lockLocation(tx, id);
-    if (!before) throw new AppError('not_found', `Location ${id} was not found.`);
+    if (!before) throw new AppError('not_found', CM.locationNotFound(id));
     await putPhoto(tx, photoRecord(photoKey('locations', `${id}.png`), image));
     // Touching the row announces the change (its trigger) and dates it.
     await updateLocation(tx, id, { updatedAt: now });

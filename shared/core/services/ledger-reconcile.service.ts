@@ -1,7 +1,7 @@
 import { formatRupees, paiseToRupees } from '../../domain/money.ts';
 import { providerLabel, type DiscrepancyKind } from '../../domain/payment-discrepancy.ts';
 import { AppError } from '../errors.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
+import type { DbOrTx } from '../db/client.ts';
 import type { ProviderRefund } from '../providers/payments/payments.provider.ts';
 import { findBookingForUpdate, type BookingRow } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';

@@ -4,12 +4,13 @@ import { changePolicyText } from '../../contract/policy.ts';
 import { changesCloseAt, earliestWithNotice, manageOptions, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { paymentState } from '../../domain/payment-state.ts';
-import { SESSION_MINUTES, slotWindow } from '../../domain/slots.ts';
+import { sessionEnd } from '../../domain/session.ts';
+import { slotWindow } from '../../domain/slots.ts';
 import { centreInstant, centreNow, formatLongDate, formatTimeIst, timeToMinutes, toHhMm } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
-import { enqueueInTx, type DbOrTx } from '../jobs/outbox.ts';
+import { enqueueInTx } from '../jobs/outbox.ts';
 import { intentsForClientChange } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
@@ -57,11 +58,11 @@ function startOf(b: Pick<BookingRow, 'bookingDate' | 'bookingTimeSlotStart'>): D
   return centreInstant(b.bookingDate, toHhMm(b.bookingTimeSlotStart));
 }
 
-/** The session's end: its template slot's end, or SESSION_MINUTES after the start when the template no longer has it. */
+/** The session's end: its template slot's end, or a session's length after the start when the template no longer has it. */
 function endOf(b: ManagedBooking): Date {
   const start = toHhMm(b.bookingTimeSlotStart);
   if (b.slotEndTime && timeToMinutes(b.slotEndTime) > timeToMinutes(start)) return centreInstant(b.bookingDate, toHhMm(b.slotEndTime));
-  return new Date(startOf(b).getTime() + SESSION_MINUTES * 60_000);
+  return sessionEnd(startOf(b));
 }
 
 function stateOf(b: BookingRow): ManagedBookingState {

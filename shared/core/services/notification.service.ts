@@ -1,16 +1,18 @@
+import { API_MESSAGES } from '../../contract/messages.ts';
 import { changePolicyText, OVERTIME_TEXT, shortNoticeText } from '../../contract/policy.ts';
-import { hasNotice } from '../../domain/manage.ts';
+import { hasNotice, isConfirmedBooking } from '../../domain/manage.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
+import { SESSION_MINUTES, sessionEnd } from '../../domain/session.ts';
 import { displayName } from '../../domain/therapist.ts';
 import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { enqueueInTx } from '../jobs/outbox.ts';
+import { enqueueInTx, intent } from '../jobs/outbox.ts';
 import { mailIntents } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import { manageTokenFor, manageUrlFor } from './booking-token.ts';
-import type { JobPayload } from '../jobs/jobs.ts';
+import { jobIds, type JobPayload } from '../jobs/jobs.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
 import { getBookingView, storeMeetingLinkIfNone, type BookingView } from '../repositories/booking.repository.ts';
@@ -18,22 +20,12 @@ import { REFUND_WORDS } from '../../contract/refund-words.ts';
 import { refundStateOf, type RefundState } from './refund.service.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
-import { sessionInvitation as invitation } from './session-invitation.ts';
+import { ensureMessage } from '../repositories/whatsapp.repository.ts';
+import { ARRIVE_EARLY, sessionInvitation as invitation } from './session-invitation.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
-import { handOverReminder } from './whatsapp.service.ts';
 import { linkRefusal } from './payment-link-send.service.ts';
 
 export type NotificationDeps = { db: Db; mailer: Mailer; meetings: MeetingsProvider; config: Config; logger: Logger; now: () => Date };
-
-const SESSION_MS = 60 * 60_000;
-
-/** Confirmed, still on: paid online, offline awaiting payment at the visit, not cancelled. */
-export function isConfirmed(b: BookingView): boolean {
-  if (b.cancelled) return false;
-  return b.bookingType === 'ONLINE'
-    ? b.paymentStatus === 'COMPLETED'
-    : b.bookingType === 'OFFLINE' && (b.paymentStatus === 'PENDING' || b.paymentStatus === 'COMPLETED');
-}
 
 /** The therapist as the wizard and every page name them (shared/domain/therapist.ts): "Asha Mehta". */
 function therapistOf(b: BookingView): string {
@@ -44,22 +36,27 @@ function when(b: BookingView): string {
   return `${formatLongDate(b.bookingDate)} at ${formatTimeIst(b.bookingTimeSlotStart)}`;
 }
 
+/** An online session's meeting as the provider holds it, made and moved in the same words. */
+function meetingOf(b: BookingView, config: Config) {
+  const start = sessionStart(b);
+  return {
+    bookingId: b.id,
+    summary: `Therapy session with ${therapistOf(b)}`,
+    description: `${config.centreName}: ${SESSION_MINUTES}-minute online session (booking ${b.id}).`,
+    start,
+    end: sessionEnd(start),
+  };
+}
+
 /** The meetings.create job: one link per online booking, then the e-mails that carry it. */
 export async function createMeetingForBooking(deps: NotificationDeps, bookingId: number): Promise<{ url: string | null }> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
-  if (b.bookingType !== 'ONLINE' || !isConfirmed(b)) return { url: null };
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
+  if (b.bookingType !== 'ONLINE' || !isConfirmedBooking(b)) return { url: null };
   const now = deps.now();
   let url = b.googleMeetLink;
   if (!url) {
-    const start = sessionStart(b);
-    const made = await deps.meetings.createMeeting({
-      bookingId: b.id,
-      summary: `Therapy session with ${therapistOf(b)}`,
-      description: `${deps.config.centreName}: 60-minute online session (booking ${b.id}).`,
-      start,
-      end: new Date(start.getTime() + SESSION_MS),
-    });
+    const made = await deps.meetings.createMeeting(meetingOf(b, deps.config));
     url = made.url;
   }
   const link = url;
@@ -92,13 +89,13 @@ function sessionLines(b: BookingView, config: Config): string[] {
   const lines = [
     `Therapist: ${therapistOf(b)}`,
     `Date and time: ${when(b)}`,
-    'Duration: 60 minutes',
+    `Duration: ${SESSION_MINUTES} minutes`,
     `Session: ${b.bookingType === 'ONLINE' ? 'Online (secure video call)' : 'In person'}${b.sessionType ? `, ${b.sessionType}` : ''}`,
   ];
   if (b.bookingType === 'ONLINE') {
     lines.push(`Join the video call: ${b.googleMeetLink ?? 'the link will follow in a separate e-mail'}`);
   } else {
-    lines.push(`Centre: ${b.locationName ?? config.centreName}`, `Address: ${b.locationAddress ?? ''}`, 'Please arrive 10 minutes early.');
+    lines.push(`Centre: ${b.locationName ?? config.centreName}`, `Address: ${b.locationAddress ?? ''}`, ARRIVE_EARLY);
   }
   return lines;
 }
@@ -204,7 +201,7 @@ export function paymentLinkMail(b: BookingView, url: string, config: Config): Ma
 /** The mail.payment-link job: the booking's link as it is now; nothing for a booking paid or cancelled since. */
 export async function sendPaymentLinkMail(deps: NotificationDeps, bookingId: number): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (linkRefusal(b) || !b.paymentLinkUrl) return 'skipped';
   await deps.mailer.send(paymentLinkMail(b, b.paymentLinkUrl, deps.config), `payment-link-${bookingId}`);
   return 'sent';
@@ -213,8 +210,8 @@ export async function sendPaymentLinkMail(deps: NotificationDeps, bookingId: num
 /** The mail.booking-confirmation job. */
 export async function sendConfirmation(deps: NotificationDeps, bookingId: number, recipient: 'client' | 'therapist'): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
-  if (!isConfirmed(b)) return 'skipped';
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
+  if (!isConfirmedBooking(b)) return 'skipped';
   // A public booking is written without its token's hash (the batch statement that writes it cannot
   // know its id beforehand, and the key stays out of SQL); it gets it here, before a link to it goes out.
   if (recipient === 'client' && !b.manageTokenHash) {
@@ -230,6 +227,23 @@ export async function sendConfirmation(deps: NotificationDeps, bookingId: number
   return 'sent';
 }
 
+/** whatsapp_messages.kind of the 24-hour reminder. */
+export const REMINDER = 'REMINDER';
+
+/**
+ * The mail.booking-reminder job, for a client who opted in while WhatsApp is configured: the message row
+ * (PENDING, under its unique key) and the whatsapp.reminder job, in one transaction. A second hand-over
+ * (the reminder job run again) finds both and adds nothing.
+ */
+async function handOverReminder(deps: Pick<NotificationDeps, 'db' | 'now'>, b: BookingView): Promise<void> {
+  const start = sessionStart(b);
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    await ensureMessage(tx, b.id, REMINDER, start);
+    await enqueueInTx(tx, [intent('whatsapp.reminder', jobIds.whatsappReminder(b.id, start), { bookingId: b.id, sessionStartsAt: start.toISOString() })], now);
+  });
+}
+
 /**
  * The mail.booking-reminder job (delayed to 24 hours before the session). `scheduledFor` is the session
  * start the reminder was scheduled for: a session the client moved since has its own reminder. A client
@@ -238,8 +252,8 @@ export async function sendConfirmation(deps: NotificationDeps, bookingId: number
  */
 export async function sendReminder(deps: NotificationDeps, bookingId: number, scheduledFor?: string): Promise<'sent' | 'skipped' | 'whatsapp'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
-  if (!isConfirmed(b) || sessionStart(b).getTime() <= deps.now().getTime()) return 'skipped';
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
+  if (!isConfirmedBooking(b) || sessionStart(b).getTime() <= deps.now().getTime()) return 'skipped';
   if (scheduledFor !== undefined && new Date(scheduledFor).getTime() !== sessionStart(b).getTime()) return 'skipped';
   if (deps.config.whatsapp && b.whatsappOptInAt) {
     await handOverReminder(deps, b);
@@ -287,13 +301,13 @@ function refundLines(state: RefundState, config: Config, full: boolean): { lines
  */
 export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number, reason: string | undefined): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType === 'ADMIN_BLOCK' || !b.clientEmail) return 'skipped';
   const state = await refundStateOf(deps.db, bookingId);
   const rupees = (paise: number) => formatPrice(paiseToRupees(paise));
   const what = b.cancelled
     ? `Your session with ${therapistOf(b)} on ${when(b)} has been cancelled.`
-    : isConfirmed(b)
+    : isConfirmedBooking(b)
       ? `Your session with ${therapistOf(b)} on ${when(b)} is still booked; this message is about a payment for it.`
       : `Your session with ${therapistOf(b)} on ${when(b)} did not go ahead: the time held for it ended before your payment reached us.`;
   const lines: string[] = [];
@@ -441,7 +455,7 @@ export function changeMail(
  */
 export async function sendChangeMail(deps: NotificationDeps, p: ChangePayload): Promise<'sent' | 'skipped'> {
   const b = await getBookingView(deps.db, p.bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType === 'ADMIN_BLOCK' || b.calendarSequence !== p.sequence) return 'skipped';
   if ((p.change === 'cancelled') !== b.cancelled) return 'skipped';
   const message = changeMail(b, p, deps.config, deps.now(), await refundStateOf(deps.db, b.id));
@@ -464,15 +478,7 @@ export async function updateMeetingForBooking(
   sequence: number,
 ): Promise<'moved' | 'cancelled' | 'unchanged' | 'skipped'> {
   const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', 'Booking not found.');
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType !== 'ONLINE' || !b.googleMeetLink || b.calendarSequence !== sequence) return 'skipped';
-  const start = sessionStart(b);
-  return deps.meetings.updateMeeting({
-    bookingId: b.id,
-    summary: `Therapy session with ${therapistOf(b)}`,
-    description: `${deps.config.centreName}: 60-minute online session (booking ${b.id}).`,
-    start,
-    end: new Date(start.getTime() + SESSION_MS),
-    cancelled: b.cancelled,
-  });
+  return deps.meetings.updateMeeting({ ...meetingOf(b, deps.config), cancelled: b.cancelled });
 }

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { displayName } from '../../domain/therapist.ts';
+import { SESSION_MINUTES } from '../../domain/session.ts';
 import { addDays, centreNow, formatLongDate, formatTime12h, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
 import { JobWaitTimeout, type JobsClient } from '../jobs/queues.ts';
-import { enqueueInTx, intent, type DbOrTx } from '../jobs/outbox.ts';
+import { enqueueInTx, intent } from '../jobs/outbox.ts';
 import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import { bookingOfReference, linkReference, MIN_LINK_LIFETIME_MS, type PaymentsProvider } from '../providers/payments/payments.provider.ts';
@@ -33,8 +34,6 @@ import {
 } from '../repositories/payment.repository.ts';
 
 export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
-
-export const PAYMENT_LINK_FAILED = 'Failed to generate payment link. Please contact support.';
 
 /** A missing price books ₹0, but a payment link cannot be for nothing: it is made for ₹1 (spec section 9). */
 export const MIN_LINK_PAISE = 100;
@@ -132,7 +131,7 @@ export type PaymentLinkResult = { short_url: string; payment_link_id: string };
 /** The payments.create-link job: one link per booking, stored on the booking. Safe to run again. */
 export async function createLinkForBooking(deps: PaymentDeps, bookingId: number): Promise<PaymentLinkResult> {
   const booking = await getBookingView(deps.db, bookingId);
-  if (!booking) throw new AppError('not_found', 'Booking not found.');
+  if (!booking) throw new AppError('not_found', M.bookingNotFound);
   if (booking.paymentLinkUrl && booking.razorpayPaymentLinkId) {
     return { short_url: booking.paymentLinkUrl, payment_link_id: booking.razorpayPaymentLinkId };
   }
@@ -149,7 +148,7 @@ export async function createLinkForBooking(deps: PaymentDeps, bookingId: number)
     (await deps.payments.createPaymentLink({
       referenceId,
       amountPaise: booking.amountPaise > 0 ? booking.amountPaise : MIN_LINK_PAISE,
-      description: `${deps.config.centreName}: 60-minute online session with ${displayName(booking.therapistName)} on ${formatLongDate(booking.bookingDate)} at ${formatTime12h(booking.bookingTimeSlotStart)} (booking ${booking.id})`,
+      description: `${deps.config.centreName}: ${SESSION_MINUTES}-minute online session with ${displayName(booking.therapistName)} on ${formatLongDate(booking.bookingDate)} at ${formatTime12h(booking.bookingTimeSlotStart)} (booking ${booking.id})`,
       customer: { name: booking.clientFullName, email: booking.clientEmail, contact: `+91${booking.clientMobile}` },
       callbackUrl: `${deps.config.publicBaseUrl}/payment-status`,
       // The provider needs a link to live at least 15 minutes; reconciliation cancels it when the hold ends.
@@ -261,12 +260,12 @@ export async function handlePaymentWebhook(
   signature: string | undefined,
   eventIdHeader: string | undefined,
 ): Promise<WebhookOutcome> {
-  if (!signature || !deps.payments.verifyWebhook(rawBody, signature)) throw new AppError('validation', 'Invalid webhook signature.');
+  if (!signature || !deps.payments.verifyWebhook(rawBody, signature)) throw new AppError('validation', M.webhookSignatureInvalid);
   let parsed: z.infer<typeof webhookSchema>;
   try {
     parsed = webhookSchema.parse(JSON.parse(rawBody.toString('utf8')));
   } catch {
-    throw new AppError('validation', 'Malformed webhook body.');
+    throw new AppError('validation', M.webhookMalformed);
   }
   const eventId = eventIdHeader?.trim() || `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
   const link = parsed.payload?.payment_link?.entity;
@@ -425,7 +424,7 @@ export async function requestPaymentLink(deps: PaymentLinkDeps, bookingId: numbe
     return await deps.jobs.runAndWait('payments.create-link', { bookingId: booking.id }, jobIds.paymentLink(booking.id), deps.config.paymentLinkWaitMs);
   } catch (err) {
     deps.logger.warn({ bookingId: booking.id, err: (err as Error).message }, 'payment link job did not answer');
-    throw new AppError(err instanceof JobWaitTimeout ? 'timeout' : 'bad_gateway', PAYMENT_LINK_FAILED);
+    throw new AppError(err instanceof JobWaitTimeout ? 'timeout' : 'bad_gateway', M.paymentLinkFailed);
   }
 }
 
@@ -473,7 +472,7 @@ export type BookingDetailsAnswer =
  * online booking is settled first (signed callback believed, otherwise the provider asked).
  */
 export async function paymentStatusFor(deps: PaymentDeps, ref: string, query: Record<string, unknown>, proof: BookingProof): Promise<BookingDetailsAnswer> {
-  const notFound = () => new AppError('not_found', 'Failed to retrieve booking details. Please contact support.');
+  const notFound = () => new AppError('not_found', M.bookingDetailsFailed);
   let booking = await findBookingByPublicRef(deps.db, ref);
   let byNumber = false;
   if (!booking && /^\d{1,10}$/.test(ref) && Number(ref) <= INT4_MAX) {

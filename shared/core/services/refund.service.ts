@@ -1,9 +1,8 @@
 import type { CancelRefund } from '../../contract/admin.ts';
 import type { RefundResult } from '../../contract/refunds.ts';
 import { paiseToRupees } from '../../domain/money.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import type { DbOrTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentsProvider, ProviderRefund } from '../providers/payments/payments.provider.ts';
 import { findBookingForUpdate } from '../repositories/admin-booking.repository.ts';

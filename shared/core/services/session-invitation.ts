@@ -4,13 +4,15 @@
  * "Add to calendar" holds one event, and a later change (the same UID, SEQUENCE raised, or
  * METHOD:CANCEL) moves or removes that one event wherever it came from.
  */
+import { SESSION_MINUTES, sessionEnd } from '../../domain/session.ts';
 import { displayName } from '../../domain/therapist.ts';
 import { sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import { buildIcs } from '../providers/mail/ics.ts';
 import type { BookingView } from '../repositories/booking.repository.ts';
 
-const SESSION_MS = 60 * 60_000;
+/** What a client coming to the centre is asked, in the e-mails and the invitation alike. */
+export const ARRIVE_EARLY = 'Please arrive 10 minutes early.';
 
 /** The downloaded file's name: therapy-session-{booking id}.ics. */
 export function sessionIcsFilename(bookingId: number): string {
@@ -30,10 +32,10 @@ export function sessionInvitation(b: BookingView, config: Config, now: Date, opt
     sequence: opts.sequence ?? b.calendarSequence,
     method: opts.method ?? (b.cancelled ? 'CANCEL' : 'REQUEST'),
     start,
-    end: new Date(start.getTime() + SESSION_MS),
+    end: sessionEnd(start),
     stamp: now,
     summary: `Therapy session: ${b.clientFullName} with ${therapist}`,
-    description: `${config.centreName}, 60-minute ${b.bookingType === 'ONLINE' ? 'online' : 'in-person'} session (booking ${b.id}).${b.bookingType === 'OFFLINE' ? ' Please arrive 10 minutes early.' : ''}`,
+    description: `${config.centreName}, ${SESSION_MINUTES}-minute ${b.bookingType === 'ONLINE' ? 'online' : 'in-person'} session (booking ${b.id}).${b.bookingType === 'OFFLINE' ? ` ${ARRIVE_EARLY}` : ''}`,
     location: b.bookingType === 'ONLINE' ? (b.googleMeetLink ?? 'Online') : `${b.locationName ?? ''}, ${b.locationAddress ?? ''}`,
     ...(b.bookingType === 'ONLINE' && b.googleMeetLink ? { url: b.googleMeetLink } : {}),
     organizer: { name: config.centreName, email: config.supportEmail },

@@ -1,3 +1,4 @@
+import { API_MESSAGES } from '../../contract/messages.ts';
 import type { SlotOfferDto } from '../../contract/public.ts';
 import { clientOfferDates, clientSlotOffer } from '../../domain/slots.ts';
 import { centreNow } from '../../domain/time.ts';
@@ -9,7 +10,7 @@ import { listAvailability, listBookedSlots } from './public-catalogue.service.ts
 /** The server-computed offer for a therapist, from the same pure function the wizard uses. */
 export async function slotOfferFor(db: Db, therapistId: number, now: Date): Promise<SlotOfferDto> {
   const therapist = await getTherapist(db, therapistId);
-  if (!therapist) throw new AppError('not_found', 'The selected therapist does not exist.');
+  if (!therapist) throw new AppError('not_found', API_MESSAGES.therapistNotFound);
   const today = centreNow(now);
   const dates = clientOfferDates(today.date);
   const [templates, booked, closed] = await Promise.all([

@@ -8,9 +8,9 @@
  * secret and the invitation's random id (HMAC), and only its SHA-256 is kept to find it again.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { StaffCreate, StaffDto } from '../../contract/catalogue.ts';
+import { STAFF_MESSAGES, type StaffCreate, type StaffDto } from '../../contract/catalogue.ts';
 import { isCommonPassword } from '../../domain/passwords.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
 import { enqueueInTx, intent } from '../jobs/outbox.ts';
@@ -27,24 +27,13 @@ import {
   useInvitation,
   type AdminUser,
 } from '../repositories/admin.repository.ts';
-import { insertAudit, type Tx } from '../repositories/audit.repository.ts';
+import { insertAudit } from '../repositories/audit.repository.ts';
 import { auditableAdmin, hashPassword, verifyPassword } from './admin-user.service.ts';
 import { throttleAccount, type LoginThrottle } from './auth.service.ts';
 
 export const INVITATION_HOURS = 48;
 export type StaffActor = { adminId: number };
 const who = (a: StaffActor) => ({ adminId: a.adminId, actor: `admin:${a.adminId}` });
-
-export const STAFF_MESSAGES = {
-  commonPassword: 'This password is too common. Please choose one that is harder to guess.',
-  wrongCurrent: 'The current password is not correct.',
-  samePassword: 'The new password must differ from the current one.',
-  lastSuperadmin: 'This is the last active super admin: make another super admin first.',
-  notFound: (id: number) => `Admin ${id} was not found.`,
-  exists: 'An admin with this username or email already exists.',
-  linkInvalid: 'This link is not valid or has expired. Ask a super admin for a new one.',
-  inactive: 'This account is deactivated. Ask a super admin to activate it.',
-} as const;
 
 /** The link's token for an invitation id: HMAC of the server's secret, so neither the table nor the outbox holds it. */
 export function invitationToken(secret: string, invitationId: string): string {
@@ -77,7 +66,7 @@ export async function listStaff(db: Db, now: Date): Promise<StaffDto[]> {
 }
 
 /** A new invitation for `admin` (older unused ones stop working) and its e-mail, in the caller's transaction. */
-async function invite(tx: Tx, admin: AdminUser, kind: 'invite' | 'reset', secret: string, now: Date): Promise<void> {
+async function invite(tx: DbOrTx, admin: AdminUser, kind: 'invite' | 'reset', secret: string, now: Date): Promise<void> {
   const id = randomUUID();
   await replaceInvitation(tx, {
     id,
@@ -123,7 +112,7 @@ export async function createStaff(db: Db, input: StaffCreate, by: StaffActor, se
   }
 }
 
-async function lockById(tx: Tx, id: number): Promise<AdminUser> {
+async function lockById(tx: DbOrTx, id: number): Promise<AdminUser> {
   const row = await lockAdminById(tx, id);
   if (!row) throw new AppError('not_found', STAFF_MESSAGES.notFound(id));
   return row;

@@ -1,13 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { API_MESSAGES } from '../../contract/messages.ts';
+import { isConfirmedBooking } from '../../domain/manage.ts';
 import { advancedStatus, whatsappRecipient, type WhatsAppMessageStatus } from '../../domain/whatsapp.ts';
 import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import { displayName } from '../../domain/therapist.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
-import { enqueueInTx, intent, type DbOrTx } from '../jobs/outbox.ts';
+import { enqueueInTx, intent } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { scrubbed, verifyMetaSignature, whatsappProvider, WhatsAppSendError } from '../providers/whatsapp/whatsapp.provider.ts';
 import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
@@ -27,12 +29,9 @@ import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { manageTokenFor } from './booking-token.ts';
 import { linkRefusal, paymentLinkKind } from './payment-link-send.service.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
-import { isConfirmed, reminderMail, type NotificationDeps } from './notification.service.ts';
+import { REMINDER, reminderMail, type NotificationDeps } from './notification.service.ts';
 
 export type WhatsAppDeps = NotificationDeps & { fetch: typeof fetch };
-
-/** whatsapp_messages.kind of the 24-hour reminder. */
-export const REMINDER = 'REMINDER';
 
 /**
  * The reminder template's body parameters, in the order of the approved template (README, "WhatsApp
@@ -42,20 +41,6 @@ export const REMINDER = 'REMINDER';
 export function reminderParams(b: BookingView): string[] {
   const firstName = b.clientFullName.trim().split(/\s+/)[0] ?? b.clientFullName;
   return [firstName, displayName(b.therapistName), formatLongDate(b.bookingDate), formatTimeIst(b.bookingTimeSlotStart)];
-}
-
-/**
- * The mail.booking-reminder job, for a client who opted in while WhatsApp is configured: the message row
- * (PENDING, under its unique key) and the whatsapp.reminder job, in one transaction. A second hand-over
- * (the reminder job run again) finds both and adds nothing.
- */
-export async function handOverReminder(deps: Pick<NotificationDeps, 'db' | 'now'>, b: BookingView): Promise<void> {
-  const start = sessionStart(b);
-  const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    await ensureMessage(tx, b.id, REMINDER, start);
-    await enqueueInTx(tx, [intent('whatsapp.reminder', jobIds.whatsappReminder(b.id, start), { bookingId: b.id, sessionStartsAt: start.toISOString() })], now);
-  });
 }
 
 export type ReminderOutcome = 'sent' | 'already-sent' | 'fell-back' | 'skipped';
@@ -77,7 +62,7 @@ export async function sendWhatsAppReminder(
   if (row.status !== 'PENDING' && row.status !== 'FAILED') return 'already-sent';
   const b = await getBookingView(deps.db, payload.bookingId);
   const now = deps.now();
-  if (!b || !isConfirmed(b) || sessionStart(b).getTime() !== start.getTime() || start.getTime() <= now.getTime()) return 'skipped';
+  if (!b || !isConfirmedBooking(b) || sessionStart(b).getTime() !== start.getTime() || start.getTime() <= now.getTime()) return 'skipped';
   const fallBack = async (why: string): Promise<ReminderOutcome> => {
     deps.logger.warn({ bookingId: b.id, reason: why }, 'whatsapp reminder: sending the e-mail reminder instead');
     // The e-mail first: should it fail, the row is still as it was and the job's retry tries again.
@@ -251,12 +236,12 @@ export type WebhookDeps = { db: Db; config: Config; logger: Logger; now: () => D
 export async function handleWhatsAppWebhook(deps: WebhookDeps, rawBody: Buffer, signature: string | undefined): Promise<{ recorded: number }> {
   const wa = deps.config.whatsapp;
   if (!wa) throw new AppError('not_found', 'Not found');
-  if (!verifyMetaSignature(wa.appSecret, rawBody, signature)) throw new AppError('unauthorized', 'Invalid webhook signature.');
+  if (!verifyMetaSignature(wa.appSecret, rawBody, signature)) throw new AppError('unauthorized', API_MESSAGES.webhookSignatureInvalid);
   let parsed: z.infer<typeof webhookSchema>;
   try {
     parsed = webhookSchema.parse(JSON.parse(rawBody.toString('utf8')));
   } catch {
-    throw new AppError('validation', 'Malformed webhook body.');
+    throw new AppError('validation', API_MESSAGES.webhookMalformed);
   }
   const events: StatusEvent[] = parsed.entry
     .flatMap((e) => e.changes ?? [])

@@ -1,6 +1,7 @@
 /** Pure display rules and helpers of the admin screens (spec sections 4, 5 and 9). */
-import { addDays, centreNow, formatLongDate, formatTime12h, monthName, pad2, timeToMinutes, weekday, weekdayName } from '../../../shared/domain/time.ts';
+import { addDays, centreNow, formatLongDate, formatTime12h, monthName, pad2, weekday, weekdayName } from '../../../shared/domain/time.ts';
 import { isAttended } from '../../../shared/domain/attendance.ts';
+import { sessionEndTime } from '../../../shared/domain/session.ts';
 import { formatRupees } from '../../../shared/domain/money.ts';
 import type { PaymentState } from '../../../shared/domain/payment-state.ts';
 import { displayName } from '../../../shared/domain/therapist.ts';
@@ -260,11 +261,9 @@ export function meetingCode(link: string | null | undefined): string {
   return link;
 }
 
-/** Each calendar event lasts one hour from the slot start: '10:00 AM - 11:00 AM'. */
+/** Each calendar event lasts a session from the slot start: '10:00 AM - 11:00 AM'. */
 export function eventTimeRange(start: string): string {
-  const minutes = timeToMinutes(start.slice(0, 5)) + 60;
-  const end = `${pad2(Math.floor(minutes / 60) % 24)}:${pad2(minutes % 60)}`;
-  return `${formatTime(start)} - ${formatTime12h(end)}`;
+  return `${formatTime(start)} - ${formatTime12h(sessionEndTime(start))}`;
 }
 
 export function sessionLabel(type: string | null | undefined): string {

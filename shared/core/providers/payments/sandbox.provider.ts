@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { sandboxPaymentLinks, sandboxRefunds } from '../../db/schema.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { jobIds } from '../../jobs/jobs.ts';
-import { enqueueInTx, intent, type DbOrTx } from '../../jobs/outbox.ts';
+import { enqueueInTx, intent } from '../../jobs/outbox.ts';
 import {
   assertRefundInput,
   callbackSignature,
@@ -16,6 +14,31 @@ import {
   type ProviderRefund,
   type RefundInput,
 } from './payments.provider.ts';
+import {
+  cancelLiveSandboxLink,
+  insertSandboxLink,
+  insertSandboxRefund,
+  lockSandboxLinkOfPayment,
+  markSandboxLinkPaid,
+  paidSandboxLinkOfPayment,
+  refundedSandboxPaise,
+  sandboxLinkById,
+  sandboxLinkByReference,
+  sandboxRefundByKey,
+  sandboxRefundsOfPayment,
+  type SandboxLink,
+  type SandboxRefund,
+} from '../../repositories/sandbox-payments.repository.ts';
+
+/** A link as the sandbox keeps it: what its checkout page shows. */
+export type { SandboxLink };
+
+/** The sandbox's answers, as Razorpay's would read, and its checkout page's. */
+export const SANDBOX_MESSAGES = {
+  linkNotFound: 'Payment link not found.',
+  paymentNotFound: 'Payment not found.',
+  linkClosed: 'This payment link has expired or was cancelled.',
+} as const;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -24,9 +47,6 @@ export function providerId(prefix: string): string {
   const bytes = randomBytes(14);
   return `${prefix}_${[...bytes].map((b) => ALPHABET[b % ALPHABET.length]).join('')}`;
 }
-
-export type SandboxLink = typeof sandboxPaymentLinks.$inferSelect;
-type SandboxRefund = typeof sandboxRefunds.$inferSelect;
 
 const toRefund = (r: SandboxRefund): ProviderRefund => ({ id: r.id, paymentId: r.paymentId, amountPaise: r.amountPaise, status: r.status });
 
@@ -76,8 +96,8 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
   });
 
   async function mustGet(id: string): Promise<SandboxLink> {
-    const [row] = await db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.id, id));
-    if (!row) throw new AppError('not_found', 'Payment link not found.');
+    const row = await sandboxLinkById(db, id);
+    if (!row) throw new AppError('not_found', SANDBOX_MESSAGES.linkNotFound);
     return row;
   }
 
@@ -154,35 +174,28 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
       if (await this.findPaymentLinkByReference(input.referenceId)) {
         throw new AppError('conflict', `A payment link with reference_id ${input.referenceId} already exists.`);
       }
-      const [row] = await db
-        .insert(sandboxPaymentLinks)
-        .values({
-          id: providerId('plink'),
-          referenceId: input.referenceId,
-          amountPaise: input.amountPaise,
-          description: input.description,
-          customer: input.customer,
-          callbackUrl: input.callbackUrl,
-          expireBy: input.expireBy,
-        })
-        .returning();
-      return toLink(row!);
+      const row = await insertSandboxLink(db, {
+        id: providerId('plink'),
+        referenceId: input.referenceId,
+        amountPaise: input.amountPaise,
+        description: input.description,
+        customer: input.customer,
+        callbackUrl: input.callbackUrl,
+        expireBy: input.expireBy,
+      });
+      return toLink(row);
     },
     async fetchPaymentLink(id) {
       return toLink(await mustGet(id));
     },
     async findPaymentLinkByReference(referenceId) {
-      const [row] = await db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.referenceId, referenceId)).limit(1);
+      const row = await sandboxLinkByReference(db, referenceId);
       return row ? toLink(row) : undefined;
     },
     async cancelPaymentLink(id) {
       return db.transaction(async (tx) => {
-        const [cancelled] = await tx
-          .update(sandboxPaymentLinks)
-          .set({ status: 'cancelled', updatedAt: sql`now()` })
-          // Only a live link: one paid or expired meanwhile is answered as it stands, as Razorpay's cancel does.
-          .where(and(eq(sandboxPaymentLinks.id, id), eq(sandboxPaymentLinks.status, 'created'), gt(sandboxPaymentLinks.expireBy, deps.now())))
-          .returning();
+        // Only a live link: one paid or expired meanwhile is answered as it stands, as Razorpay's cancel does.
+        const cancelled = await cancelLiveSandboxLink(tx, id, deps.now());
         if (!cancelled) return toLink(await mustGet(id));
         await queueWebhook(tx, 'payment_link.cancelled', cancelled);
         return toLink(cancelled);
@@ -193,45 +206,33 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
       return db.transaction(async (tx) => {
         // The paid link holds the payment; locking it makes refunds of one payment take turns, so two at
         // once cannot both fit in what is left.
-        const [link] = await tx.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.paymentId, input.paymentId)).for('update');
+        const link = await lockSandboxLinkOfPayment(tx, input.paymentId);
         // Read after the lock: a retry that waited for the first attempt sees its refund and answers it.
-        const byKey = async () => (await tx.select().from(sandboxRefunds).where(eq(sandboxRefunds.idempotencyKey, input.idempotencyKey)))[0];
+        const byKey = () => sandboxRefundByKey(tx, input.idempotencyKey);
         const earlier = await byKey();
         if (earlier) return sameRequest(earlier, input);
         // Razorpay answers 400 to a payment it did not capture; the Razorpay provider makes that a conflict.
         if (link?.status !== 'paid') throw new AppError('conflict', `Payment ${input.paymentId} was not captured, so there is nothing to refund.`);
-        const [sum] = await tx
-          .select({ refunded: sql<number>`coalesce(sum(${sandboxRefunds.amountPaise}), 0)::int` })
-          .from(sandboxRefunds)
-          .where(and(eq(sandboxRefunds.paymentId, input.paymentId), eq(sandboxRefunds.status, 'processed')));
-        const left = link.amountPaise - (sum?.refunded ?? 0);
+        const left = link.amountPaise - (await refundedSandboxPaise(tx, input.paymentId));
         if (input.amountPaise > left) {
           throw new AppError('conflict', `A refund of ${input.amountPaise} paise is more than the ${left} paise left of payment ${input.paymentId}.`);
         }
-        await tx
-          .insert(sandboxRefunds)
-          .values({
-            id: providerId('rfnd'),
-            paymentId: input.paymentId,
-            amountPaise: input.amountPaise,
-            idempotencyKey: input.idempotencyKey,
-            notes: input.notes ?? {},
-            status: 'processed',
-            createdAt: deps.now(),
-          })
-          .onConflictDoNothing({ target: sandboxRefunds.idempotencyKey });
+        await insertSandboxRefund(tx, {
+          id: providerId('rfnd'),
+          paymentId: input.paymentId,
+          amountPaise: input.amountPaise,
+          idempotencyKey: input.idempotencyKey,
+          notes: input.notes ?? {},
+          createdAt: deps.now(),
+        });
         // Another payment's refund may have taken the key meanwhile: the row read back decides.
         return sameRequest((await byKey())!, input);
       });
     },
     async fetchPayment(paymentId) {
-      const [link] = await db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.paymentId, paymentId));
-      if (link?.status !== 'paid') throw new AppError('not_found', 'Payment not found.');
-      const [sum] = await db
-        .select({ refunded: sql<number>`coalesce(sum(${sandboxRefunds.amountPaise}), 0)::int` })
-        .from(sandboxRefunds)
-        .where(and(eq(sandboxRefunds.paymentId, paymentId), eq(sandboxRefunds.status, 'processed')));
-      const refunded = sum?.refunded ?? 0;
+      const link = await paidSandboxLinkOfPayment(db, paymentId);
+      if (!link) throw new AppError('not_found', SANDBOX_MESSAGES.paymentNotFound);
+      const refunded = await refundedSandboxPaise(db, paymentId);
       return {
         id: paymentId,
         amountPaise: link.amountPaise,
@@ -246,23 +247,13 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
     },
     async listPaymentRefunds(paymentId) {
       // As fetchPayment: only a captured payment is known (Razorpay answers "does not exist" otherwise).
-      const [link] = await db
-        .select({ id: sandboxPaymentLinks.id })
-        .from(sandboxPaymentLinks)
-        .where(and(eq(sandboxPaymentLinks.paymentId, paymentId), eq(sandboxPaymentLinks.status, 'paid')));
-      if (!link) throw new AppError('not_found', 'Payment not found.');
-      const rows = await db.select().from(sandboxRefunds).where(eq(sandboxRefunds.paymentId, paymentId)).orderBy(sandboxRefunds.createdAt, sandboxRefunds.id);
-      return rows.map(toRefund);
+      if (!(await paidSandboxLinkOfPayment(db, paymentId))) throw new AppError('not_found', SANDBOX_MESSAGES.paymentNotFound);
+      return (await sandboxRefundsOfPayment(db, paymentId)).map(toRefund);
     },
-    getLink: async (id) => (await db.select().from(sandboxPaymentLinks).where(eq(sandboxPaymentLinks.id, id)))[0],
+    getLink: (id) => sandboxLinkById(db, id),
     async pay(id) {
       return db.transaction(async (tx) => {
-        const [paid] = await tx
-          .update(sandboxPaymentLinks)
-          // On the provider's clock, like expire_by: updated_at is the capture time fetchPayment answers.
-          .set({ status: 'paid', paymentId: providerId('pay'), updatedAt: deps.now() })
-          .where(and(eq(sandboxPaymentLinks.id, id), eq(sandboxPaymentLinks.status, 'created'), gt(sandboxPaymentLinks.expireBy, deps.now())))
-          .returning();
+        const paid = await markSandboxLinkPaid(tx, id, providerId('pay'), deps.now());
         if (paid) {
           await queueWebhook(tx, 'payment_link.paid', paid);
           return callbackUrl(paid, 'paid', paid.paymentId!);
@@ -270,12 +261,12 @@ export function sandboxProvider(deps: SandboxDeps): SandboxPayments {
         const link = await mustGet(id);
         // Pressing Pay again (a reload) sends the client back with the same signed answer.
         if (link.status === 'paid') return callbackUrl(link, 'paid', link.paymentId!);
-        throw new AppError('conflict', 'This payment link has expired or was cancelled.');
+        throw new AppError('conflict', SANDBOX_MESSAGES.linkClosed);
       });
     },
     async fail(id) {
       const link = await mustGet(id);
-      if (effectiveStatus(link) !== 'created') throw new AppError('conflict', 'This payment link has expired or was cancelled.');
+      if (effectiveStatus(link) !== 'created') throw new AppError('conflict', SANDBOX_MESSAGES.linkClosed);
       return callbackUrl(link, 'failed', providerId('pay'));
     },
     verifyCallback(params: CallbackParams) {

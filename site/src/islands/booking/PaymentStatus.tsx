@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { API_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { shortNoticeText } from '../../../../shared/contract/policy.ts';
 import { DEFAULT_MANAGE_POLICY, type ManagePolicy, type Support } from '../../../../shared/domain/manage.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
@@ -24,7 +25,7 @@ export const STATUS_TEXT = {
   failedTitle: 'Payment Failed!',
   failedText: 'Your payment could not be processed.',
   lookupFailedTitle: 'Booking Confirmation Failed!',
-  lookupFailed: 'Failed to retrieve booking details. Please contact support.',
+  lookupFailed: API_MESSAGES.bookingDetailsFailed,
   confirmedTitle: 'Booking Confirmed!',
   tryAgain: 'Try payment again',
   holdEnded: 'The time held for this booking has ended, so the slot may have gone to someone else. Please book again.',

@@ -3,6 +3,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import { API_MESSAGES, WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { shortNoticeText } from '../../../../shared/contract/policy.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
+import { SESSION_MINUTES } from '../../../../shared/domain/session.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { normaliseIndianMobile } from '../../../../shared/domain/contact.ts';
 import { formatLongDate, formatTime12h, formatTimeIst } from '../../../../shared/domain/time.ts';
@@ -188,7 +189,7 @@ export function PaymentStep(nav: PaymentNav) {
           <Row label="Time">
             {formatTime12h(slot.start_time)} – {formatTimeIst(slot.end_time)}
           </Row>
-          <Row label="Duration">60 minutes</Row>
+          <Row label="Duration">{`${SESSION_MINUTES} minutes`}</Row>
           <Row label="Name">{c.fullName}</Row>
           <Row label="Email">{c.email}</Row>
           <Row label="Mobile">{normaliseIndianMobile(c.mobile)}</Row>

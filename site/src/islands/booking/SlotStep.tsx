@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
+import { SESSION_MINUTES } from '../../../../shared/domain/session.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { getSlotOffer } from '../../lib/api.ts';
 import { $booking, setSlotDate, setSlotNotice, setTimeSlot } from '../../stores/booking.ts';
@@ -38,7 +39,7 @@ export function SlotStep({ onBack, onNext }: { onBack: () => void; onNext: () =>
             <p className="slot-summary-name">{displayName(selectedTherapist.name)}</p>
             <p>Therapy Session</p>
             <p className="muted">
-              <ClockIcon /> 60 minutes
+              <ClockIcon /> {`${SESSION_MINUTES} minutes`}
             </p>
             {bookingType === 'offline' && selectedLocation && (
               <p className="muted">

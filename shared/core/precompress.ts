@@ -3,7 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { COMPRESS_THRESHOLD, type Encoding } from './compress.ts';
+
+/**
+ * The site's compressed files, written once when it is built (the Astro integration below) and served
+ * by the API (api/src/middleware/static-site.ts): shared by both, so the site's build imports no API code.
+ */
+
+/** Answers smaller than this go as they are: compressing them saves less than its headers cost. */
+export const COMPRESS_THRESHOLD = 1024;
+
+export type Encoding = 'br' | 'gzip';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
