@@ -8,6 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PaymentDto } from '../../shared/contract/admin.ts';
 import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
 import { formatTime12h, monthName } from '../../shared/domain/time.ts';
 import { launchBrowser, openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
@@ -42,6 +43,17 @@ async function offer(therapistId: number): Promise<Offer> {
 async function offered(therapistId: number, date: string, start: string): Promise<boolean> {
   const o = await offer(therapistId);
   return Boolean(o.days.find((d) => d.date === date)?.slots.some((s) => s.start_time === start));
+}
+
+/** A booking made through the public API, as the wizard makes it; answers its id. */
+async function book(body: unknown): Promise<number> {
+  const res = await fetch(`${stack.baseUrl}/confirm-booking`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { booking_id: number }).booking_id;
 }
 
 async function apiToken(user: { username: string; password: string }): Promise<string> {
@@ -170,13 +182,7 @@ describe('bookings on the dashboard and calendar', () => {
     const day = o.days.find((d) => d.slots.length > 0)!;
     date = day.date;
     start = day.slots[day.slots.length - 1]!.start_time;
-    const res = await fetch(`${stack.baseUrl}/confirm-booking`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(onlineBooking({ booking_date: date, booking_time_slot_start: start, client_full_name: 'Ishita Banerjee' })),
-    });
-    expect(res.status).toBe(200);
-    bookingId = ((await res.json()) as { booking_id: number }).booking_id;
+    bookingId = await book(onlineBooking({ booking_date: date, booking_time_slot_start: start, client_full_name: 'Ishita Banerjee' }));
   });
 
   it('a booking made through the public API appears on the dashboard and calendar', async () => {
@@ -302,36 +308,25 @@ describe('availability per therapist, and Record payment', () => {
       }
     }
     expect(date).not.toBe('');
-    const made = await fetch(`${stack.baseUrl}/confirm-booking`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(
-        onlineBooking({
-          booking_date: date,
-          booking_time_slot_start: start,
-          client_full_name: 'Nandini Iyer',
-          client_email: 'nandini.iyer@example.com',
-          client_mobile: '9845000001',
-        }),
-      ),
-    });
-    expect(made.status).toBe(200);
+    await book(
+      onlineBooking({
+        booking_date: date,
+        booking_time_slot_start: start,
+        client_full_name: 'Nandini Iyer',
+        client_email: 'nandini.iyer@example.com',
+        client_mobile: '9845000001',
+      }),
+    );
     const rohan = (await offer(5)).days.find((d) => d.slots.length > 0)!;
-    const inPerson = await fetch(`${stack.baseUrl}/confirm-booking`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(
-        offlineBooking({
-          booking_date: rohan.date,
-          booking_time_slot_start: rohan.slots[0]!.start_time,
-          client_full_name: 'Arjun Pillai',
-          client_email: 'arjun.pillai@example.com',
-          client_mobile: '9845000002',
-        }),
-      ),
-    });
-    expect(inPerson.status).toBe(200);
-    const inPersonId = ((await inPerson.json()) as { booking_id: number }).booking_id;
+    const inPersonId = await book(
+      offlineBooking({
+        booking_date: rohan.date,
+        booking_time_slot_start: rohan.slots[0]!.start_time,
+        client_full_name: 'Arjun Pillai',
+        client_email: 'arjun.pillai@example.com',
+        client_mobile: '9845000002',
+      }),
+    );
     const time = formatTime12h(start);
 
     for (const viewport of Object.values(VIEWPORTS)) {
@@ -373,21 +368,15 @@ describe('cancelling a paid booking', () => {
   it('a cash payment recorded at the desk is on the end-of-day report; cancelled with a full refund, the note and the client’s e-mail say so', async () => {
     // An in-person booking paid at the desk.
     const rohan = (await offer(5)).days.filter((d) => d.slots.length > 0).at(-1)!;
-    const made = await fetch(`${stack.baseUrl}/confirm-booking`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(
-        offlineBooking({
-          booking_date: rohan.date,
-          booking_time_slot_start: rohan.slots.at(-1)!.start_time,
-          client_full_name: 'Kavya Raman',
-          client_email: 'kavya.raman@example.com',
-          client_mobile: '9845000003',
-        }),
-      ),
-    });
-    expect(made.status).toBe(200);
-    const paidId = ((await made.json()) as { booking_id: number }).booking_id;
+    const paidId = await book(
+      offlineBooking({
+        booking_date: rohan.date,
+        booking_time_slot_start: rohan.slots.at(-1)!.start_time,
+        client_full_name: 'Kavya Raman',
+        client_email: 'kavya.raman@example.com',
+        client_mobile: '9845000003',
+      }),
+    );
     const owner = { Authorization: `Bearer ${await apiToken(OWNER)}` };
     const paid = await fetch(`${stack.baseUrl}/api/admin/bookings/${paidId}/record-payment`, {
       method: 'POST',
@@ -527,15 +516,6 @@ describe('manual booking', () => {
 
 describe('the receptionist’s day (issue 19)', () => {
   let holdDate = '';
-  async function book(body: unknown): Promise<number> {
-    const res = await fetch(`${stack.baseUrl}/confirm-booking`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { booking_id: number }).booking_id;
-  }
 
   it('All Booked Slots: today first, then upcoming, an unpaid hold with its expiry, filters; messages by the action; the panel’s confirmation (screenshots)', async () => {
     // Priya (2): an unpaid online hold on her first free day.
@@ -762,20 +742,86 @@ describe('the receptionist’s day (issue 19)', () => {
 });
 
 describe('reports', () => {
-  it('Download Excel saves a valid .xlsx with the Inventory sheet', async () => {
+  it('Download Excel saves the whole ledger: one Inventory sheet, its header, and a row per entry the report shows', async () => {
+    // Entries of its own: an in-person booking paid at the desk by UPI, cancelled with ₹500 of it handed back in cash.
+    const rohan = (await offer(5)).days.filter((d) => d.slots.length > 0).at(-1)!;
+    const id = await book(
+      offlineBooking({
+        booking_date: rohan.date,
+        booking_time_slot_start: rohan.slots[0]!.start_time,
+        client_full_name: 'Ishaan Verma',
+        client_email: 'ishaan.verma@example.com',
+        client_mobile: '9845000011',
+      }),
+    );
+    const owner = { Authorization: `Bearer ${await apiToken(OWNER)}` };
+    const post = async (path: string, body: object) => {
+      const res = await fetch(`${stack.baseUrl}/api/admin/bookings/${id}/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...owner },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+    };
+    await post('record-payment', { method: 'UPI' });
+    await post('cancel', { refund: 'PARTIAL', amount: 500, reason: 'Travel plans changed' });
+    await post('record-refund', { method: 'CASH' });
+
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop, acceptDownloads: true });
     await signIn(page, OWNER);
     // The sidebar's /admin/Reports (the spec's link) redirects to the page's own /admin/reports.
     await page.goto(`${stack.baseUrl}/admin/Reports`);
     expect(new URL(page.url()).pathname).toBe('/admin/reports');
     await page.getByRole('heading', { name: 'Inventory Report' }).waitFor();
-    await page.getByRole('button', { name: 'Retry' }).waitFor({ state: 'detached' });
+    const shown = page.getByRole('region', { name: 'Inventory payments' }).locator('tbody tr');
+    await shown.first().waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Excel' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^Inventory_Report_\d{4}-\d{2}-\d{2}\.xlsx$/);
-    const path = await download.path();
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.readFile(path);
-    expect(book.getWorksheet('Inventory')).toBeTruthy();
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(await download.path());
+
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Inventory']);
+    const sheet = workbook.getWorksheet('Inventory')!;
+    const HEADER = ['Booking Date', 'Booking ID', 'Transaction ID', 'Client Name', 'Client Phone', 'Type', 'Method', 'Reference', 'Reason', 'Amount'];
+    // An empty text cell (no transaction id, no reason) reads back as no value.
+    const cells = (n: number) => HEADER.map((_, i) => sheet.getRow(n).getCell(i + 1).value ?? '');
+    expect(cells(1)).toEqual(HEADER);
+    const rows = Array.from({ length: sheet.rowCount - 1 }, (_, i) => cells(i + 2));
+
+    // This test's two entries, as the desk made them.
+    const mine = rows.filter((r) => r[1] === id);
+    expect(mine.map((r) => [r[0], r[3], r[4], r[5], r[6], r[8], r[9]])).toEqual(
+      expect.arrayContaining([
+        [rohan.date, 'Ishaan Verma', '9845000011', 'Payment', 'UPI', '', 1800],
+        [rohan.date, 'Ishaan Verma', '9845000011', 'Refund', 'CASH', 'Travel plans changed', -500],
+      ]),
+    );
+    expect(mine).toHaveLength(2);
+    // Every entry of the ledger, in the report's order (the API's whole list), each as the report has it.
+    const res = await fetch(`${stack.baseUrl}/api/admin/reports/inventory`, { headers: owner });
+    expect(res.status).toBe(200);
+    const ledger = (await res.json()) as { payments: PaymentDto[] };
+    expect(rows).toEqual(
+      ledger.payments.map((p) => [
+        p.booking_date,
+        p.booking_id,
+        p.payment_transaction_id ?? '',
+        p.client_name,
+        p.client_phone,
+        p.kind === 'PAYMENT' ? 'Payment' : 'Refund',
+        p.method,
+        p.provider_reference,
+        p.reason ?? '',
+        p.amount,
+      ]),
+    );
+    // As many rows as the page counts, and the page's first rows are the file's first rows.
+    const entries = page.locator('.adm-summary div').filter({ has: page.getByRole('term').filter({ hasText: /^Entries$/ }) });
+    expect(await entries.getByRole('definition').textContent()).toBe(String(rows.length));
+    const table = await shown.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(table.map(([, client, phone, , transaction]) => [client, phone, transaction])).toEqual(
+      rows.slice(0, table.length).map((r) => [r[3] || '--', r[4] || '--', r[2] || '--']),
+    );
     await page.close();
   });
 });

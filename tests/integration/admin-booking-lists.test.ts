@@ -150,9 +150,9 @@ describe('GET /api/admin/bookings', () => {
     expect(res.body.detail).toBe(detail);
   });
 
-  it('refuses an unknown parameter with 400', async () => {
+  it('refuses an unknown parameter with 400, naming it', async () => {
     const res = await get('/api/admin/bookings?date=2026-11-23').expect(400);
-    expect(typeof res.body.detail).toBe('string');
+    expect(res.body).toEqual({ detail: 'Unknown field: date', errors: { date: 'Unknown field: date' } });
   });
 });
 
@@ -165,8 +165,12 @@ describe('GET /api/admin/clients-with-therapists', () => {
     // Newest first, as the whole list: Later, Cancelled, Walk In on page 1.
     expect(page.body.items.map((b: { client_full_name: string }) => b.client_full_name)).toEqual(['Holding Client', 'Asha Client', 'Priya Client']);
     expect(page.body.items[0]).toHaveProperty('data.therapist_details.name');
-    for (const q of ['page=0', 'page_size=500', 'name=a&page=x']) {
-      expect((await get(`/api/admin/clients-with-therapists?${q}`).expect(400)).body.detail).toBeTruthy();
+    for (const [q, detail] of [
+      ['page=0', 'page must be a positive whole number'],
+      ['page_size=500', 'page_size must be a whole number from 1 to 100'],
+      ['name=a&page=x', 'page must be a positive whole number'],
+    ]) {
+      expect((await get(`/api/admin/clients-with-therapists?${q}`).expect(400)).body.detail, q).toBe(detail);
     }
   });
 });

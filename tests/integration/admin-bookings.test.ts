@@ -607,8 +607,14 @@ describe('GET /api/admin/audit-log', () => {
     expect(deactivated.changes).toEqual([{ field: 'is_active', before: true, after: false }]);
     expect(deactivated).not.toHaveProperty('before');
     expect(deactivated).not.toHaveProperty('after');
-    for (const q of ['page_size=101', 'page=0', 'page=x', 'page_size=0', 'other=1']) {
-      expect((await request(app).get(`/api/admin/audit-log?${q}`).set(boss).expect(400)).body.detail).toBeTruthy();
+    for (const [q, field, detail] of [
+      ['page_size=101', 'page_size', 'page_size must be a whole number from 1 to 100'],
+      ['page=0', 'page', 'page must be a positive whole number'],
+      ['page=x', 'page', 'page must be a positive whole number'],
+      ['page_size=0', 'page_size', 'page_size must be a whole number from 1 to 100'],
+      ['other=1', 'other', 'Unknown field: other'],
+    ]) {
+      expect((await request(app).get(`/api/admin/audit-log?${q}`).set(boss).expect(400)).body, q).toEqual({ detail, errors: { [field!]: detail } });
     }
   });
 });
@@ -636,9 +642,13 @@ describe('bad input never answers 5xx and never changes anything', () => {
         expect(typeof res.body.detail).toBe('string');
       }
     }
-    for (const path of ['/api/admin/therapists?x=1', '/api/admin/bookings?page=0', '/api/admin/search-clients?name=a&name=b']) {
-      const res = await request(app).get(path).set(desk).expect(400);
-      expect(typeof res.body.detail).toBe('string');
+    for (const [path, field, detail] of [
+      ['/api/admin/therapists?x=1', 'x', 'Unknown field: x'],
+      ['/api/admin/bookings?page=0', 'page', 'page must be a positive whole number'],
+      ['/api/admin/search-clients?name=a&name=b', 'name', 'Must be text'],
+    ]) {
+      const res = await request(app).get(path!).set(desk).expect(400);
+      expect(res.body, path).toEqual({ detail, errors: { [field!]: detail } });
     }
     expect(await counts()).toEqual(before);
   });

@@ -11,6 +11,7 @@ import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking } from '../support/factories.ts';
 import { paymentsTestApp } from '../support/payments-app.ts';
+import { propertySeed } from '../support/property-seed.ts';
 import type { Config } from '../../shared/core/config.ts';
 
 /**
@@ -177,7 +178,7 @@ describe('counter money in any order', () => {
           await checkInvariants(id, model);
         }
       }),
-      { numRuns: 60, seed: 20261131 },
+      { numRuns: 60, seed: propertySeed('counter money in any order') },
     );
   }, 120_000);
 });

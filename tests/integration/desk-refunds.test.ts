@@ -201,8 +201,14 @@ describe('item 4: a client cancels a session paid in cash', () => {
     const url = `/api/admin/bookings/${b.id}/record-refund`;
     const tooMuch = await request(app).post(url).set(desk()).send({ method: 'CASH', amount: 1800.01 }).expect(400);
     expect(tooMuch.body.detail).toBe('At most ₹1,800.00 is due to be handed back.');
-    for (const body of [{}, { method: 'CHEQUE' }, { method: 'CASH', amount: 0 }, { method: 'CASH', amount: 10.005 }, { method: 'CASH', extra: 1 }]) {
-      expect((await request(app).post(url).set(desk()).send(body).expect(400)).body.detail).toBeTruthy();
+    for (const [body, field, detail] of [
+      [{}, 'method', 'Method must be CASH, CARD, UPI or BANK_TRANSFER'],
+      [{ method: 'CHEQUE' }, 'method', 'Method must be CASH, CARD, UPI or BANK_TRANSFER'],
+      [{ method: 'CASH', amount: 0 }, 'amount', 'Amount must be more than zero'],
+      [{ method: 'CASH', amount: 10.005 }, 'amount', 'Amount may have at most two decimals'],
+      [{ method: 'CASH', extra: 1 }, 'extra', 'Unknown field: extra'],
+    ] as const) {
+      expect((await request(app).post(url).set(desk()).send(body).expect(400)).body, JSON.stringify(body)).toEqual({ detail, errors: { [field]: detail } });
     }
     expect(await ledgerOf(b.id)).toHaveLength(1);
 
@@ -437,8 +443,14 @@ describe('item 5: a receptionist cancels a paid booking', () => {
     expect((await request(app).post(url).set(desk()).send({ refund: 'FULL' }).expect(403)).body.detail).toBe(
       'Only super admins may approve or decline refund requests.',
     );
-    for (const body of [{}, { refund: 'NONE' }, { refund: 'REQUEST' }, { refund: 'PARTIAL' }, { refund: 'PARTIAL', amount: -5 }]) {
-      expect((await request(app).post(url).set(boss()).send(body).expect(400)).body.detail).toBeTruthy();
+    for (const [body, field, detail] of [
+      [{}, 'refund', 'refund must be FULL or PARTIAL'],
+      [{ refund: 'NONE' }, 'refund', 'refund must be FULL or PARTIAL'],
+      [{ refund: 'REQUEST' }, 'refund', 'refund must be FULL or PARTIAL'],
+      [{ refund: 'PARTIAL' }, 'amount', 'Amount must be a number'],
+      [{ refund: 'PARTIAL', amount: -5 }, 'amount', 'Amount must be more than zero'],
+    ] as const) {
+      expect((await request(app).post(url).set(boss()).send(body).expect(400)).body, JSON.stringify(body)).toEqual({ detail, errors: { [field]: detail } });
     }
     expect((await request(app).post(url).set(boss()).send({ refund: 'PARTIAL', amount: 1800.5 }).expect(400)).body.detail).toMatch(/at most ₹1,800.00/);
     clock.set('2026-11-23T16:00:00+05:30');

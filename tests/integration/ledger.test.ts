@@ -223,17 +223,17 @@ describe('POST /api/admin/bookings/{id}/record-payment', () => {
       (await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).set(desk()).send({ method: 'CASH' }).expect(409)).body.detail,
     ).toMatch(/cancelled/);
     await request(app).post('/api/admin/bookings/999999/record-payment').set(desk()).send({ method: 'CASH' }).expect(404);
-    for (const body of [
-      {},
-      { method: 'CHEQUE' },
-      { method: 'CASH', amount: -5 },
-      { method: 'CASH', amount: 0 },
-      { method: 'CASH', amount: 10.005 },
-      { method: 'CASH', amount: '100' },
-      { method: 'CASH', extra: 1 },
-    ]) {
+    for (const [body, field, detail] of [
+      [{}, 'method', 'Method must be CASH, CARD, UPI or BANK_TRANSFER'],
+      [{ method: 'CHEQUE' }, 'method', 'Method must be CASH, CARD, UPI or BANK_TRANSFER'],
+      [{ method: 'CASH', amount: -5 }, 'amount', 'Amount must be more than zero'],
+      [{ method: 'CASH', amount: 0 }, 'amount', 'Amount must be more than zero'],
+      [{ method: 'CASH', amount: 10.005 }, 'amount', 'Amount may have at most two decimals'],
+      [{ method: 'CASH', amount: '100' }, 'amount', 'Amount must be a number'],
+      [{ method: 'CASH', extra: 1 }, 'extra', 'Unknown field: extra'],
+    ] as const) {
       const bad = await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).set(desk()).send(body).expect(400);
-      expect(bad.body.detail).toBeTruthy();
+      expect(bad.body, JSON.stringify(body)).toEqual({ detail, errors: { [field]: detail } });
     }
     await request(app).post(`/api/admin/bookings/${offline.body.booking_id}/record-payment`).send({ method: 'CASH' }).expect(401);
     expect(await database.db.$count(paymentsLedger)).toBe(before);
@@ -310,15 +310,16 @@ describe('refunds', () => {
     expect(bare.body.detail).toBe(`Booking ${id} is paid: choose a full, partial or no refund to cancel it.`);
     const plain = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(desk()).send({ refund: 'FULL' }).expect(403);
     expect(plain.body.detail).toBe('Only super admins may refund payments.');
-    for (const body of [
-      { refund: 'ALL' },
-      { refund: 'PARTIAL' },
-      { refund: 'PARTIAL', amount: -1 },
-      { refund: 'NONE' },
-      { refund: 'NONE', reason: '' },
-      { refund: 'FULL', extra: 1 },
-    ]) {
-      expect((await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send(body).expect(400)).body.detail).toBeTruthy();
+    for (const [body, field, detail] of [
+      [{ refund: 'ALL' }, 'refund', 'refund must be FULL, PARTIAL, NONE or REQUEST'],
+      [{ refund: 'PARTIAL' }, 'amount', 'Amount must be a number'],
+      [{ refund: 'PARTIAL', amount: -1 }, 'amount', 'Amount must be more than zero'],
+      [{ refund: 'NONE' }, 'reason', 'Must be text'],
+      [{ refund: 'NONE', reason: '' }, 'reason', 'Please give the reason for keeping the payment'],
+      [{ refund: 'FULL', extra: 1 }, 'extra', 'Unknown field: extra'],
+    ] as const) {
+      const bad = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send(body).expect(400);
+      expect(bad.body, JSON.stringify(body)).toEqual({ detail, errors: { [field]: detail } });
     }
     const tooMuch = await request(app).post(`/api/admin/bookings/${id}/cancel`).set(superDesk()).send({ refund: 'PARTIAL', amount: 1500.01 }).expect(400);
     expect(tooMuch.body.detail).toMatch(/at most ₹1,500.00/);
