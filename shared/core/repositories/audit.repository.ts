@@ -17,15 +17,23 @@ export type AuditEntry = {
 };
 
 export async function insertAudit(tx: Tx, e: AuditEntry): Promise<void> {
-  await tx.insert(auditLog).values({
-    adminId: e.adminId,
-    actor: e.actor,
-    action: e.action,
-    entityType: e.entityType,
-    entityId: String(e.entityId),
-    before: e.before ?? null,
-    after: e.after ?? null,
-  });
+  await insertAudits(tx, [e]);
+}
+
+/** Several entries in one statement (a series' sessions, written together). */
+export async function insertAudits(tx: Tx, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.insert(auditLog).values(
+    entries.map((e) => ({
+      adminId: e.adminId,
+      actor: e.actor,
+      action: e.action,
+      entityType: e.entityType,
+      entityId: String(e.entityId),
+      before: e.before ?? null,
+      after: e.after ?? null,
+    })),
+  );
 }
 
 /** An audit row as stored: the whole before and after records, and the admin's username. */
