@@ -187,25 +187,23 @@ export async function createSeries(db: Db, input: SeriesCreate, by: AdminActor, 
   const settlement = input.payment;
   try {
     const { seriesId, rows } = await db.transaction(async (tx) => {
-      const [ids, made] = await Promise.all([
-        allocateBookingIds(tx, bookable.length),
-        insertSeries(tx, {
-          therapistId: input.therapist_id,
-          bookingType: input.booking_type,
-          locationId: ask.locationId,
-          bookingTimeSlotStart: start,
-          firstDate: input.first_date,
-          intervalWeeks: input.interval_weeks,
-          sessionsAsked: input.count,
-          clientFullName: input.client_full_name,
-          clientEmail: input.client_email.toLowerCase(),
-          clientMobile: input.client_mobile,
-          settlement,
-          createdByAdminId: by.adminId,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      ]);
+      const ids = await allocateBookingIds(tx, bookable.length);
+      const made = await insertSeries(tx, {
+        therapistId: input.therapist_id,
+        bookingType: input.booking_type,
+        locationId: ask.locationId,
+        bookingTimeSlotStart: start,
+        firstDate: input.first_date,
+        intervalWeeks: input.interval_weeks,
+        sessionsAsked: input.count,
+        clientFullName: input.client_full_name,
+        clientEmail: input.client_email.toLowerCase(),
+        clientMobile: input.client_mobile,
+        settlement,
+        createdByAdminId: by.adminId,
+        createdAt: now,
+        updatedAt: now,
+      });
       const sessions: NewSession[] = bookable.map((date, i) => ({
         id: ids[i]!,
         seriesId: made.id,
@@ -250,26 +248,24 @@ export async function createSeries(db: Db, input: SeriesCreate, by: AdminActor, 
           after: { ...auditableBooking(r), series_id: made.id },
         })),
       ];
-      await Promise.all([
-        insertAudits(tx, audits),
-        // Money taken now at the desk: each session's fee is its own ledger row, so each session's cancel
-        // and refund work as any booking's.
-        settlement === 'PAID_NOW'
-          ? recordCaptures(
-              tx,
-              written.map((r) => ({
-                bookingId: r.id,
-                provider: 'counter' as const,
-                paymentId: `counter_${randomUUID()}`,
-                amountPaise: r.amountPaise,
-                method: input.payment_method!,
-                recordedByAdminId: by.adminId,
-                occurredAt: now,
-              })),
-            )
-          : Promise.resolve(0),
-        enqueueInTx(tx, sessionJobs(made.id, written, settlement, now), now),
-      ]);
+      await insertAudits(tx, audits);
+      // Money taken now at the desk: each session's fee is its own ledger row, so each session's cancel
+      // and refund work as any booking's.
+      if (settlement === 'PAID_NOW') {
+        await recordCaptures(
+          tx,
+          written.map((r) => ({
+            bookingId: r.id,
+            provider: 'counter' as const,
+            paymentId: `counter_${randomUUID()}`,
+            amountPaise: r.amountPaise,
+            method: input.payment_method!,
+            recordedByAdminId: by.adminId,
+            occurredAt: now,
+          })),
+        );
+      }
+      await enqueueInTx(tx, sessionJobs(made.id, written, settlement, now), now);
       return { seriesId: made.id, rows: written };
     });
     const skipped = refused.length ? await withNearest(db, refused, ask, start, now) : [];
