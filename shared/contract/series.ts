@@ -33,7 +33,6 @@ export const SERIES_MESSAGES = {
  * person), or all now at the desk (payment_method). A package's credits will be one more way.
  */
 export const SERIES_PAYMENTS = ['SEND_LINK', 'PAY_AT_CENTRE', 'PAID_NOW'] as const;
-export type SeriesPayment = (typeof SERIES_PAYMENTS)[number];
 
 const m = manualBookingSchema.shape;
 const dateOf = (label: string) => z.string({ error: `${label} is required` }).refine(isIsoDate, { error: `${label} must be a real date written YYYY-MM-DD` });
