@@ -51,18 +51,17 @@ export async function insertSessions(tx: DbOrTx, rows: readonly NewSession[]): P
     .returning();
 }
 
-/** The series' live sessions on or after `fromDate` (only that day's for `onlyThatDay`), locked, in date order. */
-export async function lockLiveSessions(tx: DbOrTx, seriesId: number, fromDate: string, onlyThatDay: boolean): Promise<BookingRow[]> {
-  return tx
-    .select()
-    .from(bookings)
-    .where(and(eq(bookings.seriesId, seriesId), onlyThatDay ? eq(bookings.bookingDate, fromDate) : gte(bookings.bookingDate, fromDate), liveBooking))
-    .orderBy(asc(bookings.bookingDate), asc(bookings.id))
-    .for('update');
+/** The series' live sessions on or after `fromDate` (that day's alone for `onlyThatDay`), in date order. */
+export async function listLiveSessions(db: DbOrTx, seriesId: number, fromDate: string, onlyThatDay: boolean): Promise<BookingRow[]> {
+  return liveSessionsQuery(db, seriesId, fromDate, onlyThatDay);
 }
 
-/** The series' live sessions on or after `fromDate` (that day's alone for `onlyThatDay`), unlocked. */
-export async function listLiveSessions(db: DbOrTx, seriesId: number, fromDate: string, onlyThatDay: boolean): Promise<BookingRow[]> {
+/** The same, locked until the transaction ends: a move goes one at a time with any other change to them. */
+export async function lockLiveSessions(tx: DbOrTx, seriesId: number, fromDate: string, onlyThatDay: boolean): Promise<BookingRow[]> {
+  return liveSessionsQuery(tx, seriesId, fromDate, onlyThatDay).for('update');
+}
+
+function liveSessionsQuery(db: DbOrTx, seriesId: number, fromDate: string, onlyThatDay: boolean) {
   return db
     .select()
     .from(bookings)

@@ -15,7 +15,7 @@ import {
 import { rupeesToPaise } from '../../domain/money.ts';
 import { slotWindow } from '../../domain/slots.ts';
 import { THERAPIST_TYPE } from '../../domain/therapist.ts';
-import { addDays, timeToMinutes, toHhMm } from '../../domain/time.ts';
+import { addDays, centreInstant, timeToMinutes, toHhMm } from '../../domain/time.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, fieldError, isUniqueViolation } from '../errors.ts';
 import { enqueueInTx, intent, type JobIntent } from '../jobs/outbox.ts';
@@ -304,7 +304,7 @@ function sessionJobs(seriesId: number, rows: readonly BookingRow[], settlement: 
   if (settlement === 'SEND_LINK') {
     return [
       ...rows.map((r) => {
-        const due = new Date(`${addDays(r.bookingDate, -LINK_LEAD_DAYS)}T00:00:00+05:30`);
+        const due = centreInstant(addDays(r.bookingDate, -LINK_LEAD_DAYS), '00:00');
         return intent('payments.send-link', jobIds.paymentLinkSend(r.id), { bookingId: r.id }, due > now ? due : undefined);
       }),
       ...seriesConfirmationIntents(seriesId),
