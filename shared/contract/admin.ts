@@ -463,6 +463,8 @@ const adminBookingFields = {
   /** When the centre last sent the client the payment link (ISO 8601), and how; null if never. */
   payment_link_sent_at: z.string().nullable(),
   payment_link_sent_to: z.array(z.enum(['email', 'whatsapp'])).nullable(),
+  /** The series the session belongs to (issue 34): the panel shows a series' sessions together. Null or absent for a booking made alone. */
+  series_id: z.number().int().nullable().optional(),
 };
 export const adminBookingSchema = z.strictObject(adminBookingFields);
 export type AdminBookingDto = z.infer<typeof adminBookingSchema>;

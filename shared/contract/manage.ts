@@ -53,6 +53,22 @@ export const manageBookingSchema = z.strictObject({
   /** Of refund_on_cancel, what was paid at the centre: handed back there, not through the provider. */
   refund_on_cancel_at_centre: z.number(),
   support: z.strictObject({ phone: z.string(), email: z.string() }),
+  /**
+   * A session booked in a series (issue 34): every session of that series, this one marked `current`,
+   * each with its own private Manage booking link. Only the client's own series: a token opens nothing else.
+   * Absent for a booking made alone.
+   */
+  series_sessions: z
+    .array(
+      z.strictObject({
+        booking_date: z.string(),
+        booking_time_slot_start: z.string(),
+        cancelled: z.boolean(),
+        current: z.boolean(),
+        manage_url: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type ManageBookingDto = z.infer<typeof manageBookingSchema>;
 

@@ -53,6 +53,16 @@ import {
   updatePaymentLinkSchema,
 } from './admin.ts';
 import { bookingCreateResponseSchema, bookingCreateSchema } from './booking.ts';
+import {
+  seriesCancelResponseSchema,
+  seriesCancelSchema,
+  seriesConflictResponseSchema,
+  seriesCreatedSchema,
+  seriesCreateSchema,
+  seriesDetailSchema,
+  seriesMovedSchema,
+  seriesMoveSchema,
+} from './series.ts';
 import { cashUpQuerySchema, cashUpReportSchema } from './cash-up.ts';
 import {
   attendanceResponseSchema,
@@ -96,6 +106,7 @@ import {
 import {
   availabilitySlotSchema,
   bookedSlotSchema,
+  errorBodySchema,
   locationDtoSchema,
   optionalTherapistIdQuerySchema,
   serviceDtoSchema,
@@ -132,6 +143,8 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const noQuery = z.strictObject({});
 const idOf = (label: string) => z.strictObject({ id: idParam(label) });
 const json = (schema: z.ZodType, description: string): Answer => ({ json: schema, description });
+/** A series' 409: the dates in conflict, or (nothing left to act on, a refund under way) the error body. */
+const seriesConflictAnswer = z.union([seriesConflictResponseSchema, errorBodySchema]);
 const workbook = (description: string): Answer => ({ media: XLSX, format: 'binary', description });
 
 /** The health answers: liveness, and readiness with each dependency's state. */
@@ -397,6 +410,54 @@ export function apiRoutes(year: number): ApiRoute[] {
       query: adminBookingsQuerySchema,
       responses: {
         200: json(z.union([z.array(adminBookingSchema), pagedSchema(adminBookingSchema)]), 'The whole list; one page when page or page_size is given'),
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/admin/series',
+      tag: 'Admin',
+      access: 'admin',
+      summary: 'Book a series: the same therapist and time every one or two weeks (2 to 52 sessions), all or none unless asked to skip',
+      body: { json: seriesCreateSchema, required: true },
+      responses: {
+        201: json(seriesCreatedSchema, 'Booked; conflicts lists the dates skipped'),
+        409: json(seriesConflictAnswer, 'Some dates cannot be booked: each with its reason and the nearest free time that day; nothing was booked'),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/admin/series/{id}',
+      tag: 'Admin',
+      access: 'admin',
+      summary: 'A series: what was asked and every session',
+      params: idOf('Series ID'),
+      query: noQuery,
+      responses: { 200: json(seriesDetailSchema, 'The series') },
+    },
+    {
+      method: 'post',
+      path: '/api/admin/series/{id}/cancel',
+      tag: 'Admin',
+      access: 'admin',
+      summary: 'Cancel a session of a series, or it and every following one (paid ones say what becomes of the money)',
+      params: idOf('Series ID'),
+      body: { json: seriesCancelSchema, required: true },
+      responses: { 200: json(seriesCancelResponseSchema, 'Cancelled') },
+    },
+    {
+      method: 'post',
+      path: '/api/admin/series/{id}/move',
+      tag: 'Admin',
+      access: 'admin',
+      summary: 'Move a session of a series, or it and every following one, to another time (and therapist) on their own dates',
+      params: idOf('Series ID'),
+      body: { json: seriesMoveSchema, required: true },
+      responses: {
+        200: json(seriesMovedSchema, 'Moved'),
+        409: json(
+          seriesConflictAnswer,
+          'Some sessions cannot be moved there (each with its reason and the nearest free time that day), or none is left to move; nothing was moved',
+        ),
       },
     },
     {

@@ -4,7 +4,12 @@ import { addDays, centreNow, centreWallClock, timeToMinutes, toHhMm, weekday } f
 export const CLIENT_OFFER_DAYS = 15;
 export const ADMIN_WINDOW_DAYS = 15;
 /** How far ahead an admin may block a slot: a year, today included. */
-const BLOCK_WINDOW_DAYS = 366;
+export const BLOCK_WINDOW_DAYS = 366;
+/**
+ * How far ahead a series may book (issue 34): two years, today included, room for 52 sessions every two
+ * weeks starting within the next few months.
+ */
+export const SERIES_WINDOW_DAYS = 731;
 
 export type SlotTemplate = {
   id: number;
@@ -127,11 +132,16 @@ export type SlotWindow = { today: string; nowTime: string; lastDate: string; sun
 
 /**
  * The window of a write path: `client` the wizard's and a reschedule's (clientOfferDates), `admin` a
- * manual booking's (adminWindowDates), `block` an admin block's (a year ahead). `earliestStart` is the
- * first instant a session may start, when the path needs notice.
+ * manual booking's (adminWindowDates), `block` an admin block's (a year ahead), `series` a series'
+ * (SERIES_WINDOW_DAYS). `earliestStart` is the first instant a session may start, when the path needs notice.
  */
-export function slotWindow(kind: 'client' | 'admin' | 'block', now: Date, earliestStart?: Date): SlotWindow {
+export function slotWindow(kind: 'client' | 'admin' | 'block' | 'series', now: Date, earliestStart?: Date): SlotWindow {
   const { date: today, time } = centreNow(now);
-  const lastDate = kind === 'client' ? clientOfferDates(today).at(-1)! : kind === 'admin' ? adminWindowDates(today).at(-1)! : addDays(today, BLOCK_WINDOW_DAYS);
+  const lastDate =
+    kind === 'client'
+      ? clientOfferDates(today).at(-1)!
+      : kind === 'admin'
+        ? adminWindowDates(today).at(-1)!
+        : addDays(today, kind === 'block' ? BLOCK_WINDOW_DAYS : SERIES_WINDOW_DAYS);
   return { today, nowTime: time, lastDate, sundaysClosed: kind === 'client', earliest: earliestStart ? centreWallClock(earliestStart) : null };
 }

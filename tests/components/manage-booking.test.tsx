@@ -91,6 +91,25 @@ describe('the summary', () => {
     expect(link.getAttribute('download')).toBe('therapy-session-B-1042.ics');
   });
 
+  it('a session of a series: the series’ sessions listed, this one marked, each other opening its own page', async () => {
+    const url = (n: number) => `https://booking.example.in/manage-booking?token=t${n}`;
+    const inSeries: ManageBookingDto = {
+      ...BOOKING,
+      series_sessions: [
+        { booking_date: '2030-01-03', booking_time_slot_start: '11:00', cancelled: true, current: false, manage_url: url(1) },
+        { booking_date: '2030-01-10', booking_time_slot_start: '11:00', cancelled: false, current: true, manage_url: url(2) },
+        { booking_date: '2030-01-17', booking_time_slot_start: '11:00', cancelled: false, current: false, manage_url: url(3) },
+      ],
+    };
+    renderPage({ [`GET ${PATH}`]: { body: inSeries } });
+    const list = within(await screen.findByRole('region', { name: 'Your sessions in this series' })).getByRole('list');
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((li) => li.getAttribute('aria-current'))).toEqual([null, 'true', null]);
+    expect(items[0]!.textContent).toContain('cancelled');
+    expect(within(items[1]!).queryByRole('link')).toBeNull();
+    expect(within(items[2]!).getByRole('link').getAttribute('href')).toBe(url(3));
+  });
+
   it('in person: the centre and its address, and the amount to be paid there', async () => {
     const offline: ManageBookingDto = {
       ...BOOKING,

@@ -90,6 +90,7 @@ describe('GET /api/admin/therapists and /api/admin/bookings', () => {
       payment_state: 'PAY_AT_CENTRE',
       payment_link_sent_at: null,
       payment_link_sent_to: null,
+      series_id: null,
     });
   });
 });

@@ -22,7 +22,7 @@ import { offlineBooking, onlineBooking } from '../support/factories.ts';
 /**
  * "Is this slot bookable?" (issue 33): one table of cases run against every path that writes a slot:
  * the wizard's booking (POST /confirm-booking, by a client or with an admin's session), the admin's
- * manual booking, the admin's block, and the client's reschedule (POST /api/manage/{token}/reschedule; there is no admin reschedule). Each path
+ * manual booking, the admin's block, a series (POST /api/admin/series), and the client's reschedule (POST /api/manage/{token}/reschedule; there is no admin reschedule). Each path
  * refuses in its own words, or writes; a refusal changes nothing. Then the offers that show slots
  * (the wizard's /api/slots and the admin's grid) are held to the same checker.
  *
@@ -84,7 +84,7 @@ afterAll(() => database.drop());
 type Slot = { therapist: number; date: string; time: string; type?: 'ONLINE' | 'OFFLINE'; location?: number };
 /** A path's answer: written, refused with this status and detail, or a question the path cannot ask. */
 type Outcome = 'written' | [status: number, detail: string] | 'not asked';
-type Path = 'wizard' | 'wizard, admin signed in' | 'manual' | 'block' | 'reschedule';
+type Path = 'wizard' | 'wizard, admin signed in' | 'manual' | 'block' | 'reschedule' | 'series';
 
 const bad = (detail: string): Outcome => [400, detail];
 const conflict = (detail: string): Outcome => [409, detail];
@@ -93,12 +93,19 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
   {
     name: 'a bookable slot',
     slot: { therapist: 1, date: '2026-11-26', time: '14:00' },
-    expect: { wizard: 'written', 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: 'written' },
+    expect: { wizard: 'written', 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: 'written', series: 'written' },
   },
   {
     name: 'a Sunday',
     slot: { therapist: 1, date: '2026-11-29', time: '10:00' },
-    expect: { wizard: bad(M.sundayClosed), 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: bad(M.sundayClosed) },
+    expect: {
+      wizard: bad(M.sundayClosed),
+      'wizard, admin signed in': 'written',
+      manual: 'written',
+      block: 'written',
+      reschedule: bad(M.sundayClosed),
+      series: 'written',
+    },
   },
   {
     name: 'a past day',
@@ -109,6 +116,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDateWindow),
       block: bad(AM.slotPast),
       reschedule: bad(M.dateOutsideWindow),
+      series: conflict('This date has passed.'),
     },
   },
   {
@@ -120,6 +128,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualSlotPassed),
       block: bad(AM.slotPast),
       reschedule: bad(M.slotPassed),
+      series: conflict('This time has already passed today.'),
     },
   },
   {
@@ -131,6 +140,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: 'written',
       block: 'written',
       reschedule: bad(MANAGE_MESSAGES.newSlotInsideNotice(24)),
+      series: 'written',
     },
   },
   {
@@ -142,6 +152,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDateWindow),
       block: 'written',
       reschedule: bad(M.dateOutsideWindow),
+      series: 'written',
     },
   },
   {
@@ -153,6 +164,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDateWindow),
       block: bad('Please choose a date within the next year.'),
       reschedule: bad(M.dateOutsideWindow),
+      series: 'written',
     },
   },
   {
@@ -164,6 +176,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualSlotNotOffered),
       block: bad(AM.slotNotOnSchedule),
       reschedule: bad(M.slotNotOffered),
+      series: conflict("This time is not on the therapist's schedule."),
     },
   },
   {
@@ -175,6 +188,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualSlotNotOffered),
       block: 'written',
       reschedule: bad(M.slotNotOffered),
+      series: conflict('The therapist does not work at this time on this weekday.'),
     },
   },
   {
@@ -186,6 +200,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualSlotNotOffered),
       block: conflict(AM.slotAlreadyBlocked('16:00', '2026-11-26')),
       reschedule: bad(M.slotNotOffered),
+      series: conflict("This time is blocked on the therapist's weekly schedule."),
     },
   },
   {
@@ -197,6 +212,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDayClosed),
       block: 'written',
       reschedule: bad(M.slotNotOffered),
+      series: conflict('The centre is closed or the therapist is away on this date (holiday or time off).'),
     },
   },
   {
@@ -208,6 +224,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDayClosed),
       block: 'written',
       reschedule: bad(M.slotNotOffered),
+      series: conflict('The centre is closed or the therapist is away on this date (holiday or time off).'),
     },
   },
   {
@@ -219,6 +236,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: conflict(AM.manualSlotTaken),
       block: conflict(AM.slotAlreadyBlocked('11:00', '2026-11-25')),
       reschedule: bad(M.slotNotOffered),
+      series: conflict('Blocked by the centre.'),
     },
   },
   {
@@ -230,6 +248,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: conflict(AM.manualSlotTaken),
       block: conflict(AM.slotHeldByClient),
       reschedule: conflict(M.slotTaken),
+      series: conflict('Already booked by another client.'),
     },
   },
   {
@@ -241,6 +260,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.therapistNotFound),
       block: [404, AM.therapistNotFound],
       reschedule: bad(M.slotNotOffered),
+      series: bad(AM.therapistNotFound),
     },
   },
   {
@@ -252,6 +272,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.therapistTypeMismatch),
       block: 'not asked',
       reschedule: 'not asked',
+      series: bad(AM.therapistTypeMismatch),
     },
   },
   {
@@ -263,6 +284,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.locationMismatch),
       block: 'not asked',
       reschedule: 'not asked',
+      series: bad(AM.locationMismatch),
     },
   },
 ];
@@ -298,7 +320,33 @@ const PATHS: Record<Path, (slot: Slot) => request.Test> = {
   block: (s) =>
     request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: s.therapist, date: s.date, start_time: s.time, action: 'block' }),
   reschedule: (s) => request(app).post(`/api/manage/${movable[s.therapist]!.token}/reschedule`).send({ booking_date: s.date, booking_time_slot_start: s.time }),
+  // The case's slot is the first of two sessions two weeks apart (the second always bookable when the first is).
+  series: (s) =>
+    request(app)
+      .post('/api/admin/series')
+      .set(desk)
+      .send({
+        therapist_id: s.therapist,
+        booking_type: s.type ?? 'ONLINE',
+        ...(s.type === 'OFFLINE' ? { location_id: s.location } : {}),
+        booking_time_slot_start: s.time,
+        first_date: s.date,
+        interval_weeks: 2,
+        count: 2,
+        client_full_name: 'Rahul Verma',
+        client_email: 'rahul.verma@example.com',
+        client_mobile: '9123456780',
+        payment: s.type === 'OFFLINE' ? 'PAY_AT_CENTRE' : 'SEND_LINK',
+      }),
 };
+
+/** What a path answers when it writes: a series is created (201), the rest answer 200. */
+const WRITTEN_STATUS: Partial<Record<Path, number>> = { series: 201 };
+
+/** The refusal's words: a series names each date it cannot book, the others answer one detail. */
+function detailOf(body: { detail?: string; conflicts?: { booking_date: string; reason: string }[] }, slot: Slot): string | undefined {
+  return body.conflicts?.find((c) => c.booking_date === slot.date)?.reason ?? body.detail;
+}
 
 /** Every booking row as it stands, to show that a refusal changed nothing. */
 const allBookings = () => database.db.select().from(bookings).orderBy(bookings.id);
@@ -323,9 +371,9 @@ describe('one table of cases, every path that writes a slot', () => {
         const before = await allBookings();
         const res = await PATHS[path](c.slot);
         if (outcome === 'written') {
-          expect([c.name, res.status, res.body.detail]).toEqual([c.name, 200, undefined]);
+          expect([c.name, res.status, res.body.detail]).toEqual([c.name, WRITTEN_STATUS[path] ?? 200, undefined]);
         } else {
-          expect([c.name, res.status, res.body.detail]).toEqual([c.name, ...outcome]);
+          expect([c.name, res.status, detailOf(res.body, c.slot)]).toEqual([c.name, ...outcome]);
           expect(await allBookings()).toEqual(before);
         }
         await undo();

@@ -26,6 +26,7 @@ import { whatsappReminderJob } from './handlers/whatsapp-reminder.job.ts';
 import { paymentLinkSendJob } from './handlers/payment-link-send.job.ts';
 import { paymentLinkMailJob } from './handlers/payment-link-mail.job.ts';
 import { whatsappPaymentLinkJob } from './handlers/whatsapp-payment-link.job.ts';
+import { seriesConfirmationMailJob, seriesMovedMailJob } from './handlers/series-mail.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
 
@@ -50,6 +51,8 @@ export const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'whatsapp.reminder': whatsappReminderJob,
   'mail.payment-link': paymentLinkMailJob,
   'whatsapp.payment-link': whatsappPaymentLinkJob,
+  'mail.series-confirmation': seriesConfirmationMailJob,
+  'mail.series-moved': seriesMovedMailJob,
 };
 
 export type WorkerOptions = {

@@ -36,6 +36,8 @@ import {
   toggleBlock,
   updatePaymentLink,
 } from '../../../shared/core/services/admin-booking.service.ts';
+import { seriesCancelSchema, seriesCreateSchema, seriesMoveSchema } from '../../../shared/contract/series.ts';
+import { cancelSeries, createSeries, getSeriesDetail, moveSeries } from '../../../shared/core/services/series.service.ts';
 import { recordCounterPayment } from '../../../shared/core/services/counter-payment.service.ts';
 import { recordCounterRefund, refundsDue } from '../../../shared/core/services/counter-refund.service.ts';
 import { approveRefundRequest, declineRefundRequest, refundOptions } from '../../../shared/core/services/refund-request.service.ts';
@@ -56,6 +58,7 @@ import { parseOr400 } from '../middleware/validate.ts';
 
 const bookingIdParams = z.object({ id: idParam('Booking ID') });
 const therapistIdParams = z.object({ id: idParam('Therapist ID') });
+const seriesIdParams = z.object({ id: idParam('Series ID') });
 const discrepancyIdParams = z.object({ id: idParam('Payment issue ID') });
 const refundRequestIdParams = z.object({ id: idParam('Refund request ID') });
 const noQuery = z.strictObject({});
@@ -116,6 +119,39 @@ export function adminRoutes(deps: AppDeps): Router {
         noticeHours: deps.config.changeNoticeHours,
       }),
     );
+  });
+
+  // ---- Series (issue 34): a conflict is an answer (409 with the dates), not an error.
+  r.post('/api/admin/series', async (req, res) => {
+    const input = parseOr400(seriesCreateSchema, req.body);
+    const out = await createSeries(db, input, actor(res), deps.now(), { tokenSecret: deps.config.jwtSecret });
+    res.status(out.status).json(out.body);
+  });
+
+  r.get('/api/admin/series/:id', async (req, res) => {
+    const { id } = parseOr400(seriesIdParams, req.params);
+    parseOr400(noQuery, req.query);
+    res.json(await getSeriesDetail(db, id));
+  });
+
+  r.post('/api/admin/series/:id/cancel', async (req, res) => {
+    const { id } = parseOr400(seriesIdParams, req.params);
+    const input = parseOr400(seriesCancelSchema, req.body);
+    const admin = currentAdmin(res);
+    res.json(
+      await cancelSeries(db, id, input, { adminId: admin.id, isSuperadmin: admin.isSuperadmin }, deps.now(), {
+        payments: deps.payments,
+        logger: deps.logger,
+        noticeHours: deps.config.changeNoticeHours,
+      }),
+    );
+  });
+
+  r.post('/api/admin/series/:id/move', async (req, res) => {
+    const { id } = parseOr400(seriesIdParams, req.params);
+    const input = parseOr400(seriesMoveSchema, req.body);
+    const out = await moveSeries(db, id, input, actor(res), deps.now());
+    res.status(out.status).json(out.body);
   });
 
   // ---- Refunds at the counter, and what a cancel may decide (issue 31, items 4 and 5)

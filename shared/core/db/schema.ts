@@ -162,6 +162,40 @@ export const adminUsers = pgTable(
 const whileUnpaidHold = (column: string) =>
   sql.raw(`case when payment_status = 'INITIATED' and booking_type = 'ONLINE' and not cancelled and created_by_admin_id is null then ${column} end`);
 
+/**
+ * A course of therapy booked at once (issue 34): the same therapist, type, centre and time every one or
+ * two weeks. Each of its sessions is a booking like any other (bookings.series_id); this row keeps what
+ * was asked, for the panel, the audit and the series' one confirmation e-mail.
+ */
+export const series = pgTable(
+  'series',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    therapistId: integer('therapist_id')
+      .notNull()
+      .references(() => therapists.id),
+    bookingType: bookingTypeEnum('booking_type').notNull(),
+    locationId: integer('location_id').references(() => locations.id),
+    bookingTimeSlotStart: time('booking_time_slot_start').notNull(),
+    firstDate: date('first_date', { mode: 'string' }).notNull(),
+    intervalWeeks: smallint('interval_weeks').notNull(),
+    /** How many sessions were asked for (some may have been skipped as conflicts). */
+    sessionsAsked: smallint('sessions_asked').notNull(),
+    clientFullName: text('client_full_name').notNull(),
+    clientEmail: text('client_email').notNull(),
+    clientMobile: text('client_mobile').notNull(),
+    /** How each session is paid: SEND_LINK, PAY_AT_CENTRE or PAID_NOW (admin-booking.service.ts's settlements). */
+    settlement: text('settlement').$type<'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW'>().notNull(),
+    createdByAdminId: integer('created_by_admin_id').references(() => adminUsers.id),
+    ...timestamps,
+  },
+  (t) => [
+    check('series_interval_check', sql`${t.intervalWeeks} in (1, 2)`),
+    check('series_sessions_check', sql`${t.sessionsAsked} between 2 and 52`),
+    check('series_settlement_check', sql`${t.settlement} in ('SEND_LINK', 'PAY_AT_CENTRE', 'PAID_NOW')`),
+  ],
+);
+
 export const bookings = pgTable(
   'bookings',
   {
@@ -227,6 +261,8 @@ export const bookings = pgTable(
     /** When the centre last sent the client this booking's payment link, and by which channels (email, whatsapp). */
     paymentLinkSentAt: timestamp('payment_link_sent_at', { withTimezone: true }),
     paymentLinkSentTo: text('payment_link_sent_to').array(),
+    /** The series this session belongs to (issue 34); null for a booking made alone. */
+    seriesId: integer('series_id').references(() => series.id),
     ...timestamps,
   },
   (t) => [
@@ -241,6 +277,7 @@ export const bookings = pgTable(
     index('bookings_hold_email_idx').on(t.holdEmail, t.paymentHoldExpiresAt).where(sql`${t.holdEmail} is not null`),
     index('bookings_hold_mobile_idx').on(t.holdMobile, t.paymentHoldExpiresAt).where(sql`${t.holdMobile} is not null`),
     index('bookings_client_name_idx').on(sql`lower(${t.clientFullName})`),
+    index('bookings_series_idx').on(t.seriesId).where(sql`${t.seriesId} is not null`),
     uniqueIndex('bookings_payment_link_uq').on(t.razorpayPaymentLinkId),
     // The client's idempotency key: a retried request finds the booking it already made.
     uniqueIndex('bookings_payment_txn_uq').on(t.paymentTransactionId),

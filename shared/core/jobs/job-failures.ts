@@ -29,6 +29,8 @@ const JOB_LABELS: Record<JobName, string> = {
   'reports.nightly': 'Nightly report',
   'reports.retention': 'Nightly clean-up',
   'mail.staff-invitation': 'Staff invitation e-mail',
+  'mail.series-confirmation': 'Series confirmation e-mail',
+  'mail.series-moved': 'Series change e-mail',
 };
 
 /** The booking a job's payload names, if it names one. */

@@ -31,7 +31,14 @@ export const JOBS = {
     queue: 'payments',
     payload: z.strictObject({ url: z.url(), body: z.string().min(2), eventId: z.string().min(1) }),
   },
-  'meetings.create': { queue: 'meetings', payload: bookingRef },
+  /**
+   * An online session's meeting link. `seriesId`: the session was booked in a series (issue 34), whose one
+   * confirmation e-mail follows once the last of its links is made, instead of this session's own.
+   */
+  'meetings.create': {
+    queue: 'meetings',
+    payload: z.strictObject({ bookingId: z.number().int().positive(), seriesId: z.number().int().positive().optional() }),
+  },
   /**
    * The client moved or cancelled a session (issue 21): the meeting keeps its link; a provider with
    * calendar events moves or cancels the event to the booking's state when the job runs.
@@ -77,6 +84,20 @@ export const JOBS = {
     queue: 'mail',
     payload: z.strictObject({ bookingId: z.number().int().positive(), sentAt: z.iso.datetime({ offset: true }) }),
     options: { attempts: WHATSAPP_ATTEMPTS, backoff: { type: WHATSAPP_BACKOFF } },
+  },
+  /** A series' one confirmation e-mail (issue 34): every session's date, with one calendar file holding them all. */
+  'mail.series-confirmation': {
+    queue: 'mail',
+    payload: z.strictObject({ seriesId: z.number().int().positive(), recipient: z.enum(['client', 'therapist']) }),
+  },
+  /** Staff moved sessions of a series: one e-mail listing them, with the calendar updates (each session's UID, SEQUENCE raised). */
+  'mail.series-moved': {
+    queue: 'mail',
+    payload: z.strictObject({
+      seriesId: z.number().int().positive(),
+      recipient: z.enum(['client', 'therapist']),
+      bookingIds: z.array(z.number().int().positive()).min(1).max(52),
+    }),
   },
   /** What became of a booking's money after it was cancelled or did not go ahead (refunded, due, or kept and why). */
   'mail.booking-money': { queue: 'mail', payload: z.strictObject({ bookingId: z.number().int().positive(), reason: z.string().max(300).optional() }) },
@@ -167,4 +188,7 @@ export const jobIds = {
   strayRefundMail: (paymentId: string) => `mail-refund.${paymentId}`,
   sandboxWebhook: (eventId: string) => `sandbox-webhook.${eventId}`,
   staffInvitation: (invitationId: string) => `mail-staff-invitation.${invitationId}`,
+  seriesConfirmationMail: (seriesId: number, recipient: 'client' | 'therapist') => `mail-series-confirmation.${seriesId}.${recipient}`,
+  /** Per move (its instant): each move of a series is its own message. */
+  seriesMovedMail: (seriesId: number, at: Date, recipient: 'client' | 'therapist') => `mail-series-moved.${seriesId}.${at.getTime()}.${recipient}`,
 };

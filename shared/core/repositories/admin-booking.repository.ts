@@ -46,6 +46,8 @@ export type BookingFilter = {
   clientsOnly?: boolean | undefined;
   /** Part of the client's name, any case. */
   clientName?: string | undefined;
+  /** The sessions of one series (bookings_series_idx). */
+  seriesId?: number | undefined;
 };
 
 /** A page of a list: at most `limit` rows after skipping `offset`. */
@@ -65,6 +67,7 @@ function filterWhere(f: BookingFilter): SQL | undefined {
   if (f.statuses?.length) conditions.push(or(...f.statuses.map(statusCondition))!);
   if (f.clientsOnly) conditions.push(ne(bookings.bookingType, 'ADMIN_BLOCK'));
   if (f.clientName) conditions.push(ilike(bookings.clientFullName, containsPattern(f.clientName)));
+  if (f.seriesId !== undefined) conditions.push(eq(bookings.seriesId, f.seriesId));
   return conditions.length ? and(...conditions) : undefined;
 }
 

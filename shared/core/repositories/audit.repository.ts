@@ -15,15 +15,23 @@ export type AuditEntry = {
 
 /** An audit row goes in with the change it describes: `tx` is that change's transaction. */
 export async function insertAudit(tx: DbOrTx, e: AuditEntry): Promise<void> {
-  await tx.insert(auditLog).values({
-    adminId: e.adminId,
-    actor: e.actor,
-    action: e.action,
-    entityType: e.entityType,
-    entityId: String(e.entityId),
-    before: e.before ?? null,
-    after: e.after ?? null,
-  });
+  await insertAudits(tx, [e]);
+}
+
+/** Several entries in one statement (a series' sessions, written together). */
+export async function insertAudits(tx: DbOrTx, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.insert(auditLog).values(
+    entries.map((e) => ({
+      adminId: e.adminId,
+      actor: e.actor,
+      action: e.action,
+      entityType: e.entityType,
+      entityId: String(e.entityId),
+      before: e.before ?? null,
+      after: e.after ?? null,
+    })),
+  );
 }
 
 /** An audit row as stored: the whole before and after records, and the admin's username. */

@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { bookings, locations, therapists } from '../db/schema.ts';
 
@@ -44,6 +44,18 @@ export async function getBookingView(db: DbOrTx, id: number): Promise<BookingVie
     .leftJoin(locations, eq(locations.id, bookings.locationId))
     .where(eq(bookings.id, id));
   return row ? toView(row) : undefined;
+}
+
+/** Every session of a series (issue 34), cancelled ones too, in date order: its e-mails read them together. */
+export async function listSeriesBookingViews(db: DbOrTx, seriesId: number): Promise<BookingView[]> {
+  const rows = await db
+    .select(viewColumns)
+    .from(bookings)
+    .innerJoin(therapists, eq(therapists.id, bookings.therapistId))
+    .leftJoin(locations, eq(locations.id, bookings.locationId))
+    .where(eq(bookings.seriesId, seriesId))
+    .orderBy(asc(bookings.bookingDate), asc(bookings.bookingTimeSlotStart), asc(bookings.id));
+  return rows.map(toView);
 }
 
 /**

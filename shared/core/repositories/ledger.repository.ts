@@ -23,22 +23,30 @@ export type Capture = {
  * whether this call wrote the row.
  */
 export async function recordCapture(db: DbOrTx, c: Capture): Promise<boolean> {
+  return (await recordCaptures(db, [c])) > 0;
+}
+
+/** Several captures in one statement (a series paid at the desk), each recorded once as recordCapture does; answers how many were written. */
+export async function recordCaptures(db: DbOrTx, captures: readonly Capture[]): Promise<number> {
+  if (captures.length === 0) return 0;
   const rows = await db
     .insert(paymentsLedger)
-    .values({
-      bookingId: c.bookingId,
-      kind: 'capture',
-      provider: c.provider,
-      paymentId: c.paymentId,
-      linkId: c.linkId ?? null,
-      amountPaise: c.amountPaise,
-      method: c.method,
-      recordedByAdminId: c.recordedByAdminId ?? null,
-      occurredAt: c.occurredAt,
-    })
+    .values(
+      captures.map((c) => ({
+        bookingId: c.bookingId,
+        kind: 'capture' as const,
+        provider: c.provider,
+        paymentId: c.paymentId,
+        linkId: c.linkId ?? null,
+        amountPaise: c.amountPaise,
+        method: c.method,
+        recordedByAdminId: c.recordedByAdminId ?? null,
+        occurredAt: c.occurredAt,
+      })),
+    )
     .onConflictDoNothing({ target: [paymentsLedger.provider, paymentsLedger.paymentId], where: sql`${paymentsLedger.kind} = 'capture'` })
     .returning({ id: paymentsLedger.id });
-  return rows.length > 0;
+  return rows.length;
 }
 
 /** A booking's rows, oldest first. */

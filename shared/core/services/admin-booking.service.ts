@@ -29,7 +29,7 @@ import { adminSlotStates } from '../../domain/slot-states.ts';
 import { adminWindowDates, slotWindow } from '../../domain/slots.ts';
 import { isOnlineType, THERAPIST_TYPE } from '../../domain/therapist.ts';
 import { centreNow, sessionStart } from '../../domain/time.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
 import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import {
@@ -45,6 +45,7 @@ import {
   searchClientRows,
   updateBookingRow,
   type BookingFilter,
+  type BookingRow,
 } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { recordCapture } from '../repositories/ledger.repository.ts';
@@ -156,33 +157,13 @@ export async function cancelBooking(
   now: Date,
   opts: { payments?: PaymentsProvider | undefined; logger?: Logger; refund?: CancelRefund | undefined; noticeHours: number },
 ): Promise<CancelResponse> {
-  const today = centreNow(now).date;
   const logger = opts.logger ?? silentLogger;
   const deps = { db, payments: opts.payments, logger, now: () => now };
   const begun = await db.transaction(async (tx) => {
     const before = await findBookingForUpdate(tx, id);
     if (!before) throw new AppError('not_found', AM.bookingNotFound(id));
-    const isBlock = before.bookingType === 'ADMIN_BLOCK';
-    if (before.cancelled || before.paymentStatus === 'CANCELLED') throw new AppError('conflict', AM.alreadyCancelled(id));
-    const underWay = await refundUnderWay(tx, id);
-    if (underWay) throw new AppError('conflict', cancelsBooking(underWay) ? AM.alreadyCancelled(id) : AM.refundUnderWay(id));
-    if (isAttended(before)) throw new AppError('conflict', AM.cancelAttended(id));
-    if (before.paymentStatus === 'BLOCKED' && !isBlock) throw new AppError('conflict', AM.cannotCancelBlocked(id));
-    if (today > before.bookingDate) throw new AppError('conflict', AM.cancelPast(id));
-    const heldPaise = (await refundablePaise(tx, id)).totalPaise;
     const choice = opts.refund;
-    if (!isBlock && heldPaise > 0 && !choice) throw new AppError('conflict', AM.cancelNeedsRefundChoice(id));
-    if (choice) {
-      const allowed = refundChoices({ superadmin: by.isSuperadmin === true, withinNotice: withinNotice(sessionStart(before), now, opts.noticeHours) });
-      // Keeping nothing is no decision about money: NONE on an unpaid booking needs no permission.
-      if (!allowed.includes(choice.refund) && !(choice.refund === 'NONE' && heldPaise <= 0)) {
-        throw new AppError('forbidden', choice.refund === 'NONE' ? AM.noRefundOutsideNotice(opts.noticeHours) : AM.refundSuperadminOnly);
-      }
-    }
-    if (choice && choice.refund !== 'NONE' && heldPaise <= 0) throw new AppError('conflict', `Booking ${id} has no payment to refund.`);
-    const refundPaise =
-      !choice || choice.refund === 'NONE' || choice.refund === 'REQUEST' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
-    if (refundPaise > heldPaise) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(heldPaise))}, what was paid.`);
+    const { heldPaise, refundPaise } = await cancelTerms(tx, before, by, now, choice, opts.noticeHours);
     const action = {
       kind: 'admin-cancel' as const,
       adminId: by.adminId,
@@ -223,6 +204,43 @@ export async function cancelBooking(
   // a payment that slips in between is still recorded (markPaid), and the booking stays cancelled.
   if (opts.payments && begun.openLink) await closeOpenLink({ db, payments: opts.payments, logger, now: () => now }, id, begun.openLink);
   return response;
+}
+
+/**
+ * Whether the booking may be cancelled now with this money decision (a 409 or 403 in words when not),
+ * and what the decision moves: what the ledger holds for it and what goes back. A series' cancel asks
+ * it of every session before it cancels any.
+ */
+export async function cancelTerms(
+  tx: DbOrTx,
+  before: BookingRow,
+  by: AdminActor & { isSuperadmin?: boolean },
+  now: Date,
+  choice: CancelRefund | undefined,
+  noticeHours: number,
+): Promise<{ heldPaise: number; refundPaise: number }> {
+  const id = before.id;
+  const isBlock = before.bookingType === 'ADMIN_BLOCK';
+  if (before.cancelled || before.paymentStatus === 'CANCELLED') throw new AppError('conflict', AM.alreadyCancelled(id));
+  const underWay = await refundUnderWay(tx, id);
+  if (underWay) throw new AppError('conflict', cancelsBooking(underWay) ? AM.alreadyCancelled(id) : AM.refundUnderWay(id));
+  if (isAttended(before)) throw new AppError('conflict', AM.cancelAttended(id));
+  if (before.paymentStatus === 'BLOCKED' && !isBlock) throw new AppError('conflict', AM.cannotCancelBlocked(id));
+  if (centreNow(now).date > before.bookingDate) throw new AppError('conflict', AM.cancelPast(id));
+  const heldPaise = (await refundablePaise(tx, id)).totalPaise;
+  if (!isBlock && heldPaise > 0 && !choice) throw new AppError('conflict', AM.cancelNeedsRefundChoice(id));
+  if (choice) {
+    const allowed = refundChoices({ superadmin: by.isSuperadmin === true, withinNotice: withinNotice(sessionStart(before), now, noticeHours) });
+    // Keeping nothing is no decision about money: NONE on an unpaid booking needs no permission.
+    if (!allowed.includes(choice.refund) && !(choice.refund === 'NONE' && heldPaise <= 0)) {
+      throw new AppError('forbidden', choice.refund === 'NONE' ? AM.noRefundOutsideNotice(noticeHours) : AM.refundSuperadminOnly);
+    }
+  }
+  if (choice && choice.refund !== 'NONE' && heldPaise <= 0) throw new AppError('conflict', `Booking ${id} has no payment to refund.`);
+  const refundPaise =
+    !choice || choice.refund === 'NONE' || choice.refund === 'REQUEST' ? 0 : choice.refund === 'FULL' ? heldPaise : rupeesToPaise(choice.amount);
+  if (refundPaise > heldPaise) throw fieldError('amount', `The refund can be at most ${formatRupees(paiseToRupees(heldPaise))}, what was paid.`);
+  return { heldPaise, refundPaise };
 }
 
 /**

@@ -86,3 +86,44 @@ export function intentsForClientChange(
     ...(change === 'moved' ? reminderIntents(b, now) : []),
   ];
 }
+
+/**
+ * What a session of a series needs when the series is booked or paid for at once (issue 34). The series
+ * has one confirmation e-mail (seriesConfirmationIntents), so a session gets none of its own: an online
+ * session its meeting (whose job sends the series' e-mail once the last link is made, then its
+ * reminder), any other its 24-hour reminder.
+ */
+export function intentsForSeriesSession(b: Omit<ConfirmedBooking, 'id'> & { id: number; seriesId: number }, now: Date): JobIntent[] {
+  if (b.bookingType === 'ONLINE' && !b.googleMeetLink) return [intent('meetings.create', jobIds.meeting(b.id), { bookingId: b.id, seriesId: b.seriesId })];
+  return reminderIntents(b, now);
+}
+
+/** The series' one confirmation e-mail, to the client and to the therapist. */
+export function seriesConfirmationIntents(seriesId: number): JobIntent[] {
+  return (['client', 'therapist'] as const).map((recipient) =>
+    intent('mail.series-confirmation', jobIds.seriesConfirmationMail(seriesId, recipient), { seriesId, recipient }),
+  );
+}
+
+/**
+ * What staff moving sessions of a series needs: one e-mail to each side listing the moved sessions with
+ * their calendar updates, each online meeting moved with its session, and each session's new reminder.
+ */
+export function intentsForSeriesMove(
+  seriesId: number,
+  moved: readonly (Pick<ConfirmedBooking, 'id' | 'bookingType' | 'bookingDate' | 'bookingTimeSlotStart'> & { calendarSequence: number })[],
+  now: Date,
+): JobIntent[] {
+  const bookingIds = moved.map((b) => b.id);
+  return [
+    ...(['client', 'therapist'] as const).map((recipient) =>
+      intent('mail.series-moved', jobIds.seriesMovedMail(seriesId, now, recipient), { seriesId, recipient, bookingIds }),
+    ),
+    ...moved.flatMap((b) => [
+      ...(b.bookingType === 'ONLINE'
+        ? [intent('meetings.update', jobIds.meetingUpdate(b.id, b.calendarSequence), { bookingId: b.id, sequence: b.calendarSequence })]
+        : []),
+      ...reminderIntents(b, now),
+    ]),
+  ];
+}

@@ -44,6 +44,7 @@ export function mapAdminBooking(r: RecordRow): AdminBookingDto {
     payment_state: paymentState({ ...b, paidPaise: r.paidPaise ?? 0, refundedPaise: r.refundedPaise ?? 0, refundOpen: r.refundOpen }),
     payment_link_sent_at: b.paymentLinkSentAt?.toISOString() ?? null,
     payment_link_sent_to: (b.paymentLinkSentTo as ('email' | 'whatsapp')[] | null) ?? null,
+    series_id: b.seriesId,
   };
 }
 

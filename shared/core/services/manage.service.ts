@@ -20,7 +20,8 @@ import type { BookingRow } from '../repositories/booking.repository.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { cancelBookingRow, findBookingByManageHash, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
 import { checkSlot, type SlotRefusal } from '../repositories/slot-check.repository.ts';
-import { hashBookingToken, isTokenShaped } from './booking-token.ts';
+import { hashBookingToken, isTokenShaped, manageUrlFor } from './booking-token.ts';
+import { listSeriesSessionsBrief } from '../repositories/series.repository.ts';
 import { closeOpenLink } from './payment.service.ts';
 import { beginRefund, cancelsBooking, completeRefund, refundablePaise, refundUnderWay, type ApplyRefund, type RefundOutcome } from './refund.service.ts';
 import { REFUND_WORDS } from '../../contract/refund-words.ts';
@@ -128,11 +129,30 @@ function refundWords(done: RefundOutcome, config: Config): string {
   return parts.join(' ');
 }
 
+/**
+ * The sessions of the booking's series (issue 34), each with its own Manage booking link (derived from
+ * its id and the server's secret, as the e-mails give it). A token reaches only its own series.
+ */
+async function seriesSessionsOf(deps: ManageDeps, b: BookingRow): Promise<Pick<ManageBookingDto, 'series_sessions'>> {
+  if (b.seriesId === null) return {};
+  const sessions = await listSeriesSessionsBrief(deps.db, b.seriesId);
+  return {
+    series_sessions: sessions.map((s) => ({
+      booking_date: s.bookingDate,
+      booking_time_slot_start: toHhMm(s.bookingTimeSlotStart),
+      cancelled: s.cancelled,
+      current: s.id === b.id,
+      manage_url: manageUrlFor(deps.config.publicBaseUrl, deps.config.jwtSecret, s.id),
+    })),
+  };
+}
+
 /** GET /api/manage/{token}: the booking's summary and what its client may do now. */
 export async function getManagedBooking(deps: ManageDeps, token: unknown): Promise<ManageBookingDto> {
   const now = deps.now();
   const b = await findManaged(deps, token, now);
-  return toDto(b, now, deps.config, await moneyFor(deps.db, b.id));
+  const [money, series] = await Promise.all([moneyFor(deps.db, b.id), seriesSessionsOf(deps, b)]);
+  return { ...toDto(b, now, deps.config, money), ...series };
 }
 
 /**
@@ -208,7 +228,8 @@ async function answer(deps: ManageDeps, token: string, message: string): Promise
   const now = deps.now();
   const b = await findBookingByManageHash(deps.db, hashBookingToken(token));
   if (!b) throw notFound();
-  return { booking: toDto(b, now, deps.config, await moneyFor(deps.db, b.id)), message };
+  const [money, series] = await Promise.all([moneyFor(deps.db, b.id), seriesSessionsOf(deps, b)]);
+  return { booking: { ...toDto(b, now, deps.config, money), ...series }, message };
 }
 
 /**

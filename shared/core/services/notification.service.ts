@@ -9,19 +9,20 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { enqueueInTx, intent } from '../jobs/outbox.ts';
-import { mailIntents } from './booking-followups.service.ts';
+import { intentsForSeriesSession, mailIntents, seriesConfirmationIntents } from './booking-followups.service.ts';
 import type { Logger } from '../logger.ts';
 import { manageTokenFor, manageUrlFor } from './booking-token.ts';
 import { jobIds, type JobPayload } from '../jobs/jobs.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
-import { getBookingView, storeMeetingLinkIfNone, type BookingView } from '../repositories/booking.repository.ts';
+import { getBookingView, listSeriesBookingViews, storeMeetingLinkIfNone, type BookingView } from '../repositories/booking.repository.ts';
+import { countSessionsAwaitingMeeting, getSeries, lockSeries } from '../repositories/series.repository.ts';
 import { REFUND_WORDS } from '../../contract/refund-words.ts';
 import { refundStateOf, type RefundState } from './refund.service.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { ensureMessage } from '../repositories/whatsapp.repository.ts';
-import { ARRIVE_EARLY, sessionInvitation as invitation } from './session-invitation.ts';
+import { ARRIVE_EARLY, sessionInvitation as invitation, sessionsInvitation } from './session-invitation.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 import { linkRefusal } from './payment-link-send.service.ts';
 
@@ -48,8 +49,13 @@ function meetingOf(b: BookingView, config: Config) {
   };
 }
 
-/** The meetings.create job: one link per online booking, then the e-mails that carry it. */
-export async function createMeetingForBooking(deps: NotificationDeps, bookingId: number): Promise<{ url: string | null }> {
+/**
+ * The meetings.create job: one link per online booking, then the e-mails that carry it. A session booked
+ * in a series (`seriesId`) gets its reminder only: the series' one confirmation e-mail goes out once the
+ * last of its sessions has its link (the series' row, locked, makes the jobs finishing together agree
+ * which one is last).
+ */
+export async function createMeetingForBooking(deps: NotificationDeps, bookingId: number, seriesId?: number): Promise<{ url: string | null }> {
   const b = await getBookingView(deps.db, bookingId);
   if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType !== 'ONLINE' || !isConfirmedBooking(b)) return { url: null };
@@ -62,7 +68,17 @@ export async function createMeetingForBooking(deps: NotificationDeps, bookingId:
   const link = url;
   await deps.db.transaction(async (tx) => {
     url = (await storeMeetingLinkIfNone(tx, b.id, link, now)) ?? link;
-    await enqueueInTx(tx, mailIntents(b, now), now);
+    if (seriesId === undefined) {
+      await enqueueInTx(tx, mailIntents(b, now), now);
+      return;
+    }
+    await lockSeries(tx, seriesId);
+    const waiting = await countSessionsAwaitingMeeting(tx, seriesId);
+    await enqueueInTx(
+      tx,
+      [...intentsForSeriesSession({ ...b, googleMeetLink: url, seriesId }, now), ...(waiting === 0 ? seriesConfirmationIntents(seriesId) : [])],
+      now,
+    );
   });
   return { url };
 }
@@ -481,4 +497,134 @@ export async function updateMeetingForBooking(
   if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
   if (b.bookingType !== 'ONLINE' || !b.googleMeetLink || b.calendarSequence !== sequence) return 'skipped';
   return deps.meetings.updateMeeting({ ...meetingOf(b, deps.config), cancelled: b.cancelled });
+}
+
+/** A series' sessions still on, as its e-mails list them. */
+function liveSessions(views: readonly BookingView[], ids?: readonly number[]): BookingView[] {
+  return views.filter((b) => !b.cancelled && b.paymentStatus !== 'FAILED' && b.paymentStatus !== 'CANCELLED' && (!ids || ids.includes(b.id)));
+}
+
+/** One line per session: its date and time, and for the client the session's own Manage booking link. */
+function seriesLines(sessions: readonly BookingView[], config: Config, withManage: boolean): string {
+  return sessions
+    .map((b, n) => `${n + 1}. ${when(b)}${withManage ? `\n   Manage booking: ${manageUrlFor(config.publicBaseUrl, config.jwtSecret, b.id)}` : ''}`)
+    .join('\n');
+}
+
+/** How the series is paid, in the client's words. */
+function seriesPaymentLine(settlement: 'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW', first: BookingView, count: number): string {
+  const fee = formatPrice(paiseToRupees(first.amountPaise));
+  if (settlement === 'PAID_NOW') return `Payment received: ${formatPrice(paiseToRupees(first.amountPaise * count))} for the ${count} sessions (${fee} each).`;
+  if (settlement === 'SEND_LINK')
+    return `Session fee: ${fee} each. We send you each session's payment link by e-mail a week before it; the video call link follows each payment.`;
+  return `The session fee of ${fee} is paid at the centre on the day of each visit (cash, card or UPI).`;
+}
+
+/**
+ * The series' one confirmation e-mail (issue 34), to the client or the therapist: every session's date
+ * and time, and one calendar file with each session as its own event (the UIDs of the sessions' own
+ * invitations, so a later change to one session updates that event).
+ */
+export function seriesConfirmationMail(
+  sessions: readonly BookingView[],
+  settlement: 'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW',
+  recipient: 'client' | 'therapist',
+  config: Config,
+  now: Date,
+): MailMessage | undefined {
+  const first = sessions[0]!;
+  const ics = sessionsInvitation(sessions, config, now);
+  const count = sessions.length;
+  const kind = first.bookingType === 'ONLINE' ? 'online' : 'in-person';
+  if (recipient === 'therapist') {
+    if (!first.therapistEmail) return undefined;
+    const paragraphs = [
+      `A series of ${count} ${kind} sessions has been booked with you.`,
+      seriesLines(sessions, config, false),
+      `Client: ${first.clientFullName}\nE-mail: ${first.clientEmail}\nMobile: ${first.clientMobile}${first.clientNote ? `\nNote: ${first.clientNote}` : ''}`,
+      `Series reference: ${first.seriesId}`,
+    ];
+    return {
+      to: first.therapistEmail,
+      subject: `New series: ${first.clientFullName}, ${count} sessions from ${when(first)}`,
+      text: paragraphs.join('\n\n'),
+      html: renderHtml('New series of sessions', paragraphs),
+      ics,
+    };
+  }
+  const paragraphs = [
+    `Dear ${first.clientFullName},`,
+    `Your ${count} sessions with ${therapistOf(first)} are booked:`,
+    seriesLines(sessions, config, true),
+    first.bookingType === 'ONLINE'
+      ? 'Each session is a 60-minute secure video call; its link is in the calendar file attached and on its Manage booking page.'
+      : `Each session is 60 minutes in person at ${first.locationName ?? config.centreName}, ${first.locationAddress ?? ''}. Please arrive 10 minutes early.`,
+    seriesPaymentLine(settlement, first, count),
+    'The attached calendar file holds every session. Each session has its own private Manage booking link above (please do not share them): you may move or cancel a session there within the policy.',
+    policy(first, config, now),
+    `Series reference: ${first.seriesId}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
+    `Warm regards,\n${config.centreName}`,
+  ];
+  return {
+    to: first.clientEmail,
+    subject: `Booking confirmed: ${count} sessions from ${when(first)}`,
+    text: paragraphs.join('\n\n'),
+    html: renderHtml('Your sessions are booked', paragraphs),
+    ics,
+  };
+}
+
+/** The mail.series-confirmation job: the series' sessions still on when it runs; nothing when none are. */
+export async function sendSeriesConfirmation(deps: NotificationDeps, seriesId: number, recipient: 'client' | 'therapist'): Promise<'sent' | 'skipped'> {
+  const found = await getSeries(deps.db, seriesId);
+  if (!found) throw new AppError('not_found', 'Series not found.');
+  const sessions = liveSessions(await listSeriesBookingViews(deps.db, seriesId));
+  if (sessions.length === 0) return 'skipped';
+  const message = seriesConfirmationMail(sessions, found.settlement, recipient, deps.config, deps.now());
+  if (!message) {
+    deps.logger.warn({ seriesId, recipient }, 'no e-mail address for the therapist: series confirmation not sent');
+    return 'skipped';
+  }
+  await deps.mailer.send(message, `series-confirmation-${seriesId}-${recipient}`);
+  return 'sent';
+}
+
+/**
+ * The mail.series-moved job: staff moved sessions of a series; each side hears once, with every moved
+ * session's new time and one calendar file updating their events (same UIDs, SEQUENCE raised). Sessions
+ * cancelled since are left out.
+ */
+export async function sendSeriesMoved(deps: NotificationDeps, p: JobPayload<'mail.series-moved'>): Promise<'sent' | 'skipped'> {
+  const sessions = liveSessions(await listSeriesBookingViews(deps.db, p.seriesId), p.bookingIds);
+  if (sessions.length === 0) return 'skipped';
+  const first = sessions[0]!;
+  const ics = sessionsInvitation(sessions, deps.config, deps.now());
+  const to = p.recipient === 'client' ? first.clientEmail : first.therapistEmail;
+  if (!to) return 'skipped';
+  const paragraphs =
+    p.recipient === 'client'
+      ? [
+          `Dear ${first.clientFullName},`,
+          `The centre has moved ${sessions.length === 1 ? 'a session' : `${sessions.length} sessions`} of your series with ${therapistOf(first)}. ${sessions.length === 1 ? 'It is' : 'They are'} now:`,
+          seriesLines(sessions, deps.config, true),
+          'Your payment and your booking carry over unchanged. The attached calendar file updates the sessions in your calendar.',
+          `Series reference: ${first.seriesId}. If you need anything, call ${deps.config.supportPhone} or write to ${deps.config.supportEmail}.`,
+          `Warm regards,\n${deps.config.centreName}`,
+        ]
+      : [
+          `Sessions of ${first.clientFullName}'s series with you have been moved. They are now:`,
+          seriesLines(sessions, deps.config, false),
+          `Series reference: ${first.seriesId}`,
+        ];
+  await deps.mailer.send(
+    {
+      to,
+      subject: `Sessions moved: ${p.recipient === 'client' ? 'your series' : first.clientFullName}, from ${when(first)}`,
+      text: paragraphs.join('\n\n'),
+      html: renderHtml('Sessions moved', paragraphs),
+      ics,
+    },
+    `series-moved-${p.seriesId}-${p.recipient}`,
+  );
+  return 'sent';
 }

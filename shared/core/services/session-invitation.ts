@@ -8,7 +8,7 @@ import { SESSION_MINUTES, sessionEnd } from '../../domain/session.ts';
 import { displayName } from '../../domain/therapist.ts';
 import { sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
-import { buildIcs } from '../providers/mail/ics.ts';
+import { buildCalendar, buildIcs, type IcsEvent } from '../providers/mail/ics.ts';
 import type { BookingView } from '../repositories/booking.repository.ts';
 
 /** What a client coming to the centre is asked, in the e-mails and the invitation alike. */
@@ -24,10 +24,26 @@ export function sessionIcsFilename(bookingId: number): string {
  * client is sent raises it), unless a message names its own. A cancelled session is METHOD:CANCEL.
  */
 export function sessionInvitation(b: BookingView, config: Config, now: Date, opts: { sequence?: number; method?: 'REQUEST' | 'CANCEL' } = {}): string {
+  return buildIcs(sessionEvent(b, config, now, opts));
+}
+
+/**
+ * Several sessions in one calendar file (a series' e-mails, issue 34): each session the same event,
+ * under the same UID and SEQUENCE, as its own invitation and its Manage page's "Add to calendar" give.
+ */
+export function sessionsInvitation(sessions: readonly BookingView[], config: Config, now: Date): string {
+  return buildCalendar(
+    sessions.map((b) => sessionEvent(b, config, now)),
+    'REQUEST',
+  );
+}
+
+/** The session as one calendar event. */
+function sessionEvent(b: BookingView, config: Config, now: Date, opts: { sequence?: number; method?: 'REQUEST' | 'CANCEL' } = {}): IcsEvent {
   const start = sessionStart(b);
   const host = new URL(config.publicBaseUrl).hostname;
   const therapist = displayName(b.therapistName);
-  return buildIcs({
+  return {
     uid: `booking-${b.id}@${host}`,
     sequence: opts.sequence ?? b.calendarSequence,
     method: opts.method ?? (b.cancelled ? 'CANCEL' : 'REQUEST'),
@@ -40,5 +56,5 @@ export function sessionInvitation(b: BookingView, config: Config, now: Date, opt
     ...(b.bookingType === 'ONLINE' && b.googleMeetLink ? { url: b.googleMeetLink } : {}),
     organizer: { name: config.centreName, email: config.supportEmail },
     attendees: [{ name: b.clientFullName, email: b.clientEmail }, ...(b.therapistEmail ? [{ name: therapist, email: b.therapistEmail }] : [])],
-  });
+  };
 }

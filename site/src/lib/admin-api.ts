@@ -30,6 +30,15 @@ import type {
   TherapistMonthlyReport,
 } from '../../../shared/contract/admin.ts';
 import type { CashUpReport } from '../../../shared/contract/cash-up.ts';
+import type {
+  SeriesCancel,
+  SeriesCancelResponse,
+  SeriesConflictResponse,
+  SeriesCreated,
+  SeriesCreateInput,
+  SeriesDetail,
+  SeriesMoved,
+} from '../../../shared/contract/series.ts';
 import type { JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 import type { RecordRefundResponse, RefundOptionsResponse, RefundReviewDecisionResponse, RefundsDueResponse } from '../../../shared/contract/refunds.ts';
 import type { BookingCreateResponse } from '../../../shared/contract/booking.ts';
@@ -94,6 +103,10 @@ export type { ApproveRefundInput, DeskPaymentMethod } from '../../../shared/cont
 
 export type { JobFailureDto as JobFailure, JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 export type { CashUpMovement, CashUpReport } from '../../../shared/contract/cash-up.ts';
+export type { SeriesConflict, SeriesCreateInput, SeriesDetail } from '../../../shared/contract/series.ts';
+
+/** A series call's answer: done, or (409) the dates that cannot be booked or moved to, nothing written. */
+export type SeriesAnswer<T> = { ok: true; body: T } | { ok: false; conflict: SeriesConflictResponse };
 
 /** How the desk takes money (record-payment, a manual booking paid now). */
 export type PaymentMethod = DeskPaymentMethod;
@@ -150,6 +163,20 @@ async function errorFrom(res: Response): Promise<AdminApiError> {
     // not JSON
   }
   return new AdminApiError(messageOf(body) ?? `HTTP error! status: ${res.status}`, res.status);
+}
+
+/** A call whose 409 lists conflicts (a series): the list is the answer, not an error to show alone. */
+async function seriesRequest<T>(path: string, json: unknown): Promise<SeriesAnswer<T>> {
+  const res = await send(path, { method: 'POST', json });
+  if (res.status === 409) {
+    const body = (await res
+      .clone()
+      .json()
+      .catch(() => null)) as Partial<SeriesConflictResponse> | null;
+    if (body && Array.isArray(body.conflicts)) return { ok: false, conflict: body as SeriesConflictResponse };
+  }
+  if (!res.ok) throw await errorFrom(res);
+  return { ok: true, body: (await res.json()) as T };
 }
 
 async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
@@ -276,6 +303,12 @@ export const adminApi = {
   resolveJobFailure: (id: number) => request<ResolveJobFailureResponse>(`/api/admin/job-failures/${id}/resolve`, { method: 'POST', json: {} }),
   locations: () => request<Location[]>('/locations', { auth: false }),
   createManualBooking: (payload: ManualBookingPayload) => request<BookingCreateResponse>('/confirm-booking', { method: 'POST', json: payload }),
+  createSeries: (payload: SeriesCreateInput) => seriesRequest<SeriesCreated>('/api/admin/series', payload),
+  series: (id: number) => request<SeriesDetail>(`/api/admin/series/${id}`),
+  cancelSeries: (id: number, body: Omit<SeriesCancel, 'refund'> & { refund?: CancelRefund }) =>
+    request<SeriesCancelResponse>(`/api/admin/series/${id}/cancel`, { method: 'POST', json: body }),
+  moveSeries: (id: number, body: { from_date: string; scope?: 'this' | 'following'; booking_time_slot_start: string }) =>
+    seriesRequest<SeriesMoved>(`/api/admin/series/${id}/move`, body),
 
   /**
    * A report's spreadsheet from the server (the same path with .xlsx). A 404 means there is nothing

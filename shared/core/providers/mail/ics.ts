@@ -56,30 +56,41 @@ function fold(line: string): string {
 }
 
 export function buildIcs(e: IcsEvent): string {
-  const cancel = e.method === 'CANCEL';
+  return buildCalendar([e], e.method ?? 'REQUEST');
+}
+
+/**
+ * One calendar file holding several events (a series' sessions, issue 34), each its own VEVENT with its
+ * own UID, so a later change to one session (the same UID, SEQUENCE raised) updates that event alone.
+ * One METHOD for the file: REQUEST for sessions on, CANCEL for sessions called off.
+ */
+export function buildCalendar(events: readonly IcsEvent[], method: 'REQUEST' | 'CANCEL'): string {
+  const cancel = method === 'CANCEL';
   const lines = [
     'BEGIN:VCALENDAR',
     'PRODID:-//Wellbeing Centre//Booking//EN',
     'VERSION:2.0',
     'CALSCALE:GREGORIAN',
-    `METHOD:${cancel ? 'CANCEL' : 'REQUEST'}`,
-    'BEGIN:VEVENT',
-    `UID:${e.uid}`,
-    `DTSTAMP:${utc(e.stamp)}`,
-    `DTSTART:${utc(e.start)}`,
-    `DTEND:${utc(e.end)}`,
-    `SUMMARY:${text(e.summary)}`,
-    `DESCRIPTION:${text(e.description)}`,
-    `LOCATION:${text(e.location)}`,
-    ...(e.url ? [`URL:${e.url}`] : []),
-    `ORGANIZER;CN=${param(e.organizer.name)}:mailto:${e.organizer.email}`,
-    ...e.attendees.map((a) => `ATTENDEE;CN=${param(a.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${a.email}`),
-    `SEQUENCE:${Math.max(0, Math.trunc(e.sequence ?? 0))}`,
-    `STATUS:${cancel ? 'CANCELLED' : 'CONFIRMED'}`,
-    cancel ? 'TRANSP:TRANSPARENT' : 'TRANSP:OPAQUE',
-    // No reminder for a session that is off.
-    ...(cancel ? [] : ['BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Therapy session in 1 hour', 'TRIGGER:-PT1H', 'END:VALARM']),
-    'END:VEVENT',
+    `METHOD:${method}`,
+    ...events.flatMap((e) => [
+      'BEGIN:VEVENT',
+      `UID:${e.uid}`,
+      `DTSTAMP:${utc(e.stamp)}`,
+      `DTSTART:${utc(e.start)}`,
+      `DTEND:${utc(e.end)}`,
+      `SUMMARY:${text(e.summary)}`,
+      `DESCRIPTION:${text(e.description)}`,
+      `LOCATION:${text(e.location)}`,
+      ...(e.url ? [`URL:${e.url}`] : []),
+      `ORGANIZER;CN=${param(e.organizer.name)}:mailto:${e.organizer.email}`,
+      ...e.attendees.map((a) => `ATTENDEE;CN=${param(a.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${a.email}`),
+      `SEQUENCE:${Math.max(0, Math.trunc(e.sequence ?? 0))}`,
+      `STATUS:${cancel ? 'CANCELLED' : 'CONFIRMED'}`,
+      cancel ? 'TRANSP:TRANSPARENT' : 'TRANSP:OPAQUE',
+      // No reminder for a session that is off.
+      ...(cancel ? [] : ['BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Therapy session in 1 hour', 'TRIGGER:-PT1H', 'END:VALARM']),
+      'END:VEVENT',
+    ]),
     'END:VCALENDAR',
   ];
   return `${lines.map(fold).join('\r\n')}\r\n`;

@@ -19,6 +19,7 @@ import { TodaySessions } from './dashboard/TodaySessions.tsx';
 import { useDashboardActions } from './dashboard/useDashboardActions.ts';
 import { DataTable, type Column } from './DataTable.tsx';
 import ManualBooking from './ManualBooking.tsx';
+import SeriesBooking from './SeriesBooking.tsx';
 import PaymentsAttention from './PaymentsAttention.tsx';
 import JobFailures from './JobFailures.tsx';
 import RefundsDue from './RefundsDue.tsx';
@@ -44,6 +45,7 @@ export default function Dashboard(props: { onLogout: () => void }) {
   const [listsVersion, reloadLists] = useReducer(bump, 0);
   const [slotsVersion, reloadSlots] = useReducer(bump, 0);
   const [manualOpen, setManualOpen] = useState(false);
+  const [seriesOpen, setSeriesOpen] = useState(false);
   const today = todayAtCentre();
   const selected = therapists.data?.find((t) => t.id === selectedId) ?? null;
   const actions = useDashboardActions(
@@ -85,9 +87,14 @@ export default function Dashboard(props: { onLogout: () => void }) {
           <h1>Admin Dashboard</h1>
           <p className="muted">Manage therapists, availability and bookings.</p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setManualOpen(true)}>
-          Manual Booking
-        </button>
+        <div className="adm-btns">
+          <button type="button" className="btn btn-primary" onClick={() => setManualOpen(true)}>
+            Manual Booking
+          </button>
+          <button type="button" className="btn btn-secondary" onClick={() => setSeriesOpen(true)}>
+            Book a series
+          </button>
+        </div>
       </header>
       {message?.at.kind === 'top' ? notice : null}
       {/* The desk's day first: nothing pushes it down. */}
@@ -138,6 +145,17 @@ export default function Dashboard(props: { onLogout: () => void }) {
           onClose={() => setManualOpen(false)}
           onCreated={(msg) => {
             setManualOpen(false);
+            actions.say({ text: msg, kind: 'success' });
+            reloadLists();
+            reloadSlots();
+          }}
+        />
+      ) : null}
+      {seriesOpen ? (
+        <SeriesBooking
+          onClose={() => setSeriesOpen(false)}
+          onCreated={(msg) => {
+            setSeriesOpen(false);
             actions.say({ text: msg, kind: 'success' });
             reloadLists();
             reloadSlots();

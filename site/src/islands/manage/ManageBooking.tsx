@@ -286,6 +286,8 @@ function BookingView({
 
       {closed && <ClosedPolicy booking={b} support={support} />}
 
+      {b.series_sessions && <SeriesList sessions={b.series_sessions} />}
+
       {b.cancelled && (
         <section className="card manage-card" aria-labelledby="manage-next-title">
           <h2 id="manage-next-title" className="manage-subtitle">
@@ -311,6 +313,36 @@ function BookingView({
         />
       )}
     </div>
+  );
+}
+
+/**
+ * The sessions of the client's series (issue 34), this one marked: each opens its own Manage booking
+ * page, where it is moved or cancelled alone within the policy.
+ */
+function SeriesList({ sessions }: { sessions: NonNullable<ManageBookingDto['series_sessions']> }) {
+  return (
+    <section className="card manage-card" aria-labelledby="manage-series-title">
+      <h2 id="manage-series-title" className="manage-subtitle">
+        Your sessions in this series
+      </h2>
+      <ol className="manage-series">
+        {sessions.map((s) => (
+          <li key={s.manage_url} aria-current={s.current ? 'true' : undefined}>
+            {s.current ? (
+              <strong>
+                {formatLongDate(s.booking_date)} at {formatTimeIst(s.booking_time_slot_start)} (this session)
+              </strong>
+            ) : (
+              <a href={s.manage_url}>
+                {formatLongDate(s.booking_date)} at {formatTimeIst(s.booking_time_slot_start)}
+              </a>
+            )}
+            {s.cancelled ? ' — cancelled' : null}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

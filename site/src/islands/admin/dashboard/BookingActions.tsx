@@ -1,4 +1,8 @@
-/** A booking row's buttons: attendance, Record payment, Unblock or Cancel, and Payment link (its panel: Copy and Send). */
+/**
+ * A booking row's buttons: attendance, Record payment, Unblock or Cancel, Payment link (its panel: Copy
+ * and Send), and for a session of a series its series (the sessions together, cancel or move this and following).
+ */
+import { lazy, Suspense, useState } from 'react';
 import { ATTENDANCE_WORDS, attendanceOpen } from '../../../../../shared/domain/attendance.ts';
 import { centreNow } from '../../../../../shared/domain/time.ts';
 import type { AdminBooking } from '../../../lib/admin-api.ts';
@@ -6,9 +10,12 @@ import { canCancel, canRecordPayment, canSendLink, canUnblock } from '../../../l
 import type { NoticeAt } from './notice.ts';
 import type { DashboardActions } from './useDashboardActions.ts';
 
+const SeriesSessions = lazy(() => import('../SeriesSessions.tsx'));
+
 export function BookingActions(props: { booking: AdminBooking; at: NoticeAt; today: string; actions: DashboardActions }) {
   const { booking: b, at, today, actions } = props;
   const { busy } = actions;
+  const [seriesOpen, setSeriesOpen] = useState(false);
   const unblock = canUnblock(b);
   const cancel = !unblock && canCancel(b, today);
   const link = canSendLink(b);
@@ -18,7 +25,8 @@ export function BookingActions(props: { booking: AdminBooking; at: NoticeAt; tod
     { bookingType: b.booking_type, cancelled: b.cancelled, paymentStatus: b.payment_status, bookingDate: b.booking_date, start: b.booking_time_slot_start },
     centreNow(),
   );
-  if (!unblock && !cancel && !link && !pay && !attend) return <span className="muted">--</span>;
+  const inSeries = b.series_id != null;
+  if (!unblock && !cancel && !link && !pay && !attend && !inSeries) return <span className="muted">--</span>;
   const button = (tone: string, label: string, onClick: () => void, text: string) => (
     <button type="button" className={`btn btn-sm btn-${tone}`} disabled={busy !== null} aria-label={label} onClick={onClick}>
       {text}
@@ -47,6 +55,19 @@ export function BookingActions(props: { booking: AdminBooking; at: NoticeAt; tod
       {unblock ? button('warn', `Unblock booking ${b.id}`, () => actions.startCancel(b, at), 'Unblock') : null}
       {cancel ? button('danger', `Cancel booking ${b.id}`, () => actions.startCancel(b, at), 'Cancel') : null}
       {link ? button('secondary', `Payment link for booking ${b.id}`, () => actions.startLink(b, at), 'Payment link') : null}
+      {inSeries ? button('secondary', `Series of booking ${b.id}`, () => setSeriesOpen(true), 'Series') : null}
+      {seriesOpen ? (
+        <Suspense fallback={null}>
+          <SeriesSessions
+            booking={b}
+            onClose={() => setSeriesOpen(false)}
+            onChanged={(text) => {
+              setSeriesOpen(false);
+              actions.seriesChanged(text, at);
+            }}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

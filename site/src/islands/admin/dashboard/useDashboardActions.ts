@@ -79,6 +79,11 @@ export function useDashboardActions(therapistId: number | null, reload: () => vo
     startLink: (booking: AdminBooking, at: NoticeAt) => setLinking({ booking, at }),
     /** The panel changed the booking (a link made, or sent): the lists show it ("Link sent …"). */
     linkChanged: reloadLists,
+    /** Sessions of a series were cancelled or moved (SeriesSessions): said, and the grid and lists redrawn. */
+    seriesChanged(text: string, at: NoticeAt) {
+      setMessage({ text, kind: 'success', at });
+      reload();
+    },
     markAttendance(b: AdminBooking, status: Attendance, at: NoticeAt) {
       void run(`attend-${b.id}`, at, () => act.markAttendance(b, status), 'lists');
     },
