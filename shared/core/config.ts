@@ -24,183 +24,182 @@ export function databaseUrlOnly(env: Record<string, string | undefined> = proces
 
 const socialUrl = z.url({ protocol: /^https$/, error: 'must be an https:// address' }).optional();
 
-/** Every variable with its default and check; the server (parseConfig) and the site's build (parseSiteConfig) both read it. */
-const fields = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_URL: databaseUrlSchema,
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
-  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-  JWT_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(7 * 24 * 3600)
-    .default(8 * 3600),
-  PUBLIC_BASE_URL: z.url({ error: 'must be an absolute URL' }).optional(),
-  SUPPORT_PHONE: z.string().min(5).max(40).default('+91 98200 00000'),
-  SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default('care@wellbeingcentre.in'),
-  CENTRE_NAME: z.string().min(1).max(120).default('Mindful Path Wellbeing Centre'),
-  /** The centre's social pages in the site's footer (read by the site's build only). */
-  SOCIAL_INSTAGRAM_URL: socialUrl,
-  SOCIAL_FACEBOOK_URL: socialUrl,
-  SOCIAL_LINKEDIN_URL: socialUrl,
-  SOCIAL_YOUTUBE_URL: socialUrl,
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SEED_DEMO_DATA: bool.optional(),
-  PAYMENTS_PROVIDER: z.enum(['razorpay', 'sandbox'], { error: 'must be razorpay or sandbox' }).optional(),
-  ALLOW_SANDBOX_IN_PRODUCTION: bool.optional(),
-  RAZORPAY_KEY_ID: z.string().min(1).optional(),
-  RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
-  RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
-  SANDBOX_WEBHOOK_URL: z.url({ error: 'must be an absolute URL' }).optional(),
-  SANDBOX_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-  PAYMENT_HOLD_MINUTES: z.coerce
-    .number()
-    .int()
-    .min(5)
-    .max(24 * 60)
-    .default(20),
-  PAYMENT_LINK_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  MEETINGS_PROVIDER: z.enum(['jitsi', 'google'], { error: 'must be jitsi or google' }).default('jitsi'),
-  JITSI_DOMAIN: z
-    .string()
-    .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name' })
-    .default('meet.jit.si'),
-  GOOGLE_SERVICE_ACCOUNT_EMAIL: z.email().optional(),
-  GOOGLE_PRIVATE_KEY: z.string().min(1).optional(),
-  GOOGLE_IMPERSONATE_USER: z.email().optional(),
-  GOOGLE_CALENDAR_ID: z.string().min(1).default('primary'),
-  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
-  SMTP_HOST: z.string().min(1).optional(),
-  SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  SMTP_USER: z.string().min(1).optional(),
-  SMTP_PASS: z.string().min(1).optional(),
-  MAIL_FROM: z.string().min(3).optional(),
-  MAIL_OUTBOX_DIR: z.string().min(1).default('var/mail-outbox'),
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,40}$/, { error: 'must be letters, digits, - or _' })
-    .default('booking'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
-  /** Turns GET /metrics on: answered only to `Authorization: Bearer <METRICS_TOKEN>`. */
-  METRICS_TOKEN: z.string().min(24, { error: 'must be at least 24 characters' }).optional(),
-  /** Where the worker answers its own GET /metrics (with METRICS_TOKEN); unset, it serves none. */
-  WORKER_METRICS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).optional(),
-  /** A file the worker touches every 10 s while PostgreSQL and Redis answer it: its container's health check. */
-  WORKER_HEALTH_FILE: z.string().min(1).optional(),
-  WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
-  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
-  RECONCILE_EVERY_MINUTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 60)
-    .default(5),
-  RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days' }).int().min(1, { error: 'must be at least 1 day' }).max(3650).default(30),
-  AUTO_REFUND_STRAY_PAYMENTS: bool.optional(),
-  HOLDS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(1000).default(2),
-  HOLDS_PER_IP: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(100_000).default(10),
-  CHANGE_NOTICE_HOURS: z.coerce
-    .number({ error: 'must be a whole number of hours' })
-    .int()
-    .min(0)
-    .max(24 * 30)
-    .default(DEFAULT_MANAGE_POLICY.noticeHours),
-  MAX_RESCHEDULES: z.coerce
-    .number({ error: 'must be a whole number (0 turns rescheduling off)' })
-    .int()
-    .min(0)
-    .max(20)
-    .default(DEFAULT_MANAGE_POLICY.maxReschedules),
-  WHATSAPP_TOKEN: z.string().min(1).optional(),
-  WHATSAPP_PHONE_NUMBER_ID: z
-    .string()
-    .regex(/^\d{5,20}$/, { error: 'must be the digits of the phone number id' })
-    .optional(),
-  WHATSAPP_TEMPLATE_NAME: z
-    .string()
-    .regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' })
-    .default('session_reminder'),
-  WHATSAPP_TEMPLATE_LANGUAGE: z
-    .string()
-    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
-    .default('en'),
-  /** The second approved template (issue 31): a payment link sent from the panel (README, "WhatsApp"). */
-  WHATSAPP_PAYMENT_LINK_TEMPLATE_NAME: z
-    .string()
-    .regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' })
-    .default('payment_link'),
-  WHATSAPP_PAYMENT_LINK_TEMPLATE_LANGUAGE: z
-    .string()
-    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
-    .default('en'),
-  WHATSAPP_APP_SECRET: z.string().min(1).optional(),
-  WHATSAPP_VERIFY_TOKEN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
-  WHATSAPP_GRAPH_URL: z.url({ error: 'must be an absolute URL' }).default('https://graph.facebook.com'),
-  // The newest Graph API version when this was written: v26.0, introduced 29 July 2026, per Meta's
-  // changelog (developers.facebook.com/docs/graph-api/changelog, "Available Graph API versions").
-  WHATSAPP_GRAPH_VERSION: z
-    .string()
-    .regex(/^v\d+\.\d+$/, { error: 'must look like v26.0' })
-    .default('v26.0'),
-  WHATSAPP_RETRY_DELAY_MS: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int().min(10).max(3_600_000).default(60_000),
-  TRUST_PROXY: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(
-        z.string().regex(/^(loopback|linklocal|uniquelocal|[0-9A-Fa-f.:]+(\/\d{1,3})?)$/, {
-          error: 'must list the proxy addresses (IPs or CIDR ranges, or loopback, linklocal, uniquelocal), comma-separated',
-        }),
-      ),
-    )
-    .optional(),
-});
-
-const schema = fields.superRefine((env, ctx) => {
-  if (env.NODE_ENV === 'production') {
-    if (!env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required in production' });
-    if (!env.PUBLIC_BASE_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production' });
-    if (paymentsProviderOf(env) === 'sandbox' && !(env.PAYMENTS_PROVIDER === 'sandbox' && env.ALLOW_SANDBOX_IN_PRODUCTION)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PAYMENTS_PROVIDER'],
-        message:
-          'sandbox payments need PAYMENTS_PROVIDER=sandbox and ALLOW_SANDBOX_IN_PRODUCTION=true in production; set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
-      });
-    }
-    if (paymentsProviderOf(env) === 'sandbox' && !env.SANDBOX_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SANDBOX_SECRET'], message: 'is required in production' });
-    }
-  }
-  if (paymentsProviderOf(env) === 'razorpay') {
-    for (const key of ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const) {
-      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENTS_PROVIDER is razorpay' });
-    }
-  }
-  if (env.WHATSAPP_TOKEN || env.WHATSAPP_PHONE_NUMBER_ID) {
-    for (const key of ['WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const) {
-      if (!env[key])
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATABASE_URL: databaseUrlSchema,
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
+    JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    JWT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(8 * 3600),
+    PUBLIC_BASE_URL: z.url({ error: 'must be an absolute URL' }).optional(),
+    SUPPORT_PHONE: z.string().min(5).max(40).default('+91 98200 00000'),
+    SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default('care@wellbeingcentre.in'),
+    CENTRE_NAME: z.string().min(1).max(120).default('Mindful Path Wellbeing Centre'),
+    /** The centre's social pages in the site's footer (read by the site's build only). */
+    SOCIAL_INSTAGRAM_URL: socialUrl,
+    SOCIAL_FACEBOOK_URL: socialUrl,
+    SOCIAL_LINKEDIN_URL: socialUrl,
+    SOCIAL_YOUTUBE_URL: socialUrl,
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SEED_DEMO_DATA: bool.optional(),
+    PAYMENTS_PROVIDER: z.enum(['razorpay', 'sandbox'], { error: 'must be razorpay or sandbox' }).optional(),
+    ALLOW_SANDBOX_IN_PRODUCTION: bool.optional(),
+    RAZORPAY_KEY_ID: z.string().min(1).optional(),
+    RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+    RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+    SANDBOX_WEBHOOK_URL: z.url({ error: 'must be an absolute URL' }).optional(),
+    SANDBOX_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    PAYMENT_HOLD_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(20),
+    PAYMENT_LINK_WAIT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    MEETINGS_PROVIDER: z.enum(['jitsi', 'google'], { error: 'must be jitsi or google' }).default('jitsi'),
+    JITSI_DOMAIN: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name' })
+      .default('meet.jit.si'),
+    GOOGLE_SERVICE_ACCOUNT_EMAIL: z.email().optional(),
+    GOOGLE_PRIVATE_KEY: z.string().min(1).optional(),
+    GOOGLE_IMPERSONATE_USER: z.email().optional(),
+    GOOGLE_CALENDAR_ID: z.string().min(1).default('primary'),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    SMTP_HOST: z.string().min(1).optional(),
+    SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    SMTP_USER: z.string().min(1).optional(),
+    SMTP_PASS: z.string().min(1).optional(),
+    MAIL_FROM: z.string().min(3).optional(),
+    MAIL_OUTBOX_DIR: z.string().min(1).default('var/mail-outbox'),
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/, { error: 'must be letters, digits, - or _' })
+      .default('booking'),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(5),
+    /** Turns GET /metrics on: answered only to `Authorization: Bearer <METRICS_TOKEN>`. */
+    METRICS_TOKEN: z.string().min(24, { error: 'must be at least 24 characters' }).optional(),
+    /** Where the worker answers its own GET /metrics (with METRICS_TOKEN); unset, it serves none. */
+    WORKER_METRICS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).optional(),
+    /** A file the worker touches every 10 s while PostgreSQL and Redis answer it: its container's health check. */
+    WORKER_HEALTH_FILE: z.string().min(1).optional(),
+    WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+    WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+    RECONCILE_EVERY_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(5),
+    RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days' }).int().min(1, { error: 'must be at least 1 day' }).max(3650).default(30),
+    AUTO_REFUND_STRAY_PAYMENTS: bool.optional(),
+    HOLDS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(1000).default(2),
+    HOLDS_PER_IP: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(100_000).default(10),
+    CHANGE_NOTICE_HOURS: z.coerce
+      .number({ error: 'must be a whole number of hours' })
+      .int()
+      .min(0)
+      .max(24 * 30)
+      .default(DEFAULT_MANAGE_POLICY.noticeHours),
+    MAX_RESCHEDULES: z.coerce
+      .number({ error: 'must be a whole number (0 turns rescheduling off)' })
+      .int()
+      .min(0)
+      .max(20)
+      .default(DEFAULT_MANAGE_POLICY.maxReschedules),
+    WHATSAPP_TOKEN: z.string().min(1).optional(),
+    WHATSAPP_PHONE_NUMBER_ID: z
+      .string()
+      .regex(/^\d{5,20}$/, { error: 'must be the digits of the phone number id' })
+      .optional(),
+    WHATSAPP_TEMPLATE_NAME: z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' })
+      .default('session_reminder'),
+    WHATSAPP_TEMPLATE_LANGUAGE: z
+      .string()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
+      .default('en'),
+    /** The second approved template (issue 31): a payment link sent from the panel (README, "WhatsApp"). */
+    WHATSAPP_PAYMENT_LINK_TEMPLATE_NAME: z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' })
+      .default('payment_link'),
+    WHATSAPP_PAYMENT_LINK_TEMPLATE_LANGUAGE: z
+      .string()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
+      .default('en'),
+    WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+    WHATSAPP_VERIFY_TOKEN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
+    WHATSAPP_GRAPH_URL: z.url({ error: 'must be an absolute URL' }).default('https://graph.facebook.com'),
+    // The newest Graph API version when this was written: v26.0, introduced 29 July 2026, per Meta's
+    // changelog (developers.facebook.com/docs/graph-api/changelog, "Available Graph API versions").
+    WHATSAPP_GRAPH_VERSION: z
+      .string()
+      .regex(/^v\d+\.\d+$/, { error: 'must look like v26.0' })
+      .default('v26.0'),
+    WHATSAPP_RETRY_DELAY_MS: z.coerce.number({ error: 'must be a whole number of milliseconds' }).int().min(10).max(3_600_000).default(60_000),
+    TRUST_PROXY: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.string().regex(/^(loopback|linklocal|uniquelocal|[0-9A-Fa-f.:]+(\/\d{1,3})?)$/, {
+            error: 'must list the proxy addresses (IPs or CIDR ranges, or loopback, linklocal, uniquelocal), comma-separated',
+          }),
+        ),
+      )
+      .optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production') {
+      if (!env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required in production' });
+      if (!env.PUBLIC_BASE_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required in production' });
+      if (paymentsProviderOf(env) === 'sandbox' && !(env.PAYMENTS_PROVIDER === 'sandbox' && env.ALLOW_SANDBOX_IN_PRODUCTION)) {
         ctx.addIssue({
           code: 'custom',
-          path: [key],
-          message: 'is required when WhatsApp reminders are configured (WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID)',
+          path: ['PAYMENTS_PROVIDER'],
+          message:
+            'sandbox payments need PAYMENTS_PROVIDER=sandbox and ALLOW_SANDBOX_IN_PRODUCTION=true in production; set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
         });
+      }
+      if (paymentsProviderOf(env) === 'sandbox' && !env.SANDBOX_SECRET) {
+        ctx.addIssue({ code: 'custom', path: ['SANDBOX_SECRET'], message: 'is required in production' });
+      }
     }
-  }
-  if (env.MEETINGS_PROVIDER === 'google') {
-    for (const key of ['GOOGLE_SERVICE_ACCOUNT_EMAIL', 'GOOGLE_PRIVATE_KEY', 'GOOGLE_IMPERSONATE_USER'] as const) {
-      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when MEETINGS_PROVIDER is google' });
+    if (paymentsProviderOf(env) === 'razorpay') {
+      for (const key of ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENTS_PROVIDER is razorpay' });
+      }
     }
-  }
-});
+    if (env.WHATSAPP_TOKEN || env.WHATSAPP_PHONE_NUMBER_ID) {
+      for (const key of ['WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const) {
+        if (!env[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'is required when WhatsApp reminders are configured (WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID)',
+          });
+      }
+    }
+    if (env.MEETINGS_PROVIDER === 'google') {
+      for (const key of ['GOOGLE_SERVICE_ACCOUNT_EMAIL', 'GOOGLE_PRIVATE_KEY', 'GOOGLE_IMPERSONATE_USER'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when MEETINGS_PROVIDER is google' });
+      }
+    }
+  });
 
 function paymentsProviderOf(env: {
   PAYMENTS_PROVIDER?: 'razorpay' | 'sandbox' | undefined;
@@ -318,8 +317,9 @@ export type SiteSettings = Readonly<{
 
 export type SocialLink = Readonly<{ label: 'Instagram' | 'Facebook' | 'LinkedIn' | 'YouTube'; href: string }>;
 
-// Without the server's cross-checks: the site's build needs none of its secrets (and always runs for production).
-const siteFields = fields.pick({
+// The same fields without the server's cross-checks: the site's build needs none of its secrets (and
+// always runs for production).
+const siteFields = z.object(schema.shape).pick({
   PORT: true,
   PUBLIC_BASE_URL: true,
   SUPPORT_PHONE: true,
@@ -469,4 +469,4 @@ export function config(): Config {
 }
 
 /** Every environment variable the configuration reads (the README documents each; docker-compose.yml passes each on). */
-export const CONFIG_VARIABLES: readonly string[] = Object.keys(fields.shape);
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
