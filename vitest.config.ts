@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'components',
           include: ['tests/components/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // mock-contract-setup fails a test whose mocked answers do not match the route table (tests/support/mock-contract.ts).
+          setupFiles: ['tests/support/mock-contract-setup.ts'],
         },
       },
       {

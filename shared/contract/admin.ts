@@ -123,7 +123,6 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const signedOutResponseSchema = z.strictObject({ message: z.string() });
 /** POST /api/admin/queues-session: where Bull Board now opens with its cookie. */
 export const queuesSessionResponseSchema = z.strictObject({ url: z.string() });
-export type QueuesSessionResponse = z.infer<typeof queuesSessionResponseSchema>;
 
 export const blockSlotSchema = z.strictObject({
   therapist_id: positiveInt('Therapist is required'),

@@ -289,29 +289,18 @@ export type StaffDto = z.infer<typeof staffDtoSchema>;
 
 /** The answers of the catalogue and staff writes (issue 20): what changed, and the live bookings it touches. */
 export const therapistActiveResponseSchema = z.strictObject({ therapist: catalogueTherapistSchema, live_bookings: z.array(affectedBookingSchema) });
-export type TherapistActiveResponse = z.infer<typeof therapistActiveResponseSchema>;
 export const therapistPhotoResponseSchema = z.strictObject({ therapist_id: z.number().int(), image_url: z.string() });
-export type TherapistPhotoResponse = z.infer<typeof therapistPhotoResponseSchema>;
 export const weeklyHoursResponseSchema = z.strictObject({
   therapist_id: z.number().int(),
   hours: weeklyHoursAnswer,
   outside_hours: z.array(affectedBookingSchema),
 });
-export type WeeklyHoursResponse = z.infer<typeof weeklyHoursResponseSchema>;
 export const timeOffResponseSchema = z.strictObject({ time_off: timeOffDtoSchema, bookings_inside: z.array(affectedBookingSchema) });
-export type TimeOffResponse = z.infer<typeof timeOffResponseSchema>;
 export const holidayResponseSchema = z.strictObject({ holiday: holidayDtoSchema, bookings_inside: z.array(affectedBookingSchema) });
-export type HolidayResponse = z.infer<typeof holidayResponseSchema>;
 export const deletedResponseSchema = z.strictObject({ deleted: z.literal(true), id: z.number().int() });
-export type DeletedResponse = z.infer<typeof deletedResponseSchema>;
 export const locationPhotoResponseSchema = z.strictObject({ location_id: z.number().int(), image_url: z.string() });
-export type LocationPhotoResponse = z.infer<typeof locationPhotoResponseSchema>;
 export const resetPasswordResponseSchema = z.strictObject({ id: z.number().int(), message: z.string() });
-export type ResetPasswordResponse = z.infer<typeof resetPasswordResponseSchema>;
 /** POST /api/admin/me/password: the other sessions ended; this one carries on with a new token. */
 export const passwordChangedResponseSchema = loginResponseSchema.extend({ message: z.string() });
-export type PasswordChangedResponse = z.infer<typeof passwordChangedResponseSchema>;
 export const setPasswordResponseSchema = z.strictObject({ message: z.string(), username: z.string() });
-export type SetPasswordResponse = z.infer<typeof setPasswordResponseSchema>;
 export const attendanceResponseSchema = z.strictObject({ booking_id: z.number().int(), attendance: z.enum(['ATTENDED', 'NO_SHOW']), message: z.string() });
-export type AttendanceResponse = z.infer<typeof attendanceResponseSchema>;

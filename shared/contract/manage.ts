@@ -15,7 +15,6 @@ export const manageRescheduleSchema = z.strictObject({
   booking_date: dateField,
   booking_time_slot_start: timeField,
 });
-export type ManageRescheduleBody = z.input<typeof manageRescheduleSchema>;
 
 /** Why a change is not offered now; null when it is. Defined with the rules that decide it (shared/domain/manage.ts). */
 export { MANAGE_CLOSED_REASONS, type ManageClosedReason };

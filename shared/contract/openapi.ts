@@ -147,7 +147,8 @@ export function buildOpenApiDocument(opts: { year: number; serverUrl?: string; v
   const outputs = converter('output', NAMED);
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
-  for (const route of apiRoutes(opts.year)) {
+  const routes: readonly ApiRoute[] = apiRoutes(opts.year);
+  for (const route of routes) {
     tags.add(route.tag);
     const responses: Record<string, JsonSchema> = {};
     for (const [status, answer] of Object.entries(route.responses)) {
@@ -198,7 +199,7 @@ export function buildOpenApiDocument(opts: { year: number; serverUrl?: string; v
 }
 
 /** Finds the route a request reached: method and concrete path against the table's templates. */
-export function routeMatcher(routes: ApiRoute[]): (method: string, path: string) => ApiRoute | undefined {
+export function routeMatcher(routes: readonly ApiRoute[]): (method: string, path: string) => ApiRoute | undefined {
   const compiled = routes.map((route) => ({
     route,
     re: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),

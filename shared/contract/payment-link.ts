@@ -33,10 +33,8 @@ export const generateLinkSchema = z.object({
   customer_email: z.string().max(254).optional(),
   customer_phone: z.string().max(20).optional(),
 });
-export type GenerateLinkInput = z.input<typeof generateLinkSchema>;
 
 export const paymentLinkResponseSchema = z.strictObject({ short_url: z.string(), payment_link_id: z.string() });
-export type PaymentLinkResponse = z.infer<typeof paymentLinkResponseSchema>;
 
 /** POST /api/admin/bookings/{id}/update-payment-link with the booking's token: confirms the stored link only. */
 export const confirmLinkSchema = z.object({
@@ -46,7 +44,6 @@ export const confirmLinkSchema = z.object({
 
 /** The answer of both forms of update-payment-link (the admin's, audited, and the wizard's confirmation). */
 export const paymentLinkSavedSchema = z.strictObject({ booking_id: z.number().int(), payment_link_url: z.string(), message: z.string() });
-export type PaymentLinkSaved = z.infer<typeof paymentLinkSavedSchema>;
 
 /** The booking record a caller with proof (provider's signature, the booking's token, an admin) receives. */
 export const bookingRecordSchema = adminBookingSchema.extend({
@@ -69,7 +66,6 @@ export type BookingRecord = z.infer<typeof bookingRecordSchema>;
 export const bookingDetailsResponseSchema = z.strictObject({
   data: z.union([bookingRecordSchema, z.strictObject({ payment_status: z.enum(PAYMENT_STATUSES) })]),
 });
-export type BookingDetailsResponse = z.infer<typeof bookingDetailsResponseSchema>;
 
 /** The provider's checkout callback parameters, passed on in the query of the details call. */
 export const paymentCallbackQuerySchema = z.object({

@@ -135,17 +135,18 @@ export type ApiRoute = {
   access: Access;
   params?: z.ZodObject;
   query?: z.ZodObject;
-  body?: Content & { required?: boolean; description?: string; alternatives?: { media: string }[] };
+  body?: Content & { required?: boolean; description?: string; alternatives?: readonly { media: string }[] };
   responses: Record<number, Answer>;
 };
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const noQuery = z.strictObject({});
 const idOf = (label: string) => z.strictObject({ id: idParam(label) });
-const json = (schema: z.ZodType, description: string): Answer => ({ json: schema, description });
+// Each keeps its schema's own type, so the table's rows carry their request and answer types (RouteAnswer).
+const json = <S extends z.ZodType>(schema: S, description: string) => ({ json: schema, description });
 /** A series' 409: the dates in conflict, or (nothing left to act on, a refund under way) the error body. */
 const seriesConflictAnswer = z.union([seriesConflictResponseSchema, errorBodySchema]);
-const workbook = (description: string): Answer => ({ media: XLSX, format: 'binary', description });
+const workbook = (description: string) => ({ media: XLSX, format: 'binary' as const, description });
 
 /** The health answers: liveness, and readiness with each dependency's state. */
 export const healthResponseSchema = z.strictObject({ status: z.literal('ok') });
@@ -177,7 +178,7 @@ const PHOTO_BODY = {
 };
 
 /** The table. `year` bounds the monthly report's ?year= (2020 to the current year plus 5). */
-export function apiRoutes(year: number): ApiRoute[] {
+export function apiRoutes(year: number) {
   const monthlyQuery = monthlyQuerySchema(year);
   return [
     // ---- Public reads (cached; ETag and 304)
@@ -986,5 +987,31 @@ export function apiRoutes(year: number): ApiRoute[] {
       summary: 'This document',
       responses: { 200: json(openApiDocumentSchema, 'The OpenAPI 3.1 document') },
     },
-  ];
+  ] as const satisfies readonly ApiRoute[];
 }
+
+/**
+ * The table's rows, each with the types of its own schemas: the site's API client takes its request
+ * and answer types from them (type-only, so no zod reaches the browser).
+ */
+type ContractRoute = ReturnType<typeof apiRoutes>[number];
+/** The paths the table lists for `method`. */
+export type RoutePath<M extends HttpMethod> = Extract<ContractRoute, { method: M }>['path'];
+type RouteOf<M extends HttpMethod, P> = Extract<ContractRoute, { method: M; path: P }>;
+type Field<T, K extends PropertyKey> = K extends keyof T ? T[K] : never;
+
+/** What a call answers when it succeeds (its 2xx answer's JSON as the server sends it; a Blob for a file). */
+export type RouteAnswer<M extends HttpMethod, P> = AnswerOf<Field<RouteOf<M, P>['responses'], 200 | 201>>;
+type AnswerOf<A> = A extends { json: infer S extends z.ZodType } ? z.output<S> : Blob;
+
+/** The body a call sends, as the route's schema reads it (never: the call sends none). */
+export type RouteBody<M extends HttpMethod, P> = BodyOf<Field<RouteOf<M, P>, 'body'>>;
+type BodyOf<B> = B extends { json: infer S extends z.ZodType } ? z.input<S> : B extends { media: string } ? Blob : never;
+/** Whether the route refuses a call without its body. */
+export type RouteBodyRequired<M extends HttpMethod, P> = Field<RouteOf<M, P>, 'body'> extends { required: true } ? true : false;
+
+/** A call's query parameters as the server reads them (numbers, lists); never: it takes none. */
+export type RouteQuery<M extends HttpMethod, P> = OutputOf<Field<RouteOf<M, P>, 'query'>>;
+/** The values of a path's `{name}` parts as the server reads them; never: the path has none. */
+export type RouteParams<M extends HttpMethod, P> = OutputOf<Field<RouteOf<M, P>, 'params'>>;
+type OutputOf<S> = S extends z.ZodType ? z.output<S> : never;

@@ -22,6 +22,8 @@ export function databaseUrlOnly(env: Record<string, string | undefined> = proces
   process.exit(78);
 }
 
+const socialUrl = z.url({ protocol: /^https$/, error: 'must be an https:// address' }).optional();
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -40,6 +42,11 @@ const schema = z
     SUPPORT_PHONE: z.string().min(5).max(40).default('+91 98200 00000'),
     SUPPORT_EMAIL: z.email({ error: 'must be an e-mail address' }).default('care@wellbeingcentre.in'),
     CENTRE_NAME: z.string().min(1).max(120).default('Mindful Path Wellbeing Centre'),
+    /** The centre's social pages in the site's footer (read by the site's build only). */
+    SOCIAL_INSTAGRAM_URL: socialUrl,
+    SOCIAL_FACEBOOK_URL: socialUrl,
+    SOCIAL_LINKEDIN_URL: socialUrl,
+    SOCIAL_YOUTUBE_URL: socialUrl,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SEED_DEMO_DATA: bool.optional(),
     PAYMENTS_PROVIDER: z.enum(['razorpay', 'sandbox'], { error: 'must be razorpay or sandbox' }).optional(),
@@ -293,8 +300,59 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses an environment; throws one ConfigError naming every bad variable. */
-export function parseConfig(env: Record<string, string | undefined>): Config {
+/**
+ * What the public site's build reads (site/src/lib/site-config.ts): the same variables, defaults and
+ * checks as the server's, so the pages and the e-mails name one centre with one address.
+ */
+export type SiteSettings = Readonly<{
+  publicBaseUrl: string;
+  supportPhone: string;
+  supportEmail: string;
+  centreName: string;
+  changeNoticeHours: number;
+  maxReschedules: number;
+  /** The social pages that are set, in the footer's order. */
+  social: readonly SocialLink[];
+}>;
+
+export type SocialLink = Readonly<{ label: 'Instagram' | 'Facebook' | 'LinkedIn' | 'YouTube'; href: string }>;
+
+// The same fields without the server's cross-checks: the site's build needs none of its secrets (and
+// always runs for production).
+const siteFields = z.object(schema.shape).pick({
+  PORT: true,
+  PUBLIC_BASE_URL: true,
+  SUPPORT_PHONE: true,
+  SUPPORT_EMAIL: true,
+  CENTRE_NAME: true,
+  CHANGE_NOTICE_HOURS: true,
+  MAX_RESCHEDULES: true,
+  SOCIAL_INSTAGRAM_URL: true,
+  SOCIAL_FACEBOOK_URL: true,
+  SOCIAL_LINKEDIN_URL: true,
+  SOCIAL_YOUTUBE_URL: true,
+});
+
+function siteSettingsOf(e: z.output<typeof siteFields>): SiteSettings {
+  const social = [
+    ['Instagram', e.SOCIAL_INSTAGRAM_URL],
+    ['Facebook', e.SOCIAL_FACEBOOK_URL],
+    ['LinkedIn', e.SOCIAL_LINKEDIN_URL],
+    ['YouTube', e.SOCIAL_YOUTUBE_URL],
+  ] as const;
+  return Object.freeze({
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    supportPhone: e.SUPPORT_PHONE,
+    supportEmail: e.SUPPORT_EMAIL,
+    centreName: e.CENTRE_NAME,
+    changeNoticeHours: e.CHANGE_NOTICE_HOURS,
+    maxReschedules: e.MAX_RESCHEDULES,
+    social: social.flatMap(([label, href]) => (href ? [{ label, href }] : [])),
+  });
+}
+
+/** An environment read through `schema`; throws one ConfigError naming every bad variable. */
+function readEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.output<S> {
   // Empty strings mean "not set" (docker-compose passes them for unset ${VARS}).
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(cleaned);
@@ -302,7 +360,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const problems = result.error.issues.map((i) => `${i.path.join('.') || 'env'} ${i.message}`);
     throw new ConfigError(problems);
   }
-  const e = result.data;
+  return result.data;
+}
+
+/** The site's settings from an environment; throws one ConfigError naming every bad variable it reads. */
+export function parseSiteSettings(env: Record<string, string | undefined>): SiteSettings {
+  return siteSettingsOf(readEnv(siteFields, env));
+}
+
+/** Parses an environment; throws one ConfigError naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const e = readEnv(schema, env);
+  const site = siteSettingsOf(e);
   const isProduction = e.NODE_ENV === 'production';
   return Object.freeze({
     nodeEnv: e.NODE_ENV,
@@ -313,10 +382,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET ?? DEV_JWT_SECRET,
     jwtTtlSeconds: e.JWT_TTL_SECONDS,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    supportPhone: e.SUPPORT_PHONE,
-    supportEmail: e.SUPPORT_EMAIL,
-    centreName: e.CENTRE_NAME,
+    publicBaseUrl: site.publicBaseUrl,
+    supportPhone: site.supportPhone,
+    supportEmail: site.supportEmail,
+    centreName: site.centreName,
     logLevel: e.LOG_LEVEL,
     seedDemoData: isProduction ? false : (e.SEED_DEMO_DATA ?? true),
     timeZone: TIME_ZONE,
@@ -326,7 +395,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : {
             provider: 'sandbox' as const,
             secret: e.SANDBOX_SECRET ?? DEV_SANDBOX_SECRET,
-            webhookUrl: e.SANDBOX_WEBHOOK_URL ?? `${(e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')}/api/payment/webhook`,
+            webhookUrl: e.SANDBOX_WEBHOOK_URL ?? `${site.publicBaseUrl}/api/payment/webhook`,
           },
     paymentHoldMinutes: e.PAYMENT_HOLD_MINUTES,
     paymentLinkWaitMs: e.PAYMENT_LINK_WAIT_MS,
@@ -360,8 +429,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     autoRefundStrayPayments: e.AUTO_REFUND_STRAY_PAYMENTS ?? true,
     holds: { perClient: e.HOLDS_PER_CLIENT, perAddress: e.HOLDS_PER_IP },
     trustProxy: Object.freeze(e.TRUST_PROXY ?? []),
-    changeNoticeHours: e.CHANGE_NOTICE_HOURS,
-    maxReschedules: e.MAX_RESCHEDULES,
+    changeNoticeHours: site.changeNoticeHours,
+    maxReschedules: site.maxReschedules,
     whatsapp:
       e.WHATSAPP_TOKEN && e.WHATSAPP_PHONE_NUMBER_ID
         ? {

@@ -139,7 +139,7 @@ describe('Calendar screen', () => {
 
   it('error view with Retry and Logout', async () => {
     signIn();
-    mockFetch({ 'GET /api/admin/bookings': [500, { message: 'Boom.' }] });
+    mockFetch({ 'GET /api/admin/bookings': [500, { detail: 'Boom.' }] });
     const onLogout = vi.fn();
     render(<Calendar onLogout={onLogout} />);
     expect(await screen.findByText('Error Loading Calendar')).toBeTruthy();

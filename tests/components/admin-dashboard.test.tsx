@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { clientChangeWords } from '../../site/src/lib/admin-format.ts';
-import { booking, bookingsServer, findNotice, getNotice, mockFetch, signIn } from './admin-helpers.tsx';
+import { adminTherapist, booking, bookingsServer, findNotice, getNotice, mockFetch, signIn } from './admin-helpers.tsx';
 
 /**
  * The dashboard's availability grid draws the server's per-therapist slot states, and its
@@ -19,9 +19,9 @@ const addDays = (d: string, n: number) => {
 const tomorrow = addDays(today, 1);
 
 const therapists = [
-  { id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] },
-  { id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] },
-  { id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] },
+  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
+  adminTherapist({ id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] }),
+  adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] }),
 ];
 const templates = (therapistId: number) =>
   ['10:00', '11:00', '12:00'].map((t, i) => ({
@@ -709,6 +709,7 @@ describe('Payments needing attention', () => {
     resolution: 'Recorded from the provider by reconciliation',
   });
 
+  const noRefundRequests = { open: [], recently_decided: [] };
   function routes(answer: () => unknown) {
     let reviewed = false;
     return mockFetch({
@@ -722,8 +723,9 @@ describe('Payments needing attention', () => {
                 { ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolution: 'Refunded by phone; booking kept.', resolved_by: 'owner' },
                 capture,
               ],
+              refund_requests: noRefundRequests,
             }
-          : { open, recently_resolved: [capture] },
+          : { open, recently_resolved: [capture], refund_requests: noRefundRequests },
       'POST /api/admin/payments/attention/7/resolve': () => {
         const out = answer();
         if (!Array.isArray(out)) reviewed = true;
@@ -764,7 +766,10 @@ describe('Payments needing attention', () => {
 
   it('Mark reviewed asks for a note in a dialog, sends it trimmed, says so beside the list in green and reloads it', async () => {
     signIn(true);
-    const { calls } = routes(() => ({ item: {}, message: 'Payment issue 7 marked reviewed successfully.' }));
+    const { calls } = routes(() => ({
+      item: { ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolution: 'Refunded by phone; booking kept.', resolved_by: 'owner' },
+      message: 'Payment issue 7 marked reviewed successfully.',
+    }));
     render(<Dashboard onLogout={() => {}} />);
     const s = await section();
     fireEvent.click(await within(s).findByRole('button', { name: 'Mark payment issue 7 reviewed' }));
@@ -818,7 +823,7 @@ describe('Payments needing attention', () => {
     mockFetch({
       'GET /api/admin/therapists': therapists,
       'GET /api/admin/bookings': bookingsServer([]),
-      'GET /api/admin/payments/attention': { open: [], recently_resolved: [] },
+      'GET /api/admin/payments/attention': { open: [], recently_resolved: [], refund_requests: { open: [], recently_decided: [] } },
     });
     render(<Dashboard onLogout={() => {}} />);
     const s = await section();

@@ -9,7 +9,7 @@ import Calendar from '../../site/src/islands/admin/Calendar.tsx';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import Reports from '../../site/src/islands/admin/Reports.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
-import { booking, bookingsServer, findNotice, mockFetch, signIn } from './admin-helpers.tsx';
+import { adminTherapist, booking, bookingsServer, findNotice, mockFetch, signIn } from './admin-helpers.tsx';
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
 const addDays = (d: string, n: number) => {
@@ -21,8 +21,8 @@ const tomorrow = addDays(today, 1);
 const ACTIVE = 'COMPLETED,PENDING,INITIATED,BLOCKED';
 
 const therapists = [
-  { id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] },
-  { id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] },
+  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
+  adminTherapist({ id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] }),
 ];
 function statesFor(therapistId: number, held: Record<string, { state: string; booking_id: number | null }> = {}) {
   return {

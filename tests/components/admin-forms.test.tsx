@@ -6,7 +6,8 @@ import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { adminApi } from '../../site/src/lib/admin-api.ts';
 import { ADMIN_TOKEN_KEY, ADMIN_USER_KEY, loadSession } from '../../site/src/stores/admin-session.ts';
-import { booking, bookingsServer, findNotice, mockFetch, signIn } from './admin-helpers.tsx';
+import { API_MESSAGES } from '../../shared/contract/messages.ts';
+import { adminTherapist, booking, bookingsServer, findNotice, gatewayError, mockFetch, SERVER_ERROR, signIn } from './admin-helpers.tsx';
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
 const addDays = (d: string, n: number) => {
@@ -17,8 +18,8 @@ const addDays = (d: string, n: number) => {
 const tomorrow = addDays(today, 1);
 
 const therapists = [
-  { id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] },
-  { id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] },
+  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
+  adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] }),
 ];
 /** The server's slot states: 15 days from today, 10:00–12:00 free unless listed as `date|HH:MM`. */
 function statesFor(therapistId: number, held: Record<string, { state: string; booking_id: number | null }> = {}) {
@@ -87,7 +88,7 @@ describe('Login', () => {
     expect(await screen.findByText('Incorrect username or password')).toBeTruthy();
     expect(adminNav.replace).not.toHaveBeenCalled();
 
-    mockFetch({ 'POST /api/admin/login': [502, 'bad gateway'] });
+    mockFetch({ 'POST /api/admin/login': gatewayError });
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
     expect(await screen.findByText('HTTP error! status: 502')).toBeTruthy();
 
@@ -122,8 +123,8 @@ function manualRoutes(extra: Record<string, unknown> = {}) {
   return mockFetch({
     'GET /api/admin/therapists': therapists,
     'GET /locations': [
-      { id: 1, name: 'West Branch', address: 'Borivali West' },
-      { id: 2, name: 'East Branch', address: 'Kandivali East' },
+      { id: 1, name: 'West Branch', description: '', address: 'Borivali West', phone: '+91 98200 11111' },
+      { id: 2, name: 'East Branch', description: '', address: 'Kandivali East', phone: '+91 98200 22222' },
     ],
     // Each answer is one therapist's: tomorrow 10:00 is booked and 11:00 blocked for therapist 1,
     // and only 10:00 is booked for therapist 5.
@@ -356,7 +357,7 @@ describe('Manual Booking', () => {
 
   it('offline bookings are PENDING at the chosen location; failures show the messages', async () => {
     signIn();
-    let answer: unknown = {};
+    let answer: unknown = SERVER_ERROR;
     const { calls } = manualRoutes({ 'POST /confirm-booking': () => answer });
     render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
     fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '5' } });
@@ -369,7 +370,7 @@ describe('Manual Booking', () => {
     fireEvent.change(screen.getByLabelText('Client Email'), { target: { value: 'rahul@example.com' } });
     fireEvent.change(screen.getByLabelText('Client Mobile'), { target: { value: '9123456780' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Booking' }));
-    expect(await screen.findByText('Failed to create manual booking.')).toBeTruthy();
+    expect(await screen.findByText(API_MESSAGES.internal)).toBeTruthy();
     const body = JSON.parse(String(calls.find((c) => c.method === 'POST')!.init!.body));
     expect(body).toMatchObject({ booking_type: 'OFFLINE', location_id: 1, payment_status: 'PENDING', amount: 1800 });
 
@@ -383,11 +384,11 @@ describe('Manual Booking', () => {
 
   it('form data and slot failures', async () => {
     signIn();
-    mockFetch({ 'GET /api/admin/therapists': [500, {}] });
+    mockFetch({ 'GET /api/admin/therapists': SERVER_ERROR });
     render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
     expect(await screen.findByText('Failed to load form data.')).toBeTruthy();
     cleanup();
-    manualRoutes({ 'GET /api/admin/therapists/1/slot-states': [500, {}] });
+    manualRoutes({ 'GET /api/admin/therapists/1/slot-states': SERVER_ERROR });
     render(<ManualBooking onClose={() => {}} onCreated={() => {}} />);
     fireEvent.change(await screen.findByLabelText('Therapist'), { target: { value: '1' } });
     expect(await screen.findByText('Failed to fetch available time slots.')).toBeTruthy();
@@ -432,7 +433,9 @@ describe('Dashboard actions', () => {
 
   it('cancel asks the spec question and reports success in green', async () => {
     signIn();
-    const { calls } = dashRoutes({ 'POST /api/admin/bookings/41/cancel': {} });
+    const { calls } = dashRoutes({
+      'POST /api/admin/bookings/41/cancel': { booking_id: 41, cancelled: true, unblocked: false, message: 'Booking 41 cancelled successfully.' },
+    });
     render(<Dashboard onLogout={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 41' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Are you sure you want to cancel booking 41? This cannot be undone.' });
@@ -549,10 +552,10 @@ describe('Dashboard actions', () => {
 
   it('load failure offers Retry and Logout', async () => {
     signIn();
-    mockFetch({ 'GET /api/admin/therapists': [500, {}], 'GET /api/admin/bookings': bookingsServer([]) });
+    mockFetch({ 'GET /api/admin/therapists': SERVER_ERROR, 'GET /api/admin/bookings': bookingsServer([]) });
     const onLogout = vi.fn();
     render(<Dashboard onLogout={onLogout} />);
-    expect(await screen.findByText('HTTP error! status: 500')).toBeTruthy();
+    expect(await screen.findByText(API_MESSAGES.internal)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
     expect(onLogout).toHaveBeenCalled();

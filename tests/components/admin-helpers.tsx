@@ -1,27 +1,44 @@
 import { screen } from '@testing-library/react';
 import { vi } from 'vitest';
+import { API_MESSAGES } from '../../shared/contract/messages.ts';
 import { paymentState } from '../../shared/domain/payment-state.ts';
 import { saveSession } from '../../site/src/stores/admin-session.ts';
+import { contractFetch, jsonResponse } from '../support/mock-contract.ts';
 
 type Handler = (url: URL, init: RequestInit | undefined) => unknown;
 
-/** Mocks fetch with a table of 'METHOD /path' → JSON body (or [status, body]). */
+/**
+ * Mocks fetch with a table of 'METHOD /path' → JSON body (or [status, body], or a Response of another
+ * kind, such as a workbook). Every answer is checked against the route table (tests/support/mock-contract.ts).
+ */
 export function mockFetch(routes: Record<string, Handler | unknown>) {
   const calls: { method: string; url: URL; init: RequestInit | undefined }[] = [];
-  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    calls.push({ method, url, init });
-    const route = routes[`${method} ${url.pathname}`];
-    if (route === undefined) return new Response(JSON.stringify({ detail: 'Not found.' }), { status: 404 });
-    let out = typeof route === 'function' ? (route as Handler)(url, init) : route;
-    let status = 200;
-    if (Array.isArray(out) && out.length === 2 && typeof out[0] === 'number') [status, out] = out as [number, unknown];
-    return new Response(JSON.stringify(out), { status, headers: { 'Content-Type': 'application/json' } });
-  });
+  const fn = vi.fn(
+    contractFetch(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost');
+      const method = init?.method ?? 'GET';
+      calls.push({ method, url, init });
+      const route = routes[`${method} ${url.pathname}`];
+      if (route === undefined) return jsonResponse({ detail: 'Not found.' }, 404);
+      let out = typeof route === 'function' ? (route as Handler)(url, init) : route;
+      if (out instanceof Response) return out;
+      let status = 200;
+      if (Array.isArray(out) && out.length === 2 && typeof out[0] === 'number') [status, out] = out as [number, unknown];
+      return jsonResponse(out, status);
+    }),
+  );
   vi.stubGlobal('fetch', fn);
   return { fn, calls };
 }
+
+/** A workbook's media type, as the reports' .xlsx routes answer. */
+export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** What the API answers when it fails on its side (the error handler's 500). */
+export const SERVER_ERROR: [number, { detail: string }] = [500, { detail: API_MESSAGES.internal }];
+
+/** A reverse proxy's own error page, the API behind it down: not JSON, not the API's words. */
+export const gatewayError = () => new Response('<html><body>502 Bad Gateway</body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
 
 export function signIn(superadmin = true) {
   saveSession('test-token', { username: superadmin ? 'owner' : 'staff', is_superadmin: superadmin, is_admin: true, is_active: true });
@@ -68,7 +85,50 @@ function bookingFields(over: Record<string, unknown>) {
     location_address: null,
     client_note: 'First session',
     client_change: null,
+    service_id: 1,
+    session_type: 'individual',
+    admin_confirmed: false,
+    amount_refunded: 0,
+    payment_note: null,
+    attendance: null,
+    payment_hold_expires_at: null,
     ...over,
+  };
+}
+
+/** A row of GET /api/admin/clients-with-therapists: the booking, the client's place, and the spec's `data` summary of it. */
+export function clientBooking(over: Record<string, unknown> & { data?: Record<string, unknown> } = {}) {
+  const { data, ...rest } = over;
+  const b = booking(rest);
+  return {
+    client_city: 'Mumbai',
+    client_state: 'Maharashtra',
+    ...b,
+    data: {
+      booking_type: b.booking_type,
+      client_note: b.client_note,
+      therapist_details: { name: b.therapist_name },
+      booking_date: b.booking_date,
+      booking_time_slot_start: b.booking_time_slot_start,
+      location_address: b.location_address,
+      ...data,
+    },
+  };
+}
+
+/** A therapist as GET /api/admin/therapists lists them: `type_label` follows the type. */
+export function adminTherapist(t: { id: number; name: string; type: number } & Record<string, unknown>) {
+  return {
+    title: 'Clinical Psychologist',
+    specialization: 'Anxiety and mood',
+    bio: 'Warm, structured support.',
+    price: 1500,
+    image_url: `${t.id}.png`,
+    type_label: t.type === 1 ? 'online' : 'offline',
+    locations: null,
+    offered_service_ids: [1],
+    email: [],
+    ...t,
   };
 }
 

@@ -105,7 +105,10 @@ describe('Jobs that failed', () => {
 
   it('Mark resolved says so beside the list and reloads it; a refusal is shown in red', async () => {
     signIn(false);
-    const { calls } = routes(() => ({ item: {}, message: 'Failed job 3 marked resolved successfully.' }));
+    const { calls } = routes(() => ({
+      item: { ...open[0], resolved_at: '2026-11-23T06:00:00.000Z', resolved_by: 'staff' },
+      message: 'Failed job 3 marked resolved successfully.',
+    }));
     render(<JobFailures />);
     const s = await section();
     fireEvent.click(await within(s).findByRole('button', { name: 'Mark failed job 3 resolved' }));

@@ -7,7 +7,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import AuditLog from '../../site/src/islands/admin/AuditLog.tsx';
 import Reports from '../../site/src/islands/admin/Reports.tsx';
-import { ledgerServer, mockFetch, signIn } from './admin-helpers.tsx';
+import { ledgerServer, mockFetch, signIn, XLSX } from './admin-helpers.tsx';
 
 afterEach(() => {
   cleanup();
@@ -41,7 +41,8 @@ describe('Inventory report', () => {
     });
     const { calls } = mockFetch({
       'GET /api/admin/reports/inventory': ledgerServer(ledger),
-      'GET /api/admin/reports/inventory.xlsx': (url: URL) => (url.search ? [400, { detail: 'Unknown parameter' }] : {}),
+      'GET /api/admin/reports/inventory.xlsx': (url: URL) =>
+        url.search ? [400, { detail: 'Unknown parameter' }] : new Response(new Blob(['PK']), { headers: { 'Content-Type': XLSX } }),
     });
     render(<Reports />);
     const table = await screen.findByRole('region', { name: 'Inventory payments' });

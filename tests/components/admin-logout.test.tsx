@@ -4,6 +4,7 @@ import AdminApp from '../../site/src/islands/admin/AdminApp.tsx';
 import { adminApi } from '../../site/src/lib/admin-api.ts';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { ADMIN_FLASH_KEY, ADMIN_TOKEN_KEY, ADMIN_USER_KEY } from '../../site/src/stores/admin-session.ts';
+import { contractFetch, jsonResponse } from '../support/mock-contract.ts';
 import { mockFetch, signIn } from './admin-helpers.tsx';
 
 beforeEach(() => {
@@ -40,10 +41,12 @@ describe('Logout', () => {
   it('signs out here even when the server cannot be reached', async () => {
     signIn(false);
     const logout = vi.spyOn(adminApi, 'logout');
-    const fetch = vi.fn(async (input: RequestInfo | URL) => {
-      if (String(input) === '/api/admin/logout') throw new TypeError('Failed to fetch');
-      return new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json' } });
-    });
+    const fetch = vi.fn(
+      contractFetch(async (input: RequestInfo | URL) => {
+        if (String(input) === '/api/admin/logout') throw new TypeError('Failed to fetch');
+        return jsonResponse([]);
+      }),
+    );
     vi.stubGlobal('fetch', fetch);
     render(<AdminApp route="patients" />);
     fireEvent.click(await screen.findByRole('button', { name: 'Logout' }));

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import ManualBooking from '../../site/src/islands/admin/ManualBooking.tsx';
 import Patients from '../../site/src/islands/admin/Patients.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
-import { mockFetch, signIn } from './admin-helpers.tsx';
+import { adminTherapist, mockFetch, signIn } from './admin-helpers.tsx';
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
 const tomorrow = (() => {
@@ -19,8 +19,8 @@ const tomorrow = (() => {
 
 function routes() {
   return mockFetch({
-    'GET /api/admin/therapists': [{ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }],
-    'GET /locations': [{ id: 1, name: 'West Branch', address: 'Borivali West' }],
+    'GET /api/admin/therapists': [adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] })],
+    'GET /locations': [{ id: 1, name: 'West Branch', description: '', address: 'Borivali West', phone: '+91 98200 11111' }],
     'GET /api/admin/therapists/1/slot-states': {
       therapist_id: 1,
       today,

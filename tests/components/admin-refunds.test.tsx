@@ -209,7 +209,11 @@ describe('refund requests on Payments needing attention', () => {
   it('Approve: full or partial (at most what is held), sent as chosen, said in green; the decided request listed beneath', async () => {
     signIn(true);
     const { calls } = routes({
-      approve: () => ({ item: {}, refund: { status: 'processed', amount: 600.5 }, message: 'Refund request 21 approved successfully: ₹600.50 refunded.' }),
+      approve: () => ({
+        item: request({ status: 'APPROVED', resolved_by: 'owner', resolved_at: '2026-11-23T06:00:00.000Z', resolution: 'Partial refund of ₹600.50.' }),
+        refund: { status: 'processed', amount: 600.5 },
+        message: 'Refund request 21 approved successfully: ₹600.50 refunded.',
+      }),
     });
     render(<PaymentsAttention />);
     const s = await section();

@@ -4,7 +4,8 @@ import { Sidebar } from '../../site/src/islands/admin/Sidebar.tsx';
 import AdminApp from '../../site/src/islands/admin/AdminApp.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { ADMIN_TOKEN_KEY, ADMIN_USER_KEY } from '../../site/src/stores/admin-session.ts';
-import { mockFetch, signIn } from './admin-helpers.tsx';
+import { contractFetch } from '../support/mock-contract.ts';
+import { ledgerServer, mockFetch, signIn, XLSX } from './admin-helpers.tsx';
 
 const user = (superadmin: boolean) => ({ username: superadmin ? 'owner' : 'staff', is_superadmin: superadmin, is_admin: true, is_active: true });
 
@@ -90,7 +91,7 @@ describe('AdminApp access rules', () => {
 
   it('a super admin gets the Reports screen with its three tabs', async () => {
     signIn(true);
-    mockFetch({ 'GET /api/admin/reports/inventory': { total_amount: 0, payments: [] } });
+    mockFetch({ 'GET /api/admin/reports/inventory': ledgerServer([]) });
     render(<AdminApp route="reports" />);
     const tabs = await screen.findAllByRole('tab');
     expect(tabs.map((t) => t.textContent)).toEqual(['Inventory', 'End of Day', 'Therapist Monthly']);
@@ -199,7 +200,7 @@ describe('Reports', () => {
     signIn(true);
     const alert = vi.fn();
     vi.stubGlobal('alert', alert);
-    mockFetch({ 'GET /api/admin/reports/inventory': { total_amount: 0, payments: [] } });
+    mockFetch({ 'GET /api/admin/reports/inventory': ledgerServer([]) });
     render(<AdminApp route="reports" />);
     await screen.findByText('No inventory data available.');
     fireEvent.click(screen.getByRole('button', { name: 'Download Excel' }));
@@ -208,21 +209,37 @@ describe('Reports', () => {
 
     const year = Number(new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric' }).format(new Date()));
     const { calls } = mockFetch({
-      'GET /api/admin/reports/inventory': { total_amount: 0, payments: [] },
+      'GET /api/admin/reports/inventory': ledgerServer([]),
       'GET /api/admin/reports/therapist-monthly': {
         year,
         month: 1,
         therapist_performance: [
-          { therapist_id: 1, therapist_name: 'Dr. Asha Mehta', total_sessions: 3, completed_sessions: 2, missed_or_cancelled_sessions: 1, total_income: 3000 },
+          {
+            therapist_id: 1,
+            therapist_name: 'Dr. Asha Mehta',
+            total_sessions: 3,
+            completed_sessions: 2,
+            missed_or_cancelled_sessions: 1,
+            total_income: 3000,
+            total_refunded: 0,
+            attended_sessions: 2,
+            no_show_sessions: 0,
+          },
         ],
       },
     });
-    const xlsx = new Blob(['PK'], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    const xlsx = new Blob(['PK'], { type: XLSX });
     const realFetch = globalThis.fetch;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) =>
-      String(input).includes('.xlsx')
-        ? new Response(xlsx, { status: 200, headers: { 'Content-Disposition': `attachment; filename="Therapist_Monthly_Report_${year}-1.xlsx"` } })
-        : realFetch(input, init),
+    vi.stubGlobal(
+      'fetch',
+      contractFetch(async (input: RequestInfo | URL, init?: RequestInit) =>
+        String(input).includes('.xlsx')
+          ? new Response(xlsx, {
+              status: 200,
+              headers: { 'Content-Type': XLSX, 'Content-Disposition': `attachment; filename="Therapist_Monthly_Report_${year}-1.xlsx"` },
+            })
+          : realFetch(input, init),
+      ),
     );
     const created = vi.fn(() => 'blob:x');
     URL.createObjectURL = created;

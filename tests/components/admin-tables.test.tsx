@@ -5,7 +5,8 @@ import Income from '../../site/src/islands/admin/Income.tsx';
 import Clients from '../../site/src/islands/admin/Clients.tsx';
 import Patients from '../../site/src/islands/admin/Patients.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
-import { booking, ledgerServer, mockFetch, signIn } from './admin-helpers.tsx';
+import { contractFetch, jsonResponse } from '../support/mock-contract.ts';
+import { clientBooking, ledgerServer, mockFetch, signIn } from './admin-helpers.tsx';
 
 const rows = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `Row ${i + 1}` }));
 
@@ -124,16 +125,17 @@ describe('Income', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let heldAnswer: Promise<Response> | undefined;
     let asked = 0;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((input: RequestInfo | URL) => {
-        const url = new URL(String(input), 'http://localhost');
-        const answer = async () => new Response(JSON.stringify(server(url)), { status: 200, headers: { 'Content-Type': 'application/json' } });
-        // The second request (page 2 of 10) answers only after the third (page 1 of 50) was drawn.
-        if (++asked === 2) return (heldAnswer = held.then(answer));
-        return answer();
-      }),
-    );
+    const fetch = contractFetch((input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      const answer = async () => jsonResponse(server(url));
+      // The second request (page 2 of 10) answers only after the third (page 1 of 50) was drawn.
+      return ++asked === 2 ? held.then(answer) : answer();
+    });
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = fetch(input, init);
+      if (asked === 2) heldAnswer ??= res;
+      return res;
+    });
     render(<Income />);
     await screen.findByText('Page 1 of 2');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -205,20 +207,11 @@ describe('Clients & Bookings', () => {
     signIn();
     window.history.replaceState(null, '', '/admin/clients?search=MEERA');
     const go = vi.spyOn(adminNav, 'go').mockImplementation(() => {});
-    const meera = {
-      ...booking({ id: 7, session_type: 'couple' }),
-      data: {
-        booking_type: 'ONLINE',
-        client_note: 'First session',
-        therapist_details: { name: 'Dr. Asha Mehta' },
-        booking_date: '2026-11-24',
-        booking_time_slot_start: '14:00',
-      },
-    };
+    const meera = clientBooking({ id: 7, session_type: 'couple', data: { booking_time_slot_start: '14:00' } });
     const { calls } = mockFetch({
       'GET /api/admin/clients-with-therapists': (url: URL) => {
         const name = url.searchParams.get('name')?.toLowerCase();
-        const all = [meera, booking({ id: 8, client_full_name: 'Rahul Verma', cancelled: true })];
+        const all = [meera, clientBooking({ id: 8, client_full_name: 'Rahul Verma', cancelled: true })];
         const items = all.filter((b) => !name || String(b.client_full_name).toLowerCase().includes(name));
         return { page: Number(url.searchParams.get('page')), page_size: Number(url.searchParams.get('page_size')), total: name ? items.length : 23, items };
       },
@@ -260,7 +253,7 @@ describe('Clients & Bookings', () => {
         page: 1,
         page_size: 10,
         total: 1,
-        items: [booking({ id: 7, session_type: 'couple', therapist_name: 'Ms. Priya Nair' })],
+        items: [clientBooking({ id: 7, session_type: 'couple', therapist_name: 'Ms. Priya Nair' })],
       },
     });
     render(<Clients onLogout={() => {}} />);
@@ -284,8 +277,8 @@ describe('Clients & Bookings', () => {
         page_size: 10,
         total: 2,
         items: [
-          booking({ id: 9, cancelled: true, amount_paid: 1500, amount_refunded: 1500, payment_note: 'Refunded ₹1,500.00' }),
-          booking({ id: 10, payment_note: null }),
+          clientBooking({ id: 9, cancelled: true, amount_paid: 1500, amount_refunded: 1500, payment_note: 'Refunded ₹1,500.00' }),
+          clientBooking({ id: 10, payment_note: null }),
         ],
       },
     });

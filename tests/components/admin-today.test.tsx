@@ -7,7 +7,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
-import { booking, bookingsServer, findNotice, mockFetch, signIn } from './admin-helpers.tsx';
+import { adminTherapist, booking, bookingsServer, findNotice, mockFetch, signIn } from './admin-helpers.tsx';
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
 const addDays = (d: string, n: number) => {
@@ -20,8 +20,8 @@ const tomorrow = addDays(today, 1);
 const nextWorkingDay = new Date(`${tomorrow}T00:00:00Z`).getUTCDay() === 0 ? addDays(today, 2) : tomorrow;
 
 const therapists = [
-  { id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] },
-  { id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] },
+  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
+  adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] }),
 ];
 
 // Today's bookings as the server holds them. 00:00 and 00:01 have started (attendance can be marked).
@@ -218,7 +218,11 @@ describe('Today on a wide screen', () => {
     signIn();
     let paid = false;
     const { calls } = routes(
-      { 'POST /api/admin/bookings/81/record-payment': () => ((paid = true), { message: 'Payment for booking 81 recorded successfully.' }) },
+      {
+        'POST /api/admin/bookings/81/record-payment': () => (
+          (paid = true), { booking_id: 81, payment_status: 'COMPLETED', message: 'Payment for booking 81 recorded successfully.' }
+        ),
+      },
       () => [paid ? { ...ravi, payment_status: 'COMPLETED', payment_state: 'PAID', amount_paid: 1800 } : ravi, tara],
     );
     render(<Dashboard onLogout={() => {}} />);

@@ -16,7 +16,8 @@ import {
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
 import { WHATSAPP_CONSENT } from '../../shared/contract/booking.ts';
-import { BOOKING_9, CATALOG, LOCATIONS, mockFetch, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+import { API_MESSAGES } from '../../shared/contract/messages.ts';
+import { booking9, CATALOG, LINK_SAVED, LOCATIONS, mockFetch, SERVER_ERROR, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -231,7 +232,7 @@ describe('Payment', () => {
       ...CATALOG,
       'POST /confirm-booking': { body: { booking_id: 9, message: 'ok', booking_token: 'T'.repeat(43) } },
       'POST /api/payment/generate-link': { body: { short_url: 'https://pay.example/abc', payment_link_id: 'plink_1' } },
-      'POST /api/admin/bookings/9/update-payment-link': { body: {} },
+      'POST /api/admin/bookings/9/update-payment-link': LINK_SAVED,
     });
     readyToPay('online');
     const navigate = vi.fn();
@@ -266,7 +267,7 @@ describe('Payment', () => {
         return { body: { booking_id: 9, message: 'ok', booking_token: 'T'.repeat(43) } };
       },
       'POST /api/payment/generate-link': { body: { short_url: 'https://pay.example/abc', payment_link_id: 'plink_1' } },
-      'POST /api/admin/bookings/9/update-payment-link': { body: {} },
+      'POST /api/admin/bookings/9/update-payment-link': LINK_SAVED,
     });
     readyToPay('online');
     const navigate = vi.fn();
@@ -303,20 +304,18 @@ describe('Payment', () => {
   });
 
   it('shows each error above the pay button', async () => {
-    mockFetch({ ...CATALOG, 'POST /confirm-booking': { body: { message: 'Could not save.' } } });
+    mockFetch({ ...CATALOG, 'POST /confirm-booking': SERVER_ERROR });
     readyToPay('online');
     const { unmount } = render(<BookingWizard navigate={vi.fn()} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
-    expect(await screen.findByText('Could not save.')).toBeTruthy();
+    expect(await screen.findByText(API_MESSAGES.internal)).toBeTruthy();
     unmount();
 
-    mockFetch({ ...CATALOG, 'POST /confirm-booking': { body: {} } });
-    const second = render(<BookingWizard navigate={vi.fn()} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
-    expect(await screen.findByText('Failed to create booking. Please try again.')).toBeTruthy();
-    second.unmount();
-
-    mockFetch({ ...CATALOG, 'POST /confirm-booking': { body: { booking_id: 3 } }, 'POST /api/payment/generate-link': { status: 502, body: { detail: 'x' } } });
+    mockFetch({
+      ...CATALOG,
+      'POST /confirm-booking': { body: { booking_id: 3, message: 'Booking created successfully.' } },
+      'POST /api/payment/generate-link': { status: 502, body: { detail: 'x' } },
+    });
     const third = render(<BookingWizard navigate={vi.fn()} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Pay ₹1,500' }));
     const alert = await screen.findByText('Failed to generate payment link. Please contact support.');
@@ -346,13 +345,7 @@ describe('Payment', () => {
 });
 
 describe('/payment-status', () => {
-  const details = {
-    ...BOOKING_9,
-    payment_status: 'COMPLETED',
-    location_name: null,
-    location_address: null,
-    google_meet_link: 'https://meet.example/abc',
-  };
+  const details = booking9({ payment_status: 'COMPLETED', location_name: null, location_address: null, google_meet_link: 'https://meet.example/abc' });
 
   it('no link id or status: the link is invalid', async () => {
     mockFetch({});
@@ -401,7 +394,7 @@ describe('/payment-status', () => {
   });
 
   it('paid with a failed lookup: Booking Confirmation Failed! with the payment id', async () => {
-    mockFetch({ 'GET /api/get-razorpay-details/9': { status: 500 } });
+    mockFetch({ 'GET /api/get-razorpay-details/9': SERVER_ERROR });
     render(
       <PaymentStatus search="?razorpay_payment_id=pay_7&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid" />,
     );
@@ -410,7 +403,15 @@ describe('/payment-status', () => {
   });
 
   it('offline pending: the booking token kept by the wizard lets the page show the booking; without it the booking number alone', async () => {
-    const record = { ...details, id: 42, booking_type: 'OFFLINE', payment_status: 'PENDING', location_name: 'East Branch', location_address: 'Kandivali East' };
+    const record = booking9({
+      id: 42,
+      booking_type: 'OFFLINE',
+      payment_status: 'PENDING',
+      location_id: 2,
+      location_name: 'East Branch',
+      location_address: 'Kandivali East',
+      google_meet_link: null,
+    });
     const { calls } = mockFetch({ 'GET /api/get-razorpay-details/0b7e6a52-5c1f-4f3e-9d55-3f0b1f1e2a42': { body: { data: record } } });
     bookingMade(42, 'T'.repeat(43));
     const view = await resolveStatus(

@@ -1,5 +1,8 @@
 import { vi } from 'vitest';
+import { API_MESSAGES } from '../../shared/contract/messages.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../shared/contract/public.ts';
+import { contractFetch, jsonResponse } from '../support/mock-contract.ts';
+import { booking } from './admin-helpers.tsx';
 
 export const LOCATIONS: LocationDto[] = [
   { id: 1, name: 'West Branch', description: 'Quiet rooms near the station.', address: 'S.V. Road, Borivali West, Mumbai', phone: '+91 98200 11111' },
@@ -58,23 +61,34 @@ export const OFFER: SlotOfferDto = {
 type Reply = { status?: number; body?: unknown } | (() => { status?: number; body?: unknown });
 export type Routes = Record<string, Reply>;
 
-/** A fetch double: 'GET /path' or 'POST /path' → reply; query strings are ignored for matching. */
+/**
+ * A fetch double: 'GET /path' or 'POST /path' → reply; query strings are ignored for matching. Every
+ * answer is checked against the route table (tests/support/mock-contract.ts).
+ */
 export function mockFetch(routes: Routes) {
   const calls: { method: string; url: string; body: unknown; headers: Record<string, string> }[] = [];
-  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    calls.push({ method, url, body, headers: Object.fromEntries(new Headers(init?.headers).entries()) });
-    const key = `${method} ${url.split('?')[0]}`;
-    const found = routes[key];
-    if (!found) return new Response(JSON.stringify({ detail: 'Not found.' }), { status: 404 });
-    const r = typeof found === 'function' ? found() : found;
-    return new Response(JSON.stringify(r.body ?? {}), { status: r.status ?? 200, headers: { 'Content-Type': 'application/json' } });
-  });
+  const fn = vi.fn(
+    contractFetch(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = (init?.method ?? 'GET').toUpperCase();
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+      calls.push({ method, url, body, headers: Object.fromEntries(new Headers(init?.headers).entries()) });
+      const key = `${method} ${url.split('?')[0]}`;
+      const found = routes[key];
+      if (!found) return jsonResponse({ detail: 'Not found.' }, 404);
+      const r = typeof found === 'function' ? found() : found;
+      return jsonResponse(r.body ?? {}, r.status ?? 200);
+    }),
+  );
   globalThis.fetch = fn as unknown as typeof fetch;
   return { fn, calls };
 }
+
+/** What POST /api/admin/bookings/9/update-payment-link answers the wizard when it confirms the link it was given. */
+export const LINK_SAVED: Reply = { body: { booking_id: 9, payment_link_url: 'https://pay.example/abc', message: 'Payment link updated successfully.' } };
+
+/** What the API answers when it fails on its side (the error handler's 500). */
+export const SERVER_ERROR: Reply = { status: 500, body: { detail: API_MESSAGES.internal } };
 
 export const CATALOG: Routes = {
   'GET /locations': { body: LOCATIONS },
@@ -97,13 +111,29 @@ export function setViewport(narrow: boolean): void {
   })) as unknown as typeof window.matchMedia;
 }
 
-/** Booking 9 as the server answers for it on the payment pages (each test adds its payment state). */
-export const BOOKING_9 = {
-  id: 9,
-  booking_date: '2030-01-08',
-  booking_time_slot_start: '10:00',
-  client_full_name: 'Meera Sharma',
-  therapist_name: 'Dr. Asha Mehta',
-  booking_type: 'ONLINE',
-  amount: 1500,
-};
+/**
+ * Booking 9 as the server answers for it on the payment pages to a caller with proof (the whole record
+ * of GET /api/get-razorpay-details); each test gives its payment state, and payment_state follows from
+ * the fields given as the server computes it, unless given too.
+ */
+export function booking9(over: Record<string, unknown> = {}) {
+  return {
+    razorpay_payment_link_id: null,
+    razorpay_payment_id: null,
+    paid_at: null,
+    payment_hold_seconds_left: null,
+    manage_url: null,
+    changes_open: false,
+    ...booking({
+      id: 9,
+      booking_date: '2030-01-08',
+      booking_time_slot_start: '10:00',
+      client_full_name: 'Meera Sharma',
+      therapist_name: 'Dr. Asha Mehta',
+      booking_type: 'ONLINE',
+      amount: 1500,
+      google_meet_link: null,
+      ...over,
+    }),
+  };
+}

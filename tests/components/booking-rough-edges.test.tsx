@@ -20,7 +20,7 @@ import {
   STORAGE_KEY,
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
-import { BOOKING_9, CATALOG, mockFetch, OFFER, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+import { booking9, CATALOG, LINK_SAVED, mockFetch, OFFER, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
 
 // The wizard loads its later steps lazily: load them once here, so no test waits on their first transform.
 beforeAll(async () => {
@@ -78,7 +78,7 @@ const PAY_ROUTES = {
   ...CATALOG,
   'POST /confirm-booking': { body: { booking_id: 9, message: 'Booking created successfully.', booking_token: TOKEN } },
   'POST /api/payment/generate-link': { body: { short_url: 'https://pay.example/abc', payment_link_id: 'plink_1' } },
-  'POST /api/admin/bookings/9/update-payment-link': { body: {} },
+  'POST /api/admin/bookings/9/update-payment-link': LINK_SAVED,
 };
 
 function pageshow(persisted: boolean): Event {
@@ -125,10 +125,11 @@ describe('1. Back from the checkout', () => {
 describe('2. "Payment Failed!" is no dead end', () => {
   const failed =
     '?razorpay_payment_id=pay_2&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=failed&razorpay_signature=s';
-  const held = { ...BOOKING_9, cancelled: false, payment_status: 'INITIATED', payment_link_url: 'https://pay.example/abc', payment_hold_seconds_left: 1080 };
+  const held = (over: Record<string, unknown> = {}) =>
+    booking9({ cancelled: false, payment_status: 'INITIATED', payment_link_url: 'https://pay.example/abc', payment_hold_seconds_left: 1080, ...over });
 
   it('offers "Try payment again" on the same link while the hold lasts, with the reference, the time left and the centre’s phone', async () => {
-    const { calls } = mockFetch({ 'GET /api/get-razorpay-details/plink_1': { body: { data: held } } });
+    const { calls } = mockFetch({ 'GET /api/get-razorpay-details/plink_1': { body: { data: held() } } });
     pendingBooking(() => 'key-2');
     bookingMade(9, TOKEN);
     render(<PaymentStatus search={failed} supportPhone="+91 98200 00000" supportPhoneHref="tel:+919820000000" />);
@@ -145,7 +146,7 @@ describe('2. "Payment Failed!" is no dead end', () => {
   });
 
   it('once the hold is over there is no link to pay, and the page says so', async () => {
-    mockFetch({ 'GET /api/get-razorpay-details/plink_1': { body: { data: { ...held, payment_status: 'FAILED', payment_hold_seconds_left: null } } } });
+    mockFetch({ 'GET /api/get-razorpay-details/plink_1': { body: { data: held({ payment_status: 'FAILED', payment_hold_seconds_left: null }) } } });
     pendingBooking(() => 'key-3');
     bookingMade(9, TOKEN);
     render(<PaymentStatus search={failed} supportPhone="+91 98200 00000" />);
@@ -258,15 +259,7 @@ describe('5. the confirmation page', () => {
   const paid =
     '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
   const manageUrl = 'http://localhost:3000/manage-booking?token=mT0k3n_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ';
-  const record = {
-    ...BOOKING_9,
-    cancelled: false,
-    payment_status: 'COMPLETED',
-    payment_state: 'PAID',
-    google_meet_link: null as string | null,
-    manage_url: manageUrl,
-    changes_open: true,
-  };
+  const record = booking9({ cancelled: false, payment_status: 'COMPLETED', payment_state: 'PAID', manage_url: manageUrl, changes_open: true });
 
   it('waits for the meeting link, saying it is preparing it, then shows it', async () => {
     let asked = 0;

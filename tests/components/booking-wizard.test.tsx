@@ -14,7 +14,8 @@ import {
   STORAGE_KEY,
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
-import { CATALOG, LOCATIONS, mockFetch, OFFER, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+import { API_MESSAGES } from '../../shared/contract/messages.ts';
+import { CATALOG, LOCATIONS, mockFetch, OFFER, SERVER_ERROR, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -178,7 +179,7 @@ describe('therapist step', () => {
     expect(await screen.findByRole('heading', { name: 'No Therapists Found' })).toBeTruthy();
     second.unmount();
 
-    mockFetch({ ...CATALOG, 'GET /therapists': { status: 503 } });
+    mockFetch({ ...CATALOG, 'GET /therapists': SERVER_ERROR });
     resetCatalogCache();
     render(<BookingWizard />);
     expect((await screen.findByRole('alert')).textContent).toContain('Failed to load therapists. Please try again later.');
@@ -233,10 +234,10 @@ describe('date and time step', () => {
     expect(await screen.findByRole('heading', { name: 'No Available Slots' })).toBeTruthy();
     unmount();
 
-    mockFetch({ ...CATALOG, 'GET /api/slots': { status: 500 } });
+    mockFetch({ ...CATALOG, 'GET /api/slots': SERVER_ERROR });
     render(<BookingWizard />);
     expect(await screen.findByRole('heading', { name: 'Failed to load time slots.' })).toBeTruthy();
-    expect(screen.getByText('HTTP error! status: 500')).toBeTruthy();
+    expect(screen.getByText(API_MESSAGES.internal)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Go Back and Try Again' }));
     expect(await screen.findByRole('heading', { name: 'Select Your Therapist' })).toBeTruthy();
   });

@@ -5,7 +5,7 @@ import { API_MESSAGES } from '../../shared/contract/messages.ts';
 import { PaymentStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
 import { ManageBooking } from '../../site/src/islands/manage/ManageBooking.tsx';
 import { resetBooking } from '../../site/src/stores/booking.ts';
-import { BOOKING_9, mockFetch, OFFER, setViewport, type Routes } from './booking-fixtures.ts';
+import { booking9, mockFetch, OFFER, setViewport, type Routes } from './booking-fixtures.ts';
 
 const TOKEN = 'mT0k3n_abcdefghijklmnopqrstuvwxyzABCDEFGHIJ';
 const PATH = `/api/manage/${TOKEN}`;
@@ -372,13 +372,7 @@ describe('a link that finds no booking', () => {
 });
 
 describe('payment-status page', () => {
-  const details = {
-    ...BOOKING_9,
-    payment_status: 'COMPLETED',
-    payment_state: 'PAID',
-    google_meet_link: 'https://meet.example/abc',
-    changes_open: true,
-  };
+  const details = booking9({ payment_status: 'COMPLETED', payment_state: 'PAID', google_meet_link: 'https://meet.example/abc', changes_open: true });
   const search =
     '?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=9&razorpay_payment_link_status=paid&razorpay_signature=sig';
 

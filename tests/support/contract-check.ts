@@ -22,10 +22,11 @@ export const contractFailures: ContractFailure[] = [];
 export const contractChecked = { count: 0 };
 
 const routes = apiRoutes(2026);
-const findRoute = routeMatcher(routes);
+/** The route a call is for (path without its query), if the table lists it. */
+export const findRoute = routeMatcher(routes);
 
 /** The schema an answer must match: the route's own for the status, else the error body for 4xx/5xx. */
-function schemaFor(route: ApiRoute, status: number): { schema?: z.ZodType; media?: string } | undefined {
+export function schemaFor(route: ApiRoute, status: number): { schema?: z.ZodType; media?: string } | undefined {
   const answer = route.responses[status];
   if (answer) return 'json' in answer ? { schema: answer.json } : { media: answer.media };
   if (status >= 400) return { schema: errorBodySchema };
@@ -45,11 +46,27 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-/** The field paths and messages of a failed parse: never the values (they may be a client's details). */
-function issuesOf(error: z.ZodError): string {
-  return error.issues
+/**
+ * The field paths and messages of a failed parse: never the values (they may be a client's details).
+ * A union that matched no option says why its nearest option failed.
+ */
+export function issuesOf(error: z.ZodError): string {
+  return describe(error.issues, []);
+}
+
+function describe(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): string {
+  return issues
     .slice(0, 5)
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}${i.code === 'unrecognized_keys' ? ` (${i.keys.join(', ')})` : ''}`)
+    .map((i) => {
+      const path = [...prefix, ...i.path];
+      if (i.code === 'invalid_union' && i.errors.length > 0) {
+        // The nearest option: one the answer has the shape of (not refused outright), then the fewest problems.
+        const cost = (option: readonly z.core.$ZodIssue[]) => (option.some((o) => o.path.length === 0 && o.code === 'invalid_type') ? 1e6 : 0) + option.length;
+        const nearest = i.errors.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+        return describe(nearest, path);
+      }
+      return `${path.join('.') || '(root)'}: ${i.message}${i.code === 'unrecognized_keys' ? ` (${i.keys.join(', ')})` : ''}`;
+    })
     .join('; ');
 }
 

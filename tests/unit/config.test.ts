@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../shared/core/config.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigError, parseConfig, parseSiteSettings } from '../../shared/core/config.ts';
 
 describe('configuration', () => {
   it('has working defaults for development', () => {
@@ -54,5 +54,87 @@ describe('configuration', () => {
     expect(() => parseConfig({ RETENTION_DAYS: '0' })).toThrow(/RETENTION_DAYS must be at least 1 day/);
     expect(() => parseConfig({ RETENTION_DAYS: '1.5' })).toThrow(/RETENTION_DAYS/);
     expect(() => parseConfig({ RETENTION_DAYS: 'month' })).toThrow(/RETENTION_DAYS must be a whole number of days/);
+  });
+});
+
+/** Every variable the site's build reads, set to something other than its default. */
+const SITE_ENV = {
+  PORT: '4100',
+  PUBLIC_BASE_URL: 'https://book.example.in/',
+  SUPPORT_PHONE: '+91 22 4000 1234',
+  SUPPORT_EMAIL: 'hello@example.in',
+  CENTRE_NAME: 'Quiet Harbour Centre',
+  CHANGE_NOTICE_HOURS: '48',
+  MAX_RESCHEDULES: '1',
+  SOCIAL_INSTAGRAM_URL: 'https://instagram.com/quiet-harbour',
+  SOCIAL_FACEBOOK_URL: '',
+  SOCIAL_LINKEDIN_URL: '',
+  SOCIAL_YOUTUBE_URL: 'https://youtube.com/@quiet-harbour',
+};
+const UNSET = Object.fromEntries(Object.keys(SITE_ENV).map((k) => [k, '']));
+
+/** What the site's pages show, from site-config.ts as the build imports it under `env`. */
+async function siteUnder(env: Record<string, string>) {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  vi.resetModules();
+  const { siteConfig, changePolicy } = await import('../../site/src/lib/site-config.ts');
+  return {
+    publicBaseUrl: siteConfig.baseUrl,
+    supportPhone: siteConfig.supportPhone,
+    supportEmail: siteConfig.supportEmail,
+    centreName: siteConfig.centreName,
+    changeNoticeHours: changePolicy.noticeHours,
+    maxReschedules: changePolicy.maxReschedules,
+  };
+}
+
+const serverSide = (env: Record<string, string>) => {
+  const c = parseConfig(env);
+  return {
+    publicBaseUrl: c.publicBaseUrl,
+    supportPhone: c.supportPhone,
+    supportEmail: c.supportEmail,
+    centreName: c.centreName,
+    changeNoticeHours: c.changeNoticeHours,
+    maxReschedules: c.maxReschedules,
+  };
+};
+
+describe("the site's build configuration", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  it('reads the same defaults as the server from an empty environment', async () => {
+    const site = await siteUnder(UNSET);
+    expect(site).toEqual(serverSide({}));
+    expect(site).toMatchObject({ publicBaseUrl: 'http://localhost:3000', supportPhone: '+91 98200 00000', changeNoticeHours: 24, maxReschedules: 2 });
+    expect(parseSiteSettings({}).social).toEqual([]);
+  });
+
+  it('reads the same values as the server from one environment', async () => {
+    const site = await siteUnder(SITE_ENV);
+    expect(site).toEqual(serverSide(SITE_ENV));
+    expect(site).toMatchObject({ publicBaseUrl: 'https://book.example.in', centreName: 'Quiet Harbour Centre', changeNoticeHours: 48 });
+    const { siteConfig } = await import('../../site/src/lib/site-config.ts');
+    expect(siteConfig.social).toEqual([
+      { label: 'Instagram', href: 'https://instagram.com/quiet-harbour' },
+      { label: 'YouTube', href: 'https://youtube.com/@quiet-harbour' },
+    ]);
+  });
+
+  it('stops the build on a value the server would refuse, naming it', async () => {
+    await expect(siteUnder({ ...UNSET, SUPPORT_EMAIL: 'nope', CHANGE_NOTICE_HOURS: '1000' })).rejects.toThrow(
+      /SUPPORT_EMAIL must be an e-mail address.*CHANGE_NOTICE_HOURS/,
+    );
+    expect(() => parseConfig({ SUPPORT_EMAIL: 'nope' })).toThrow(/SUPPORT_EMAIL must be an e-mail address/);
+    expect(() => parseSiteSettings({ SOCIAL_FACEBOOK_URL: 'http://facebook.com/x' })).toThrow(ConfigError);
+    expect(() => parseConfig({ SOCIAL_FACEBOOK_URL: 'http://facebook.com/x' })).toThrow(/SOCIAL_FACEBOOK_URL must be an https:\/\/ address/);
+  });
+
+  it("needs none of the server's production secrets", () => {
+    expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(parseSiteSettings({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://book.example.in' }).publicBaseUrl).toBe('https://book.example.in');
   });
 });

@@ -7,6 +7,7 @@ import type { PaymentState } from '../../../shared/domain/payment-state.ts';
 import { displayName } from '../../../shared/domain/therapist.ts';
 import { deskPaymentDue, PAYMENT_STATE_WORDS } from '../../../shared/domain/payment-state.ts';
 import type { DeskPaymentMethod } from '../../../shared/contract/admin.ts';
+import type { PaymentStatus } from '../../../shared/contract/booking.ts';
 import type { AdminBooking } from './admin-api.ts';
 
 export const PAGE_SIZES = [10, 20, 50] as const;
@@ -333,9 +334,9 @@ export const STATUS_FILTERS = [
   { value: 'CANCELLED', label: 'Cancelled', statuses: ['CANCELLED'] },
   { value: 'FAILED', label: 'Expired or failed', statuses: ['FAILED'] },
   { value: 'all', label: 'All statuses', statuses: [] },
-] as const satisfies readonly { value: string; label: string; statuses: readonly string[] }[];
+] as const satisfies readonly { value: string; label: string; statuses: readonly PaymentStatus[] }[];
 
-export function statusesFor(filter: string): readonly string[] {
+export function statusesFor(filter: string): readonly PaymentStatus[] {
   return STATUS_FILTERS.find((f) => f.value === filter)?.statuses ?? ACTIVE_STATUSES;
 }
 

@@ -1,80 +1,162 @@
 /**
- * The one typed client of the API for the browser (spec section 7). Same origin: the API
- * server also serves this site. For any non-OK answer it throws an ApiError whose message
- * contains the HTTP status; POST calls use the server's detail or message instead.
+ * The site's one client of the API (spec section 7), for the wizard, Manage booking and the admin
+ * panel alike. Same origin: the API server also serves this site. A call names its method and its
+ * path as the route table lists them (shared/contract/routes.ts), and its path parameters, query,
+ * body and answer have that route's types: a call the table does not list, or a body or query it
+ * would refuse, does not compile. Only types come from the contract, so no zod reaches the browser.
+ *
+ * Any answer but a 2xx throws an ApiError with the HTTP status and the server's `detail` (and its
+ * per-field `errors`), else "HTTP error! status: N". A call made as the signed-in admin (a Session)
+ * carries the bearer token, and a 401 ends the session.
  */
-import type { BookingCreate, BookingCreateResponse } from '../../../shared/contract/booking.ts';
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
-import type { ManageBookingDto, ManageChangeResultDto, ManageRescheduleBody } from '../../../shared/contract/manage.ts';
-import type { BookingDetailsResponse, BookingRecord, GenerateLinkInput, PaymentLinkResponse, PaymentLinkSaved } from '../../../shared/contract/payment-link.ts';
-import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
+import type { BookingRecord } from '../../../shared/contract/payment-link.ts';
+import { API_MESSAGES } from '../../../shared/contract/messages.ts';
+import type { HttpMethod, RouteAnswer, RouteBody, RouteBodyRequired, RouteParams, RoutePath, RouteQuery } from '../../../shared/contract/routes.ts';
 
 export class ApiError extends Error {
   readonly status: number;
+  /** The server's message per field of the body, when it refused some. */
   readonly fields: Record<string, string> | undefined;
-  constructor(message: string, status: number, fields?: Record<string, string>) {
+  /** The whole error answer, for the calls whose refusal carries more than words (a series' conflicts). */
+  readonly body: unknown;
+  constructor(message: string, status: number, fields?: Record<string, string>, body?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.fields = fields;
+    this.body = body;
   }
 }
 
-type ErrorLike = { detail?: unknown; message?: unknown; errors?: unknown };
+export const NO_TOKEN_MESSAGE = 'No admin authentication token found.';
 
-async function readJson(res: Response): Promise<unknown> {
+/** Who a call is made as: the admin's bearer token, and what a refused one (401) does to the session. */
+export type Session = { token: () => string | null; end: () => void };
+
+/** A query as the server reads it, every part optional here (a list may be a read-only one). */
+type QueryOf<Q> = { [K in keyof Q]?: Q[K] extends (infer E)[] | undefined ? readonly E[] : Q[K] };
+
+type Parts<M extends HttpMethod, P> = ([RouteParams<M, P>] extends [never] ? unknown : { params: RouteParams<M, P> }) &
+  ([RouteQuery<M, P>] extends [never] ? unknown : { query?: QueryOf<RouteQuery<M, P>> }) &
+  ([RouteBody<M, P>] extends [never] ? unknown : RouteBodyRequired<M, P> extends true ? { body: RouteBody<M, P> } : { body?: RouteBody<M, P> });
+
+export type CallOptions<M extends HttpMethod, P> = Parts<M, P> & {
+  /** Headers of this call (a booking's token). */
+  headers?: Record<string, string>;
+  /** The body as an HTML form would send it (the login, as the spec's panel does). */
+  form?: boolean;
+  /** The request outlives the page (the sign-out, sent as the page changes). */
+  keepalive?: boolean;
+};
+/** The options are optional when the call needs none. */
+type OptionsArg<M extends HttpMethod, P> = Record<never, never> extends CallOptions<M, P> ? [options?: CallOptions<M, P>] : [options: CallOptions<M, P>];
+
+type Loose = {
+  params?: Record<string, string | number>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  form?: boolean;
+  keepalive?: boolean;
+};
+
+/** `/a/{id}/b` with its parameters, and the query: numbers as digits, a list comma-separated, unset or empty ones left out. */
+function urlOf(path: string, { params, query }: Loose): string {
+  const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params?.[name])));
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    search.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const s = search.toString();
+  return s ? `${filled}?${s}` : filled;
+}
+
+async function send(method: HttpMethod, path: string, opts: Loose, session: Session | undefined): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+  if (session) {
+    const token = session.token();
+    if (!token) throw new ApiError(NO_TOKEN_MESSAGE, 401);
+    headers.Authorization = `Bearer ${token}`;
+  }
+  let body: BodyInit | undefined;
+  if (opts.body instanceof Blob) {
+    headers['Content-Type'] = opts.body.type || 'application/octet-stream';
+    body = opts.body;
+  } else if (opts.body !== undefined && opts.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(opts.body as Record<string, string>).toString();
+  } else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(urlOf(path, opts), { method: method.toUpperCase(), headers, body, keepalive: opts.keepalive });
+  if (res.status === 401 && session) {
+    session.end();
+    throw new ApiError(API_MESSAGES.unauthorized, 401);
+  }
+  if (!res.ok) throw await errorOf(res);
+  return res;
+}
+
+/** The server's error answer ({detail, errors?}) as an ApiError. */
+async function errorOf(res: Response): Promise<ApiError> {
+  let body: { detail?: unknown; errors?: unknown } | undefined;
   try {
-    return await res.json();
+    body = (await res.json()) as typeof body;
   } catch {
-    return undefined;
+    // not JSON (a proxy's error page)
   }
+  const detail = typeof body?.detail === 'string' && body.detail ? body.detail : `HTTP error! status: ${res.status}`;
+  const fields = body?.errors && typeof body.errors === 'object' ? (body.errors as Record<string, string>) : undefined;
+  return new ApiError(detail, res.status, fields, body);
 }
 
-async function get<T>(path: string, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(path, { headers: { Accept: 'application/json', ...headers } });
-  if (!res.ok) throw new ApiError(`HTTP error! status: ${res.status}`, res.status);
-  return (await res.json()) as T;
+/**
+ * The calls, made as `session` (or as nobody): `call(method, path, options)` answers the route's JSON,
+ * `download(path, options)` a file with the name the server gave it.
+ */
+export function apiClient(session?: Session) {
+  return {
+    async call<M extends HttpMethod, P extends RoutePath<M>>(method: M, path: P, ...[options]: OptionsArg<M, P>): Promise<RouteAnswer<M, P>> {
+      const res = await send(method, path, (options ?? {}) as Loose, session);
+      const text = await res.text();
+      return (text ? JSON.parse(text) : undefined) as RouteAnswer<M, P>;
+    },
+    async download<P extends RoutePath<'get'>>(path: P, ...[options]: OptionsArg<'get', P>): Promise<{ blob: Blob; fileName: string | undefined }> {
+      const res = await send('get', path, (options ?? {}) as Loose, session);
+      const disposition = res.headers.get('Content-Disposition') ?? '';
+      const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+      return { blob: await res.blob(), fileName: m?.[1] ? decodeURIComponent(m[1]) : undefined };
+    },
+  };
 }
 
-async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  const data = (await readJson(res)) as (T & ErrorLike) | undefined;
-  if (!res.ok) {
-    const text = typeof data?.detail === 'string' ? data.detail : typeof data?.message === 'string' ? data.message : undefined;
-    const fields = data?.errors && typeof data.errors === 'object' ? (data.errors as Record<string, string>) : undefined;
-    throw new ApiError(text ?? `HTTP error! status: ${res.status}`, res.status, fields);
-  }
-  return data as T;
-}
+// ---- The public calls: the wizard, the confirmation page and Manage booking.
+const api = apiClient();
 
-export const getLocations = () => get<LocationDto[]>('/locations');
-export const getServices = () => get<ServiceDto[]>('/services');
-export const getTherapists = () => get<TherapistDto[]>('/therapists');
-export const getSlotOffer = (therapistId: number) => get<SlotOfferDto>(`/api/slots?therapist_id=${encodeURIComponent(therapistId)}`);
+export const getLocations = () => api.call('get', '/locations');
+export const getServices = () => api.call('get', '/services');
+export const getTherapists = () => api.call('get', '/therapists');
+export const getSlotOffer = (therapistId: number) => api.call('get', '/api/slots', { query: { therapist_id: therapistId } });
 
-export const confirmBooking = (payload: BookingCreate) => post<Partial<BookingCreateResponse>>('/confirm-booking', payload);
-
-export type { PaymentLinkResponse };
-/** What the wizard sends for its payment link (only booking_id counts: the server prices the booking). */
-export type PaymentLinkRequest = GenerateLinkInput;
+export const confirmBooking = (payload: RouteBody<'post', '/confirm-booking'>) => api.call('post', '/confirm-booking', { body: payload });
 
 /** The booking's token proves the caller is the client who made it; nobody else gets its link or details. */
 const tokenHeader = (bookingToken: string | null | undefined): Record<string, string> => (bookingToken ? { [BOOKING_TOKEN_HEADER]: bookingToken } : {});
 
-export const generatePaymentLink = (req: PaymentLinkRequest, bookingToken: string | null) =>
-  post<Partial<PaymentLinkResponse>>('/api/payment/generate-link', req, tokenHeader(bookingToken));
+/** The wizard's payment link (only booking_id counts: the server prices the booking). */
+export const generatePaymentLink = (req: RouteBody<'post', '/api/payment/generate-link'>, bookingToken: string | null) =>
+  api.call('post', '/api/payment/generate-link', { body: req, headers: tokenHeader(bookingToken) });
 
 /** No auth header: with the booking's token the server only confirms the link it already stored. */
 export const updatePaymentLink = (bookingId: number, paymentLinkUrl: string, bookingToken: string | null) =>
-  post<PaymentLinkSaved>(
-    `/api/admin/bookings/${encodeURIComponent(bookingId)}/update-payment-link`,
-    { payment_link_url: paymentLinkUrl },
-    tokenHeader(bookingToken),
-  );
+  api.call('post', '/api/admin/bookings/{id}/update-payment-link', {
+    params: { id: bookingId },
+    body: { payment_link_url: paymentLinkUrl },
+    headers: tokenHeader(bookingToken),
+  });
 
 /** The booking record the confirmation page shows (the caller proved it is theirs). */
 export type BookingDetails = BookingRecord;
@@ -85,22 +167,19 @@ export type BookingDetails = BookingRecord;
  * answers the payment status alone.
  */
 export const getBookingDetails = (bookingId: string, params: Record<string, string>, bookingToken?: string | null) =>
-  get<BookingDetailsResponse>(
-    `/api/get-razorpay-details/${encodeURIComponent(bookingId)}?${new URLSearchParams(params).toString()}`,
-    tokenHeader(bookingToken),
-  );
+  api.call('get', '/api/get-razorpay-details/{id}', { params: { id: bookingId }, query: params, headers: tokenHeader(bookingToken) });
 
 /**
  * The client's own booking, keyed only by the private token from their confirmation e-mail. A 404
  * (unknown or expired token) throws an ApiError with status 404; a refused change (409) carries the
  * server's words in its message.
  */
-const managePath = (token: string) => `/api/manage/${encodeURIComponent(token)}`;
-export const getManagedBooking = (token: string) => get<ManageBookingDto>(managePath(token));
-export const rescheduleManagedBooking = (token: string, body: ManageRescheduleBody) => post<ManageChangeResultDto>(`${managePath(token)}/reschedule`, body);
-export const cancelManagedBooking = (token: string) => post<ManageChangeResultDto>(`${managePath(token)}/cancel`, {});
+export const getManagedBooking = (token: string) => api.call('get', '/api/manage/{token}', { params: { token } });
+export const rescheduleManagedBooking = (token: string, body: RouteBody<'post', '/api/manage/{token}/reschedule'>) =>
+  api.call('post', '/api/manage/{token}/reschedule', { params: { token }, body });
+export const cancelManagedBooking = (token: string) => api.call('post', '/api/manage/{token}/cancel', { params: { token } });
 /** "Add to calendar": the session's invitation from the server, the same event as the e-mailed one (a download, not a fetch). */
-export const sessionIcsPath = (token: string) => `${managePath(token)}/session.ics`;
+export const sessionIcsPath = (token: string) => `/api/manage/${encodeURIComponent(token)}/session.ics`;
 /** The token of a Manage booking address (/manage-booking?token=…), or null. */
 export function manageTokenOf(manageUrl: unknown): string | null {
   if (typeof manageUrl !== 'string' || !manageUrl) return null;

@@ -1,21 +1,17 @@
-import { DEFAULT_MANAGE_POLICY, type ManagePolicy } from '../../../shared/domain/manage.ts';
+import { parseSiteSettings, type SocialLink } from '../../../shared/core/config.ts';
+import type { ManagePolicy } from '../../../shared/domain/manage.ts';
 
 /**
  * Build-time configuration for the public site.
  *
  * Values are read from the environment when `astro build` runs, so they are
  * baked into the static HTML. Change the environment and rebuild to update.
+ * They are read through the server's own schema (shared/core/config.ts): the
+ * same defaults, and a bad value stops the build as it stops the API.
+ * Only pages and endpoints, which run at build time, import this module;
+ * islands are given what they need as props, so no zod reaches the browser.
  */
-
-function envOr(name: string, fallback: string): string {
-  const value = process.env[name];
-  return value !== undefined && value.trim() !== '' ? value.trim() : fallback;
-}
-
-export interface SocialLink {
-  readonly label: 'Instagram' | 'Facebook' | 'LinkedIn' | 'YouTube';
-  readonly href: string;
-}
+const settings = parseSiteSettings(process.env);
 
 export interface Branch {
   readonly name: string;
@@ -25,11 +21,6 @@ export interface Branch {
   readonly phone: string;
 }
 
-const supportPhone = envOr('SUPPORT_PHONE', '+91 98200 00000');
-/** Where the site is served, for canonical links, the sitemap and the share image (as the API's PUBLIC_BASE_URL). */
-const baseUrl = envOr('PUBLIC_BASE_URL', `http://localhost:${envOr('PORT', '3000')}`).replace(/\/+$/, '');
-const supportEmail = envOr('SUPPORT_EMAIL', 'care@wellbeingcentre.in');
-
 /** Turns a display phone number into a value safe for a tel: URI (digits and a leading +). */
 export function toTelHref(phone: string): string {
   const trimmed = phone.trim();
@@ -38,6 +29,7 @@ export function toTelHref(phone: string): string {
 }
 
 export interface SiteConfig {
+  /** Where the site is served, for canonical links, the sitemap and the share image (as the API's PUBLIC_BASE_URL). */
   readonly baseUrl: string;
   readonly centreName: string;
   readonly supportPhone: string;
@@ -49,29 +41,15 @@ export interface SiteConfig {
   readonly branches: readonly Branch[];
 }
 
-/** A social link only when configured: an unset one is left out, never a platform's home page. */
-function socialLinks(): SocialLink[] {
-  const all: [SocialLink['label'], string][] = [
-    ['Instagram', 'SOCIAL_INSTAGRAM_URL'],
-    ['Facebook', 'SOCIAL_FACEBOOK_URL'],
-    ['LinkedIn', 'SOCIAL_LINKEDIN_URL'],
-    ['YouTube', 'SOCIAL_YOUTUBE_URL'],
-  ];
-  return all.flatMap(([label, name]) => {
-    const href = envOr(name, '');
-    return /^https:\/\//.test(href) ? [{ label, href }] : [];
-  });
-}
-
 export const siteConfig: SiteConfig = {
-  baseUrl,
-  centreName: envOr('CENTRE_NAME', 'Mindful Path Wellbeing Centre'),
-  supportPhone,
-  supportPhoneHref: toTelHref(supportPhone),
-  supportEmail,
-  supportEmailHref: `mailto:${supportEmail}`,
+  baseUrl: settings.publicBaseUrl,
+  centreName: settings.centreName,
+  supportPhone: settings.supportPhone,
+  supportPhoneHref: toTelHref(settings.supportPhone),
+  supportEmail: settings.supportEmail,
+  supportEmailHref: `mailto:${settings.supportEmail}`,
   poweredBy: 'Wellbeing Booking',
-  social: socialLinks(),
+  social: settings.social,
   branches: [
     {
       name: 'West Branch',
@@ -117,19 +95,13 @@ export const legalNav: readonly NavLink[] = [
   { href: '/terms-and-conditions', label: 'Terms & Conditions' },
 ];
 
-/** A whole number from the environment within [0, max], else the fallback (the API refuses to start on a bad one). */
-function wholeOr(name: string, fallback: number, max: number): number {
-  const raw = envOr(name, String(fallback));
-  return /^\d+$/.test(raw) && Number(raw) <= max ? Number(raw) : fallback;
-}
-
 /**
  * The client's own changes (CHANGE_NOTICE_HOURS, MAX_RESCHEDULES), read as the API reads them: the
  * wizard states the policy and warns before Pay about a session that starts within the notice.
  */
 export const changePolicy: ManagePolicy = {
-  noticeHours: wholeOr('CHANGE_NOTICE_HOURS', DEFAULT_MANAGE_POLICY.noticeHours, 24 * 30),
-  maxReschedules: wholeOr('MAX_RESCHEDULES', DEFAULT_MANAGE_POLICY.maxReschedules, 20),
+  noticeHours: settings.changeNoticeHours,
+  maxReschedules: settings.maxReschedules,
 };
 
 /** Business constants repeated in the public copy (spec section 9). */

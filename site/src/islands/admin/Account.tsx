@@ -1,6 +1,6 @@
 /** My account (every admin, issue 20): change one's own password; other sessions end, this one goes on. */
 import { useId, useState, type FormEvent } from 'react';
-import { catalogueApi } from '../../lib/catalogue-api.ts';
+import { catalogueApi } from '../../lib/admin-api.ts';
 import { saveSession } from '../../stores/admin-session.ts';
 import { ChangeNotices } from './ui.tsx';
 import { useChange } from './useChange.ts';

@@ -196,7 +196,7 @@ export default function CashUp() {
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => window.print()}>
             Print
           </button>
-          <ExportButton path={`/api/admin/reports/cash-up.xlsx?date=${date}`} fileName={`Cash_Up_${date}.xlsx`} hasData={(data?.movements.length ?? 0) > 0} />
+          <ExportButton workbook={() => adminApi.cashUpWorkbook(date)} fileName={`Cash_Up_${date}.xlsx`} hasData={(data?.movements.length ?? 0) > 0} />
         </div>
       </header>
       <div className="field adm-inline-field adm-no-print">

@@ -1,7 +1,6 @@
 /** Centre (super admins, issue 20): holidays, services and the centres' details and photos. */
 import { useId, useState } from 'react';
-import { errorMessage } from '../../lib/admin-api.ts';
-import { catalogueApi, type AffectedBookingDto, type HolidayDto, type LocationDto, type ServiceDto } from '../../lib/catalogue-api.ts';
+import { catalogueApi, errorMessage, type AffectedBookingDto, type HolidayDto, type LocationDto, type ServiceDto } from '../../lib/admin-api.ts';
 import { useQuery } from '../../lib/query.ts';
 import { AffectedList } from './Therapists.tsx';
 import { ChangeNotices, Empty, ErrorPanel, InputField, Loading } from './ui.tsx';

@@ -1,6 +1,7 @@
 /** 'Admin Login' (spec section 2): username or email and password. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { AdminApiError, adminApi } from '../../lib/admin-api.ts';
+import { adminApi } from '../../lib/admin-api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { MESSAGES } from '../../lib/admin-format.ts';
 import { adminNav, afterSignIn } from '../../lib/admin-nav.ts';
 import { clearSession, saveSession, takeFlash } from '../../stores/admin-session.ts';
@@ -37,9 +38,7 @@ export default function Login() {
       saveSession(res.access_token, user);
       adminNav.replace(afterSignIn(window.location.search));
     } catch (err) {
-      setError(
-        err instanceof AdminApiError ? err.message : err instanceof Error && err.message && !(err instanceof TypeError) ? err.message : MESSAGES.loginFailed,
-      );
+      setError(err instanceof ApiError ? err.message : err instanceof Error && err.message && !(err instanceof TypeError) ? err.message : MESSAGES.loginFailed);
       setBusy(false);
     }
   }

@@ -41,7 +41,7 @@ function InventoryTab() {
         <h2>Inventory Report</h2>
         <div className="adm-panel__tools">
           <PageSizeSelect value={paging.pageSize} label="Rows per page" onChange={paging.onPageSize} />
-          <ExportButton path="/api/admin/reports/inventory.xlsx" fileName={`Inventory_Report_${today}.xlsx`} hasData={(data?.total ?? 0) > 0} />
+          <ExportButton workbook={adminApi.inventoryWorkbook} fileName={`Inventory_Report_${today}.xlsx`} hasData={(data?.total ?? 0) > 0} />
         </div>
       </div>
       {error ? (
@@ -75,7 +75,7 @@ function EodTab() {
     <>
       <div className="adm-panel__head">
         <h2>End of Day Report</h2>
-        <ExportButton path={`/api/admin/reports/eod.xlsx?report_date=${date}`} fileName={`EOD_Report_${date}.xlsx`} hasData={details.length > 0} />
+        <ExportButton workbook={() => adminApi.eodWorkbook(date)} fileName={`EOD_Report_${date}.xlsx`} hasData={details.length > 0} />
       </div>
       <div className="field adm-inline-field">
         <label className="label" htmlFor={dateId}>
@@ -177,7 +177,7 @@ function MonthlyTab() {
       <div className="adm-panel__head">
         <h2>Therapist Monthly Report</h2>
         <ExportButton
-          path={`/api/admin/reports/therapist-monthly.xlsx?year=${year}&month=${month}`}
+          workbook={() => adminApi.monthlyWorkbook(year, month)}
           fileName={`Therapist_Monthly_Report_${year}-${pad2(month)}.xlsx`}
           hasData={rows.length > 0}
         />

@@ -3,9 +3,8 @@
  * fragment (#token=…), which the browser never sends to the server; the page posts it once.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage } from '../../lib/admin-api.ts';
+import { catalogueApi, errorMessage } from '../../lib/admin-api.ts';
 import { ADMIN_ROUTES } from '../../lib/admin-nav.ts';
-import { catalogueApi } from '../../lib/catalogue-api.ts';
 
 function tokenFromHash(): string {
   if (typeof window === 'undefined') return '';

@@ -1,7 +1,6 @@
 /** Staff (super admins, issue 20): accounts, invitations, deactivation and password resets. */
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage } from '../../lib/admin-api.ts';
-import { catalogueApi } from '../../lib/catalogue-api.ts';
+import { catalogueApi, errorMessage } from '../../lib/admin-api.ts';
 import { useQuery } from '../../lib/query.ts';
 import { Badge, ChangeNotices, ErrorPanel, Loading } from './ui.tsx';
 import { useChange } from './useChange.ts';

@@ -5,17 +5,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import { WEEKDAY_KEYS, type WeekdayKey } from '../../../../shared/contract/catalogue.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
-import { errorMessage } from '../../lib/admin-api.ts';
 import {
   affectedLine,
   catalogueApi,
+  errorMessage,
   type AffectedBookingDto,
   type CatalogueTherapistDto,
   type LocationDto,
   type ServiceDto,
   type TherapistBody,
   type WeeklyHours,
-} from '../../lib/catalogue-api.ts';
+} from '../../lib/admin-api.ts';
 import { useQuery } from '../../lib/query.ts';
 import { Badge, ChangeNotices, Empty, ErrorNotice, ErrorPanel, InputField, Loading } from './ui.tsx';
 

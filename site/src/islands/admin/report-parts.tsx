@@ -1,8 +1,8 @@
 /** What every report screen has: its Download Excel button and its summary of figures. */
 import { useState } from 'react';
-import { downloadExcel } from './excel.ts';
+import { downloadExcel, type Workbook } from './excel.ts';
 
-export function ExportButton(props: { path: string; fileName: string; hasData: boolean }) {
+export function ExportButton(props: { workbook: Workbook; fileName: string; hasData: boolean }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -13,7 +13,7 @@ export function ExportButton(props: { path: string; fileName: string; hasData: b
         disabled={busy}
         onClick={async () => {
           setBusy(true);
-          setError(await downloadExcel(props.path, props.fileName, props.hasData));
+          setError(await downloadExcel(props.workbook, props.fileName, props.hasData));
           setBusy(false);
         }}
       >

@@ -5,6 +5,7 @@
 import { ATTENDANCE_WORDS, type Attendance } from '../../../../../shared/domain/attendance.ts';
 import {
   adminApi,
+  catalogueApi,
   errorMessage,
   type AdminBooking,
   type AdminSlotStateEntry,
@@ -13,7 +14,6 @@ import {
   type SendPaymentLinkResponse,
 } from '../../../lib/admin-api.ts';
 import { MESSAGES, canUnblock, formatShortDate, formatTime } from '../../../lib/admin-format.ts';
-import { catalogueApi } from '../../../lib/catalogue-api.ts';
 
 export type Outcome = { text: string; ok: boolean };
 
