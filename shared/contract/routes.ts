@@ -81,7 +81,7 @@ import {
   weeklyHoursResponseSchema,
   weeklyHoursSchema,
 } from './catalogue.ts';
-import { manageChangeResultSchema, manageBookingSchema, manageRescheduleSchema, manageTokenParam } from './manage.ts';
+import { manageBookAgainSchema, manageChangeResultSchema, manageBookingSchema, manageRescheduleSchema, manageTokenParam } from './manage.ts';
 import { recordRefundResponseSchema, refundOptionsResponseSchema, refundReviewDecisionResponseSchema, refundsDueResponseSchema } from './refunds.ts';
 import {
   bookingDetailsResponseSchema,
@@ -350,6 +350,16 @@ export function apiRoutes(year: number): ApiRoute[] {
       summary: 'Cancel the session (a paid one is refunded in full; money paid at the centre is handed back there)',
       params: manageTokenParam,
       responses: { 200: json(manageChangeResultSchema, 'The booking as it now stands') },
+    },
+    {
+      method: 'post',
+      path: '/api/manage/{token}/book-again',
+      tag: 'Manage booking',
+      access: 'public',
+      summary: "Book the same therapist, type, centre and time a week or two after this session (the wizard's checks, hold limits and payment hold)",
+      params: manageTokenParam,
+      body: { json: manageBookAgainSchema, required: true },
+      responses: { 200: json(bookingCreateResponseSchema, 'The new booking, answered as POST /confirm-booking answers (its token for the payment calls)') },
     },
 
     // ---- Admin sessions and bookings

@@ -22,7 +22,8 @@ import { offlineBooking, onlineBooking } from '../support/factories.ts';
 /**
  * "Is this slot bookable?" (issue 33): one table of cases run against every path that writes a slot:
  * the wizard's booking (POST /confirm-booking, by a client or with an admin's session), the admin's
- * manual booking, the admin's block, and the client's reschedule (POST /api/manage/{token}/reschedule; there is no admin reschedule). Each path
+ * manual booking, the admin's block, the client's reschedule (POST /api/manage/{token}/reschedule; there is no admin reschedule) and
+ * "Book the same time next week" (POST /api/manage/{token}/book-again, the wizard's path, its refusals 409). Each path
  * refuses in its own words, or writes; a refusal changes nothing. Then the offers that show slots
  * (the wizard's /api/slots and the admin's grid) are held to the same checker.
  *
@@ -60,6 +61,7 @@ beforeAll(async () => {
   await db.insert(therapistTimeOff).values({ therapistId: 1, fromDate: '2026-12-02', toDate: '2026-12-02' });
   await insertBooking(db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '11:00', bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED' });
   await insertBooking(db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '12:00', paymentStatus: 'INITIATED' });
+  await insertBooking(db, { therapistId: 1, bookingDate: '2026-12-04', bookingTimeSlotStart: '12:00', paymentStatus: 'INITIATED' });
   for (const therapistId of [1, 4]) {
     const b = await insertBooking(db, {
       therapistId,
@@ -84,7 +86,7 @@ afterAll(() => database.drop());
 type Slot = { therapist: number; date: string; time: string; type?: 'ONLINE' | 'OFFLINE'; location?: number };
 /** A path's answer: written, refused with this status and detail, or a question the path cannot ask. */
 type Outcome = 'written' | [status: number, detail: string] | 'not asked';
-type Path = 'wizard' | 'wizard, admin signed in' | 'manual' | 'block' | 'reschedule';
+type Path = 'wizard' | 'wizard, admin signed in' | 'manual' | 'block' | 'reschedule' | 'book again';
 
 const bad = (detail: string): Outcome => [400, detail];
 const conflict = (detail: string): Outcome => [409, detail];
@@ -93,12 +95,19 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
   {
     name: 'a bookable slot',
     slot: { therapist: 1, date: '2026-11-26', time: '14:00' },
-    expect: { wizard: 'written', 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: 'written' },
+    expect: { wizard: 'written', 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: 'written', 'book again': 'not asked' },
   },
   {
     name: 'a Sunday',
     slot: { therapist: 1, date: '2026-11-29', time: '10:00' },
-    expect: { wizard: bad(M.sundayClosed), 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: bad(M.sundayClosed) },
+    expect: {
+      wizard: bad(M.sundayClosed),
+      'wizard, admin signed in': 'written',
+      manual: 'written',
+      block: 'written',
+      reschedule: bad(M.sundayClosed),
+      'book again': 'not asked',
+    },
   },
   {
     name: 'a past day',
@@ -109,6 +118,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDateWindow),
       block: bad(AM.slotPast),
       reschedule: bad(M.dateOutsideWindow),
+      'book again': 'not asked',
     },
   },
   {
@@ -120,6 +130,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualSlotPassed),
       block: bad(AM.slotPast),
       reschedule: bad(M.slotPassed),
+      'book again': 'not asked',
     },
   },
   {
@@ -131,6 +142,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: 'written',
       block: 'written',
       reschedule: bad(MANAGE_MESSAGES.newSlotInsideNotice(24)),
+      'book again': 'not asked',
     },
   },
   {
@@ -142,6 +154,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDateWindow),
       block: 'written',
       reschedule: bad(M.dateOutsideWindow),
+      'book again': conflict(M.dateOutsideWindow),
     },
   },
   {
@@ -153,6 +166,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDateWindow),
       block: bad('Please choose a date within the next year.'),
       reschedule: bad(M.dateOutsideWindow),
+      'book again': conflict(M.dateOutsideWindow),
     },
   },
   {
@@ -164,6 +178,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualSlotNotOffered),
       block: bad(AM.slotNotOnSchedule),
       reschedule: bad(M.slotNotOffered),
+      'book again': 'not asked',
     },
   },
   {
@@ -175,6 +190,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualSlotNotOffered),
       block: 'written',
       reschedule: bad(M.slotNotOffered),
+      'book again': 'not asked',
     },
   },
   {
@@ -186,6 +202,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualSlotNotOffered),
       block: conflict(AM.slotAlreadyBlocked('16:00', '2026-11-26')),
       reschedule: bad(M.slotNotOffered),
+      'book again': 'not asked',
     },
   },
   {
@@ -197,6 +214,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDayClosed),
       block: 'written',
       reschedule: bad(M.slotNotOffered),
+      'book again': conflict(M.slotNotOffered),
     },
   },
   {
@@ -208,6 +226,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.manualDayClosed),
       block: 'written',
       reschedule: bad(M.slotNotOffered),
+      'book again': conflict(M.slotNotOffered),
     },
   },
   {
@@ -219,6 +238,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: conflict(AM.manualSlotTaken),
       block: conflict(AM.slotAlreadyBlocked('11:00', '2026-11-25')),
       reschedule: bad(M.slotNotOffered),
+      'book again': 'not asked',
     },
   },
   {
@@ -230,6 +250,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: conflict(AM.manualSlotTaken),
       block: conflict(AM.slotHeldByClient),
       reschedule: conflict(M.slotTaken),
+      'book again': 'not asked',
     },
   },
   {
@@ -241,6 +262,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.therapistNotFound),
       block: [404, AM.therapistNotFound],
       reschedule: bad(M.slotNotOffered),
+      'book again': 'not asked',
     },
   },
   {
@@ -252,6 +274,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.therapistTypeMismatch),
       block: 'not asked',
       reschedule: 'not asked',
+      'book again': 'not asked',
     },
   },
   {
@@ -263,6 +286,24 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       manual: bad(AM.locationMismatch),
       block: 'not asked',
       reschedule: 'not asked',
+      'book again': 'not asked',
+    },
+  },
+  {
+    name: 'a bookable slot over a week ahead',
+    slot: { therapist: 1, date: '2026-12-04', time: '14:00' },
+    expect: { wizard: 'written', 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: 'written', 'book again': 'written' },
+  },
+  {
+    name: 'taken by another client, over a week ahead',
+    slot: { therapist: 1, date: '2026-12-04', time: '12:00' },
+    expect: {
+      wizard: conflict(M.slotTaken),
+      'wizard, admin signed in': conflict(M.slotTaken),
+      manual: conflict(AM.manualSlotTaken),
+      block: conflict(AM.slotHeldByClient),
+      reschedule: conflict(M.slotTaken),
+      'book again': conflict(M.slotTaken),
     },
   },
 ];
@@ -298,6 +339,31 @@ const PATHS: Record<Path, (slot: Slot) => request.Test> = {
   block: (s) =>
     request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: s.therapist, date: s.date, start_time: s.time, action: 'block' }),
   reschedule: (s) => request(app).post(`/api/manage/${movable[s.therapist]!.token}/reschedule`).send({ booking_date: s.date, booking_time_slot_start: s.time }),
+  'book again': (s) => request(app).post(`/api/manage/${bookAgainFrom!}/book-again`).send({ weeks_ahead: 1 }),
+};
+
+/**
+ * "Book the same time next week" books a week after a session whose Manage link still works (it has
+ * not ended), so it asks only the cases a week or more after now: the session a week before each is
+ * written first, before the table's "nothing changed" look, and removed with what the case wrote.
+ */
+let bookAgainFrom: string | undefined;
+const SETUP: Partial<Record<Path, (slot: Slot) => Promise<void>>> = {
+  'book again': async (s) => {
+    const b = await insertBooking(database.db, {
+      therapistId: s.therapist,
+      bookingDate: addDays(s.date, -7),
+      bookingTimeSlotStart: s.time,
+      clientEmail: 'again@example.com',
+      clientAge: 30,
+      sessionType: 'individual',
+      clientState: 'Maharashtra',
+      clientCity: 'Mumbai',
+    });
+    const { token, hash } = manageTokenFor(testConfig.jwtSecret, b.id);
+    await database.db.update(bookings).set({ manageTokenHash: hash }).where(eq(bookings.id, b.id));
+    bookAgainFrom = token;
+  },
 };
 
 /** Every booking row as it stands, to show that a refusal changed nothing. */
@@ -320,6 +386,7 @@ describe('one table of cases, every path that writes a slot', () => {
       for (const c of CASES) {
         const outcome = c.expect[path];
         if (outcome === 'not asked') continue;
+        await SETUP[path]?.(c.slot);
         const before = await allBookings();
         const res = await PATHS[path](c.slot);
         if (outcome === 'written') {

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { type BookingCreateResponse, bookingCreateSchema } from '../../../shared/contract/booking.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import { addressKey } from '../../../shared/core/services/auth.service.ts';
-import { createBooking } from '../../../shared/core/services/booking.service.ts';
+import { createBooking, type CreateBookingOptions } from '../../../shared/core/services/booking.service.ts';
 import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
 import type { AppDeps } from '../deps.ts';
 import { NUL_MESSAGE, holdsNul } from '../middleware/reject-nul.ts';
@@ -22,25 +22,35 @@ const PUBLIC = { kind: 'public' } as const;
 const NOT_AN_OBJECT = 'Send the booking as a JSON object (Content-Type: application/json).';
 
 /**
+ * The terms a client's booking is made under, from the address it came from: the hold's length, the
+ * token's secret, the hold limits and the keyed hash of the address they count. POST /confirm-booking
+ * and "Book the same time next week" (POST /api/manage/{token}/book-again) book under the same.
+ */
+export function publicBookingOptions(deps: AppDeps): (address: string) => CreateBookingOptions {
+  const addressHash = clientAddressHasher(deps.config.jwtSecret);
+  return (address) => ({
+    paymentHoldMinutes: deps.config.paymentHoldMinutes,
+    tokenSecret: deps.config.jwtSecret,
+    logger: deps.logger,
+    holds: deps.config.holds,
+    // IPv6 by its /64, which one client can rotate through.
+    clientAddressHash: addressHash(addressKey(address)),
+  });
+}
+
+/**
  * POST /confirm-booking for a public booking: the request's booking, checked and written by the
  * booking service, with the caller's admin session if it has one and the keyed hash of its address
  * (`address`: req.ip, the socket's unless TRUST_PROXY names the proxy in front) for the hold limits.
  * The route and the early answer both answer through this.
  */
 export function publicBooking(deps: AppDeps): (req: IncomingMessage, body: unknown, address: string) => Promise<BookingCreateResponse> {
-  const addressHash = clientAddressHasher(deps.config.jwtSecret);
+  const optionsFor = publicBookingOptions(deps);
   return async (req, body, address) => {
     const input = parseOr400(bookingCreateSchema, body, NOT_AN_OBJECT);
     // Without an Authorization header there is no session to look up (and no promise to wait for).
     const actor = (req.headers.authorization !== undefined && (await deps.authenticateAdmin?.(req))) || PUBLIC;
-    const created = await createBooking(deps.db, input, actor, deps.now(), {
-      paymentHoldMinutes: deps.config.paymentHoldMinutes,
-      tokenSecret: deps.config.jwtSecret,
-      logger: deps.logger,
-      holds: deps.config.holds,
-      // IPv6 by its /64, which one client can rotate through.
-      clientAddressHash: addressHash(addressKey(address)),
-    });
+    const created = await createBooking(deps.db, input, actor, deps.now(), optionsFor(address));
     // Read-your-writes here; other processes drop it when the announcement reaches them.
     deps.readCache.changed(`therapist:${input.therapist_id}`);
     return created;
