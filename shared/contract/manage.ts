@@ -17,12 +17,9 @@ export const manageRescheduleSchema = z.strictObject({
 });
 export type ManageRescheduleBody = z.input<typeof manageRescheduleSchema>;
 
-/** How far ahead "Book the same time next week" (1) or "in two weeks" (2) books. */
-export const BOOK_AGAIN_WEEKS = [1, 2] as const;
-
 /**
- * POST /api/manage/{token}/book-again (issue 34): the same therapist, type, centre and time, a week or
- * two after this session. payment_transaction_id is the idempotency key, as in POST /confirm-booking:
+ * POST /api/manage/{token}/book-again (issue 34): the same therapist, type, centre and time, a week
+ * ("Book the same time next week", weeks_ahead 1) or two ("in two weeks", 2) after this session. payment_transaction_id is the idempotency key, as in POST /confirm-booking:
  * a retried request answers the booking it made.
  */
 export const manageBookAgainSchema = z.strictObject({

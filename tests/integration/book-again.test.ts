@@ -3,9 +3,12 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOLD_LIMIT_MESSAGES, API_MESSAGES as M } from '../../shared/contract/messages.ts';
 import { bookings, centreHolidays } from '../../shared/core/db/schema.ts';
-import type { NewBooking } from '../../shared/core/repositories/booking-batch/booking-batch.ts';
+
 import { BOOK_AGAIN_MESSAGES } from '../../shared/core/services/book-again.service.ts';
-import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
+import { manageTokenFor, manageUrlFor } from '../../shared/core/services/booking-token.ts';
+import { confirmationMail } from '../../shared/core/services/notification.service.ts';
+import { getBookingView } from '../../shared/core/repositories/booking.repository.ts';
+import { BOOK_AGAIN_ANCHOR } from '../../shared/domain/manage.ts';
 import { insertBooking } from '../support/admin.ts';
 import { fixedClock, testApp, testConfig } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
@@ -31,6 +34,8 @@ beforeAll(async () => {
 });
 beforeEach(() => clock.set(MONDAY_MORNING_IST));
 afterAll(() => database.drop());
+
+type NewBooking = typeof bookings.$inferInsert;
 
 let clients = 0;
 /** A client's confirmed session (a paid online one unless told), with its Manage token. */
@@ -155,5 +160,13 @@ describe('POST /api/manage/{token}/book-again', () => {
   it('a session the desk booked without the client’s age is sent to the booking page', async () => {
     const desk = await session({ bookingDate: '2026-11-30', bookingTimeSlotStart: '14:00', clientAge: null });
     expect((await bookAgain(desk.token, { weeks_ahead: 1 }).expect(409)).body.detail).toBe(BOOK_AGAIN_MESSAGES.detailsMissing);
+  });
+
+  it('the confirmation e-mail offers it: the Manage booking page, opened at its buttons', async () => {
+    const source = await session({ bookingDate: '2026-11-25', bookingTimeSlotStart: '15:00' });
+    const mail = confirmationMail((await getBookingView(database.db, source.id))!, 'client', testConfig, clock.now())!;
+    expect(mail.text).toContain(
+      `Book the same time next week (Wednesday, December 2, 2026) or in two weeks with Asha Mehta:\n${manageUrlFor(testConfig.publicBaseUrl, testConfig.jwtSecret, source.id)}#${BOOK_AGAIN_ANCHOR}`,
+    );
   });
 });

@@ -339,7 +339,7 @@ const PATHS: Record<Path, (slot: Slot) => request.Test> = {
   block: (s) =>
     request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: s.therapist, date: s.date, start_time: s.time, action: 'block' }),
   reschedule: (s) => request(app).post(`/api/manage/${movable[s.therapist]!.token}/reschedule`).send({ booking_date: s.date, booking_time_slot_start: s.time }),
-  'book again': (s) => request(app).post(`/api/manage/${bookAgainFrom!}/book-again`).send({ weeks_ahead: 1 }),
+  'book again': () => request(app).post(`/api/manage/${bookAgainFrom!}/book-again`).send({ weeks_ahead: 1 }),
 };
 
 /**

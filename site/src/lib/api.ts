@@ -5,7 +5,7 @@
  */
 import type { BookingCreate, BookingCreateResponse } from '../../../shared/contract/booking.ts';
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
-import type { ManageBookingDto, ManageChangeResultDto, ManageRescheduleBody } from '../../../shared/contract/manage.ts';
+import type { ManageBookAgainBody, ManageBookingDto, ManageChangeResultDto, ManageRescheduleBody } from '../../../shared/contract/manage.ts';
 import type { BookingDetailsResponse, BookingRecord, GenerateLinkInput, PaymentLinkResponse, PaymentLinkSaved } from '../../../shared/contract/payment-link.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
 
@@ -99,6 +99,8 @@ const managePath = (token: string) => `/api/manage/${encodeURIComponent(token)}`
 export const getManagedBooking = (token: string) => get<ManageBookingDto>(managePath(token));
 export const rescheduleManagedBooking = (token: string, body: ManageRescheduleBody) => post<ManageChangeResultDto>(`${managePath(token)}/reschedule`, body);
 export const cancelManagedBooking = (token: string) => post<ManageChangeResultDto>(`${managePath(token)}/cancel`, {});
+/** "Book the same time next week": answered as /confirm-booking (the new booking's token for the payment calls). */
+export const bookAgainManaged = (token: string, body: ManageBookAgainBody) => post<Partial<BookingCreateResponse>>(`${managePath(token)}/book-again`, body);
 /** "Add to calendar": the session's invitation from the server, the same event as the e-mailed one (a download, not a fetch). */
 export const sessionIcsPath = (token: string) => `${managePath(token)}/session.ics`;
 /** The token of a Manage booking address (/manage-booking?token=…), or null. */
