@@ -81,6 +81,16 @@ import {
   weeklyHoursResponseSchema,
   weeklyHoursSchema,
 } from './catalogue.ts';
+import {
+  adminWaitlistQuerySchema,
+  adminWaitlistSchema,
+  waitlistClaimSchema,
+  waitlistEntrySchema,
+  waitlistJoinResponseSchema,
+  waitlistJoinSchema,
+  waitlistLeaveResponseSchema,
+  waitlistTokenParam,
+} from './waitlist.ts';
 import { manageBookAgainSchema, manageChangeResultSchema, manageBookingSchema, manageRescheduleSchema, manageTokenParam } from './manage.ts';
 import { recordRefundResponseSchema, refundOptionsResponseSchema, refundReviewDecisionResponseSchema, refundsDueResponseSchema } from './refunds.ts';
 import {
@@ -119,7 +129,7 @@ export type ApiRoute = {
   method: HttpMethod;
   path: string;
   summary: string;
-  tag: 'Public' | 'Booking' | 'Payments' | 'Manage booking' | 'Admin' | 'Reports' | 'Catalogue' | 'Staff' | 'Health' | 'Webhooks';
+  tag: 'Public' | 'Booking' | 'Payments' | 'Manage booking' | 'Waitlist' | 'Admin' | 'Reports' | 'Catalogue' | 'Staff' | 'Health' | 'Webhooks';
   access: Access;
   params?: z.ZodObject;
   query?: z.ZodObject;
@@ -360,6 +370,54 @@ export function apiRoutes(year: number): ApiRoute[] {
       params: manageTokenParam,
       body: { json: manageBookAgainSchema, required: true },
       responses: { 200: json(bookingCreateResponseSchema, 'The new booking, answered as POST /confirm-booking answers (its token for the payment calls)') },
+    },
+
+    // ---- Waitlist (issue 34): joining, the client's private link (never cached), the panel's list
+    {
+      method: 'post',
+      path: '/api/waitlist',
+      tag: 'Waitlist',
+      access: 'public',
+      summary: "Join a therapist's waitlist for a date range and times of day (the wizard's hold limits); the private link is e-mailed",
+      body: { json: waitlistJoinSchema, required: true },
+      responses: { 200: json(waitlistJoinResponseSchema, 'On the list') },
+    },
+    {
+      method: 'get',
+      path: '/api/waitlist/{token}',
+      tag: 'Waitlist',
+      access: 'public',
+      summary: "The client's place on the waitlist and the slot held for them, if any",
+      params: waitlistTokenParam,
+      responses: { 200: json(waitlistEntrySchema, 'The entry') },
+    },
+    {
+      method: 'post',
+      path: '/api/waitlist/{token}/claim',
+      tag: 'Waitlist',
+      access: 'public',
+      summary: "Book the slot held for the client (the wizard's details and checks; paid through the ordinary payment calls)",
+      params: waitlistTokenParam,
+      body: { json: waitlistClaimSchema, required: true },
+      responses: { 200: json(bookingCreateResponseSchema, 'The booking, answered as POST /confirm-booking answers (its token for the payment calls)') },
+    },
+    {
+      method: 'post',
+      path: '/api/waitlist/{token}/leave',
+      tag: 'Waitlist',
+      access: 'public',
+      summary: 'Leave the waitlist; a slot held for the client passes to the next',
+      params: waitlistTokenParam,
+      responses: { 200: json(waitlistLeaveResponseSchema, 'Left') },
+    },
+    {
+      method: 'get',
+      path: '/api/admin/waitlist',
+      tag: 'Waitlist',
+      access: 'admin',
+      summary: "A therapist's waitlist, first in line first, with each slot held now",
+      query: adminWaitlistQuerySchema,
+      responses: { 200: json(adminWaitlistSchema, 'The entries') },
     },
 
     // ---- Admin sessions and bookings

@@ -26,6 +26,7 @@ import { whatsappReminderJob } from './handlers/whatsapp-reminder.job.ts';
 import { paymentLinkSendJob } from './handlers/payment-link-send.job.ts';
 import { paymentLinkMailJob } from './handlers/payment-link-mail.job.ts';
 import { whatsappPaymentLinkJob } from './handlers/whatsapp-payment-link.job.ts';
+import { waitlistMailJob, waitlistOfferExpiryJob, waitlistSlotFreedJob } from './handlers/waitlist.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
 
@@ -50,6 +51,9 @@ export const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'whatsapp.reminder': whatsappReminderJob,
   'mail.payment-link': paymentLinkMailJob,
   'whatsapp.payment-link': whatsappPaymentLinkJob,
+  'waitlist.slot-freed': waitlistSlotFreedJob,
+  'waitlist.offer-expiry': waitlistOfferExpiryJob,
+  'mail.waitlist': waitlistMailJob,
 };
 
 export type WorkerOptions = {

@@ -36,7 +36,7 @@ const REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
 };
 
 /** An admin's booking keeps to the admin's window (15 days, today and Sundays included), in its words. */
-function refusalError(refusal: SlotRefusal, actor: Actor): AppError {
+export function refusalError(refusal: SlotRefusal, actor: Actor): AppError {
   if (actor.kind === 'admin' && (refusal === 'before_window' || refusal === 'after_window')) {
     return fieldError('booking_date', 'Please choose a date within the next 15 days, starting today.');
   }

@@ -43,6 +43,9 @@ const JOB_LABELS: Record<JobName, string> = {
   'reports.nightly': 'Nightly report',
   'reports.retention': 'Nightly clean-up',
   'mail.staff-invitation': 'Staff invitation e-mail',
+  'waitlist.slot-freed': 'Offering a freed slot to the waitlist',
+  'waitlist.offer-expiry': 'Passing an unclaimed waitlist offer on',
+  'mail.waitlist': 'Waitlist e-mail',
 };
 
 /** The booking a job's payload names, if it names one. */
