@@ -22,8 +22,3 @@ export function timeOfDay(start: string): WaitlistTime {
   if (minutes < 17 * 60) return 'afternoon';
   return 'evening';
 }
-
-/** Whether a slot starting at `start` is one an entry asking for `times` waits for. */
-export function waitsFor(times: readonly string[], start: string): boolean {
-  return times.length === 0 || times.includes(timeOfDay(start));
-}

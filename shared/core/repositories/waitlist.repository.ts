@@ -57,11 +57,6 @@ export async function lockEntryByTokenHash(tx: DbOrTx, hash: string): Promise<Wa
   return row;
 }
 
-export async function findEntry(db: DbOrTx, id: number): Promise<WaitlistEntryRow | undefined> {
-  const [row] = await db.select().from(waitlistEntries).where(eq(waitlistEntries.id, id));
-  return row;
-}
-
 export type EntryView = WaitlistEntryRow & {
   therapistName: string;
   therapistType: number;

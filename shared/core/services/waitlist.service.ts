@@ -252,9 +252,13 @@ export async function expireWaitlistOffer(deps: WaitlistDeps, offerId: number): 
   });
 }
 
-/** Settles an open offer (lapsed or left) and frees its slot if its hold still holds it. */
+/**
+ * Settles an open offer (lapsed: its client waits again, for other slots; left: the caller closes the
+ * entry) and frees its slot if its hold still holds it.
+ */
 async function lapse(tx: Tx, offer: WaitlistOfferRow, outcome: 'lapsed' | 'left', now: Date): Promise<void> {
   await settleOffer(tx, offer.id, outcome, now);
+  if (outcome === 'lapsed') await updateEntry(tx, offer.entryId, { status: 'waiting' });
   const hold = await lockOfferHold(tx, offer.bookingId);
   if (hold?.live && hold.paymentStatus === 'INITIATED') {
     await failInitiatedBooking(tx, hold.id, now);
