@@ -5,6 +5,7 @@
  */
 import type { BookingCreate, BookingCreateResponse } from '../../../shared/contract/booking.ts';
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
+import type { WaitlistClaimInput, WaitlistEntryDto, WaitlistJoinInput, WaitlistJoinResponse } from '../../../shared/contract/waitlist.ts';
 import type { ManageBookAgainBody, ManageBookingDto, ManageChangeResultDto, ManageRescheduleBody } from '../../../shared/contract/manage.ts';
 import type { BookingDetailsResponse, BookingRecord, GenerateLinkInput, PaymentLinkResponse, PaymentLinkSaved } from '../../../shared/contract/payment-link.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
@@ -57,6 +58,13 @@ export const getTherapists = () => get<TherapistDto[]>('/therapists');
 export const getSlotOffer = (therapistId: number) => get<SlotOfferDto>(`/api/slots?therapist_id=${encodeURIComponent(therapistId)}`);
 
 export const confirmBooking = (payload: BookingCreate) => post<Partial<BookingCreateResponse>>('/confirm-booking', payload);
+
+/** The waitlist (issue 34): joining, and the client's private link's calls. */
+export const joinWaitlist = (body: WaitlistJoinInput) => post<WaitlistJoinResponse>('/api/waitlist', body);
+const waitlistPath = (token: string) => `/api/waitlist/${encodeURIComponent(token)}`;
+export const getWaitlistEntry = (token: string) => get<WaitlistEntryDto>(waitlistPath(token));
+export const claimWaitlistOffer = (token: string, body: WaitlistClaimInput) => post<Partial<BookingCreateResponse>>(`${waitlistPath(token)}/claim`, body);
+export const leaveWaitlist = (token: string) => post<{ message: string }>(`${waitlistPath(token)}/leave`, {});
 
 export type { PaymentLinkResponse };
 /** What the wizard sends for its payment link (only booking_id counts: the server prices the booking). */
