@@ -94,6 +94,8 @@ export type { ApproveRefundInput, DeskPaymentMethod } from '../../../shared/cont
 
 export type { JobFailureDto as JobFailure, JobFailuresPage, ResolveJobFailureResponse } from '../../../shared/contract/job-failures.ts';
 export type { CashUpMovement, CashUpReport } from '../../../shared/contract/cash-up.ts';
+import type { AdminWaitlistDto } from '../../../shared/contract/waitlist.ts';
+export type AdminWaitlist = AdminWaitlistDto;
 
 /** How the desk takes money (record-payment, a manual booking paid now). */
 export type PaymentMethod = DeskPaymentMethod;
@@ -238,6 +240,8 @@ export const adminApi = {
   eodReport: (reportDate: string) => request<EodReport>(`/api/admin/reports/eod${q({ report_date: reportDate })}`),
   /** The day's money by when it moved, per method and movement (any admin: the desk counts the till with it). */
   cashUp: (date: string) => request<CashUpReport>(`/api/admin/reports/cash-up${q({ date })}`),
+  /** A therapist's waitlist, first in line first (issue 34). */
+  waitlist: (therapistId: number) => request<AdminWaitlistDto>(`/api/admin/waitlist${q({ therapist_id: therapistId })}`),
   monthlyReport: (year: number, month: number) => request<TherapistMonthlyReport>(`/api/admin/reports/therapist-monthly${q({ year, month })}`),
   createShareableLink: (amount: number, bookingId: number, merchantTransactionId: string) =>
     request<ShareableLinkResponse>('/api/create-shareable-payment-link', {
