@@ -62,7 +62,7 @@ export function waitlistRoutes(deps: AppDeps): Router {
 
   r.get('/api/admin/waitlist', requireAdmin(deps), async (req, res) => {
     const { therapist_id } = parseOr400(adminWaitlistQuerySchema, req.query);
-    res.json(await adminWaitlist(deps.db, therapist_id));
+    res.json(await adminWaitlist(deps.db, therapist_id, deps.now()));
   });
 
   return r;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { bookings, locations, therapists, waitlistEntries, waitlistOffers } from '../db/schema.ts';
 import type { DbOrTx } from '../jobs/outbox.ts';
@@ -17,12 +17,12 @@ export async function lockClientKeys(tx: DbOrTx, keys: readonly number[]): Promi
   await tx.execute(sql`select pg_advisory_xact_lock(k) from unnest(${`{${keys.join(',')}}`}::bigint[]) as k order by k`);
 }
 
-/** The client's live entries, by e-mail and by mobile: the larger count. */
-export async function liveEntriesOfClient(tx: DbOrTx, email: string, mobile: string): Promise<number> {
+/** The client's live entries (their range not over by `today`), by e-mail and by mobile: the larger count. */
+export async function liveEntriesOfClient(tx: DbOrTx, email: string, mobile: string, today: string): Promise<number> {
   const { rows } = await tx.execute<{ n: number }>(sql`
     select greatest(
-      (select count(*) from waitlist_entries where client_email = ${email} and status in ('waiting', 'offered')),
-      (select count(*) from waitlist_entries where client_mobile = ${mobile} and status in ('waiting', 'offered')))::int as n`);
+      (select count(*) from waitlist_entries where client_email = ${email} and status in ('waiting', 'offered') and to_date >= ${today}::date),
+      (select count(*) from waitlist_entries where client_mobile = ${mobile} and status in ('waiting', 'offered') and to_date >= ${today}::date))::int as n`);
   return rows[0]!.n;
 }
 
@@ -177,13 +177,13 @@ export async function lockOfferHold(tx: DbOrTx, bookingId: number): Promise<(typ
 
 export type AdminWaitlistRow = WaitlistEntryRow & { offer: WaitlistOfferRow | null };
 
-/** A therapist's live entries in the order they are offered, each with its open offer. */
-export async function liveEntriesOfTherapist(db: Db, therapistId: number): Promise<AdminWaitlistRow[]> {
+/** A therapist's live entries (their range not over by `today`) in the order they are offered, each with its open offer. */
+export async function liveEntriesOfTherapist(db: Db, therapistId: number, today: string): Promise<AdminWaitlistRow[]> {
   const rows = await db
     .select({ entry: waitlistEntries, offer: waitlistOffers })
     .from(waitlistEntries)
     .leftJoin(waitlistOffers, and(eq(waitlistOffers.entryId, waitlistEntries.id), isNull(waitlistOffers.outcome)))
-    .where(and(eq(waitlistEntries.therapistId, therapistId), LIVE_ENTRY))
+    .where(and(eq(waitlistEntries.therapistId, therapistId), LIVE_ENTRY, gte(waitlistEntries.toDate, today)))
     .orderBy(asc(waitlistEntries.joinedAt), asc(waitlistEntries.id));
   return rows.map((r) => ({ ...r.entry, offer: r.offer }));
 }

@@ -12,7 +12,7 @@ import {
 import { paiseToRupees } from '../../domain/money.ts';
 import { slotWindow } from '../../domain/slots.ts';
 import { THERAPIST_TYPE, displayName } from '../../domain/therapist.ts';
-import { toHhMm } from '../../domain/time.ts';
+import { centreNow, toHhMm } from '../../domain/time.ts';
 import { timeOfDay, type WaitlistTime } from '../../domain/waitlist.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -93,7 +93,7 @@ export async function joinWaitlist(
   const client = { clientEmail: input.client_email.toLowerCase(), clientMobile: input.client_mobile, clientAddressHash: clientAddressHash ?? null };
   return deps.db.transaction(async (tx) => {
     await lockClientKeys(tx, holdLockKeys(client, limits));
-    if (limits.perClient > 0 && (await liveEntriesOfClient(tx, client.clientEmail, client.clientMobile)) >= limits.perClient) {
+    if (limits.perClient > 0 && (await liveEntriesOfClient(tx, client.clientEmail, client.clientMobile, window.today)) >= limits.perClient) {
       throw new AppError('rate_limited', WAITLIST_MESSAGES.perClient(limits.perClient), undefined, { retryAfterSeconds: HOLD_ADDRESS_WINDOW_MINUTES * 60 });
     }
     if (limits.perAddress > 0 && clientAddressHash) {
@@ -387,9 +387,9 @@ export async function leaveWaitlist(deps: WaitlistDeps, token: unknown): Promise
   });
 }
 
-/** GET /api/admin/waitlist?therapist_id=: the therapist's live entries, first in line first. */
-export async function adminWaitlist(db: Db, therapistId: number): Promise<AdminWaitlistDto> {
-  const rows = await liveEntriesOfTherapist(db, therapistId);
+/** GET /api/admin/waitlist?therapist_id=: the therapist's live entries (their range not over), first in line first. */
+export async function adminWaitlist(db: Db, therapistId: number, now: Date): Promise<AdminWaitlistDto> {
+  const rows = await liveEntriesOfTherapist(db, therapistId, centreNow(now).date);
   return {
     entries: rows.map((e, i) => ({
       id: e.id,
