@@ -4,6 +4,7 @@ import { displayName } from '../../../../shared/domain/therapist.ts';
 import { formatLongDate } from '../../../../shared/domain/time.ts';
 import { WAITLIST_TIME_WORDS, WAITLIST_TIMES, type WaitlistTime } from '../../../../shared/domain/waitlist.ts';
 import { ApiError, joinWaitlist } from '../../lib/api.ts';
+import { ErrorBeside } from './common.tsx';
 
 export const WAITLIST_TEXT = {
   open: 'None of these times suit you? Join the waitlist',
@@ -223,13 +224,7 @@ export function WaitlistJoin({ therapist, dates, client }: Props) {
           MOBILE_HINT,
         )}
       </div>
-      <div className="manage-error" aria-live="assertive" aria-atomic="true">
-        {error && (
-          <p className="notice notice--error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <ErrorBeside message={error} />
       <div className="btn-row">
         <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
           {busy ? 'Joining...' : WAITLIST_TEXT.submit}

@@ -4,6 +4,7 @@ import { BOOK_AGAIN_ANCHOR } from '../../../../shared/domain/manage.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { addDays, formatLongDate, formatTimeIst } from '../../../../shared/domain/time.ts';
 import { ApiError, bookAgainManaged, generatePaymentLink } from '../../lib/api.ts';
+import { ErrorBeside } from '../booking/common.tsx';
 import { offlineStatusUrl } from '../booking/PaymentStep.tsx';
 
 export const BOOK_AGAIN_TEXT = {
@@ -97,13 +98,7 @@ export function BookAgain({ token, booking: b, navigate }: Props) {
           </button>
         ))}
       </div>
-      <div className="manage-error" aria-live="assertive" aria-atomic="true">
-        {error && (
-          <p className="notice notice--error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <ErrorBeside message={error} />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { formatPrice } from '../../../../shared/domain/money.ts';
 import { centreNow, formatLongDate, formatTimeIst } from '../../../../shared/domain/time.ts';
 import { WAITLIST_TIME_WORDS } from '../../../../shared/domain/waitlist.ts';
 import { ApiError, claimWaitlistOffer, generatePaymentLink, getWaitlistEntry, leaveWaitlist } from '../../lib/api.ts';
-import { Loading } from '../booking/common.tsx';
+import { ErrorBeside, Loading } from '../booking/common.tsx';
 
 export const WAITLIST_PAGE_TEXT = {
   loading: 'Loading your waitlist...',
@@ -323,13 +323,7 @@ function ClaimForm({ token, entry, go, onBooked }: { token: string; entry: Waitl
         </div>
         {errorText('terms')}
       </div>
-      <div className="manage-error" aria-live="assertive" aria-atomic="true">
-        {error && (
-          <p className="notice notice--error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <ErrorBeside message={error} />
       <div className="btn-row manage-actions">
         <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
           {busy ? 'Booking...' : WAITLIST_PAGE_TEXT.claim}
