@@ -19,6 +19,7 @@ import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { metricsRoutes } from './routes/metrics.routes.ts';
 import { jobFailureRoutes } from './routes/job-failures.routes.ts';
+import { waitlistRoutes } from './routes/waitlist.routes.ts';
 import { manageRoutes } from './routes/manage.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
@@ -64,6 +65,7 @@ export function buildApp(input: AppDeps): express.Express {
   // Before the admin routes: the wizard confirms its payment link under /api/admin without a token.
   app.use(paymentRoutes(deps));
   app.use(manageRoutes(deps));
+  app.use(waitlistRoutes(deps));
   app.use(reportRoutes(deps));
   if (deps.config.whatsapp) app.use(whatsappRoutes(deps));
   // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).

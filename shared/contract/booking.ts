@@ -33,6 +33,8 @@ export const termsField = z.literal(true, { error: M.termsRequired });
 /** The terms' minimum age: a younger client books only with a parent's or guardian's consent. */
 export const MINIMUM_AGE_WITHOUT_GUARDIAN = 18;
 export const noteField = optionalText(2000);
+/** A booking request's idempotency key (POST /confirm-booking's payment_transaction_id). */
+export const transactionIdField = optionalText(64).regex(/^[A-Za-z0-9_-]*$/, { error: 'Transaction id may hold letters, digits, - and _ only' });
 
 /**
  * The WhatsApp reminder opt-in (issue 21): the box's label and what ticking it agrees to. One place,
@@ -116,9 +118,7 @@ export const bookingCreateSchema = z
     booking_type: z.enum(BOOKING_TYPES, { error: 'Booking type must be ONLINE or OFFLINE' }),
     location_id: z.number({ error: 'Location must be a number' }).int().min(0).max(INT4_MAX, { error: 'The selected location does not exist' }).default(0),
     service_id: z.number().int().positive().max(INT4_MAX, { error: 'The selected service does not exist' }).optional(),
-    payment_transaction_id: optionalText(64)
-      .regex(/^[A-Za-z0-9_-]*$/, { error: 'Transaction id may hold letters, digits, - and _ only' })
-      .optional(),
+    payment_transaction_id: transactionIdField.optional(),
     therapist_email: optionalText(254).optional(),
     // The client's figure is accepted for compatibility and ignored: the price comes from the database.
     amount: z.number({ error: 'Amount must be a number' }).min(0).max(10_000_000).optional(),

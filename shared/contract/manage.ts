@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField, PAYMENT_STATUSES, timeField } from './booking.ts';
+import { dateField, PAYMENT_STATUSES, timeField, transactionIdField } from './booking.ts';
 import { MANAGE_CLOSED_REASONS, type ManageClosedReason } from '../domain/manage.ts';
 import { PAYMENT_STATES } from '../domain/payment-state.ts';
 
@@ -15,6 +15,17 @@ export const manageRescheduleSchema = z.strictObject({
   booking_date: dateField,
   booking_time_slot_start: timeField,
 });
+
+/**
+ * POST /api/manage/{token}/book-again (issue 34): the same therapist, type, centre and time, a week
+ * ("Book the same time next week", weeks_ahead 1) or two ("in two weeks", 2) after this session. payment_transaction_id is the idempotency key, as in POST /confirm-booking:
+ * a retried request answers the booking it made.
+ */
+export const manageBookAgainSchema = z.strictObject({
+  weeks_ahead: z.union([z.literal(1), z.literal(2)], { error: 'weeks_ahead must be 1 or 2' }),
+  payment_transaction_id: transactionIdField.optional(),
+});
+export type ManageBookAgainBody = z.input<typeof manageBookAgainSchema>;
 
 /** Why a change is not offered now; null when it is. Defined with the rules that decide it (shared/domain/manage.ts). */
 export { MANAGE_CLOSED_REASONS, type ManageClosedReason };

@@ -91,7 +91,17 @@ import {
   weeklyHoursResponseSchema,
   weeklyHoursSchema,
 } from './catalogue.ts';
-import { manageChangeResultSchema, manageBookingSchema, manageRescheduleSchema, manageTokenParam } from './manage.ts';
+import {
+  adminWaitlistQuerySchema,
+  adminWaitlistSchema,
+  waitlistClaimSchema,
+  waitlistEntrySchema,
+  waitlistJoinResponseSchema,
+  waitlistJoinSchema,
+  waitlistLeaveResponseSchema,
+  waitlistTokenParam,
+} from './waitlist.ts';
+import { manageBookAgainSchema, manageChangeResultSchema, manageBookingSchema, manageRescheduleSchema, manageTokenParam } from './manage.ts';
 import { API_MESSAGES } from './messages.ts';
 import { recordRefundResponseSchema, refundOptionsResponseSchema, refundReviewDecisionResponseSchema, refundsDueResponseSchema } from './refunds.ts';
 import {
@@ -131,7 +141,7 @@ export type ApiRoute = {
   method: HttpMethod;
   path: string;
   summary: string;
-  tag: 'Public' | 'Booking' | 'Payments' | 'Manage booking' | 'Admin' | 'Reports' | 'Catalogue' | 'Staff' | 'Health' | 'Webhooks';
+  tag: 'Public' | 'Booking' | 'Payments' | 'Manage booking' | 'Waitlist' | 'Admin' | 'Reports' | 'Catalogue' | 'Staff' | 'Health' | 'Webhooks';
   access: Access;
   params?: z.ZodObject;
   query?: z.ZodObject;
@@ -365,6 +375,64 @@ export function apiRoutes(year: number) {
       summary: 'Cancel the session (a paid one is refunded in full; money paid at the centre is handed back there)',
       params: manageTokenParam,
       responses: { 200: json(manageChangeResultSchema, 'The booking as it now stands') },
+    },
+    {
+      method: 'post',
+      path: '/api/manage/{token}/book-again',
+      tag: 'Manage booking',
+      access: 'public',
+      summary: "Book the same therapist, type, centre and time a week or two after this session (the wizard's checks, hold limits and payment hold)",
+      params: manageTokenParam,
+      body: { json: manageBookAgainSchema, required: true },
+      responses: { 200: json(bookingCreateResponseSchema, 'The new booking, answered as POST /confirm-booking answers (its token for the payment calls)') },
+    },
+
+    // ---- Waitlist (issue 34): joining, the client's private link (never cached), the panel's list
+    {
+      method: 'post',
+      path: '/api/waitlist',
+      tag: 'Waitlist',
+      access: 'public',
+      summary: "Join a therapist's waitlist for a date range and times of day (the wizard's hold limits); the private link is e-mailed",
+      body: { json: waitlistJoinSchema, required: true },
+      responses: { 200: json(waitlistJoinResponseSchema, 'On the list') },
+    },
+    {
+      method: 'get',
+      path: '/api/waitlist/{token}',
+      tag: 'Waitlist',
+      access: 'public',
+      summary: "The client's place on the waitlist and the slot held for them, if any",
+      params: waitlistTokenParam,
+      responses: { 200: json(waitlistEntrySchema, 'The entry') },
+    },
+    {
+      method: 'post',
+      path: '/api/waitlist/{token}/claim',
+      tag: 'Waitlist',
+      access: 'public',
+      summary: "Book the slot held for the client (the wizard's details and checks; paid through the ordinary payment calls)",
+      params: waitlistTokenParam,
+      body: { json: waitlistClaimSchema, required: true },
+      responses: { 200: json(bookingCreateResponseSchema, 'The booking, answered as POST /confirm-booking answers (its token for the payment calls)') },
+    },
+    {
+      method: 'post',
+      path: '/api/waitlist/{token}/leave',
+      tag: 'Waitlist',
+      access: 'public',
+      summary: 'Leave the waitlist; a slot held for the client passes to the next',
+      params: waitlistTokenParam,
+      responses: { 200: json(waitlistLeaveResponseSchema, 'Left') },
+    },
+    {
+      method: 'get',
+      path: '/api/admin/waitlist',
+      tag: 'Waitlist',
+      access: 'admin',
+      summary: "A therapist's waitlist, first in line first, with each slot held now",
+      query: adminWaitlistQuerySchema,
+      responses: { 200: json(adminWaitlistSchema, 'The entries') },
     },
 
     // ---- Admin sessions and bookings

@@ -102,6 +102,13 @@ const schema = z
     AUTO_REFUND_STRAY_PAYMENTS: bool.optional(),
     HOLDS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(1000).default(2),
     HOLDS_PER_IP: z.coerce.number({ error: 'must be a whole number (0 turns the limit off)' }).int().min(0).max(100_000).default(10),
+    /** How long a waitlist offer holds its freed slot for the client it went to (issue 34). */
+    WAITLIST_OFFER_MINUTES: z.coerce
+      .number({ error: 'must be a whole number of minutes' })
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(30),
     CHANGE_NOTICE_HOURS: z.coerce
       .number({ error: 'must be a whole number of hours' })
       .int()
@@ -282,6 +289,8 @@ export type Config = Readonly<{
   autoRefundStrayPayments: boolean;
   /** Live unpaid online holds per client e-mail and per mobile, and new holds per address per 10 minutes; 0 is no limit. */
   holds: { perClient: number; perAddress: number };
+  /** WAITLIST_OFFER_MINUTES: how long a freed slot is held for the waitlist client offered it. */
+  waitlistOfferMinutes: number;
   /** The reverse proxies whose X-Forwarded-For is believed; empty trusts none, so the socket's address is the client's. */
   trustProxy: readonly string[];
   /** Clients may move or cancel a session themselves until this many hours before it starts. */
@@ -428,6 +437,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     retentionDays: e.RETENTION_DAYS,
     autoRefundStrayPayments: e.AUTO_REFUND_STRAY_PAYMENTS ?? true,
     holds: { perClient: e.HOLDS_PER_CLIENT, perAddress: e.HOLDS_PER_IP },
+    waitlistOfferMinutes: e.WAITLIST_OFFER_MINUTES,
     trustProxy: Object.freeze(e.TRUST_PROXY ?? []),
     changeNoticeHours: site.changeNoticeHours,
     maxReschedules: site.maxReschedules,

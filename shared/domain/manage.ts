@@ -104,3 +104,9 @@ export function manageRefusal(reason: ManageClosedReason, policy: ManagePolicy, 
 export function withinNotice(startsAt: Date, now: Date, noticeHours: number): boolean {
   return !hasNotice(startsAt, now, noticeHours);
 }
+
+/**
+ * The Manage booking page's "Book the same time next week" section (issue 34): the confirmation
+ * e-mail's link ends with `#` and this, and the page opens at the section.
+ */
+export const BOOK_AGAIN_ANCHOR = 'book-again';

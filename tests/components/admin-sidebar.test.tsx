@@ -32,6 +32,7 @@ describe('Sidebar', () => {
       'Calendar View',
       'Client List',
       'Cash-up',
+      'Waitlist',
       'Reports',
       'Income',
       'Audit Log',
@@ -55,7 +56,7 @@ describe('Sidebar', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'My Account']);
+    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'Waitlist', 'My Account']);
     expect(within(nav).getByRole('link', { name: 'Cash-up' }).getAttribute('href')).toBe('/admin/cash-up');
   });
 

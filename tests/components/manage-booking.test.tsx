@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ManageBookingDto, ManageChangeResultDto } from '../../shared/contract/manage.ts';
 import { API_MESSAGES } from '../../shared/contract/messages.ts';
 import { PaymentStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
+import { BOOK_AGAIN_TEXT } from '../../site/src/islands/manage/BookAgain.tsx';
 import { ManageBooking } from '../../site/src/islands/manage/ManageBooking.tsx';
 import { resetBooking } from '../../site/src/stores/booking.ts';
 import { booking9, mockFetch, OFFER, setViewport, type Routes } from './booking-fixtures.ts';
@@ -403,5 +404,62 @@ describe('payment-status page', () => {
     render(<PaymentStatus search={search} />);
     await screen.findByRole('heading', { name: 'Booking Confirmed!' });
     expect(screen.queryByRole('link', { name: 'Manage booking' })).toBeNull();
+  });
+});
+
+/** The page with its navigation observed ("Book the same time next week" goes to the checkout). */
+function renderWithNavigate(routes: Routes, booking: ManageBookingDto = BOOKING) {
+  const navigate = vi.fn();
+  const mock = mockFetch({ [`GET ${PATH}`]: { body: booking }, ...routes });
+  render(<ManageBooking search={`?token=${TOKEN}`} {...SUPPORT} navigate={navigate} />);
+  return { ...mock, navigate };
+}
+
+describe('Book the same time next week', () => {
+  it('offers next week and in two weeks, with their dates', async () => {
+    renderWithNavigate({});
+    expect(await screen.findByRole('heading', { name: BOOK_AGAIN_TEXT.title })).toBeTruthy();
+    expect(screen.getByText(/11:00 AM IST on Thursday, January 17, 2030 or Thursday, January 24, 2030/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: BOOK_AGAIN_TEXT.nextWeek })).toBeTruthy();
+    expect(screen.getByRole('button', { name: BOOK_AGAIN_TEXT.inTwoWeeks })).toBeTruthy();
+  });
+
+  it('online: books a week later, then goes to the new booking’s payment link with its token', async () => {
+    const { calls, navigate } = renderWithNavigate({
+      [`POST ${PATH}/book-again`]: { body: { booking_id: 77, message: API_MESSAGES.bookingCreated, booking_token: 'new-token' } },
+      'POST /api/payment/generate-link': { body: { short_url: 'https://pay.example/abc', payment_link_id: 'plink_1' } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: BOOK_AGAIN_TEXT.nextWeek }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://pay.example/abc'));
+    const again = calls.find((c) => c.url === `${PATH}/book-again`)!;
+    expect(again.body).toMatchObject({ weeks_ahead: 1 });
+    expect((again.body as { payment_transaction_id: string }).payment_transaction_id).toMatch(/^[0-9a-f-]{36}$/);
+    const link = calls.find((c) => c.url === '/api/payment/generate-link')!;
+    expect(link.body).toMatchObject({ booking_id: 77 });
+    expect(link.headers['x-booking-token']).toBe('new-token');
+  });
+
+  it('in person: books in two weeks and goes to the in-person confirmation', async () => {
+    const { navigate } = renderWithNavigate(
+      { [`POST ${PATH}/book-again`]: { body: { booking_id: 78, message: API_MESSAGES.bookingCreated, booking_token: 't' } } },
+      { ...BOOKING, booking_type: 'OFFLINE', centre: { name: 'West Branch', address: 'Bandra' } },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: BOOK_AGAIN_TEXT.inTwoWeeks }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
+    expect(navigate.mock.calls[0]![0]).toMatch(/^\/payment-status\?.*booking_id=78/);
+  });
+
+  it('a refusal is shown in the server’s words beside the buttons, and nothing is navigated', async () => {
+    const { navigate } = renderWithNavigate({ [`POST ${PATH}/book-again`]: { status: 409, body: { detail: API_MESSAGES.slotTaken } } });
+    fireEvent.click(await screen.findByRole('button', { name: BOOK_AGAIN_TEXT.nextWeek }));
+    expect((await screen.findByRole('alert')).textContent).toBe(API_MESSAGES.slotTaken);
+    expect(navigate).not.toHaveBeenCalled();
+    expect((screen.getByRole('button', { name: BOOK_AGAIN_TEXT.nextWeek }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('is not offered for a cancelled session', async () => {
+    renderWithNavigate({}, { ...BOOKING, cancelled: true, payment_state: 'CANCELLED', can_cancel: false, can_reschedule: false, closed_reason: 'CANCELLED' });
+    expect(await screen.findByRole('heading', { name: 'Session cancelled' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: BOOK_AGAIN_TEXT.nextWeek })).toBeNull();
   });
 });

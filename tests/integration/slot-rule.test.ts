@@ -22,7 +22,8 @@ import { offlineBooking, onlineBooking } from '../support/factories.ts';
 /**
  * "Is this slot bookable?" (issue 33): one table of cases run against every path that writes a slot:
  * the wizard's booking (POST /confirm-booking, by a client or with an admin's session), the admin's
- * manual booking, the admin's block, a series (POST /api/admin/series), and the client's reschedule (POST /api/manage/{token}/reschedule; there is no admin reschedule). Each path
+ * manual booking, the admin's block, a series (POST /api/admin/series), the client's reschedule (POST /api/manage/{token}/reschedule; there is no admin reschedule) and
+ * "Book the same time next week" (POST /api/manage/{token}/book-again, the wizard's path, its refusals 409). Each path
  * refuses in its own words, or writes; a refusal changes nothing. Then the offers that show slots
  * (the wizard's /api/slots and the admin's grid) are held to the same checker.
  *
@@ -60,6 +61,7 @@ beforeAll(async () => {
   await db.insert(therapistTimeOff).values({ therapistId: 1, fromDate: '2026-12-02', toDate: '2026-12-02' });
   await insertBooking(db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '11:00', bookingType: 'ADMIN_BLOCK', paymentStatus: 'BLOCKED' });
   await insertBooking(db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '12:00', paymentStatus: 'INITIATED' });
+  await insertBooking(db, { therapistId: 1, bookingDate: '2026-12-04', bookingTimeSlotStart: '12:00', paymentStatus: 'INITIATED' });
   for (const therapistId of [1, 4]) {
     const b = await insertBooking(db, {
       therapistId,
@@ -84,7 +86,7 @@ afterAll(() => database.drop());
 type Slot = { therapist: number; date: string; time: string; type?: 'ONLINE' | 'OFFLINE'; location?: number };
 /** A path's answer: written, refused with this status and detail, or a question the path cannot ask. */
 type Outcome = 'written' | [status: number, detail: string] | 'not asked';
-type Path = 'wizard' | 'wizard, admin signed in' | 'manual' | 'block' | 'reschedule' | 'series';
+type Path = 'wizard' | 'wizard, admin signed in' | 'manual' | 'block' | 'reschedule' | 'series' | 'book again';
 
 const bad = (detail: string): Outcome => [400, detail];
 const conflict = (detail: string): Outcome => [409, detail];
@@ -93,7 +95,15 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
   {
     name: 'a bookable slot',
     slot: { therapist: 1, date: '2026-11-26', time: '14:00' },
-    expect: { wizard: 'written', 'wizard, admin signed in': 'written', manual: 'written', block: 'written', reschedule: 'written', series: 'written' },
+    expect: {
+      wizard: 'written',
+      'wizard, admin signed in': 'written',
+      manual: 'written',
+      block: 'written',
+      reschedule: 'written',
+      series: 'written',
+      'book again': 'not asked',
+    },
   },
   {
     name: 'a Sunday',
@@ -105,6 +115,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: 'written',
       reschedule: bad(M.sundayClosed),
       series: 'written',
+      'book again': 'not asked',
     },
   },
   {
@@ -117,6 +128,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: bad(AM.slotPast),
       reschedule: bad(M.dateOutsideWindow),
       series: conflict('This date has passed.'),
+      'book again': 'not asked',
     },
   },
   {
@@ -129,6 +141,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: bad(AM.slotPast),
       reschedule: bad(M.slotPassed),
       series: conflict('This time has already passed today.'),
+      'book again': 'not asked',
     },
   },
   {
@@ -141,6 +154,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: 'written',
       reschedule: bad(MANAGE_MESSAGES.newSlotInsideNotice(24)),
       series: 'written',
+      'book again': 'not asked',
     },
   },
   {
@@ -153,6 +167,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: 'written',
       reschedule: bad(M.dateOutsideWindow),
       series: 'written',
+      'book again': conflict(M.dateOutsideWindow),
     },
   },
   {
@@ -165,6 +180,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: bad('Please choose a date within the next year.'),
       reschedule: bad(M.dateOutsideWindow),
       series: 'written',
+      'book again': conflict(M.dateOutsideWindow),
     },
   },
   {
@@ -177,6 +193,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: bad(AM.slotNotOnSchedule),
       reschedule: bad(M.slotNotOffered),
       series: conflict("This time is not on the therapist's schedule."),
+      'book again': 'not asked',
     },
   },
   {
@@ -189,6 +206,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: 'written',
       reschedule: bad(M.slotNotOffered),
       series: conflict('The therapist does not work at this time on this weekday.'),
+      'book again': 'not asked',
     },
   },
   {
@@ -201,6 +219,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: conflict(AM.slotAlreadyBlocked('16:00', '2026-11-26')),
       reschedule: bad(M.slotNotOffered),
       series: conflict("This time is blocked on the therapist's weekly schedule."),
+      'book again': 'not asked',
     },
   },
   {
@@ -213,6 +232,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: 'written',
       reschedule: bad(M.slotNotOffered),
       series: conflict('The centre is closed or the therapist is away on this date (holiday or time off).'),
+      'book again': conflict(M.slotNotOffered),
     },
   },
   {
@@ -225,6 +245,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: 'written',
       reschedule: bad(M.slotNotOffered),
       series: conflict('The centre is closed or the therapist is away on this date (holiday or time off).'),
+      'book again': conflict(M.slotNotOffered),
     },
   },
   {
@@ -237,6 +258,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: conflict(AM.slotAlreadyBlocked('11:00', '2026-11-25')),
       reschedule: bad(M.slotNotOffered),
       series: conflict('Blocked by the centre.'),
+      'book again': 'not asked',
     },
   },
   {
@@ -249,6 +271,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: conflict(AM.slotHeldByClient),
       reschedule: conflict(M.slotTaken),
       series: conflict('Already booked by another client.'),
+      'book again': 'not asked',
     },
   },
   {
@@ -261,6 +284,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: [404, AM.therapistNotFound],
       reschedule: bad(M.slotNotOffered),
       series: bad(AM.therapistNotFound),
+      'book again': 'not asked',
     },
   },
   {
@@ -273,6 +297,7 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: 'not asked',
       reschedule: 'not asked',
       series: bad(AM.therapistTypeMismatch),
+      'book again': 'not asked',
     },
   },
   {
@@ -285,6 +310,33 @@ const CASES: { name: string; slot: Slot; expect: Record<Path, Outcome> }[] = [
       block: 'not asked',
       reschedule: 'not asked',
       series: bad(AM.locationMismatch),
+      'book again': 'not asked',
+    },
+  },
+  {
+    name: 'a bookable slot over a week ahead',
+    slot: { therapist: 1, date: '2026-12-04', time: '14:00' },
+    expect: {
+      wizard: 'written',
+      'wizard, admin signed in': 'written',
+      manual: 'written',
+      block: 'written',
+      reschedule: 'written',
+      series: 'written',
+      'book again': 'written',
+    },
+  },
+  {
+    name: 'taken by another client, over a week ahead',
+    slot: { therapist: 1, date: '2026-12-04', time: '12:00' },
+    expect: {
+      wizard: conflict(M.slotTaken),
+      'wizard, admin signed in': conflict(M.slotTaken),
+      manual: conflict(AM.manualSlotTaken),
+      block: conflict(AM.slotHeldByClient),
+      reschedule: conflict(M.slotTaken),
+      series: conflict('Already booked by another client.'),
+      'book again': conflict(M.slotTaken),
     },
   },
 ];
@@ -338,6 +390,31 @@ const PATHS: Record<Path, (slot: Slot) => request.Test> = {
         client_mobile: '9123456780',
         payment: s.type === 'OFFLINE' ? 'PAY_AT_CENTRE' : 'SEND_LINK',
       }),
+  'book again': () => request(app).post(`/api/manage/${bookAgainFrom!}/book-again`).send({ weeks_ahead: 1 }),
+};
+
+/**
+ * "Book the same time next week" books a week after a session whose Manage link still works (it has
+ * not ended), so it asks only the cases a week or more after now: the session a week before each is
+ * written first, before the table's "nothing changed" look, and removed with what the case wrote.
+ */
+let bookAgainFrom: string | undefined;
+const SETUP: Partial<Record<Path, (slot: Slot) => Promise<void>>> = {
+  'book again': async (s) => {
+    const b = await insertBooking(database.db, {
+      therapistId: s.therapist,
+      bookingDate: addDays(s.date, -7),
+      bookingTimeSlotStart: s.time,
+      clientEmail: 'again@example.com',
+      clientAge: 30,
+      sessionType: 'individual',
+      clientState: 'Maharashtra',
+      clientCity: 'Mumbai',
+    });
+    const { token, hash } = manageTokenFor(testConfig.jwtSecret, b.id);
+    await database.db.update(bookings).set({ manageTokenHash: hash }).where(eq(bookings.id, b.id));
+    bookAgainFrom = token;
+  },
 };
 
 /** What a path answers when it writes: a series is created (201), the rest answer 200. */
@@ -368,6 +445,7 @@ describe('one table of cases, every path that writes a slot', () => {
       for (const c of CASES) {
         const outcome = c.expect[path];
         if (outcome === 'not asked') continue;
+        await SETUP[path]?.(c.slot);
         const before = await allBookings();
         const res = await PATHS[path](c.slot);
         if (outcome === 'written') {

@@ -27,6 +27,7 @@ import { paymentLinkSendJob } from './handlers/payment-link-send.job.ts';
 import { paymentLinkMailJob } from './handlers/payment-link-mail.job.ts';
 import { whatsappPaymentLinkJob } from './handlers/whatsapp-payment-link.job.ts';
 import { seriesConfirmationMailJob, seriesMovedMailJob } from './handlers/series-mail.job.ts';
+import { waitlistMailJob, waitlistOfferExpiryJob, waitlistSlotFreedJob } from './handlers/waitlist.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
 
@@ -53,6 +54,9 @@ export const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'whatsapp.payment-link': whatsappPaymentLinkJob,
   'mail.series-confirmation': seriesConfirmationMailJob,
   'mail.series-moved': seriesMovedMailJob,
+  'waitlist.slot-freed': waitlistSlotFreedJob,
+  'waitlist.offer-expiry': waitlistOfferExpiryJob,
+  'mail.waitlist': waitlistMailJob,
 };
 
 export type WorkerOptions = {

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { manageRescheduleSchema, manageTokenParam } from '../../../shared/contract/manage.ts';
+import { manageBookAgainSchema, manageRescheduleSchema, manageTokenParam } from '../../../shared/contract/manage.ts';
 import { API_MESSAGES as M } from '../../../shared/contract/messages.ts';
 import { AppError } from '../../../shared/core/errors.ts';
 import {
@@ -9,8 +9,10 @@ import {
   rescheduleManagedBooking,
   type ManageDeps,
 } from '../../../shared/core/services/manage.service.ts';
+import { bookAgain } from '../../../shared/core/services/book-again.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseOr400 } from '../middleware/validate.ts';
+import { publicBookingOptions } from './public.routes.ts';
 
 /**
  * The token is the whole credential and sits in the address: nothing may keep the answer (no-store)
@@ -61,6 +63,15 @@ export function manageRoutes(deps: AppDeps): Router {
     const { therapistId, ...result } = await cancelManagedBooking(manageDeps(), token);
     deps.readCache.changed(`therapist:${therapistId}`);
     res.json(result);
+  });
+
+  const bookingOptions = publicBookingOptions(deps);
+  r.post('/api/manage/:token/book-again', async (req, res) => {
+    const token = tokenOf(req.params);
+    const input = parseOr400(manageBookAgainSchema, req.body);
+    const { therapistId, ...created } = await bookAgain(manageDeps(), token, input, bookingOptions(req.ip ?? req.socket.remoteAddress ?? 'unknown'));
+    deps.readCache.changed(`therapist:${therapistId}`);
+    res.json(created);
   });
 
   return r;

@@ -732,3 +732,79 @@ export const jobFailures = pgTable(
     index('job_failures_list_idx').on(sql`(${t.resolvedAt} is null) desc`, t.failedAt.desc(), t.id.desc()),
   ],
 );
+
+/**
+ * The waitlist (issue 34): a client waiting for a therapist's slot in a date range, at the times of day
+ * they chose (WAITLIST_TIMES, shared/domain/waitlist.ts; none: any time). First come, first offered
+ * (joined_at, then id). `status`: waiting; offered (a slot is held for them now: an open
+ * waitlist_offers row); booked (they claimed an offer); left (they left the list from their link).
+ */
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    therapistId: integer('therapist_id')
+      .notNull()
+      .references(() => therapists.id),
+    fromDate: date('from_date', { mode: 'string' }).notNull(),
+    toDate: date('to_date', { mode: 'string' }).notNull(),
+    times: text('times').array().notNull().default(sql`'{}'::text[]`),
+    clientFullName: text('client_full_name').notNull(),
+    clientEmail: text('client_email').notNull(),
+    clientMobile: text('client_mobile').notNull(),
+    /** Keyed hash of the address the client joined from, for the per-address limit (as bookings keep it). */
+    clientAddressHash: text('client_address_hash'),
+    status: text('status').$type<'waiting' | 'offered' | 'booked' | 'left'>().notNull().default('waiting'),
+    /** SHA-256 of the entry's private link token (waitlistTokenFor); the token is derived, never stored. */
+    tokenHash: text('token_hash'),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull(),
+    /** When the client left the list, or claimed an offer. */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('waitlist_entries_status_check', sql`${t.status} in ('waiting', 'offered', 'booked', 'left')`),
+    check('waitlist_entries_range_check', sql`${t.fromDate} <= ${t.toDate}`),
+    check('waitlist_entries_times_check', sql`${t.times} <@ array['morning', 'afternoon', 'evening']::text[]`),
+    uniqueIndex('waitlist_entries_token_uq').on(t.tokenHash),
+    // Who is next for a therapist's freed slot: the live entries in the order they joined.
+    index('waitlist_entries_queue_idx').on(t.therapistId, t.joinedAt, t.id).where(sql`${t.status} in ('waiting', 'offered')`),
+    // The per-client limit counts live entries by e-mail and by mobile; the per-address one recent joins.
+    index('waitlist_entries_email_idx').on(t.clientEmail).where(sql`${t.status} in ('waiting', 'offered')`),
+    index('waitlist_entries_mobile_idx').on(t.clientMobile).where(sql`${t.status} in ('waiting', 'offered')`),
+    index('waitlist_entries_address_idx').on(t.clientAddressHash, t.joinedAt).where(sql`${t.clientAddressHash} is not null`),
+  ],
+);
+
+/**
+ * A freed slot offered to one waitlist entry: the slot is held by `booking_id`, a booking row of the
+ * client's (INITIATED, its hold ending at expires_at) written through the one checker and the live-slot
+ * index, so nobody else is offered or can book it. `outcome`: null while open; claimed (the client took
+ * it: the same row became their booking); lapsed (unclaimed by expires_at, or its hold ended); left
+ * (the client left the list). An entry is offered a given slot once.
+ */
+export const waitlistOffers = pgTable(
+  'waitlist_offers',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    entryId: integer('entry_id')
+      .notNull()
+      .references(() => waitlistEntries.id),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    bookingDate: date('booking_date', { mode: 'string' }).notNull(),
+    bookingTimeSlotStart: time('booking_time_slot_start').notNull(),
+    offeredAt: timestamp('offered_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    outcome: text('outcome').$type<'claimed' | 'lapsed' | 'left'>(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('waitlist_offers_outcome_check', sql`${t.outcome} is null or ${t.outcome} in ('claimed', 'lapsed', 'left')`),
+    check('waitlist_offers_settled_check', sql`(${t.outcome} is null) = (${t.settledAt} is null)`),
+    uniqueIndex('waitlist_offers_booking_uq').on(t.bookingId),
+    uniqueIndex('waitlist_offers_slot_uq').on(t.entryId, t.bookingDate, t.bookingTimeSlotStart),
+    // At most one open offer per entry.
+    uniqueIndex('waitlist_offers_open_uq').on(t.entryId).where(sql`${t.outcome} is null`),
+  ],
+);

@@ -110,6 +110,22 @@ export const JOBS = {
    * open for one short run a day.
    */
   'reports.retention': { queue: 'reports', payload: z.strictObject({}) },
+  /**
+   * A live booking's slot was freed (issue 34; written by the bookings trigger of migration 0027, in the
+   * transaction that freed it): offers it to the first waitlist client waiting for it. On the payments
+   * queue, with the holds it makes and ends.
+   */
+  'waitlist.slot-freed': {
+    queue: 'payments',
+    payload: z.strictObject({ therapistId: z.number().int().positive(), date: z.iso.date(), start: z.string().regex(/^\d{2}:\d{2}$/) }),
+  },
+  /** Due when a waitlist offer's hold ends: unclaimed, its slot is freed (and so passes to the next). */
+  'waitlist.offer-expiry': { queue: 'payments', payload: z.strictObject({ offerId: z.number().int().positive() }) },
+  /** The waitlist's e-mails: joined (with the private link), or a slot held for the client (offerId). */
+  'mail.waitlist': {
+    queue: 'mail',
+    payload: z.strictObject({ entryId: z.number().int().positive(), kind: z.enum(['joined', 'offer']), offerId: z.number().int().positive().optional() }),
+  },
   /** A staff account's set-password link (a new account, or a password reset); the token is derived in the worker, never stored. */
   'mail.staff-invitation': { queue: 'mail', payload: z.strictObject({ invitationId: z.uuid(), kind: z.enum(['invite', 'reset']) }) },
 } as const;
@@ -191,4 +207,8 @@ export const jobIds = {
   seriesConfirmationMail: (seriesId: number, recipient: 'client' | 'therapist') => `mail-series-confirmation.${seriesId}.${recipient}`,
   /** Per move (its instant): each move of a series is its own message. */
   seriesMovedMail: (seriesId: number, at: Date, recipient: 'client' | 'therapist') => `mail-series-moved.${seriesId}.${at.getTime()}.${recipient}`,
+  /** The waitlist's (issue 34): an offer's expiry and e-mail, once per offer; the joined e-mail once per entry. */
+  waitlistOfferExpiry: (offerId: number) => `waitlist-offer-expiry.${offerId}`,
+  waitlistOfferMail: (offerId: number) => `mail-waitlist-offer.${offerId}`,
+  waitlistJoinedMail: (entryId: number) => `mail-waitlist-joined.${entryId}`,
 };

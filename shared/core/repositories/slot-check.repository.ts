@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { SlotWindow } from '../../domain/slots.ts';
-import type { Db } from '../db/client.ts';
+import type { DbOrTx } from '../db/client.ts';
 
 /**
  * "Is this slot bookable?": one checker for every path that books or blocks a slot, the SQL function
@@ -42,7 +42,7 @@ export type SlotCandidate = {
 export type SlotCheck = { refusal: SlotRefusal | null; holder: SlotHolder | null };
 
 /** The checker's answer for each candidate, in their order, all under one window: one statement. */
-export async function checkSlots(db: Db, candidates: readonly SlotCandidate[], window: SlotWindow): Promise<SlotCheck[]> {
+export async function checkSlots(db: DbOrTx, candidates: readonly SlotCandidate[], window: SlotWindow): Promise<SlotCheck[]> {
   const asked = JSON.stringify(
     candidates.map((c, n) => ({
       n,
@@ -65,6 +65,6 @@ export async function checkSlots(db: Db, candidates: readonly SlotCandidate[], w
 }
 
 /** The checker's answer for one slot. */
-export async function checkSlot(db: Db, candidate: SlotCandidate, window: SlotWindow): Promise<SlotCheck> {
+export async function checkSlot(db: DbOrTx, candidate: SlotCandidate, window: SlotWindow): Promise<SlotCheck> {
   return (await checkSlots(db, [candidate], window))[0]!;
 }

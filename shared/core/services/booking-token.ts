@@ -69,3 +69,18 @@ export function clientAddressHasher(secret: string): (address: string) => string
   const key = derivedKey(secret, 'client-address-hash');
   return (address) => createHmac('sha256', key).update(address).digest('base64url');
 }
+
+/**
+ * A waitlist entry's private link token (issue 34): 256 bits keyed on the server's secret and the
+ * entry's id, so the worker puts the same link in every e-mail without anyone storing it; the database
+ * keeps only its SHA-256 (waitlist_entries.token_hash, unique). Its own derivation label.
+ */
+export function waitlistTokenFor(secret: string, entryId: number): { token: string; hash: string } {
+  const token = createHmac('sha256', derivedKey(secret, 'waitlist-token')).update(String(entryId), 'utf8').digest('base64url');
+  return { token, hash: hashBookingToken(token) };
+}
+
+/** The client's private waitlist address: their place on the list, the slot held for them, claim and leave. */
+export function waitlistUrlFor(publicBaseUrl: string, secret: string, entryId: number): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/waitlist?token=${waitlistTokenFor(secret, entryId).token}`;
+}

@@ -38,7 +38,7 @@ const REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
 };
 
 /** An admin's booking keeps to the admin's window (15 days, today and Sundays included), in its words. */
-function refusalError(refusal: SlotRefusal, actor: Actor): AppError {
+export function refusalError(refusal: SlotRefusal, actor: Actor): AppError {
   if (actor.kind === 'admin' && (refusal === 'before_window' || refusal === 'after_window')) {
     return fieldError('booking_date', ADMIN_MESSAGES.manualDateWindow);
   }

@@ -74,7 +74,7 @@ function stateOf(b: BookingRow): ManagedBookingState {
  * The booking a Manage booking token opens: only a client's booking, and only until its session ends.
  * Nothing about the token is logged.
  */
-async function findManaged(deps: ManageDeps, token: unknown, now: Date): Promise<ManagedBooking> {
+export async function findManaged(deps: ManageDeps, token: unknown, now: Date): Promise<ManagedBooking> {
   if (!isTokenShaped(token)) throw notFound();
   const b = await findBookingByManageHash(deps.db, hashBookingToken(token));
   if (!b || b.bookingType === 'ADMIN_BLOCK' || now.getTime() >= endOf(b).getTime()) throw notFound();

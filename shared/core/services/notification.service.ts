@@ -1,10 +1,10 @@
 import { API_MESSAGES } from '../../contract/messages.ts';
 import { changePolicyText, OVERTIME_TEXT, shortNoticeText } from '../../contract/policy.ts';
-import { hasNotice, isConfirmedBooking } from '../../domain/manage.ts';
+import { BOOK_AGAIN_ANCHOR, hasNotice, isConfirmedBooking } from '../../domain/manage.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
 import { SESSION_MINUTES, sessionEnd } from '../../domain/session.ts';
 import { displayName } from '../../domain/therapist.ts';
-import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
+import { addDays, formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
@@ -91,7 +91,7 @@ function escapeHtml(s: string): string {
  * Every web address in the paragraphs is a link in the HTML part (the text part shows it as it is):
  * the video call's, the Manage booking link's (`link` gives it its words), a set-password link's.
  */
-function renderHtml(title: string, paragraphs: string[], link?: { href: string; text: string }): string {
+export function renderHtml(title: string, paragraphs: string[], link?: { href: string; text: string }): string {
   const linked = (html: string) =>
     html.replace(/https?:\/\/[^\s<>"']*[^\s<>"'.,;:)]/g, (href) => {
       const text = link && href === escapeHtml(link.href) ? escapeHtml(link.text) : href;
@@ -155,6 +155,7 @@ export function confirmationMail(b: BookingView, recipient: 'client' | 'therapis
     sessionLines(b, config).join('\n'),
     paymentLine,
     manageParagraph(b, manage, config, now),
+    bookAgainParagraph(b, manage),
     policy(b, config, now),
     `Booking reference: ${b.id}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
     `Warm regards,\n${config.centreName}`,
@@ -172,6 +173,14 @@ export function confirmationMail(b: BookingView, recipient: 'client' | 'therapis
 function manageParagraph(b: BookingView, url: string, config: Config, now: Date): string {
   const open = hasNotice(sessionStart(b), now, config.changeNoticeHours);
   return `Manage booking: your private link to see your session${open ? ', move it or cancel it' : ' and add it to your calendar'} (please do not share it):\n${url}`;
+}
+
+/**
+ * "Book the same time next week" (issue 34): the Manage booking page opened at its book-again buttons
+ * (BookAgain.tsx's anchor), which book through the wizard's checks; a link cannot book by itself.
+ */
+function bookAgainParagraph(b: BookingView, manageUrl: string): string {
+  return `Book the same time next week (${formatLongDate(addDays(b.bookingDate, 7))}) or in two weeks with ${therapistOf(b)}:\n${manageUrl}#${BOOK_AGAIN_ANCHOR}`;
 }
 
 export function reminderMail(b: BookingView, config: Config, now: Date): MailMessage {

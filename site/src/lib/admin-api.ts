@@ -38,6 +38,7 @@ export type { RefundDueItem, RefundOptionsResponse, RefundReviewItem } from '../
 export type { ApproveRefundInput, DeskPaymentMethod } from '../../../shared/contract/admin.ts';
 export type { JobFailureDto as JobFailure } from '../../../shared/contract/job-failures.ts';
 export type { CashUpMovement, CashUpReport } from '../../../shared/contract/cash-up.ts';
+export type { AdminWaitlistDto as AdminWaitlist } from '../../../shared/contract/waitlist.ts';
 export type { AffectedBookingDto, CatalogueTherapistDto, HolidayDto, StaffDto, WeeklyHours } from '../../../shared/contract/catalogue.ts';
 export type { LocationDto, ServiceDto } from '../../../shared/contract/public.ts';
 
@@ -154,6 +155,8 @@ export const adminApi = {
   eodReport: (reportDate: string) => admin.call('get', '/api/admin/reports/eod', { query: { report_date: reportDate } }),
   /** The day's money by when it moved, per method and movement (any admin: the desk counts the till with it). */
   cashUp: (date: string) => admin.call('get', '/api/admin/reports/cash-up', { query: { date } }),
+  /** A therapist's waitlist, first in line first (issue 34). */
+  waitlist: (therapistId: number) => admin.call('get', '/api/admin/waitlist', { query: { therapist_id: therapistId } }),
   monthlyReport: (year: number, month: number) => admin.call('get', '/api/admin/reports/therapist-monthly', { query: { year, month } }),
   // The reports' spreadsheets, as the screens show them.
   inventoryWorkbook: () => workbook(admin.download('/api/admin/reports/inventory.xlsx')),

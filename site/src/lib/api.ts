@@ -143,6 +143,13 @@ export const getSlotOffer = (therapistId: number) => api.call('get', '/api/slots
 
 export const confirmBooking = (payload: RouteBody<'post', '/confirm-booking'>) => api.call('post', '/confirm-booking', { body: payload });
 
+/** The waitlist (issue 34): joining, and the client's private link's calls. */
+export const joinWaitlist = (body: RouteBody<'post', '/api/waitlist'>) => api.call('post', '/api/waitlist', { body });
+export const getWaitlistEntry = (token: string) => api.call('get', '/api/waitlist/{token}', { params: { token } });
+export const claimWaitlistOffer = (token: string, body: RouteBody<'post', '/api/waitlist/{token}/claim'>) =>
+  api.call('post', '/api/waitlist/{token}/claim', { params: { token }, body });
+export const leaveWaitlist = (token: string) => api.call('post', '/api/waitlist/{token}/leave', { params: { token } });
+
 /** The booking's token proves the caller is the client who made it; nobody else gets its link or details. */
 const tokenHeader = (bookingToken: string | null | undefined): Record<string, string> => (bookingToken ? { [BOOKING_TOKEN_HEADER]: bookingToken } : {});
 
@@ -178,6 +185,9 @@ export const getManagedBooking = (token: string) => api.call('get', '/api/manage
 export const rescheduleManagedBooking = (token: string, body: RouteBody<'post', '/api/manage/{token}/reschedule'>) =>
   api.call('post', '/api/manage/{token}/reschedule', { params: { token }, body });
 export const cancelManagedBooking = (token: string) => api.call('post', '/api/manage/{token}/cancel', { params: { token } });
+/** "Book the same time next week": answered as /confirm-booking (the new booking's token for the payment calls). */
+export const bookAgainManaged = (token: string, body: RouteBody<'post', '/api/manage/{token}/book-again'>) =>
+  api.call('post', '/api/manage/{token}/book-again', { params: { token }, body });
 /** "Add to calendar": the session's invitation from the server, the same event as the e-mailed one (a download, not a fetch). */
 export const sessionIcsPath = (token: string) => `/api/manage/${encodeURIComponent(token)}/session.ics`;
 /** The token of a Manage booking address (/manage-booking?token=…), or null. */

@@ -10,6 +10,7 @@ export const GET: APIRoute = () =>
       'Disallow: /api/',
       'Disallow: /payment-status',
       'Disallow: /manage-booking',
+      'Disallow: /waitlist',
       'Disallow: /sandbox/',
       'Allow: /',
       '',

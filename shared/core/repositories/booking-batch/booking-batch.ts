@@ -194,10 +194,23 @@ export function batchRow(
     payload: f.payload,
     available_at: f.runAt?.toISOString() ?? null,
   }));
-  const lockKeys: number[] = [];
-  if (perClient > 0) lockKeys.push(lockKey(LOCK_EMAIL, values.clientEmail), lockKey(LOCK_MOBILE, values.clientMobile));
-  if (perAddress > 0) lockKeys.push(lockKey(LOCK_ADDRESS, values.clientAddressHash!));
-  return { row, lockKeys };
+  return { row, lockKeys: holdLockKeys(values, { perClient, perAddress }) };
+}
+
+/**
+ * The advisory lock keys a client's limited request counts under: its e-mail and mobile when the
+ * per-client limit is on, its address when the per-address one is (and the address is known). The
+ * waitlist's joins (waitlist.repository.ts) take the same keys, so a client's holds and joins are
+ * counted one at a time.
+ */
+export function holdLockKeys(
+  client: { clientEmail: string; clientMobile: string; clientAddressHash?: string | null | undefined },
+  limits: HoldLimits,
+): number[] {
+  const keys: number[] = [];
+  if (limits.perClient > 0) keys.push(lockKey(LOCK_EMAIL, client.clientEmail), lockKey(LOCK_MOBILE, client.clientMobile));
+  if (limits.perAddress > 0 && client.clientAddressHash) keys.push(lockKey(LOCK_ADDRESS, client.clientAddressHash));
+  return keys.sort((a, b) => a - b);
 }
 
 /**

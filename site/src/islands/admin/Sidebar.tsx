@@ -28,7 +28,8 @@ export type AdminRoute =
   | 'staff'
   | 'account'
   | 'set-password'
-  | 'queues';
+  | 'queues'
+  | 'waitlist';
 
 type Item = { key: string; label: string; href: string; superOnly?: boolean; routes: AdminRoute[]; external?: boolean };
 
@@ -37,6 +38,7 @@ const ITEMS: Item[] = [
   { key: 'calendar', label: 'Calendar View', href: ADMIN_ROUTES.calendar, routes: ['calendar'] },
   { key: 'clients', label: 'Client List', href: ADMIN_ROUTES.patients, routes: ['patients', 'clients'] },
   { key: 'cash-up', label: 'Cash-up', href: ADMIN_ROUTES.cashUp, routes: ['cash-up'] },
+  { key: 'waitlist', label: 'Waitlist', href: ADMIN_ROUTES.waitlist, routes: ['waitlist'] },
   { key: 'reports', label: 'Reports', href: ADMIN_ROUTES.reports, routes: ['reports'], superOnly: true },
   { key: 'income', label: 'Income', href: ADMIN_ROUTES.income, routes: ['income'], superOnly: true },
   { key: 'audit', label: 'Audit Log', href: ADMIN_ROUTES.auditLog, routes: ['audit-log'], superOnly: true },

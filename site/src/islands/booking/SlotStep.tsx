@@ -1,11 +1,14 @@
 import { useStore } from '@nanostores/react';
 import { WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { SESSION_MINUTES } from '../../../../shared/domain/session.ts';
+import { clientOfferDates } from '../../../../shared/domain/slots.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
+import { centreNow } from '../../../../shared/domain/time.ts';
 import { getSlotOffer } from '../../lib/api.ts';
 import { $booking, setSlotDate, setSlotNotice, setTimeSlot } from '../../stores/booking.ts';
 import { Loading, NavButtons, StateView, StepHeading, useLoad } from './common.tsx';
 import { SlotPicker, type PickedSlot } from './SlotPicker.tsx';
+import { WaitlistJoin } from './WaitlistJoin.tsx';
 
 /** The wizard keeps the choice in its store; choosing a time also clears a "just been booked" notice. */
 function pickSlot(slot: PickedSlot | null): void {
@@ -14,7 +17,7 @@ function pickSlot(slot: PickedSlot | null): void {
 }
 
 export function SlotStep({ onBack, onNext }: { onBack: () => void; onNext: () => void }) {
-  const { selectedTherapist, selectedLocation, bookingType, selectedTimeSlot, slotNotice, slotDate } = useStore($booking);
+  const { selectedTherapist, selectedLocation, bookingType, selectedTimeSlot, slotNotice, slotDate, clientInfo } = useStore($booking);
   const therapistId = selectedTherapist?.id ?? 0;
   // Changing therapist or location reloads the slots.
   const res = useLoad(() => getSlotOffer(therapistId), `${therapistId}|${selectedLocation?.id ?? 0}`);
@@ -60,6 +63,7 @@ export function SlotStep({ onBack, onNext }: { onBack: () => void; onNext: () =>
             {res.status === 'done' && (
               <SlotPicker days={res.data.days} selected={selectedTimeSlot} shownDate={slotDate} onPickDate={setSlotDate} onPickSlot={pickSlot} />
             )}
+            {res.status === 'done' && <WaitlistJoin therapist={selectedTherapist} dates={clientOfferDates(centreNow().date)} client={clientInfo} />}
           </div>
         </div>
       )}

@@ -120,3 +120,16 @@ export function cached<T>(fn: () => Promise<T>): () => Promise<T> {
     return p;
   };
 }
+
+/** A refusal beside the button that caused it, in the server's words, read out as it appears. */
+export function ErrorBeside({ message }: { message: string }) {
+  return (
+    <div className="manage-error" aria-live="assertive" aria-atomic="true">
+      {message && (
+        <p className="notice notice--error" role="alert">
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -9,6 +9,7 @@ import { ApiError, cancelManagedBooking, getManagedBooking, getSlotOffer, resche
 import { useModal } from '../../lib/modal.ts';
 import { Loading, StateView, useLoad } from '../booking/common.tsx';
 import { SlotPicker, type PickedSlot } from '../booking/SlotPicker.tsx';
+import { BookAgain } from './BookAgain.tsx';
 
 export const MANAGE_TEXT = {
   loading: 'Loading your booking...',
@@ -100,11 +101,13 @@ export type ManageBookingProps = {
   supportPhoneHref: string;
   supportEmail: string;
   supportEmailHref: string;
+  /** Navigates the page (tests); otherwise window.location. */
+  navigate?: (url: string) => void;
 };
 
 const telHref = (phone: string) => `tel:${phone.trim().startsWith('+') ? '+' : ''}${phone.replace(/[^\d]/g, '')}`;
 
-export function ManageBooking({ search, supportPhone, supportPhoneHref, supportEmail, supportEmailHref }: ManageBookingProps) {
+export function ManageBooking({ search, supportPhone, supportPhoneHref, supportEmail, supportEmailHref, navigate }: ManageBookingProps) {
   const [token] = useState(() => new URLSearchParams(search ?? (typeof window === 'undefined' ? '' : window.location.search)).get('token') ?? '');
   const [view, setView] = useState<View>(() => (token ? { kind: 'loading' } : { kind: 'not-found', noToken: true }));
   const [attempt, setAttempt] = useState(0);
@@ -196,6 +199,7 @@ export function ManageBooking({ search, supportPhone, supportPhoneHref, supportE
           headingRef={headingRef}
           onChanged={changed}
           onLost={lost}
+          navigate={navigate}
         />
       );
   }
@@ -209,6 +213,7 @@ function BookingView({
   headingRef,
   onChanged,
   onLost,
+  navigate,
 }: {
   token: string;
   booking: ManageBookingDto;
@@ -217,6 +222,7 @@ function BookingView({
   headingRef: RefObject<HTMLHeadingElement | null>;
   onChanged: (result: ManageChangeResultDto, refunded: number | null) => void;
   onLost: () => void;
+  navigate: ((url: string) => void) | undefined;
 }) {
   const [picking, setPicking] = useState(false);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
@@ -287,6 +293,7 @@ function BookingView({
       {closed && <ClosedPolicy booking={b} support={support} />}
 
       {b.series_sessions && <SeriesList sessions={b.series_sessions} />}
+      {!b.cancelled && !picking && <BookAgain token={token} booking={b} navigate={navigate} />}
 
       {b.cancelled && (
         <section className="card manage-card" aria-labelledby="manage-next-title">
