@@ -43,6 +43,10 @@ const JOB_LABELS: Record<JobName, string> = {
   'reports.nightly': 'Nightly report',
   'reports.retention': 'Nightly clean-up',
   'mail.staff-invitation': 'Staff invitation e-mail',
+  'mail.package-sold': 'Package e-mail',
+  'mail.package-expiring': 'Package expiry reminder',
+  'mail.package-refunded': 'Package refund e-mail',
+  'packages.expire': 'Package expiry',
 };
 
 /** The booking a job's payload names, if it names one. */

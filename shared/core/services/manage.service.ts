@@ -21,6 +21,7 @@ import { cancelBookingRow, findBookingByManageHash, lockBooking, moveBooking, ty
 import { checkSlot, type SlotRefusal } from '../repositories/slot-check.repository.ts';
 import { hashBookingToken, isTokenShaped } from './booking-token.ts';
 import { closeOpenLink } from './payment.service.ts';
+import { creditBackOnCancel } from './package.service.ts';
 import { beginRefund, cancelsBooking, completeRefund, refundablePaise, refundUnderWay, type ApplyRefund, type RefundOutcome } from './refund.service.ts';
 import { REFUND_WORDS } from '../../contract/refund-words.ts';
 import { sessionIcsFilename, sessionInvitation } from './session-invitation.ts';
@@ -334,6 +335,8 @@ async function refuseWhileRefunding(tx: DbOrTx, b: BookingRow, config: Config): 
 export const applyClientCancel: ApplyRefund<'client-cancel'> = async (tx, { bookingId, outcome: refund, now }) => {
   const before = (await lockBooking(tx, bookingId))!;
   const after = await cancelBookingRow(tx, bookingId, now);
+  // The client may cancel only with the policy's notice: a session paid from a package gets its credit back (issue 34).
+  await creditBackOnCancel(tx, bookingId, true, { adminId: null, actor: CLIENT_ACTOR }, now);
   await insertAudit(tx, {
     adminId: null,
     actor: CLIENT_ACTOR,

@@ -19,6 +19,8 @@ import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledge
 import { beginRefund, completeRefund, refundUnderWay, type ApplyRefund } from './refund.service.ts';
 import { mapBookingRecord } from './booking-records.ts';
 import { bookingTokenMatches, manageTokenFor, manageUrlFor } from './booking-token.ts';
+import { saleWebhook } from './package-payment.service.ts';
+import { saleOfReference } from '../../domain/payment-link-reference.ts';
 import { isConfirmedBooking, manageOptions } from '../../domain/manage.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { findBookingForUpdate, updateBookingRow } from '../repositories/admin-booking.repository.ts';
@@ -275,6 +277,12 @@ export async function handlePaymentWebhook(
   return deps.db.transaction(async (tx) => {
     const fresh = await recordWebhookEvent(tx, { eventId: eventId.slice(0, 200), provider: deps.payments.name, event: parsed.event.slice(0, 100) });
     if (!fresh) return 'duplicate';
+    if (link && saleOfReference(link.reference_id) !== undefined) {
+      // A package sale's link (issue 34): its own settlement.
+      const entity = parsed.payload?.payment?.entity;
+      const paid = entity && { provider: deps.payments.name, linkId: link.id, paymentId: entity.id, amountPaise: entity.amount, method: ledgerMethod(entity.method) };
+      return saleWebhook(tx, deps, parsed.event, link, paid, now);
+    }
     if (!link || bookingId === undefined) return 'ignored';
     switch (parsed.event) {
       case 'payment_link.paid': {
