@@ -170,7 +170,13 @@ export const packageSaleDtoSchema = z.strictObject({
   refundable: z.number(),
   bookings: z.array(saleBookingSchema),
   credits: z.array(
-    z.strictObject({ kind: z.enum(CREDIT_KINDS), sessions: z.number().int(), booking_id: z.number().int().nullable(), occurred_at: z.string(), actor: z.string() }),
+    z.strictObject({
+      kind: z.enum(CREDIT_KINDS),
+      sessions: z.number().int(),
+      booking_id: z.number().int().nullable(),
+      occurred_at: z.string(),
+      actor: z.string(),
+    }),
   ),
 });
 export type PackageSaleDto = z.infer<typeof packageSaleDtoSchema>;
@@ -268,13 +274,21 @@ export const packagesReportSchema = z.strictObject({
   from: z.string(),
   to: z.string(),
   /** Sales paid in [from, to], per package. */
-  sold: z.array(z.strictObject({ package_id: z.number().int(), package_name: z.string(), sales: z.number().int(), sessions: z.number().int(), amount: z.number() })),
+  sold: z.array(
+    z.strictObject({ package_id: z.number().int(), package_name: z.string(), sales: z.number().int(), sessions: z.number().int(), amount: z.number() }),
+  ),
   totals: z.strictObject({ sales: z.number().int(), amount: z.number(), sessions_sold: z.number().int() }),
   /** Over every paid sale now: credits spent, left, expired, refunded. */
   credits: z.strictObject({ used: z.number().int(), left: z.number().int(), expired: z.number().int(), refunded: z.number().int() }),
   /** Sales with credits left that expire within 30 days of today. */
   expiring: z.array(
-    z.strictObject({ sale_id: z.number().int(), client_full_name: z.string(), package_name: z.string(), expires_on: z.string(), sessions_left: z.number().int() }),
+    z.strictObject({
+      sale_id: z.number().int(),
+      client_full_name: z.string(),
+      package_name: z.string(),
+      expires_on: z.string(),
+      sessions_left: z.number().int(),
+    }),
   ),
   /** Money received for sessions not yet given: each live sale's net money times its credits left over its sessions. */
   deferred: z.number(),

@@ -11,7 +11,10 @@ export function lastDayOf(soldOn: string, validityDays: number): string {
 }
 
 /** Whether a package covers a session: its therapist and format, where the package names any (none named covers all). */
-export function packageCovers(p: { therapistIds: readonly number[]; sessionTypes: readonly string[] }, s: { therapistId: number; bookingType: string }): boolean {
+export function packageCovers(
+  p: { therapistIds: readonly number[]; sessionTypes: readonly string[] },
+  s: { therapistId: number; bookingType: string },
+): boolean {
   return (p.therapistIds.length === 0 || p.therapistIds.includes(s.therapistId)) && (p.sessionTypes.length === 0 || p.sessionTypes.includes(s.bookingType));
 }
 

@@ -167,11 +167,7 @@ export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOption
   );
   await queues.reports.upsertJobScheduler('reports.nightly', { pattern: '30 0 * * *', tz: CENTRE_TIME_ZONE }, { name: 'reports.nightly', data: {} });
   await queues.reports.upsertJobScheduler('reports.retention', { pattern: RETENTION_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'reports.retention', data: {} });
-  await queues.reports.upsertJobScheduler(
-    'packages.expire',
-    { pattern: PACKAGES_EXPIRE_PATTERN, tz: CENTRE_TIME_ZONE },
-    { name: 'packages.expire', data: {} },
-  );
+  await queues.reports.upsertJobScheduler('packages.expire', { pattern: PACKAGES_EXPIRE_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'packages.expire', data: {} });
 }
 
 /**

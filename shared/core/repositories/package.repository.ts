@@ -114,9 +114,7 @@ export async function listSaleRows(db: DbOrTx, f: { q?: string | undefined; stat
     .where(
       and(
         f.status ? eq(packageSales.status, f.status) : undefined,
-        like
-          ? or(ilike(packageSales.clientFullName, like), ilike(packageSales.clientEmail, like), ilike(packageSales.clientMobile, like))
-          : undefined,
+        like ? or(ilike(packageSales.clientFullName, like), ilike(packageSales.clientEmail, like), ilike(packageSales.clientMobile, like)) : undefined,
       ),
     )
     .orderBy(desc(packageSales.id))
@@ -213,7 +211,11 @@ export async function bookingsOfSale(db: DbOrTx, saleId: number): Promise<SaleBo
 export async function moneyOfSale(
   db: DbOrTx,
   saleId: number,
-): Promise<{ capturedPaise: number; refundedPaise: number; captures: { provider: 'razorpay' | 'sandbox' | 'counter'; paymentId: string; leftPaise: number }[] }> {
+): Promise<{
+  capturedPaise: number;
+  refundedPaise: number;
+  captures: { provider: 'razorpay' | 'sandbox' | 'counter'; paymentId: string; leftPaise: number }[];
+}> {
   const rows = await db.select().from(paymentsLedger).where(eq(paymentsLedger.packageSaleId, saleId)).orderBy(asc(paymentsLedger.id));
   const captures = rows
     .filter((r) => r.kind === 'capture')
@@ -277,7 +279,13 @@ export async function soldBetween(db: DbOrTx, from: Date, to: Date): Promise<Sol
     })
     .from(packageSales)
     .innerJoin(packages, eq(packages.id, packageSales.packageId))
-    .where(and(eq(packageSales.status, 'PAID'), sql`${packageSales.soldAt} >= ${from.toISOString()}::timestamptz`, sql`${packageSales.soldAt} < ${to.toISOString()}::timestamptz`))
+    .where(
+      and(
+        eq(packageSales.status, 'PAID'),
+        sql`${packageSales.soldAt} >= ${from.toISOString()}::timestamptz`,
+        sql`${packageSales.soldAt} < ${to.toISOString()}::timestamptz`,
+      ),
+    )
     .groupBy(packages.id, packages.name)
     .orderBy(asc(packages.name));
 }

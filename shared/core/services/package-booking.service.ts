@@ -13,7 +13,7 @@ import { insertAudit } from '../repositories/audit.repository.ts';
 import { checkSlot, type SlotRefusal } from '../repositories/slot-check.repository.ts';
 import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import { manageTokenFor, manageUrlFor } from './booking-token.ts';
-import { clientPackageView, saleOfToken, useCredit } from './package.service.ts';
+import { clientPackageView, saleOfToken, spendCredit } from './package.service.ts';
 
 /**
  * A session booked in the wizard with a package credit instead of a payment (issue 34). The client is
@@ -88,7 +88,13 @@ export async function bookWithCredit(
         amountPaise: 0,
       });
       const booked = (await updateBookingRow(tx, row.id, { manageTokenHash: manageTokenFor(deps.config.jwtSecret, row.id).hash }))!;
-      await useCredit(tx, sale.id, { bookingId: row.id, therapistId: row.therapistId, bookingType: input.booking_type, bookingDate: row.bookingDate }, { adminId: null, actor: 'client' }, now);
+      await spendCredit(
+        tx,
+        sale.id,
+        { bookingId: row.id, therapistId: row.therapistId, bookingType: input.booking_type, bookingDate: row.bookingDate },
+        { adminId: null, actor: 'client' },
+        now,
+      );
       await insertAudit(tx, {
         adminId: null,
         actor: 'client',

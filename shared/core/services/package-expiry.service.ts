@@ -28,7 +28,14 @@ export async function expirePackages(deps: { db: Db; logger: Logger; now: () => 
       if (left <= 0) return false;
       const wrote = await appendCredit(tx, { saleId: id, kind: 'expired', sessions: -left, ...WORKER, byAdminId: null, occurredAt: now });
       if (wrote) {
-        await insertAudit(tx, { ...WORKER, action: 'package_sale.expire', entityType: 'package_sale', entityId: id, before: { sessions_left: left }, after: { sessions_left: 0 } });
+        await insertAudit(tx, {
+          ...WORKER,
+          action: 'package_sale.expire',
+          entityType: 'package_sale',
+          entityId: id,
+          before: { sessions_left: left },
+          after: { sessions_left: 0 },
+        });
       }
       return wrote;
     });

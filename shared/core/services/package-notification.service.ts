@@ -60,7 +60,12 @@ export function packageRefundedMail(s: SaleListRow, refundedPaise: number, deps:
       : 'It goes back to your original payment method; banks usually take 5 to 7 working days.',
     ...closing(deps),
   ];
-  return { to: s.clientEmail, subject: `Refund for your package "${s.packageName}"`, text: paragraphs.join('\n\n'), html: renderHtml('Your refund', paragraphs) };
+  return {
+    to: s.clientEmail,
+    subject: `Refund for your package "${s.packageName}"`,
+    text: paragraphs.join('\n\n'),
+    html: renderHtml('Your refund', paragraphs),
+  };
 }
 
 /** The mail.package-sold job. */

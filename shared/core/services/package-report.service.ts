@@ -18,10 +18,7 @@ export async function packagesReport(db: Db, q: { from?: string | undefined; to?
   const today = centreNow(now).date;
   const from = q.from ?? `${today.slice(0, 8)}01`;
   const to = q.to ?? today;
-  const [sold, sales] = await Promise.all([
-    soldBetween(db, centreInstant(from, '00:00'), centreInstant(addDays(to, 1), '00:00')),
-    paidSalesWithMoney(db),
-  ]);
+  const [sold, sales] = await Promise.all([soldBetween(db, centreInstant(from, '00:00'), centreInstant(addDays(to, 1), '00:00')), paidSalesWithMoney(db)]);
   const horizon = addDays(today, EXPIRING_WITHIN_DAYS);
   let deferred = 0;
   const credits = { used: 0, left: 0, expired: 0, refunded: 0 };
@@ -35,7 +32,13 @@ export async function packagesReport(db: Db, q: { from?: string | undefined; to?
   return {
     from,
     to,
-    sold: sold.map((r) => ({ package_id: r.packageId, package_name: r.packageName, sales: r.sales, sessions: r.sessions, amount: paiseToRupees(r.amountPaise) })),
+    sold: sold.map((r) => ({
+      package_id: r.packageId,
+      package_name: r.packageName,
+      sales: r.sales,
+      sessions: r.sessions,
+      amount: paiseToRupees(r.amountPaise),
+    })),
     totals: {
       sales: sold.reduce((n, r) => n + r.sales, 0),
       amount: paiseToRupees(sold.reduce((n, r) => n + r.amountPaise, 0)),

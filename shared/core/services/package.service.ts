@@ -9,6 +9,7 @@ import {
   type PackageSaleDto,
   type PackageSaleListItem,
 } from '../../contract/packages.ts';
+import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { formatRupees, paiseToRupees, rupeesToPaise } from '../../domain/money.ts';
 import { lastDayOf, packageCovers, sessionsValue } from '../../domain/packages.ts';
 import { centreNow, toHhMm } from '../../domain/time.ts';
@@ -92,7 +93,14 @@ export async function createPackage(db: Db, input: PackageCreate, by: { adminId:
         createdAt: now,
         updatedAt: now,
       });
-      await insertAudit(tx, { ...adminActor(by.adminId), action: 'package.create', entityType: 'package', entityId: row.id, before: null, after: auditablePackage(row) });
+      await insertAudit(tx, {
+        ...adminActor(by.adminId),
+        action: 'package.create',
+        entityType: 'package',
+        entityId: row.id,
+        before: null,
+        after: auditablePackage(row),
+      });
       return { package: toPackageDto(row), message: PM.packageCreated(row.name) };
     });
   } catch (err) {
@@ -102,7 +110,13 @@ export async function createPackage(db: Db, input: PackageCreate, by: { adminId:
 }
 
 /** PATCH /api/admin/packages/{id} (super admins): sales already made keep what they were sold. */
-export async function updatePackage(db: Db, id: number, patch: PackagePatch, by: { adminId: number }, now: Date): Promise<{ package: PackageDto; message: string }> {
+export async function updatePackage(
+  db: Db,
+  id: number,
+  patch: PackagePatch,
+  by: { adminId: number },
+  now: Date,
+): Promise<{ package: PackageDto; message: string }> {
   await refuseUnknownTherapists(db, patch.therapist_ids);
   try {
     return await db.transaction(async (tx) => {
@@ -171,13 +185,7 @@ function auditableSale(s: SaleRow): Record<string, unknown> {
  * their package's link. In the transaction that records the money, holding the sale's lock; once only
  * (the sold credit's unique index), whatever called it.
  */
-export async function settleSalePaid(
-  tx: DbOrTx,
-  sale: SaleRow,
-  paid: { method: SaleMethod },
-  by: Actor,
-  now: Date,
-): Promise<SaleRow> {
+export async function settleSalePaid(tx: DbOrTx, sale: SaleRow, paid: { method: SaleMethod }, by: Actor, now: Date): Promise<SaleRow> {
   const soldOn = centreNow(now).date;
   const after = (await updateSaleRow(tx, sale.id, {
     status: 'PAID',
@@ -187,7 +195,14 @@ export async function settleSalePaid(
     updatedAt: now,
   }))!;
   await appendCredit(tx, { saleId: sale.id, kind: 'sold', sessions: sale.sessionsTotal, actor: by.actor, byAdminId: by.adminId, occurredAt: now });
-  await insertAudit(tx, { ...by, action: 'package_sale.paid', entityType: 'package_sale', entityId: sale.id, before: auditableSale(sale), after: auditableSale(after) });
+  await insertAudit(tx, {
+    ...by,
+    action: 'package_sale.paid',
+    entityType: 'package_sale',
+    entityId: sale.id,
+    before: auditableSale(sale),
+    after: auditableSale(after),
+  });
   await enqueueInTx(tx, [intent('mail.package-sold', jobIds.packageSoldMail(sale.id), { saleId: sale.id })], now);
   return after;
 }
@@ -313,9 +328,9 @@ export async function listSales(db: Db, q: { q?: string | undefined; status?: Sa
 
 /** The sale a package token opens; one answer for a malformed or unknown token. */
 export async function saleOfToken(db: DbOrTx, token: unknown): Promise<SaleRow> {
-  if (!isTokenShaped(token)) throw new AppError('not_found', 'Not found');
+  if (!isTokenShaped(token)) throw new AppError('not_found', M.notFound);
   const sale = await findSaleByTokenHash(db, hashBookingToken(token));
-  if (!sale) throw new AppError('not_found', 'Not found');
+  if (!sale) throw new AppError('not_found', M.notFound);
   return sale;
 }
 
@@ -343,7 +358,7 @@ export type CreditUse = { bookingId: number; therapistId: number; bookingType: '
  * the sale's row lock makes two uses at once take one credit each or be refused. `field` names the
  * form's field at fault for a sale that cannot be used.
  */
-export async function useCredit(tx: DbOrTx, saleId: number, use: CreditUse, by: Actor, now: Date, field = 'package_sale_id'): Promise<void> {
+export async function spendCredit(tx: DbOrTx, saleId: number, use: CreditUse, by: Actor, now: Date, field = 'package_sale_id'): Promise<void> {
   const sale = await saleForUpdate(tx, saleId);
   if (!sale) throw fieldError(field, PM.saleNotFound(saleId));
   if (sale.status !== 'PAID') throw new AppError('conflict', PM.saleNotPaid(saleId));

@@ -280,7 +280,13 @@ export async function handlePaymentWebhook(
     if (link && saleOfReference(link.reference_id) !== undefined) {
       // A package sale's link (issue 34): its own settlement.
       const entity = parsed.payload?.payment?.entity;
-      const paid = entity && { provider: deps.payments.name, linkId: link.id, paymentId: entity.id, amountPaise: entity.amount, method: ledgerMethod(entity.method) };
+      const paid = entity && {
+        provider: deps.payments.name,
+        linkId: link.id,
+        paymentId: entity.id,
+        amountPaise: entity.amount,
+        method: ledgerMethod(entity.method),
+      };
       return saleWebhook(tx, deps, parsed.event, link, paid, now);
     }
     if (!link || bookingId === undefined) return 'ignored';
