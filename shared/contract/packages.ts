@@ -27,6 +27,7 @@ export const PACKAGE_MESSAGES = {
   extendLater: (on: string) => `The new expiry date must be after ${on}.`,
   extendExpired: (id: number) => `Package sale ${id} has expired and its sessions are gone: it cannot be extended.`,
   extended: (id: number, on: string) => `Package sale ${id} now expires on ${on}.`,
+  alreadyRefunded: (id: number) => `Package sale ${id} was refunded already.`,
   nothingToRefund: (id: number) => `Package sale ${id} has no unused session to refund.`,
   refundUnderWay: (id: number) => `A refund of package sale ${id} is under way; please try again in a minute.`,
   refunded: (id: number, rupees: string) => `Refund of ${rupees} for the unused sessions of package sale ${id} recorded.`,

@@ -1045,7 +1045,7 @@ export function apiRoutes(year: number): ApiRoute[] {
       summary: "Book a session with one of the package's sessions instead of a payment",
       params: packageTokenParam,
       body: { json: packageBookSchema, required: true },
-      responses: { 201: json(packageBookResponseSchema, 'Booked and confirmed') },
+      responses: { 200: json(packageBookResponseSchema, 'Booked and confirmed') },
     },
 
     // ---- Health and this document

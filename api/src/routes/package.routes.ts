@@ -123,7 +123,7 @@ export function packageRoutes(deps: AppDeps): Router {
     const input = parseOr400(packageBookSchema, req.body);
     const booked = await bookWithCredit(deps, token, input);
     deps.readCache.changed(`therapist:${input.therapist_id}`);
-    res.status(201).json(booked);
+    res.json(booked);
   });
   return r;
 }

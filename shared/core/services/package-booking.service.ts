@@ -10,7 +10,8 @@ import { enqueueInTx } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { auditableBooking, insertBookingRow, updateBookingRow } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
-import { checkSlot, type SlotRefusal } from '../repositories/slot-check.repository.ts';
+import { checkSlot } from '../repositories/slot-check.repository.ts';
+import { WIZARD_REFUSALS } from './booking.service.ts';
 import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import { manageTokenFor, manageUrlFor } from './booking-token.ts';
 import { clientPackageView, saleOfToken, spendCredit } from './package.service.ts';
@@ -19,27 +20,10 @@ import { clientPackageView, saleOfToken, spendCredit } from './package.service.t
  * A session booked in the wizard with a package credit instead of a payment (issue 34). The client is
  * recognised by their package's private link (its token), never by an e-mail address: the booking is
  * the sale's client's. The slot is asked of the one checker (slot_refusal) with the client's window,
- * as the wizard's bookings are, and taken through the live-slot index; the credit is used in the same
+ * as the wizard's bookings are (refused in the wizard's words), and taken through the live-slot index; the credit is used in the same
  * transaction, holding the sale's lock, so the booking and its credit stand or fall together. The
  * booking is confirmed at once (no money is due) with its follow-ups: meeting link, e-mails, reminder.
  */
-
-/** The checker's refusals in the wizard's words (the client's window: Sundays closed, 15 working days). */
-const REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
-  sunday: ['booking_date', M.sundayClosed],
-  before_window: ['booking_date', M.dateOutsideWindow],
-  after_window: ['booking_date', M.dateOutsideWindow],
-  passed: ['booking_time_slot_start', M.slotPassed],
-  notice: ['booking_time_slot_start', M.slotNotOffered],
-  therapist: ['therapist_id', M.therapistNotFound],
-  therapist_type: ['therapist_id', M.therapistTypeMismatch],
-  location: ['location_id', M.locationMismatch],
-  not_on_schedule: ['booking_time_slot_start', M.slotNotOffered],
-  schedule_blocked: ['booking_time_slot_start', M.slotNotOffered],
-  off_schedule: ['booking_time_slot_start', M.slotNotOffered],
-  day_closed: ['booking_time_slot_start', M.slotNotOffered],
-  service: ['booking_time_slot_start', M.slotNotOffered],
-};
 
 export type PackageBookDeps = { db: Db; config: { jwtSecret: string; publicBaseUrl: string }; logger: Logger; now: () => Date };
 
@@ -51,7 +35,7 @@ export async function bookWithCredit(
   const now = deps.now();
   const sale = await saleOfToken(deps.db, token);
   const online = input.booking_type === 'ONLINE';
-  const { refusal, holder } = await checkSlot(
+  const { refusal } = await checkSlot(
     deps.db,
     {
       therapistId: input.therapist_id,
@@ -63,8 +47,8 @@ export async function bookWithCredit(
     },
     slotWindow('client', now),
   );
-  if (refusal) throw fieldError(...REFUSALS[refusal]);
-  if (holder === 'block') throw fieldError('booking_time_slot_start', M.slotNotOffered);
+  // The checker's refusals in the wizard's words; a slot held (a booking, an admin block) is the live-slot index's to refuse.
+  if (refusal) throw fieldError(...WIZARD_REFUSALS[refusal]);
   let bookingId: number;
   try {
     bookingId = await deps.db.transaction(async (tx) => {

@@ -50,6 +50,8 @@ export async function refundSale(
     if (!sale) throw new AppError('not_found', PM.saleNotFound(id));
     if (await openIntentOfSale(tx, id)) throw new AppError('conflict', PM.refundUnderWay(id));
     const totals = (await saleWithTotals(tx, id))!;
+    // One refund per sale (its credit row and its provider idempotency key are the sale's).
+    if (totals.refunded > 0) throw new AppError('conflict', PM.alreadyRefunded(id));
     const money = await moneyOfSale(tx, id);
     const amountPaise = refundablePaise(totals, money.capturedPaise - money.refundedPaise);
     if (amountPaise <= 0) throw new AppError('conflict', PM.nothingToRefund(id));

@@ -303,8 +303,8 @@ async function saleItem(db: DbOrTx, s: SaleListRow): Promise<PackageSaleListItem
 }
 
 /** What a refund of a sale's unused sessions returns now: their share of the price, at most the money held. */
-export function refundablePaise(s: Pick<SaleListRow, 'pricePaise' | 'sessionsTotal' | 'left' | 'status'>, heldPaise: number): number {
-  if (s.status !== 'PAID' || s.left <= 0) return 0;
+export function refundablePaise(s: Pick<SaleListRow, 'pricePaise' | 'sessionsTotal' | 'left' | 'status' | 'refunded'>, heldPaise: number): number {
+  if (s.status !== 'PAID' || s.left <= 0 || s.refunded > 0) return 0;
   return Math.min(heldPaise, sessionsValue(s.pricePaise, s.sessionsTotal, s.left));
 }
 

@@ -163,10 +163,10 @@ export function cashUpExport(report: CashUpReport): Export {
         columns: columns('time', 'booking_id', 'client_name', 'session_date', 'session_time', 'kind', 'cash_up_method', 'paid_with', 'amount', 'recorded_by'),
         rows: report.movements.map((m) => ({
           time: m.time,
-          booking_id: m.booking_id,
+          booking_id: m.booking_id ?? `Package sale ${m.package_sale_id}`,
           client_name: m.client_name,
-          session_date: m.session_date,
-          session_time: m.session_time,
+          session_date: m.session_date ?? '',
+          session_time: m.session_time ?? '',
           kind: m.kind === 'PAYMENT' ? 'Payment' : 'Refund',
           cash_up_method: CASH_UP_METHOD_LABELS[m.method],
           paid_with: m.paid_with,
