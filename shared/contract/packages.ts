@@ -209,7 +209,6 @@ export const packageRefundResponseSchema = z.strictObject({
 
 /** GET /api/packages: the packages on sale, for the wizard. */
 export const publicPackageSchema = packageDtoSchema.omit({ is_active: true });
-export type PublicPackageDto = z.infer<typeof publicPackageSchema>;
 
 /** POST /api/packages/purchase: the wizard's purchase, paid once through a payment link. */
 export const packagePurchaseSchema = z.strictObject({

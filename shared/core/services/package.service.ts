@@ -385,11 +385,6 @@ export async function creditBackOnCancel(tx: DbOrTx, bookingId: number, inPolicy
   return appendCredit(tx, { saleId: credit.saleId, kind: 'returned', sessions: 1, bookingId, actor: by.actor, byAdminId: by.adminId, occurredAt: now });
 }
 
-/** Whether the booking was paid with a package credit (its money is on the sale, not the booking). */
-export async function paidFromPackage(db: DbOrTx, bookingId: number): Promise<boolean> {
-  return (await creditOfBooking(db, bookingId)) !== undefined;
-}
-
 /**
  * POST /api/admin/package-sales/{id}/extend (super admins): a later last day, audited with the reason.
  * Not once its credits have expired (they are gone); a reminder is due again before the new date.

@@ -29,7 +29,8 @@ export type { AffectedBookingDto, CatalogueTherapistDto, HolidayDto, StaffDto, W
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-async function call<T>(method: Method, path: string, body?: unknown, opts: { auth?: boolean; raw?: Blob } = {}): Promise<T> {
+/** One call of the panel's API (also package-api.ts's): the bearer token, the server's detail as the error. */
+export async function call<T>(method: Method, path: string, body?: unknown, opts: { auth?: boolean; raw?: Blob } = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const auth = opts.auth ?? true;
   if (auth) {
