@@ -31,6 +31,7 @@ describe('Sidebar', () => {
       'Calendar View',
       'Client List',
       'Cash-up',
+      'Packages',
       'Reports',
       'Income',
       'Audit Log',
@@ -54,7 +55,7 @@ describe('Sidebar', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'My Account']);
+    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'Packages', 'My Account']);
     expect(within(nav).getByRole('link', { name: 'Cash-up' }).getAttribute('href')).toBe('/admin/cash-up');
   });
 
@@ -88,12 +89,12 @@ describe('AdminApp access rules', () => {
     expect(screen.queryByRole('link', { name: 'Income' })).toBeNull();
   });
 
-  it('a super admin gets the Reports screen with its three tabs', async () => {
+  it('a super admin gets the Reports screen with its four tabs', async () => {
     signIn(true);
     mockFetch({ 'GET /api/admin/reports/inventory': { total_amount: 0, payments: [] } });
     render(<AdminApp route="reports" />);
     const tabs = await screen.findAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Inventory', 'End of Day', 'Therapist Monthly']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Inventory', 'End of Day', 'Therapist Monthly', 'Packages']);
     expect(await screen.findByText('No inventory data available.')).toBeTruthy();
   });
 
