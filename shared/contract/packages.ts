@@ -209,6 +209,7 @@ export const packageRefundResponseSchema = z.strictObject({
 
 /** GET /api/packages: the packages on sale, for the wizard. */
 export const publicPackageSchema = packageDtoSchema.omit({ is_active: true });
+export type PublicPackageDto = z.infer<typeof publicPackageSchema>;
 
 /** POST /api/packages/purchase: the wizard's purchase, paid once through a payment link. */
 export const packagePurchaseSchema = z.strictObject({
@@ -220,6 +221,7 @@ export const packagePurchaseSchema = z.strictObject({
   request_key: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: 'request_key must be 16 to 64 letters, digits, - or _' }),
 });
 export type PackagePurchase = z.output<typeof packagePurchaseSchema>;
+export type PackagePurchaseInput = z.input<typeof packagePurchaseSchema>;
 export const packagePurchaseResponseSchema = z.strictObject({
   sale_id: z.number().int(),
   payment_link_url: z.string(),
@@ -257,12 +259,15 @@ export const packageBookSchema = z
     if (v.booking_type === 'OFFLINE' && !v.location_id) ctx.addIssue({ code: 'custom', path: ['location_id'], message: 'Please choose a centre' });
   });
 export type PackageBook = z.output<typeof packageBookSchema>;
+export type PackageBookInput = z.input<typeof packageBookSchema>;
 export const packageBookResponseSchema = z.strictObject({
   booking_id: z.number().int(),
   message: z.string(),
   manage_url: z.string(),
   package: clientPackageSchema,
 });
+export type PackageBookResponse = z.infer<typeof packageBookResponseSchema>;
+export type PackagePurchaseResponse = z.infer<typeof packagePurchaseResponseSchema>;
 
 // ---- Reports
 

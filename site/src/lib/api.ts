@@ -8,6 +8,14 @@ import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
 import type { ManageBookingDto, ManageChangeResultDto, ManageRescheduleBody } from '../../../shared/contract/manage.ts';
 import type { BookingDetailsResponse, BookingRecord, GenerateLinkInput, PaymentLinkResponse, PaymentLinkSaved } from '../../../shared/contract/payment-link.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../../shared/contract/public.ts';
+import type {
+  ClientPackageDto,
+  PackageBookInput,
+  PackageBookResponse,
+  PackagePurchaseInput,
+  PackagePurchaseResponse,
+  PublicPackageDto,
+} from '../../../shared/contract/packages.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -114,3 +122,12 @@ export function manageTokenOf(manageUrl: unknown): string | null {
 
 export const locationImage = (id: number) => `/get_location_image/${id}.png`;
 export const therapistImage = (imageUrl: string) => `/get_specific_image/${encodeURIComponent(imageUrl)}`;
+
+// ---- Packages of sessions (issue 34): on sale, bought through a payment link, used by their private link.
+export type { ClientPackageDto, PublicPackageDto };
+export const getPackages = () => get<PublicPackageDto[]>('/api/packages');
+export const purchasePackage = (body: PackagePurchaseInput) => post<PackagePurchaseResponse>('/api/packages/purchase', body);
+/** The client's package; `search` passes the payment provider's return on (it settles the payment). */
+export const getMyPackage = (token: string, search = '') =>
+  get<ClientPackageDto>(`/api/packages/${encodeURIComponent(token)}${search && !search.startsWith('?') ? `?${search}` : search}`);
+export const bookFromPackage = (token: string, body: PackageBookInput) => post<PackageBookResponse>(`/api/packages/${encodeURIComponent(token)}/book`, body);
