@@ -16,6 +16,7 @@ import { expirePackages } from '../../shared/core/services/package-expiry.servic
 import { reconcileSales } from '../../shared/core/services/package-payment.service.ts';
 import { handlePaymentWebhook } from '../../shared/core/services/payment.service.ts';
 import { finishAbandonedRefunds } from '../../shared/core/services/refund-recovery.service.ts';
+import { insertSaleRefundIntent } from '../../shared/core/repositories/refund-intent.repository.ts';
 import type { WorkerDeps } from '../../worker/src/handlers/handler.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
@@ -562,6 +563,45 @@ describe('bought online', () => {
     const intents = await database.db.select().from(refundIntents).where(eq(refundIntents.packageSaleId, p.sale_id));
     expect(intents.map((i) => i.status)).toEqual(['DONE']);
     expect(await finishAbandonedRefunds(worker, { olderThanMs: 0 })).toMatchObject({ done: 0 });
+  });
+});
+
+describe('a package refund left halfway', () => {
+  it('is finished by the reconciliation: the provider asked again under the same key, the refund recorded once, the sessions refunded', async () => {
+    const id = await definePackage({ sessions_count: 2, price: 2000 });
+    const res = await request(app)
+      .post('/api/packages/purchase')
+      .send({ package_id: id, ...client(), request_key: randomUUID() })
+      .expect(201);
+    const linkId = new URL(res.body.payment_link_url).pathname.split('/').pop()!;
+    await request(app)
+      .get(`/api/packages/${res.body.token}`)
+      .query(Object.fromEntries(new URL(await payments.pay(linkId)).searchParams))
+      .expect(200);
+    const [capture] = await saleLedger(res.body.sale_id);
+    // The process stopped after phase 1: the intent written, the provider never asked.
+    await insertSaleRefundIntent(database.db, {
+      packageSaleId: res.body.sale_id,
+      amountPaise: 200000,
+      counterPaise: 0,
+      parts: [
+        { provider: 'sandbox', paymentId: capture!.paymentId, amountPaise: 200000, idempotencyKey: `pkg-refund-${res.body.sale_id}-${capture!.paymentId}` },
+      ],
+      reason: 'Unused package sessions refunded',
+      requestedBy: `admin:${admins.superadmin.id}`,
+      byAdminId: admins.superadmin.id,
+      action: { kind: 'package-refund', adminId: admins.superadmin.id, sessions: 2 },
+      createdAt: clock.now(),
+    });
+    // Meanwhile no session can be used.
+    expect((await book(fromPackage(res.body.sale_id))).status).toBe(409);
+    expect(await finishAbandonedRefunds(worker, { olderThanMs: 0 })).toMatchObject({ done: 1 });
+    expect(await finishAbandonedRefunds(worker, { olderThanMs: 0 })).toMatchObject({ done: 0 });
+    expect((await saleLedger(res.body.sale_id)).map((l) => [l.kind, l.amountPaise])).toEqual([
+      ['capture', 200000],
+      ['refund', -200000],
+    ]);
+    expect(await detail(res.body.sale_id)).toMatchObject({ sessions_left: 0, sessions_refunded: 2, refunded: 2000 });
   });
 });
 

@@ -94,7 +94,7 @@ export async function refundSale(
   if (begun.intent) {
     const asked = await askProvider(deps, begun.intent);
     const failure = asked.failure ? (asked.failure.error instanceof Error ? asked.failure.error.message : String(asked.failure.error)) : undefined;
-    const settled = await settleSaleRefund(deps, begun.intent, asked, failure === undefined ? {} : { failure });
+    const settled = (await settleSaleRefund(deps, begun.intent, asked, failure === undefined ? {} : { failure })).intent;
     if (settled.status !== 'DONE') throw asked.failure?.error ?? new AppError('bad_gateway', PM.refundUnderWay(id));
     const outcome = outcomeOf(settled);
     result = { amountPaise: outcome.refundedPaise, sessions: (settled.action as SaleRefundAction).sessions, status: outcome.status };
@@ -133,7 +133,7 @@ async function settleSaleRefund(
   refund: SaleRefundIntent,
   asked: Asked,
   end: { failure?: string; keepOpen?: boolean },
-): Promise<SaleRefundIntent> {
+): Promise<{ intent: SaleRefundIntent; applied: boolean }> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     await saleForUpdate(tx, refund.packageSaleId);
@@ -150,15 +150,17 @@ async function settleSaleRefund(
         occurredAt: now,
       });
     }
-    if (current.status !== 'OPEN' || end.keepOpen) return current;
-    if (end.failure !== undefined) return (await closeRefundIntent(tx, refund.id, { status: 'FAILED', failure: end.failure, at: now })) as SaleRefundIntent;
+    if (current.status !== 'OPEN' || end.keepOpen) return { intent: current, applied: false };
+    if (end.failure !== undefined) {
+      return { intent: (await closeRefundIntent(tx, refund.id, { status: 'FAILED', failure: end.failure, at: now })) as SaleRefundIntent, applied: false };
+    }
     const parts = refund.parts.map((p) => {
       const answer = asked.done.find((d) => d.part.paymentId === p.paymentId)!.refund;
       return { ...p, refundId: answer.id, status: answer.status === 'pending' ? ('pending' as const) : ('processed' as const) };
     });
     const closed = (await closeRefundIntent(tx, refund.id, { status: 'DONE', parts, at: now })) as SaleRefundIntent;
     await applySaleRefund(tx, refund.packageSaleId, refund.action as SaleRefundAction, { amountPaise: refund.amountPaise, atCounter: false }, now);
-    return closed;
+    return { intent: closed, applied: true };
   });
 }
 
@@ -171,6 +173,6 @@ export async function finishSaleRefund(deps: RefundDeps, refund: SaleRefundInten
   }
   const failure = asked.failure ? (asked.failure.error instanceof Error ? asked.failure.error.message : String(asked.failure.error)) : undefined;
   const settled = await settleSaleRefund(deps, refund, asked, failure === undefined ? {} : { failure });
-  if (settled.status === 'DONE' && !asked.failure) return 'done';
-  return settled.status === 'FAILED' ? 'failed' : 'noop';
+  if (settled.applied) return 'done';
+  return asked.failure && settled.intent.status === 'FAILED' ? 'failed' : 'noop';
 }
