@@ -27,6 +27,8 @@ import { paymentLinkSendJob } from './handlers/payment-link-send.job.ts';
 import { paymentLinkMailJob } from './handlers/payment-link-mail.job.ts';
 import { whatsappPaymentLinkJob } from './handlers/whatsapp-payment-link.job.ts';
 import { seriesConfirmationMailJob, seriesMovedMailJob } from './handlers/series-mail.job.ts';
+import { packageExpiringMailJob, packageRefundedMailJob, packageSoldMailJob } from './handlers/package-mail.job.ts';
+import { packagesExpireJob } from './handlers/packages-expire.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
 
@@ -53,6 +55,10 @@ export const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'whatsapp.payment-link': whatsappPaymentLinkJob,
   'mail.series-confirmation': seriesConfirmationMailJob,
   'mail.series-moved': seriesMovedMailJob,
+  'mail.package-sold': packageSoldMailJob,
+  'mail.package-expiring': packageExpiringMailJob,
+  'mail.package-refunded': packageRefundedMailJob,
+  'packages.expire': packagesExpireJob,
 };
 
 export type WorkerOptions = {
@@ -146,8 +152,14 @@ export const LEDGER_RECONCILE_PATTERN = '40 * * * *';
 export const RETENTION_PATTERN = '15 3 * * *';
 
 /**
+ * The packages' nightly upkeep (issue 34): daily at 00:45 in the centre's zone, once the day before has
+ * ended there, so a package whose last day was yesterday expires. A pattern, not `every`, as above.
+ */
+export const PACKAGES_EXPIRE_PATTERN = '45 0 * * *';
+
+/**
  * Repeatable jobs: payment reconciliation, ledger reconciliation, the nightly report aggregation at
- * 00:30 and the retention prune at 03:15 in the centre's zone.
+ * 00:30, the packages' expiry at 00:45 and the retention prune at 03:15 in the centre's zone.
  */
 export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOptions, 'reconcileEveryMinutes'>): Promise<void> {
   await queues.payments.upsertJobScheduler('payments.reconcile', { every: opts.reconcileEveryMinutes * 60_000 }, { name: 'payments.reconcile', data: {} });
@@ -158,6 +170,7 @@ export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOption
   );
   await queues.reports.upsertJobScheduler('reports.nightly', { pattern: '30 0 * * *', tz: CENTRE_TIME_ZONE }, { name: 'reports.nightly', data: {} });
   await queues.reports.upsertJobScheduler('reports.retention', { pattern: RETENTION_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'reports.retention', data: {} });
+  await queues.reports.upsertJobScheduler('packages.expire', { pattern: PACKAGES_EXPIRE_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'packages.expire', data: {} });
 }
 
 /**

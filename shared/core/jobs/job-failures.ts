@@ -31,6 +31,10 @@ const JOB_LABELS: Record<JobName, string> = {
   'mail.staff-invitation': 'Staff invitation e-mail',
   'mail.series-confirmation': 'Series confirmation e-mail',
   'mail.series-moved': 'Series change e-mail',
+  'mail.package-sold': 'Package e-mail',
+  'mail.package-expiring': 'Package expiry reminder',
+  'mail.package-refunded': 'Package refund e-mail',
+  'packages.expire': 'Package expiry',
 };
 
 /** The booking a job's payload names, if it names one. */

@@ -110,6 +110,17 @@ export const JOBS = {
    * open for one short run a day.
    */
   'reports.retention': { queue: 'reports', payload: z.strictObject({}) },
+  /** A package sold (issue 34): the client's e-mail with their package's private link. */
+  'mail.package-sold': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
+  /** Seven days before a package expires with sessions left: one reminder per expiry date. */
+  'mail.package-expiring': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
+  /** The unused sessions of a package refunded: what goes back, and how. */
+  'mail.package-refunded': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
+  /**
+   * Nightly: credits of packages past their last day expire, and clients whose package expires within
+   * seven days with sessions left are reminded (each once). On the reports queue, the nightly upkeep's.
+   */
+  'packages.expire': { queue: 'reports', payload: z.strictObject({}) },
   /** A staff account's set-password link (a new account, or a password reset); the token is derived in the worker, never stored. */
   'mail.staff-invitation': { queue: 'mail', payload: z.strictObject({ invitationId: z.uuid(), kind: z.enum(['invite', 'reset']) }) },
 } as const;
@@ -191,4 +202,8 @@ export const jobIds = {
   seriesConfirmationMail: (seriesId: number, recipient: 'client' | 'therapist') => `mail-series-confirmation.${seriesId}.${recipient}`,
   /** Per move (its instant): each move of a series is its own message. */
   seriesMovedMail: (seriesId: number, at: Date, recipient: 'client' | 'therapist') => `mail-series-moved.${seriesId}.${at.getTime()}.${recipient}`,
+  packageSoldMail: (saleId: number) => `mail-package-sold.${saleId}`,
+  /** Per expiry date: a package extended after its reminder is reminded again before its new date. */
+  packageExpiringMail: (saleId: number, expiresOn: string) => `mail-package-expiring.${saleId}.${expiresOn}`,
+  packageRefundMail: (saleId: number) => `mail-package-refunded.${saleId}`,
 };

@@ -91,7 +91,7 @@ function escapeHtml(s: string): string {
  * Every web address in the paragraphs is a link in the HTML part (the text part shows it as it is):
  * the video call's, the Manage booking link's (`link` gives it its words), a set-password link's.
  */
-function renderHtml(title: string, paragraphs: string[], link?: { href: string; text: string }): string {
+export function renderHtml(title: string, paragraphs: string[], link?: { href: string; text: string }): string {
   const linked = (html: string) =>
     html.replace(/https?:\/\/[^\s<>"']*[^\s<>"'.,;:)]/g, (href) => {
       const text = link && href === escapeHtml(link.href) ? escapeHtml(link.text) : href;

@@ -17,6 +17,7 @@ export const ADMIN_ROUTES = {
   reports: '/admin/Reports',
   income: '/admin/Income',
   cashUp: '/admin/cash-up',
+  packages: '/admin/packages',
   auditLog: '/admin/audit-log',
   queues: '/admin/queues',
   therapists: '/admin/therapists',

@@ -19,6 +19,7 @@ const Patients = lazy(() => import('./Patients.tsx'));
 const Clients = lazy(() => import('./Clients.tsx'));
 const Reports = lazy(() => import('./Reports.tsx'));
 const CashUp = lazy(() => import('./CashUp.tsx'));
+const Packages = lazy(() => import('./Packages.tsx'));
 const Income = lazy(() => import('./Income.tsx'));
 const AuditLog = lazy(() => import('./AuditLog.tsx'));
 const Therapists = lazy(() => import('./Therapists.tsx'));
@@ -44,6 +45,8 @@ function Screen({ route, onLogout }: { route: AdminRoute } & ScreenProps) {
       return <Clients onLogout={onLogout} />;
     case 'cash-up':
       return <CashUp />;
+    case 'packages':
+      return <Packages />;
     case 'reports':
       return <Reports />;
     case 'income':
