@@ -20,6 +20,7 @@ import { healthRoutes } from './routes/health.routes.ts';
 import { metricsRoutes } from './routes/metrics.routes.ts';
 import { jobFailureRoutes } from './routes/job-failures.routes.ts';
 import { waitlistRoutes } from './routes/waitlist.routes.ts';
+import { packageRoutes } from './routes/package.routes.ts';
 import { manageRoutes } from './routes/manage.routes.ts';
 import { openApiRoutes } from './routes/openapi.routes.ts';
 import { cachedPublicReads } from './routes/public-reads.ts';
@@ -71,6 +72,7 @@ export function buildApp(input: AppDeps): express.Express {
   // Ahead of adminRoutes, whose /api/admin guard would refuse the set-password link (it has no session).
   app.use(catalogueRoutes(deps));
   app.use(jobFailureRoutes(deps));
+  app.use(packageRoutes(deps));
   app.use(adminRoutes(deps));
   if (deps.payments.name === 'sandbox') app.use(sandboxRoutes(deps, deps.payments as SandboxPayments));
   mountBullBoard(app, deps.jobs.queues, deps.queuesGuard ?? queuesGuard(deps), deps.config.publicBaseUrl);

@@ -256,7 +256,8 @@ export const manualBookingSchema = z
       .number({ error: MB.amountRequired })
       .positive({ error: MB.amountRequired })
       .max(10_000_000, { error: 'Amount is too large' })
-      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most 2 decimals' }),
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'Amount may have at most 2 decimals' })
+      .optional(),
     payment_transaction_id: text(64)
       .regex(/^[A-Za-z0-9_-]*$/, { error: 'Transaction id may hold letters, digits, - and _ only' })
       .optional(),
@@ -269,8 +270,14 @@ export const manualBookingSchema = z
     admin_confirmed: z.boolean({ error: 'admin_confirmed must be true or false' }).optional(),
     payment_status: z.enum(PAYMENT_STATUSES, { error: 'Unknown payment status' }).optional(),
     payment_method: deskMethodSchema.optional(),
+    // Issue 34: "From a package": one credit of this sale pays the session; no money moves.
+    package_sale_id: positiveInt('Package sale ID must be a positive whole number').optional(),
   })
   .superRefine((v, ctx) => {
+    if (v.amount === undefined && v.package_sale_id === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: MB.amountRequired });
+    if (v.package_sale_id !== undefined && (v.payment_method || v.payment_status === 'PENDING')) {
+      ctx.addIssue({ code: 'custom', path: ['package_sale_id'], message: MB.packageNotWithPayment });
+    }
     if (v.booking_type === 'OFFLINE' && !v.location_id) {
       ctx.addIssue({ code: 'custom', path: ['location_id'], message: MB.locationRequired });
     }

@@ -28,11 +28,13 @@ export const cashUpMovementSchema = z.strictObject({
   /** When the money moved (ISO 8601), and that time at the centre ('HH:MM', IST). */
   occurred_at: z.string(),
   time: z.string(),
-  booking_id: z.number().int(),
+  /** The booking the money is for; null for a package sale's money (package_sale_id, issue 34). */
+  booking_id: z.number().int().nullable(),
+  package_sale_id: z.number().int().nullable(),
   client_name: z.string(),
-  /** The session the money is for: its date and start time at the centre. */
-  session_date: z.string(),
-  session_time: z.string(),
+  /** The session the money is for: its date and start time at the centre (null for a package sale). */
+  session_date: z.string().nullable(),
+  session_time: z.string().nullable(),
   method: cashUpMethodSchema,
   /** The ledger's own method: for ONLINE what the client paid with (UPI, CARD, …). */
   paid_with: paymentSchema.shape.method,

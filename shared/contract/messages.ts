@@ -28,6 +28,7 @@ export const MANUAL_BOOKING_MESSAGES = {
   locationRequired: 'Location is required for offline booking',
   amountRequired: 'Amount is required and must be positive',
   paidNowNotPending: 'A session paid now is not awaiting payment: send payment_method or payment_status PENDING, not both.',
+  packageNotWithPayment: 'A session paid from a package takes no payment: send package_sale_id without payment_method or payment_status PENDING.',
 } as const;
 
 export const API_MESSAGES = {

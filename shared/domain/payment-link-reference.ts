@@ -13,3 +13,17 @@ export function bookingOfReference(reference: string | null | undefined): number
   const m = reference ? /^([1-9]\d{0,8})(?:-[A-Za-z0-9]{1,16})?$/.exec(reference) : null;
   return m ? Number(m[1]) : undefined;
 }
+
+/**
+ * A package sale's link (issue 34): `pkg-{sale id}-{suffix}`, which no booking reference matches, so a
+ * payment for a package is never taken for a booking's.
+ */
+export function saleLinkReference(saleId: number, suffix: string): string {
+  return `pkg-${saleId}-${suffix}`;
+}
+
+/** The package sale a reference_id points to, or undefined. */
+export function saleOfReference(reference: string | null | undefined): number | undefined {
+  const m = reference ? /^pkg-([1-9]\d{0,8})-[A-Za-z0-9]{1,16}$/.exec(reference) : null;
+  return m ? Number(m[1]) : undefined;
+}

@@ -338,6 +338,7 @@ describe('Manual Booking', () => {
     ).toEqual([
       ['Pay at the centre', true],
       ['Paid now', false],
+      ['From a package', false],
     ]);
     expect(screen.getByText('Saved as Pending; payment is collected at the visit.')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Booking Date'), { target: { value: addDays(today, 2) } });

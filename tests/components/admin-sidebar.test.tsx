@@ -33,6 +33,7 @@ describe('Sidebar', () => {
       'Client List',
       'Cash-up',
       'Waitlist',
+      'Packages',
       'Reports',
       'Income',
       'Audit Log',
@@ -56,7 +57,7 @@ describe('Sidebar', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'Waitlist', 'My Account']);
+    ).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'Waitlist', 'Packages', 'My Account']);
     expect(within(nav).getByRole('link', { name: 'Cash-up' }).getAttribute('href')).toBe('/admin/cash-up');
   });
 
@@ -90,12 +91,12 @@ describe('AdminApp access rules', () => {
     expect(screen.queryByRole('link', { name: 'Income' })).toBeNull();
   });
 
-  it('a super admin gets the Reports screen with its three tabs', async () => {
+  it('a super admin gets the Reports screen with its four tabs', async () => {
     signIn(true);
     mockFetch({ 'GET /api/admin/reports/inventory': ledgerServer([]) });
     render(<AdminApp route="reports" />);
     const tabs = await screen.findAllByRole('tab');
-    expect(tabs.map((t) => t.textContent)).toEqual(['Inventory', 'End of Day', 'Therapist Monthly']);
+    expect(tabs.map((t) => t.textContent)).toEqual(['Inventory', 'End of Day', 'Therapist Monthly', 'Packages']);
     expect(await screen.findByText('No inventory data available.')).toBeTruthy();
   });
 
@@ -135,6 +136,7 @@ describe('Cash-up', () => {
             occurred_at: '2026-11-23T04:00:00.000Z',
             time: '09:30',
             booking_id: 7,
+            package_sale_id: null,
             client_name: 'Meera Pillai',
             session_date: '2026-11-23',
             session_time: '11:00',
@@ -149,6 +151,7 @@ describe('Cash-up', () => {
             occurred_at: '2026-11-23T11:30:00.000Z',
             time: '17:00',
             booking_id: 7,
+            package_sale_id: null,
             client_name: 'Meera Pillai',
             session_date: '2026-11-23',
             session_time: '11:00',
@@ -163,6 +166,7 @@ describe('Cash-up', () => {
             occurred_at: '2026-11-23T12:30:00.000Z',
             time: '18:00',
             booking_id: 9,
+            package_sale_id: null,
             client_name: 'Diya Menon',
             session_date: '2026-11-20',
             session_time: '11:00',

@@ -235,6 +235,7 @@ describe('cash-up', () => {
       occurred_at: '2026-11-23T12:30:00.000Z',
       time: '18:00',
       booking_id: ids.late,
+      package_sale_id: null,
       client_name: 'Diya Menon',
       session_date: '2026-11-20',
       session_time: '11:00',

@@ -28,6 +28,8 @@ import { paymentLinkMailJob } from './handlers/payment-link-mail.job.ts';
 import { whatsappPaymentLinkJob } from './handlers/whatsapp-payment-link.job.ts';
 import { seriesConfirmationMailJob, seriesMovedMailJob } from './handlers/series-mail.job.ts';
 import { waitlistMailJob, waitlistOfferExpiryJob, waitlistSlotFreedJob } from './handlers/waitlist.job.ts';
+import { packageExpiringMailJob, packageRefundedMailJob, packageSoldMailJob } from './handlers/package-mail.job.ts';
+import { packagesExpireJob } from './handlers/packages-expire.job.ts';
 import { armHoldExpiry, HOLD_CHECK_MS } from './hold-expiry.ts';
 import { redispatchFromOutbox, watchRedisData, type RedisRecovery } from './redis-recovery.ts';
 
@@ -57,6 +59,10 @@ export const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'waitlist.slot-freed': waitlistSlotFreedJob,
   'waitlist.offer-expiry': waitlistOfferExpiryJob,
   'mail.waitlist': waitlistMailJob,
+  'mail.package-sold': packageSoldMailJob,
+  'mail.package-expiring': packageExpiringMailJob,
+  'mail.package-refunded': packageRefundedMailJob,
+  'packages.expire': packagesExpireJob,
 };
 
 export type WorkerOptions = {
@@ -150,8 +156,14 @@ export const LEDGER_RECONCILE_PATTERN = '40 * * * *';
 export const RETENTION_PATTERN = '15 3 * * *';
 
 /**
+ * The packages' nightly upkeep (issue 34): daily at 00:45 in the centre's zone, once the day before has
+ * ended there, so a package whose last day was yesterday expires. A pattern, not `every`, as above.
+ */
+export const PACKAGES_EXPIRE_PATTERN = '45 0 * * *';
+
+/**
  * Repeatable jobs: payment reconciliation, ledger reconciliation, the nightly report aggregation at
- * 00:30 and the retention prune at 03:15 in the centre's zone.
+ * 00:30, the packages' expiry at 00:45 and the retention prune at 03:15 in the centre's zone.
  */
 export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOptions, 'reconcileEveryMinutes'>): Promise<void> {
   await queues.payments.upsertJobScheduler('payments.reconcile', { every: opts.reconcileEveryMinutes * 60_000 }, { name: 'payments.reconcile', data: {} });
@@ -162,6 +174,7 @@ export async function registerSchedulers(queues: Queues, opts: Pick<WorkerOption
   );
   await queues.reports.upsertJobScheduler('reports.nightly', { pattern: '30 0 * * *', tz: CENTRE_TIME_ZONE }, { name: 'reports.nightly', data: {} });
   await queues.reports.upsertJobScheduler('reports.retention', { pattern: RETENTION_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'reports.retention', data: {} });
+  await queues.reports.upsertJobScheduler('packages.expire', { pattern: PACKAGES_EXPIRE_PATTERN, tz: CENTRE_TIME_ZONE }, { name: 'packages.expire', data: {} });
 }
 
 /**

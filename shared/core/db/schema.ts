@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   customType,
@@ -423,9 +424,9 @@ export const paymentsLedger = pgTable(
   'payments_ledger',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    bookingId: integer('booking_id')
-      .notNull()
-      .references(() => bookings.id),
+    /** The booking the money is for; null for a package sale's money (package_sale_id), which is for no one session. */
+    bookingId: integer('booking_id').references(() => bookings.id),
+    packageSaleId: integer('package_sale_id').references((): AnyPgColumn => packageSales.id),
     kind: text('kind').$type<'capture' | 'refund'>().notNull(),
     /** razorpay, sandbox, or counter (money taken at the centre). */
     provider: text('provider').$type<'razorpay' | 'sandbox' | 'counter'>().notNull(),
@@ -445,9 +446,11 @@ export const paymentsLedger = pgTable(
     check('payments_ledger_sign_check', sql`(${t.kind} = 'capture' and ${t.amountPaise} > 0) or (${t.kind} = 'refund' and ${t.amountPaise} < 0)`),
     check('payments_ledger_method_check', sql`${t.method} in ('UPI', 'CARD', 'NETBANKING', 'WALLET', 'CASH', 'BANK_TRANSFER', 'OTHER')`),
     check('payments_ledger_refund_id_check', sql`(${t.kind} = 'refund') = (${t.refundId} is not null)`),
+    check('payments_ledger_owner_check', sql`(${t.bookingId} is null) <> (${t.packageSaleId} is null)`),
     uniqueIndex('payments_ledger_capture_uq').on(t.provider, t.paymentId).where(sql`${t.kind} = 'capture'`),
     uniqueIndex('payments_ledger_refund_uq').on(t.provider, t.refundId).where(sql`${t.kind} = 'refund'`),
     index('payments_ledger_booking_idx').on(t.bookingId),
+    index('payments_ledger_package_sale_idx').on(t.packageSaleId).where(sql`${t.packageSaleId} is not null`),
     index('payments_ledger_occurred_idx').on(t.occurredAt),
   ],
 );
@@ -535,9 +538,9 @@ export const refundIntents = pgTable(
   'refund_intents',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    bookingId: integer('booking_id')
-      .notNull()
-      .references(() => bookings.id),
+    /** The booking whose money goes back; null for a package sale's refund (package_sale_id). */
+    bookingId: integer('booking_id').references(() => bookings.id),
+    packageSaleId: integer('package_sale_id').references((): AnyPgColumn => packageSales.id),
     /** All of the refund; counterPaise of it is money taken at the counter, due there once the intent is DONE. */
     amountPaise: integer('amount_paise').notNull(),
     counterPaise: integer('counter_paise').notNull().default(0),
@@ -559,7 +562,9 @@ export const refundIntents = pgTable(
     check('refund_intents_status_check', sql`${t.status} in ('OPEN', 'DONE', 'FAILED')`),
     check('refund_intents_amount_check', sql`${t.amountPaise} > 0 and ${t.counterPaise} >= 0 and ${t.counterPaise} < ${t.amountPaise}`),
     check('refund_intents_finished_check', sql`(${t.status} = 'OPEN') = (${t.finishedAt} is null)`),
+    check('refund_intents_owner_check', sql`(${t.bookingId} is null) <> (${t.packageSaleId} is null)`),
     uniqueIndex('refund_intents_open_uq').on(t.bookingId).where(sql`${t.status} = 'OPEN'`),
+    uniqueIndex('refund_intents_open_sale_uq').on(t.packageSaleId).where(sql`${t.status} = 'OPEN' and ${t.packageSaleId} is not null`),
     index('refund_intents_open_idx').on(t.createdAt).where(sql`${t.status} = 'OPEN'`),
   ],
 );
@@ -806,5 +811,124 @@ export const waitlistOffers = pgTable(
     uniqueIndex('waitlist_offers_slot_uq').on(t.entryId, t.bookingDate, t.bookingTimeSlotStart),
     // At most one open offer per entry.
     uniqueIndex('waitlist_offers_open_uq').on(t.entryId).where(sql`${t.outcome} is null`),
+  ],
+);
+
+/** The session formats a package may cover: the wizard's first step (online, or in person at a centre). */
+export type PackageSessionType = 'ONLINE' | 'OFFLINE';
+
+/**
+ * A package of sessions a super admin defines (issue 34): so many sessions for one price, used within
+ * so many days of the sale. Empty session_types or therapist_ids cover every format or therapist.
+ * Inactive packages are sold no more; sales made stay as they are.
+ */
+export const packages = pgTable(
+  'packages',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    name: text('name').notNull(),
+    sessionsCount: smallint('sessions_count').notNull(),
+    pricePaise: integer('price_paise').notNull(),
+    validityDays: smallint('validity_days').notNull(),
+    sessionTypes: text('session_types').array().$type<PackageSessionType[]>().notNull().default(sql`'{}'::text[]`),
+    therapistIds: integer('therapist_ids').array().notNull().default(sql`'{}'::integer[]`),
+    isActive: boolean('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('packages_name_uq').on(sql`lower(${t.name})`),
+    check('packages_sessions_check', sql`${t.sessionsCount} between 1 and 100`),
+    check('packages_price_check', sql`${t.pricePaise} > 0`),
+    check('packages_validity_check', sql`${t.validityDays} between 1 and 1095`),
+    check('packages_session_types_check', sql`${t.sessionTypes} <@ '{ONLINE,OFFLINE}'::text[]`),
+  ],
+);
+
+/**
+ * One package sold to one client, at the desk or online. What was sold is kept with the sale (sessions,
+ * price), so editing the package later changes no sale. An online sale waits for its payment
+ * (AWAITING_PAYMENT) and is PAID, its credits sold, only when the provider reports the payment captured;
+ * one whose link ended unpaid is LAPSED. The client's private link is keyed on the sale's id (as the
+ * Manage booking link is): only its SHA-256 is kept.
+ */
+export const packageSales = pgTable(
+  'package_sales',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => packages.id),
+    clientFullName: text('client_full_name').notNull(),
+    clientEmail: text('client_email').notNull(),
+    clientMobile: text('client_mobile').notNull(),
+    sessionsTotal: smallint('sessions_total').notNull(),
+    pricePaise: integer('price_paise').notNull(),
+    validityDays: smallint('validity_days').notNull(),
+    channel: text('channel').$type<'DESK' | 'ONLINE'>().notNull(),
+    /** How it was paid: the desk's method, or the provider's method name once an online payment is captured. */
+    paymentMethod: text('payment_method').$type<'UPI' | 'CARD' | 'NETBANKING' | 'WALLET' | 'CASH' | 'BANK_TRANSFER' | 'OTHER'>(),
+    status: text('status').$type<'AWAITING_PAYMENT' | 'PAID' | 'LAPSED'>().notNull(),
+    soldAt: timestamp('sold_at', { withTimezone: true }),
+    /** The last day (at the centre) a credit may be used for a session; credits left after it expire. */
+    expiresOn: date('expires_on', { mode: 'string' }),
+    tokenHash: text('token_hash'),
+    razorpayPaymentLinkId: text('razorpay_payment_link_id'),
+    paymentLinkUrl: text('payment_link_url'),
+    /** The client's idempotency key for an online purchase: a retried request finds the sale it made. */
+    requestKey: text('request_key'),
+    soldByAdminId: integer('sold_by_admin_id').references(() => adminUsers.id),
+    expiryReminderSentAt: timestamp('expiry_reminder_sent_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    check('package_sales_channel_check', sql`${t.channel} in ('DESK', 'ONLINE')`),
+    check('package_sales_status_check', sql`${t.status} in ('AWAITING_PAYMENT', 'PAID', 'LAPSED')`),
+    check('package_sales_paid_check', sql`(${t.status} = 'PAID') = (${t.soldAt} is not null and ${t.expiresOn} is not null)`),
+    check('package_sales_price_check', sql`${t.pricePaise} > 0 and ${t.sessionsTotal} > 0`),
+    uniqueIndex('package_sales_token_uq').on(t.tokenHash),
+    uniqueIndex('package_sales_link_uq').on(t.razorpayPaymentLinkId),
+    uniqueIndex('package_sales_request_key_uq').on(t.requestKey),
+    index('package_sales_expires_idx').on(t.expiresOn).where(sql`${t.status} = 'PAID'`),
+    index('package_sales_awaiting_idx').on(t.createdAt).where(sql`${t.status} = 'AWAITING_PAYMENT'`),
+  ],
+);
+
+export type PackageCreditKind = 'sold' | 'used' | 'returned' | 'expired' | 'refunded';
+
+/**
+ * The credits of a sale, append-only (a trigger refuses updates and deletes): each row moves `sessions`
+ * credits (sold +n; used -1 and returned +1 with their booking; expired and refunded -n, what was left).
+ * Credits left are the sum, never below zero (a trigger checks it under the sale's row lock). The
+ * partial unique indexes make each event happen once: one sale, one use and one return per booking,
+ * one expiry and one refund per sale.
+ */
+export const packageCredits = pgTable(
+  'package_credits',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    saleId: integer('sale_id')
+      .notNull()
+      .references(() => packageSales.id),
+    kind: text('kind').$type<PackageCreditKind>().notNull(),
+    sessions: smallint('sessions').notNull(),
+    bookingId: integer('booking_id').references(() => bookings.id),
+    /** Who: 'admin:{id}', 'client', 'worker:…'. */
+    actor: text('actor').notNull(),
+    byAdminId: integer('by_admin_id').references(() => adminUsers.id),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    check('package_credits_kind_check', sql`${t.kind} in ('sold', 'used', 'returned', 'expired', 'refunded')`),
+    check(
+      'package_credits_sessions_check',
+      sql`case ${t.kind} when 'sold' then ${t.sessions} > 0 when 'used' then ${t.sessions} = -1 when 'returned' then ${t.sessions} = 1 else ${t.sessions} < 0 end`,
+    ),
+    check('package_credits_booking_check', sql`(${t.kind} in ('used', 'returned')) = (${t.bookingId} is not null)`),
+    index('package_credits_sale_idx').on(t.saleId, t.id),
+    uniqueIndex('package_credits_sold_uq').on(t.saleId).where(sql`${t.kind} = 'sold'`),
+    uniqueIndex('package_credits_expired_uq').on(t.saleId).where(sql`${t.kind} = 'expired'`),
+    uniqueIndex('package_credits_refunded_uq').on(t.saleId).where(sql`${t.kind} = 'refunded'`),
+    uniqueIndex('package_credits_used_uq').on(t.bookingId).where(sql`${t.kind} = 'used'`),
+    uniqueIndex('package_credits_returned_uq').on(t.bookingId).where(sql`${t.kind} = 'returned'`),
   ],
 );

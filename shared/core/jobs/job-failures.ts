@@ -34,6 +34,10 @@ const JOB_LABELS: Record<JobName, string> = {
   'waitlist.slot-freed': 'Offering a freed slot to the waitlist',
   'waitlist.offer-expiry': 'Passing an unclaimed waitlist offer on',
   'mail.waitlist': 'Waitlist e-mail',
+  'mail.package-sold': 'Package e-mail',
+  'mail.package-expiring': 'Package expiry reminder',
+  'mail.package-refunded': 'Package refund e-mail',
+  'packages.expire': 'Package expiry',
 };
 
 /** The booking a job's payload names, if it names one. */

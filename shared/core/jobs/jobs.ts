@@ -126,6 +126,17 @@ export const JOBS = {
     queue: 'mail',
     payload: z.strictObject({ entryId: z.number().int().positive(), kind: z.enum(['joined', 'offer']), offerId: z.number().int().positive().optional() }),
   },
+  /** A package sold (issue 34): the client's e-mail with their package's private link. */
+  'mail.package-sold': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
+  /** Seven days before a package expires with sessions left: one reminder per expiry date. */
+  'mail.package-expiring': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
+  /** The unused sessions of a package refunded: what goes back, and how. */
+  'mail.package-refunded': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
+  /**
+   * Nightly: credits of packages past their last day expire, and clients whose package expires within
+   * seven days with sessions left are reminded (each once). On the reports queue, the nightly upkeep's.
+   */
+  'packages.expire': { queue: 'reports', payload: z.strictObject({}) },
   /** A staff account's set-password link (a new account, or a password reset); the token is derived in the worker, never stored. */
   'mail.staff-invitation': { queue: 'mail', payload: z.strictObject({ invitationId: z.uuid(), kind: z.enum(['invite', 'reset']) }) },
 } as const;
@@ -211,4 +222,8 @@ export const jobIds = {
   waitlistOfferExpiry: (offerId: number) => `waitlist-offer-expiry.${offerId}`,
   waitlistOfferMail: (offerId: number) => `mail-waitlist-offer.${offerId}`,
   waitlistJoinedMail: (entryId: number) => `mail-waitlist-joined.${entryId}`,
+  packageSoldMail: (saleId: number) => `mail-package-sold.${saleId}`,
+  /** Per expiry date: a package extended after its reminder is reminded again before its new date. */
+  packageExpiringMail: (saleId: number, expiresOn: string) => `mail-package-expiring.${saleId}.${expiresOn}`,
+  packageRefundMail: (saleId: number) => `mail-package-refunded.${saleId}`,
 };

@@ -11,10 +11,11 @@ export type CashUpRow = {
   amount_paise: number;
   /** ISO 8601 in UTC. */
   occurred_at: string;
-  booking_id: number;
+  booking_id: number | null;
+  package_sale_id: number | null;
   client_full_name: string;
-  booking_date: string;
-  booking_time_slot_start: string;
+  booking_date: string | null;
+  booking_time_slot_start: string | null;
   /** The admin who recorded it, if one did. */
   admin_username: string | null;
   /** Recorded by the ledger reconciliation: the payment or refund it found at the provider and wrote in. */
@@ -30,7 +31,8 @@ export async function ledgerRowsBetween(db: Pick<Db, 'execute'>, from: Date, to:
   const res = await db.execute<CashUpRow>(sql`
     select l.id::int as id, l.kind, l.provider, l.method, l.amount_paise,
            to_char(l.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
-           l.booking_id, b.client_full_name, b.booking_date, b.booking_time_slot_start::text as booking_time_slot_start,
+           l.booking_id, l.package_sale_id, coalesce(b.client_full_name, s.client_full_name) as client_full_name,
+           b.booking_date, b.booking_time_slot_start::text as booking_time_slot_start,
            a.username as admin_username,
            exists (
              select 1 from payment_discrepancies d
@@ -39,7 +41,8 @@ export async function ledgerRowsBetween(db: Pick<Db, 'execute'>, from: Date, to:
                  or (l.kind = 'refund' and d.kind = 'MISSING_REFUND' and d.refund_id = l.refund_id))
            ) as by_reconciliation
     from payments_ledger l
-    join bookings b on b.id = l.booking_id
+    left join bookings b on b.id = l.booking_id
+    left join package_sales s on s.id = l.package_sale_id
     left join admin_users a on a.id = l.recorded_by_admin_id
     where l.occurred_at >= ${from.toISOString()}::timestamptz and l.occurred_at < ${to.toISOString()}::timestamptz
     order by l.occurred_at, l.id`);

@@ -6,8 +6,10 @@ export type LedgerRow = typeof paymentsLedger.$inferSelect;
 export type LedgerMethod = LedgerRow['method'];
 export type LedgerProvider = LedgerRow['provider'];
 
-export type Capture = {
-  bookingId: number;
+/** Whose money a ledger row is: a booking's, or a package sale's (bookingId null). */
+type Owner = { bookingId: number; packageSaleId?: undefined } | { bookingId?: null; packageSaleId: number };
+
+export type Capture = Owner & {
   provider: LedgerProvider;
   paymentId: string;
   linkId?: string | null;
@@ -33,7 +35,8 @@ export async function recordCaptures(db: DbOrTx, captures: readonly Capture[]): 
     .insert(paymentsLedger)
     .values(
       captures.map((c) => ({
-        bookingId: c.bookingId,
+        bookingId: c.bookingId ?? null,
+        packageSaleId: c.packageSaleId ?? null,
         kind: 'capture' as const,
         provider: c.provider,
         paymentId: c.paymentId,
@@ -54,8 +57,7 @@ export async function ledgerForBooking(db: DbOrTx, bookingId: number): Promise<L
   return db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, bookingId)).orderBy(paymentsLedger.id);
 }
 
-export type Refund = {
-  bookingId: number;
+export type Refund = Owner & {
   provider: LedgerProvider;
   /** The payment the money goes back from. */
   paymentId: string;
@@ -74,7 +76,8 @@ export async function recordRefund(db: DbOrTx, r: Refund): Promise<boolean> {
   const rows = await db
     .insert(paymentsLedger)
     .values({
-      bookingId: r.bookingId,
+      bookingId: r.bookingId ?? null,
+      packageSaleId: r.packageSaleId ?? null,
       kind: 'refund',
       provider: r.provider,
       paymentId: r.paymentId,
@@ -122,7 +125,9 @@ export async function hasProviderCapture(db: DbOrTx, provider: LedgerProvider, p
 
 /** A provider's captured payment as the ledger has it, with the ledger's refunds of it (positive). */
 export type LedgerPayment = {
-  bookingId: number;
+  /** The booking the payment is for, or null with the package sale it is for. */
+  bookingId: number | null;
+  packageSaleId: number | null;
   paymentId: string;
   amountPaise: number;
   refunds: { refundId: string; amountPaise: number }[];
@@ -131,7 +136,12 @@ export type LedgerPayment = {
 /** The provider's captures recorded at or after `since`, oldest first, each with every refund the ledger has of it. */
 export async function ledgerPaymentsSince(db: DbOrTx, provider: LedgerProvider, since: Date): Promise<LedgerPayment[]> {
   const captures = await db
-    .select({ bookingId: paymentsLedger.bookingId, paymentId: paymentsLedger.paymentId, amountPaise: paymentsLedger.amountPaise })
+    .select({
+      bookingId: paymentsLedger.bookingId,
+      packageSaleId: paymentsLedger.packageSaleId,
+      paymentId: paymentsLedger.paymentId,
+      amountPaise: paymentsLedger.amountPaise,
+    })
     .from(paymentsLedger)
     .where(and(eq(paymentsLedger.kind, 'capture'), eq(paymentsLedger.provider, provider), gte(paymentsLedger.occurredAt, since)))
     .orderBy(asc(paymentsLedger.occurredAt), asc(paymentsLedger.id));

@@ -8,6 +8,14 @@ import type { DbOrTx } from '../db/client.ts';
  */
 export type RefundIntentRow = typeof refundIntents.$inferSelect;
 export type { RefundIntentPart };
+/** An intent to refund a booking's money (every kind but a package sale's refund). */
+export type BookingRefundIntent = RefundIntentRow & { bookingId: number };
+/** An intent to refund a package sale's money (issue 34). */
+export type SaleRefundIntent = RefundIntentRow & { bookingId: null; packageSaleId: number };
+
+export function isSaleIntent(i: RefundIntentRow): i is SaleRefundIntent {
+  return i.packageSaleId !== null;
+}
 
 export type NewRefundIntent = {
   bookingId: number;
@@ -21,18 +29,32 @@ export type NewRefundIntent = {
   createdAt: Date;
 };
 
-export async function insertRefundIntent(tx: DbOrTx, i: NewRefundIntent): Promise<RefundIntentRow> {
+export async function insertRefundIntent(tx: DbOrTx, i: NewRefundIntent): Promise<BookingRefundIntent> {
   const [row] = await tx.insert(refundIntents).values(i).returning();
-  return row!;
+  return row as BookingRefundIntent;
+}
+
+export async function insertSaleRefundIntent(tx: DbOrTx, i: Omit<NewRefundIntent, 'bookingId'> & { packageSaleId: number }): Promise<SaleRefundIntent> {
+  const [row] = await tx.insert(refundIntents).values(i).returning();
+  return row as SaleRefundIntent;
 }
 
 /** The booking's open intent, if any (one at most: refund_intents_open_uq). */
-export async function openIntentOfBooking(db: DbOrTx, bookingId: number): Promise<RefundIntentRow | undefined> {
+export async function openIntentOfBooking(db: DbOrTx, bookingId: number): Promise<BookingRefundIntent | undefined> {
   const [row] = await db
     .select()
     .from(refundIntents)
     .where(and(eq(refundIntents.bookingId, bookingId), eq(refundIntents.status, 'OPEN')));
-  return row;
+  return row as BookingRefundIntent | undefined;
+}
+
+/** The package sale's open refund intent, if any (one at most: refund_intents_open_sale_uq). */
+export async function openIntentOfSale(db: DbOrTx, saleId: number): Promise<SaleRefundIntent | undefined> {
+  const [row] = await db
+    .select()
+    .from(refundIntents)
+    .where(and(eq(refundIntents.packageSaleId, saleId), eq(refundIntents.status, 'OPEN')));
+  return row as SaleRefundIntent | undefined;
 }
 
 /** An intent by id, locked. */
@@ -60,11 +82,12 @@ export async function closeRefundIntent(
 }
 
 /** Intents still open that were written before `before`, oldest first: left by a process that stopped between its phases. */
-export async function openIntentsBefore(db: DbOrTx, before: Date, limit = 100): Promise<RefundIntentRow[]> {
-  return db
+export async function openIntentsBefore(db: DbOrTx, before: Date, limit = 100): Promise<(BookingRefundIntent | SaleRefundIntent)[]> {
+  const rows = await db
     .select()
     .from(refundIntents)
     .where(and(eq(refundIntents.status, 'OPEN'), lt(refundIntents.createdAt, before)))
     .orderBy(asc(refundIntents.createdAt), asc(refundIntents.id))
     .limit(limit);
+  return rows as (BookingRefundIntent | SaleRefundIntent)[];
 }

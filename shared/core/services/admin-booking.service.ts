@@ -74,6 +74,7 @@ import { closeOpenLink } from './payment.service.ts';
 import { linkForBooking, sendPaymentLink, type LinkDeps } from './payment-link-send.service.ts';
 import { manageTokenFor } from './booking-token.ts';
 import { pageOf } from './paging.ts';
+import { creditBackOnCancel, spendCredit } from './package.service.ts';
 import { mapAdminBooking, mapClientBooking, mapClientSearch } from './booking-records.ts';
 
 const silentLogger = createLogger({ level: 'silent' });
@@ -191,6 +192,10 @@ export async function cancelBooking(
       if ('intent' in refund) return { intent: refund.intent, openLink: action.openLink };
       outcome = refund.settled;
     }
+    // A session paid from a package (issue 34): cancelled with the policy's notice its credit comes
+    // back; a late cancel keeps it used, as the terms charge the fee. Such a booking holds no money, so
+    // no refund is under way here.
+    if (before.bookingType !== 'ADMIN_BLOCK') await creditBackOnCancel(tx, id, !withinNotice(sessionStart(before), now, opts.noticeHours), who(by), now);
     return { response: await applyAdminCancel(tx, { bookingId: id, action, outcome, now, logger }), openLink: action.openLink };
   });
   let response: CancelResponse;
@@ -424,9 +429,11 @@ export async function therapistSlotStates(db: Db, therapistId: number, query: Sl
  * awaiting the payment link sent to the client, in person to be paid at the centre, or the spec's
  * online booking confirmed with no money recorded ("Payment not recorded").
  */
-export type ManualSettlement = 'PAID_NOW' | 'SEND_LINK' | 'PAY_AT_CENTRE' | 'NOT_RECORDED';
+export type ManualSettlement = 'PAID_NOW' | 'SEND_LINK' | 'PAY_AT_CENTRE' | 'NOT_RECORDED' | 'FROM_PACKAGE';
 
-export function manualSettlement(input: Pick<ManualBooking, 'booking_type' | 'payment_method' | 'payment_status'>): ManualSettlement {
+export function manualSettlement(input: Pick<ManualBooking, 'booking_type' | 'payment_method' | 'payment_status' | 'package_sale_id'>): ManualSettlement {
+  // Issue 34: one credit of the chosen sale pays it: confirmed, no money moves, nothing in the ledger.
+  if (input.package_sale_id !== undefined) return 'FROM_PACKAGE';
   if (input.payment_method) return 'PAID_NOW';
   if (input.booking_type === 'OFFLINE') return 'PAY_AT_CENTRE';
   return input.payment_status === 'PENDING' ? 'SEND_LINK' : 'NOT_RECORDED';
@@ -499,15 +506,20 @@ export async function createManualBooking(
         clientMobile: input.client_mobile,
         clientNote: input.client_note ?? '',
         termsAccepted: input.terms_accepted ?? false,
-        paymentStatus: settlement === 'PAID_NOW' || settlement === 'NOT_RECORDED' ? 'COMPLETED' : 'PENDING',
+        paymentStatus: settlement === 'PAID_NOW' || settlement === 'NOT_RECORDED' || settlement === 'FROM_PACKAGE' ? 'COMPLETED' : 'PENDING',
         paymentTransactionId: input.payment_transaction_id || randomUUID(),
-        amountPaise: rupeesToPaise(input.amount),
+        // A session from a package is paid by its sale's money: it has no fee of its own to record or refund.
+        amountPaise: settlement === 'FROM_PACKAGE' ? 0 : rupeesToPaise(input.amount!),
         adminConfirmed: true,
         createdByAdminId: by.adminId,
         paidAt: settlement === 'PAID_NOW' ? now : null,
       });
       if (opts.tokenSecret) {
         await updateBookingRow(tx, row.id, { manageTokenHash: manageTokenFor(opts.tokenSecret, row.id).hash });
+      }
+      if (settlement === 'FROM_PACKAGE') {
+        const use = { bookingId: row.id, therapistId: row.therapistId, bookingType: input.booking_type, bookingDate: row.bookingDate };
+        await spendCredit(tx, input.package_sale_id!, use, who(by), now);
       }
       await insertAudit(tx, {
         ...who(by),

@@ -56,6 +56,21 @@ export function manageUrlFor(publicBaseUrl: string, secret: string, bookingId: n
   return `${publicBaseUrl.replace(/\/+$/, '')}/manage-booking?token=${manageTokenFor(secret, bookingId).token}`;
 }
 
+/**
+ * A package sale's private token (issue 34): the client's link to their package, by which the wizard
+ * recognises them (never by e-mail alone). Keyed on the server's secret and the sale's id, its own
+ * label, so the worker puts the same link in every e-mail; the database keeps only its SHA-256.
+ */
+export function packageTokenFor(secret: string, saleId: number): { token: string; hash: string } {
+  const token = createHmac('sha256', derivedKey(secret, 'package-sale-token')).update(String(saleId), 'utf8').digest('base64url');
+  return { token, hash: hashBookingToken(token) };
+}
+
+/** The client's private package address. */
+export function packageUrlFor(publicBaseUrl: string, secret: string, saleId: number): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/my-package?token=${packageTokenFor(secret, saleId).token}`;
+}
+
 /** Whether a string has the shape of a token at all (43 base64url characters), before any lookup. */
 export function isTokenShaped(token: unknown): token is string {
   return typeof token === 'string' && TOKEN_SHAPE.test(token);

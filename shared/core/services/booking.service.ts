@@ -21,7 +21,7 @@ export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
  * What the checker's refusals (slot_refusal, slot-check.repository.ts) mean to the wizard's client: the
  * field at fault and its message. A booking's window has no notice, so `notice` never comes.
  */
-const REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
+export const WIZARD_REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
   sunday: ['booking_date', M.sundayClosed],
   before_window: ['booking_date', M.dateOutsideWindow],
   after_window: ['booking_date', M.dateOutsideWindow],
@@ -42,7 +42,7 @@ export function refusalError(refusal: SlotRefusal, actor: Actor): AppError {
   if (actor.kind === 'admin' && (refusal === 'before_window' || refusal === 'after_window')) {
     return fieldError('booking_date', ADMIN_MESSAGES.manualDateWindow);
   }
-  return fieldError(...REFUSALS[refusal]);
+  return fieldError(...WIZARD_REFUSALS[refusal]);
 }
 
 function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {

@@ -3,6 +3,8 @@ import { providerLabel, type DiscrepancyKind } from '../../domain/payment-discre
 import { AppError } from '../errors.ts';
 import type { DbOrTx } from '../db/client.ts';
 import type { ProviderRefund } from '../providers/payments/payments.provider.ts';
+import { saleForUpdate } from '../repositories/package.repository.ts';
+import { openIntentOfSale } from '../repositories/refund-intent.repository.ts';
 import { findBookingForUpdate, type BookingRow } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { hasProviderCapture, ledgerPaymentsSince, recordRefund, type LedgerPayment } from '../repositories/ledger.repository.ts';
@@ -315,11 +317,13 @@ async function checkPayment(run: Run, p: LedgerPayment, refundIssueOpen: boolean
  */
 async function recordProviderRefund(run: Run, p: LedgerPayment, r: ProviderRefund): Promise<void> {
   const { deps, provider, now } = run;
+  if (p.bookingId === null) return recordSaleProviderRefund(run, p, r);
+  const bookingId = p.bookingId;
   const outcome = await deps.db.transaction(async (tx) => {
-    const booking = await findBookingForUpdate(tx, p.bookingId);
-    if (await refundUnderWay(tx, p.bookingId)) return { recorded: false, opened: false };
+    const booking = await findBookingForUpdate(tx, bookingId);
+    if (await refundUnderWay(tx, bookingId)) return { recorded: false, opened: false };
     const written = await recordRefund(tx, {
-      bookingId: p.bookingId,
+      bookingId,
       provider,
       paymentId: p.paymentId,
       refundId: r.id,
@@ -331,12 +335,49 @@ async function recordProviderRefund(run: Run, p: LedgerPayment, r: ProviderRefun
     const opened = await openAndAudit(run, tx, {
       kind: 'MISSING_REFUND',
       provider,
-      bookingId: p.bookingId,
+      bookingId,
       paymentId: p.paymentId,
       refundId: r.id,
       ledgerPaise: null,
       providerPaise: r.amountPaise,
       detail: `${capitalise(providerLabel(provider))} refunded ${rupees(r.amountPaise)} of payment ${p.paymentId} (refund ${r.id}) and the ledger did not have it; it is now recorded. ${capitalise(bookingState(booking))}: check whether it should still take place and whether the client was told.`,
+    });
+    return { recorded: true, opened };
+  });
+  if (outcome.recorded) run.report.recordedRefunds++;
+  if (outcome.opened) run.report.detected++;
+}
+
+/**
+ * The same for a package sale's payment (issue 34): recorded against the sale, under its row lock, and
+ * left to the sale's own refund while that is under way. The unused sessions are not taken back: the
+ * owner decides, from the discrepancy, what the client still has.
+ */
+async function recordSaleProviderRefund(run: Run, p: LedgerPayment, r: ProviderRefund): Promise<void> {
+  const { deps, provider, now } = run;
+  const saleId = p.packageSaleId!;
+  const outcome = await deps.db.transaction(async (tx) => {
+    await saleForUpdate(tx, saleId);
+    if (await openIntentOfSale(tx, saleId)) return { recorded: false, opened: false };
+    const written = await recordRefund(tx, {
+      packageSaleId: saleId,
+      provider,
+      paymentId: p.paymentId,
+      refundId: r.id,
+      amountPaise: r.amountPaise,
+      reason: PROVIDER_REFUND_REASON,
+      occurredAt: now,
+    });
+    if (!written) return { recorded: false, opened: false };
+    const opened = await openAndAudit(run, tx, {
+      kind: 'MISSING_REFUND',
+      provider,
+      bookingId: null,
+      paymentId: p.paymentId,
+      refundId: r.id,
+      ledgerPaise: null,
+      providerPaise: r.amountPaise,
+      detail: `${capitalise(providerLabel(provider))} refunded ${rupees(r.amountPaise)} of payment ${p.paymentId} (refund ${r.id}) for package sale ${saleId} and the ledger did not have it; it is now recorded. Check what the client still has of the package.`,
     });
     return { recorded: true, opened };
   });

@@ -23,6 +23,7 @@ import { checkSlot, type SlotRefusal } from '../repositories/slot-check.reposito
 import { hashBookingToken, isTokenShaped, manageUrlFor } from './booking-token.ts';
 import { listSeriesSessionsBrief } from '../repositories/series.repository.ts';
 import { closeOpenLink } from './payment.service.ts';
+import { creditBackOnCancel } from './package.service.ts';
 import { beginRefund, cancelsBooking, completeRefund, refundablePaise, refundUnderWay, type ApplyRefund, type RefundOutcome } from './refund.service.ts';
 import { REFUND_WORDS } from '../../contract/refund-words.ts';
 import { sessionIcsFilename, sessionInvitation } from './session-invitation.ts';
@@ -356,6 +357,8 @@ async function refuseWhileRefunding(tx: DbOrTx, b: BookingRow, config: Config): 
 export const applyClientCancel: ApplyRefund<'client-cancel'> = async (tx, { bookingId, outcome: refund, now }) => {
   const before = (await lockBooking(tx, bookingId))!;
   const after = await cancelBookingRow(tx, bookingId, now);
+  // The client may cancel only with the policy's notice: a session paid from a package gets its credit back (issue 34).
+  await creditBackOnCancel(tx, bookingId, true, { adminId: null, actor: CLIENT_ACTOR }, now);
   await insertAudit(tx, {
     adminId: null,
     actor: CLIENT_ACTOR,

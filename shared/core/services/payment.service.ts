@@ -20,6 +20,8 @@ import { moneyOf, recordCapture, type LedgerMethod } from '../repositories/ledge
 import { beginRefund, completeRefund, refundUnderWay, type ApplyRefund } from './refund.service.ts';
 import { mapBookingRecord } from './booking-records.ts';
 import { bookingTokenMatches, manageTokenFor, manageUrlFor } from './booking-token.ts';
+import { saleWebhook } from './package-payment.service.ts';
+import { saleOfReference } from '../../domain/payment-link-reference.ts';
 import { isConfirmedBooking, manageOptions } from '../../domain/manage.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { findBookingForUpdate, updateBookingRow } from '../repositories/admin-booking.repository.ts';
@@ -32,21 +34,13 @@ import {
   unpaidOnlineBookingIds,
   awaitingLinkBookingIds,
 } from '../repositories/payment.repository.ts';
+import type { CapturedPayment, PaymentDeps } from './payment-deps.ts';
 
-export type PaymentDeps = { db: Db; payments: PaymentsProvider; config: Config; logger: Logger; now: () => Date };
+// The deps and a captured payment live apart so a package sale's payments can share them (payment-deps.ts).
+export type { CapturedPayment, PaymentDeps };
 
 /** A missing price books ₹0, but a payment link cannot be for nothing: it is made for ₹1 (spec section 9). */
 export const MIN_LINK_PAISE = 100;
-
-/** A payment the provider reports captured, with what it says of it. */
-export type CapturedPayment = {
-  provider: 'razorpay' | 'sandbox';
-  linkId: string;
-  paymentId: string;
-  /** What was captured; the booking's link amount when the report does not say (a callback). */
-  amountPaise?: number | undefined;
-  method?: LedgerMethod | undefined;
-};
 
 const METHODS: Record<string, LedgerMethod> = { upi: 'UPI', card: 'CARD', netbanking: 'NETBANKING', wallet: 'WALLET' };
 /** The ledger's method for a provider's method name. */
@@ -274,6 +268,18 @@ export async function handlePaymentWebhook(
   return deps.db.transaction(async (tx) => {
     const fresh = await recordWebhookEvent(tx, { eventId: eventId.slice(0, 200), provider: deps.payments.name, event: parsed.event.slice(0, 100) });
     if (!fresh) return 'duplicate';
+    if (link && saleOfReference(link.reference_id) !== undefined) {
+      // A package sale's link (issue 34): its own settlement.
+      const entity = parsed.payload?.payment?.entity;
+      const paid = entity && {
+        provider: deps.payments.name,
+        linkId: link.id,
+        paymentId: entity.id,
+        amountPaise: entity.amount,
+        method: ledgerMethod(entity.method),
+      };
+      return saleWebhook(tx, deps, parsed.event, link, paid, now);
+    }
     if (!link || bookingId === undefined) return 'ignored';
     switch (parsed.event) {
       case 'payment_link.paid': {

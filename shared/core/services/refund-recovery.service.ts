@@ -5,9 +5,10 @@
  * is asked again under the same idempotency keys (it answers the refund it made, or makes it now), the
  * refunds are recorded once, and the change its caller asked for is applied, as the request would have.
  */
-import { openIntentsBefore } from '../repositories/refund-intent.repository.ts';
+import { isSaleIntent, openIntentsBefore } from '../repositories/refund-intent.repository.ts';
 import { applyAdminCancel } from './admin-booking.service.ts';
 import { applyClientCancel } from './manage.service.ts';
+import { finishSaleRefund } from './package-refund.service.ts';
 import { applyStrayRefund, closeOpenLink, type PaymentDeps } from './payment.service.ts';
 import { applyApproval } from './refund-request.service.ts';
 import { finishRefund, type ApplyRefund, type RefundActionKind } from './refund.service.ts';
@@ -36,6 +37,18 @@ export async function finishAbandonedRefunds(deps: PaymentDeps, opts: { olderTha
   const report: RefundRecoveryReport = { done: 0, failed: 0, open: 0, noop: 0 };
   let lastError: unknown;
   for (const intent of await openIntentsBefore(deps.db, before)) {
+    if (isSaleIntent(intent)) {
+      // A package sale's refund (issue 34): its own change, the sale's unused credits refunded.
+      try {
+        const result = await finishSaleRefund(deps, intent);
+        report[result]++;
+        deps.logger.info({ intentId: intent.id, saleId: intent.packageSaleId, result }, 'package refund left halfway: finished by reconciliation');
+      } catch (err) {
+        lastError = err;
+        deps.logger.warn({ intentId: intent.id, saleId: intent.packageSaleId, err: (err as Error).message }, 'package refund left halfway: could not finish');
+      }
+      continue;
+    }
     const kind = intent.action.kind as RefundActionKind;
     const apply = APPLY[kind] as ApplyRefund<RefundActionKind> | undefined;
     if (!apply) {

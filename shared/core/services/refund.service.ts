@@ -13,6 +13,7 @@ import {
   intentForUpdate,
   openIntentOfBooking,
   type RefundIntentPart,
+  type BookingRefundIntent,
   type RefundIntentRow,
 } from '../repositories/refund-intent.repository.ts';
 import { addDueAtCounter, openRequest, requestsOfBooking } from '../repositories/refund-request.repository.ts';
@@ -96,7 +97,7 @@ export type ApplyRefund<K extends RefundActionKind, R = unknown> = (
 ) => Promise<R>;
 
 /** A refund begun in the caller's transaction: settled there already (nothing for the provider), or an intent to finish after the commit. */
-export type BegunRefund = { settled: RefundOutcome } | { intent: RefundIntentRow };
+export type BegunRefund = { settled: RefundOutcome } | { intent: BookingRefundIntent };
 
 /**
  * Phase 1 of a refund, in the caller's transaction (which holds the booking's row lock and has checked
@@ -165,7 +166,7 @@ async function dueAtCounter(tx: DbOrTx, bookingId: number, counterPaise: number,
 }
 
 /** The booking's refund still under way (its intent open), if any: the booking's money waits for it. */
-export async function refundUnderWay(tx: DbOrTx, bookingId: number): Promise<RefundIntentRow | undefined> {
+export async function refundUnderWay(tx: DbOrTx, bookingId: number): Promise<BookingRefundIntent | undefined> {
   return openIntentOfBooking(tx, bookingId);
 }
 
@@ -185,7 +186,7 @@ export function outcomeOf(intent: RefundIntentRow): RefundOutcome {
 }
 
 /** The provider's answers for an intent's parts, in order, up to the first that failed. */
-type Asked = {
+export type Asked = {
   done: { part: RefundIntentPart; refund: ProviderRefund }[];
   /** Why the provider did not refund a part; `refused` when asking again under the same key would answer the same. */
   failure?: { error: unknown; refused: boolean };
@@ -196,7 +197,7 @@ type Asked = {
  * open. The same key answers the same refund, so asking again (a retry, the job after a crash) never
  * refunds twice.
  */
-async function askProvider(deps: RefundDeps, intent: RefundIntentRow): Promise<Asked> {
+export async function askProvider(deps: RefundDeps, intent: RefundIntentRow): Promise<Asked> {
   const done: Asked['done'] = [];
   for (const part of intent.parts) {
     if (!deps.payments || deps.payments.name !== part.provider) {
@@ -209,7 +210,7 @@ async function askProvider(deps: RefundDeps, intent: RefundIntentRow): Promise<A
         paymentId: part.paymentId,
         amountPaise: part.amountPaise,
         idempotencyKey: part.idempotencyKey,
-        notes: { booking_id: String(intent.bookingId) },
+        notes: intent.bookingId !== null ? { booking_id: String(intent.bookingId) } : { package_sale_id: String(intent.packageSaleId) },
       });
     } catch (error) {
       // A conflict or validation error is the provider refusing this very request (more than is left,
@@ -236,7 +237,7 @@ async function askProvider(deps: RefundDeps, intent: RefundIntentRow): Promise<A
  */
 async function settle<K extends RefundActionKind>(
   deps: RefundDeps,
-  intent: RefundIntentRow,
+  intent: BookingRefundIntent,
   asked: Asked,
   apply: ApplyRefund<K>,
   end: { failure?: string; keepOpen?: boolean } = {},
@@ -286,7 +287,7 @@ const failureText = (err: unknown) => (err instanceof Error ? err.message : Stri
  * cancels nothing; a retried request is the same refund, by its keys). Should the payments.reconcile
  * job have finished the intent meanwhile, its outcome is the answer.
  */
-export async function completeRefund<K extends RefundActionKind>(deps: RefundDeps, intent: RefundIntentRow, apply: ApplyRefund<K>): Promise<RefundOutcome> {
+export async function completeRefund<K extends RefundActionKind>(deps: RefundDeps, intent: BookingRefundIntent, apply: ApplyRefund<K>): Promise<RefundOutcome> {
   const asked = await askProvider(deps, intent);
   const failure = asked.failure ? failureText(asked.failure.error) : undefined;
   const settled = await settle(deps, intent, asked, apply, failure === undefined ? {} : { failure });
@@ -306,7 +307,7 @@ export async function completeRefund<K extends RefundActionKind>(deps: RefundDep
  */
 export async function finishRefund<K extends RefundActionKind>(
   deps: RefundDeps,
-  intent: RefundIntentRow,
+  intent: BookingRefundIntent,
   apply: ApplyRefund<K>,
 ): Promise<'done' | 'failed' | 'open' | 'noop'> {
   const asked = await askProvider(deps, intent);

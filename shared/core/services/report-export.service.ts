@@ -1,5 +1,6 @@
 import type { EodReport, PaymentDto, TherapistMonthlyReport } from '../../contract/admin.ts';
 import type { CashUpReport } from '../../contract/cash-up.ts';
+import type { PackagesReport } from '../../contract/packages.ts';
 import { CASH_UP_METHOD_LABELS } from '../../domain/cash-up.ts';
 import { ATTENDANCE_WORDS } from '../../domain/attendance.ts';
 import { pad2 } from '../../domain/time.ts';
@@ -61,6 +62,14 @@ const COLUMNS = {
   session_date: text('Session Date', 14),
   paid_with: text('Paid With', 12),
   recorded_by: text('Recorded By', 18),
+  package_name: text('Package', 28),
+  sales: text('Sold', 8),
+  sessions: text('Sessions', 10),
+  figure: text('Figure', 34),
+  value: text('Value', 14),
+  sale_id: text('Sale ID', 10),
+  expires_on: text('Expires On', 14),
+  sessions_left: text('Sessions Left', 14),
 } satisfies Record<string, Omit<Column, 'key'>>;
 
 /** A sheet's columns, in order, by the fields they show. */
@@ -154,10 +163,10 @@ export function cashUpExport(report: CashUpReport): Export {
         columns: columns('time', 'booking_id', 'client_name', 'session_date', 'session_time', 'kind', 'cash_up_method', 'paid_with', 'amount', 'recorded_by'),
         rows: report.movements.map((m) => ({
           time: m.time,
-          booking_id: m.booking_id,
+          booking_id: m.booking_id ?? `Package sale ${m.package_sale_id}`,
           client_name: m.client_name,
-          session_date: m.session_date,
-          session_time: m.session_time,
+          session_date: m.session_date ?? '',
+          session_time: m.session_time ?? '',
           kind: m.kind === 'PAYMENT' ? 'Payment' : 'Refund',
           cash_up_method: CASH_UP_METHOD_LABELS[m.method],
           paid_with: m.paid_with,
@@ -185,5 +194,45 @@ export function monthlyExport(report: TherapistMonthlyReport): Export {
       'total_refunded',
     ),
     rows: report.therapist_performance.map((t) => ({ ...t })),
+  };
+}
+
+/**
+ * The packages report (issue 34): packages sold in the period, then the credits and deferred income now,
+ * then the sales expiring within 30 days. Always a workbook: its figures stand even with no sale.
+ */
+export function packagesExport(report: PackagesReport): Export {
+  return {
+    fileName: `Packages_Report_${report.from}_${report.to}.xlsx`,
+    sheetName: 'Packages_Sold',
+    columns: columns('package_name', 'sales', 'sessions', 'amount'),
+    rows: [
+      ...report.sold.map((r) => ({ package_name: r.package_name, sales: r.sales, sessions: r.sessions, amount: r.amount })),
+      { package_name: 'Total', sales: report.totals.sales, sessions: report.totals.sessions_sold, amount: report.totals.amount },
+    ],
+    more: [
+      {
+        sheetName: 'Credits',
+        columns: columns('figure', 'value'),
+        rows: [
+          { figure: 'Sessions used', value: report.credits.used },
+          { figure: 'Sessions left', value: report.credits.left },
+          { figure: 'Sessions expired', value: report.credits.expired },
+          { figure: 'Sessions refunded', value: report.credits.refunded },
+          { figure: 'Deferred income (₹, sessions not yet given)', value: report.deferred },
+        ],
+      },
+      {
+        sheetName: 'Expiring_30_Days',
+        columns: columns('sale_id', 'client_name', 'package_name', 'expires_on', 'sessions_left'),
+        rows: report.expiring.map((e) => ({
+          sale_id: e.sale_id,
+          client_name: e.client_full_name,
+          package_name: e.package_name,
+          expires_on: e.expires_on,
+          sessions_left: e.sessions_left,
+        })),
+      },
+    ],
   };
 }

@@ -252,6 +252,30 @@ export const catalogueApi = {
     admin.call('post', '/api/admin/bookings/{id}/attendance', { params: { id: bookingId }, body: { status } }),
 };
 
+/**
+ * Packages of sessions (issue 34): packages (super admins define them), sales at the desk, a sale's
+ * credits, extension and refund (super admins), the report and its workbook.
+ */
+export type { PackageDto, PackageSaleDto, PackageSaleListItem, PackagesReport } from '../../../shared/contract/packages.ts';
+/** What the package form sends (rupees). */
+export type PackageBody = RouteBody<'post', '/api/admin/packages'>;
+
+export const packageApi = {
+  packages: (activeOnly = false) => admin.call('get', '/api/admin/packages', { query: { active: activeOnly ? 'true' : undefined } }),
+  createPackage: (body: PackageBody) => admin.call('post', '/api/admin/packages', { body }),
+  updatePackage: (id: number, body: RouteBody<'patch', '/api/admin/packages/{id}'>) =>
+    admin.call('patch', '/api/admin/packages/{id}', { params: { id }, body }),
+  sales: (query: NonNullable<CallOptions<'get', '/api/admin/package-sales'>['query']> = {}) => admin.call('get', '/api/admin/package-sales', { query }),
+  sell: (body: RouteBody<'post', '/api/admin/package-sales'>) => admin.call('post', '/api/admin/package-sales', { body }),
+  sale: (id: number) => admin.call('get', '/api/admin/package-sales/{id}', { params: { id } }),
+  extend: (id: number, expiresOn: string, reason: string) =>
+    admin.call('post', '/api/admin/package-sales/{id}/extend', { params: { id }, body: { expires_on: expiresOn, ...(reason ? { reason } : {}) } }),
+  refund: (id: number, method: DeskPaymentMethod | undefined) =>
+    admin.call('post', '/api/admin/package-sales/{id}/refund', { params: { id }, body: method ? { method } : {} }),
+  report: (from: string, to: string) => admin.call('get', '/api/admin/reports/packages', { query: { from, to } }),
+  reportWorkbook: (from: string, to: string) => workbook(admin.download('/api/admin/reports/packages.xlsx', { query: { from, to } })),
+};
+
 /** "Wed 25 Nov, 10:00 — Meera Pillai (Dr. Asha Mehta)": how the panel lists a booking a change touches. */
 export function affectedLine(b: AffectedBookingDto): string {
   return `#${b.id} ${b.booking_date} ${b.booking_time_slot_start} — ${b.client_full_name || 'client'} (${b.therapist_name})`;

@@ -18,6 +18,7 @@ export const ADMIN_ROUTES = {
   income: '/admin/Income',
   cashUp: '/admin/cash-up',
   waitlist: '/admin/waitlist',
+  packages: '/admin/packages',
   auditLog: '/admin/audit-log',
   queues: '/admin/queues',
   therapists: '/admin/therapists',

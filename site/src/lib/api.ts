@@ -203,3 +203,13 @@ export function manageTokenOf(manageUrl: unknown): string | null {
 
 export const locationImage = (id: number) => `/get_location_image/${id}.png`;
 export const therapistImage = (imageUrl: string) => `/get_specific_image/${encodeURIComponent(imageUrl)}`;
+
+// ---- Packages of sessions (issue 34): on sale, bought through a payment link, used by their private link.
+export type { ClientPackageDto, PublicPackageDto } from '../../../shared/contract/packages.ts';
+export const getPackages = () => api.call('get', '/api/packages');
+export const purchasePackage = (body: RouteBody<'post', '/api/packages/purchase'>) => api.call('post', '/api/packages/purchase', { body });
+/** The client's package; `search` passes the payment provider's return on (it settles the payment). */
+export const getMyPackage = (token: string, search = '') =>
+  api.call('get', '/api/packages/{token}', { params: { token }, query: Object.fromEntries(new URLSearchParams(search)) });
+export const bookFromPackage = (token: string, body: RouteBody<'post', '/api/packages/{token}/book'>) =>
+  api.call('post', '/api/packages/{token}/book', { params: { token }, body });

@@ -1,4 +1,4 @@
-/** /robots.txt: crawlers may read the public pages, not the admin, the API, a client's payment status or their private Manage booking page. */
+/** /robots.txt: crawlers may read the public pages, not the admin, the API, a client's payment status or their private Manage booking and package pages. */
 import type { APIRoute } from 'astro';
 import { siteConfig } from '../lib/site-config.ts';
 
@@ -11,6 +11,7 @@ export const GET: APIRoute = () =>
       'Disallow: /payment-status',
       'Disallow: /manage-booking',
       'Disallow: /waitlist',
+      'Disallow: /my-package',
       'Disallow: /sandbox/',
       'Allow: /',
       '',

@@ -20,6 +20,7 @@ const Clients = lazy(() => import('./Clients.tsx'));
 const Reports = lazy(() => import('./Reports.tsx'));
 const CashUp = lazy(() => import('./CashUp.tsx'));
 const Waitlist = lazy(() => import('./Waitlist.tsx'));
+const Packages = lazy(() => import('./Packages.tsx'));
 const Income = lazy(() => import('./Income.tsx'));
 const AuditLog = lazy(() => import('./AuditLog.tsx'));
 const Therapists = lazy(() => import('./Therapists.tsx'));
@@ -47,6 +48,8 @@ function Screen({ route, onLogout }: { route: AdminRoute } & ScreenProps) {
       return <CashUp />;
     case 'waitlist':
       return <Waitlist />;
+    case 'packages':
+      return <Packages />;
     case 'reports':
       return <Reports />;
     case 'income':

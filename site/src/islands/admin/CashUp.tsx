@@ -25,7 +25,10 @@ function methodWords(m: CashUpMovement): string {
   return m.method === 'ONLINE' && m.paid_with !== 'OTHER' ? `${label} (${METHOD_WORDS[m.paid_with]})` : label;
 }
 
-const session = (m: CashUpMovement) => `${formatShortDate(m.session_date)}, ${formatTime(m.session_time)}`;
+/** The session the money is for; a package sale's money (issue 34) is for no one session. */
+const session = (m: CashUpMovement) =>
+  m.session_date && m.session_time ? `${formatShortDate(m.session_date)}, ${formatTime(m.session_time)}` : `Package sale ${m.package_sale_id}`;
+const bookingOf = (m: CashUpMovement) => (m.booking_id === null ? '--' : String(m.booking_id));
 
 type Totals = { taken: number; refunded: number; net: number };
 
@@ -126,7 +129,7 @@ function Movements({ movements }: { movements: CashUpMovement[] }) {
               <div className="adm-card__row">
                 <dt>Booking</dt>
                 <dd>
-                  {m.booking_id} · {session(m)}
+                  {bookingOf(m)} · {session(m)}
                 </dd>
               </div>
               <div className="adm-card__row">
@@ -164,7 +167,7 @@ function Movements({ movements }: { movements: CashUpMovement[] }) {
           {movements.map((m) => (
             <tr key={m.id}>
               <td className="adm-nowrap">{formatTime(m.time)}</td>
-              <td>{m.booking_id}</td>
+              <td>{bookingOf(m)}</td>
               <td>{m.client_name || '--'}</td>
               <td className="adm-nowrap">{session(m)}</td>
               <td>{m.kind === 'REFUND' ? 'Refund' : 'Payment'}</td>

@@ -1,9 +1,9 @@
 /**
- * Reports (spec section 2): Inventory, End of Day and Therapist Monthly, each with an Excel export. End
+ * Reports (spec section 2): Inventory, End of Day and Therapist Monthly, and Packages (issue 34), each with an Excel export. End
  * of Day also says each session's time, how it was paid and whether the client came (issue 31).
  */
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { adminApi, errorMessage } from '../../lib/admin-api.ts';
+import { adminApi, errorMessage, packageApi } from '../../lib/admin-api.ts';
 import { MESSAGES, formatAmount, formatShortDate, formatTime, todayAtCentre } from '../../lib/admin-format.ts';
 import { ATTENDANCE_WORDS } from '../../../../shared/domain/attendance.ts';
 import { CASH_UP_METHOD_LABELS } from '../../../../shared/domain/cash-up.ts';
@@ -13,11 +13,12 @@ import { LedgerTable, useLedgerPage } from './LedgerTable.tsx';
 import { ExportButton, Summary } from './report-parts.tsx';
 import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager, PaymentCell, StatusBadge } from './ui.tsx';
 
-type Tab = 'inventory' | 'eod' | 'monthly';
+type Tab = 'inventory' | 'eod' | 'monthly' | 'packages';
 const TABS: { key: Tab; label: string; errorName: string }[] = [
   { key: 'inventory', label: 'Inventory', errorName: 'inventory' },
   { key: 'eod', label: 'End of Day', errorName: 'end of day' },
   { key: 'monthly', label: 'Therapist Monthly', errorName: 'therapist monthly' },
+  { key: 'packages', label: 'Packages', errorName: 'packages' },
 ];
 
 export const MIN_REPORT_YEAR = 2020;
@@ -289,9 +290,113 @@ function MonthlyTab() {
   );
 }
 
+/**
+ * Packages (issue 34): sold in the period (this month so far unless changed), and now: sessions used,
+ * left, expired and refunded, those expiring within 30 days, and the money received for sessions not
+ * yet given (deferred income).
+ */
+function PackagesTab() {
+  const today = todayAtCentre();
+  const [range, setRange] = useState({ from: `${today.slice(0, 8)}01`, to: today });
+  const fromId = useId();
+  const toId = useId();
+  const { data, loading, error, refresh } = useReport('packages-report', range, (q) => packageApi.report(q.from, q.to), 'packages');
+  return (
+    <>
+      <div className="adm-panel__head">
+        <h2>Packages Report</h2>
+        <ExportButton workbook={() => packageApi.reportWorkbook(range.from, range.to)} fileName={`Packages_Report_${range.from}_${range.to}.xlsx`} hasData />
+      </div>
+      <div className="btn-row">
+        <div className="field adm-inline-field">
+          <label className="label" htmlFor={fromId}>
+            Sold from
+          </label>
+          <input
+            id={fromId}
+            className="input"
+            type="date"
+            value={range.from}
+            onChange={(e) => e.target.value && setRange((r) => ({ ...r, from: e.target.value }))}
+          />
+        </div>
+        <div className="field adm-inline-field">
+          <label className="label" htmlFor={toId}>
+            to
+          </label>
+          <input id={toId} className="input" type="date" value={range.to} onChange={(e) => e.target.value && setRange((r) => ({ ...r, to: e.target.value }))} />
+        </div>
+      </div>
+      {loading && !data ? (
+        <Loading />
+      ) : error ? (
+        <ErrorPanel title="Error Loading Report" message={error} onRetry={refresh} />
+      ) : data ? (
+        <>
+          <Summary
+            items={[
+              ['Packages Sold', String(data.totals.sales)],
+              ['Sold For', formatAmount(data.totals.amount)],
+              ['Sessions Used', String(data.credits.used)],
+              ['Sessions Left', String(data.credits.left)],
+              ['Sessions Expired', String(data.credits.expired)],
+              ['Sessions Refunded', String(data.credits.refunded)],
+              ['Deferred Income', formatAmount(data.deferred)],
+            ]}
+          />
+          {data.sold.length === 0 ? (
+            <Empty>No package sold in this period.</Empty>
+          ) : (
+            <div className="adm-table-wrap" role="region" aria-label="Packages sold" tabIndex={0}>
+              <table className="adm-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Package</th>
+                    <th scope="col" className="num">
+                      Sold
+                    </th>
+                    <th scope="col" className="num">
+                      Sessions
+                    </th>
+                    <th scope="col" className="num">
+                      Amount
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.sold.map((r) => (
+                    <tr key={r.package_id}>
+                      <td>{r.package_name}</td>
+                      <td className="num">{r.sales}</td>
+                      <td className="num">{r.sessions}</td>
+                      <td className="num">{formatAmount(r.amount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <h3>Expiring within 30 days</h3>
+          {data.expiring.length === 0 ? (
+            <Empty>No package with sessions left expires within 30 days.</Empty>
+          ) : (
+            <ul className="adm-cards">
+              {data.expiring.map((e) => (
+                <li key={e.sale_id}>
+                  Sale {e.sale_id}: {e.client_full_name}, {e.package_name}: {e.sessions_left} left until {formatShortDate(e.expires_on)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      ) : null}
+    </>
+  );
+}
+
 export default function Reports() {
   const [tab, setTab] = useState<Tab>('inventory');
-  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ inventory: null, eod: null, monthly: null });
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ inventory: null, eod: null, monthly: null, packages: null });
   const baseId = useId();
 
   function onKeyDown(e: KeyboardEvent) {
@@ -337,7 +442,7 @@ export default function Reports() {
         ))}
       </div>
       <section className="adm-panel card" role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-tab-${tab}`}>
-        {tab === 'inventory' ? <InventoryTab /> : tab === 'eod' ? <EodTab /> : <MonthlyTab />}
+        {tab === 'inventory' ? <InventoryTab /> : tab === 'eod' ? <EodTab /> : tab === 'monthly' ? <MonthlyTab /> : <PackagesTab />}
       </section>
     </div>
   );

@@ -20,6 +20,7 @@ export type AdminRoute =
   | 'patients'
   | 'clients'
   | 'cash-up'
+  | 'packages'
   | 'reports'
   | 'income'
   | 'audit-log'
@@ -39,6 +40,7 @@ const ITEMS: Item[] = [
   { key: 'clients', label: 'Client List', href: ADMIN_ROUTES.patients, routes: ['patients', 'clients'] },
   { key: 'cash-up', label: 'Cash-up', href: ADMIN_ROUTES.cashUp, routes: ['cash-up'] },
   { key: 'waitlist', label: 'Waitlist', href: ADMIN_ROUTES.waitlist, routes: ['waitlist'] },
+  { key: 'packages', label: 'Packages', href: ADMIN_ROUTES.packages, routes: ['packages'] },
   { key: 'reports', label: 'Reports', href: ADMIN_ROUTES.reports, routes: ['reports'], superOnly: true },
   { key: 'income', label: 'Income', href: ADMIN_ROUTES.income, routes: ['income'], superOnly: true },
   { key: 'audit', label: 'Audit Log', href: ADMIN_ROUTES.auditLog, routes: ['audit-log'], superOnly: true },

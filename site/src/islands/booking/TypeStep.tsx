@@ -51,6 +51,10 @@ export function TypeStep({ onNext }: { onNext: () => void }) {
           </label>
         ))}
       </fieldset>
+      {/* Issue 34: a course of sessions bought once, instead of one session. */}
+      <p className="type-step-packages">
+        Planning a course of sessions? <a href="/packages">See our session packages</a>, paid once and booked when it suits you.
+      </p>
       <NavButtons onContinue={onNext} continueDisabled={!bookingType} />
     </section>
   );

@@ -10,13 +10,15 @@ import type { AdminTherapist, ManualBookingPayload, PaymentMethod } from '../../
 
 /**
  * How the session was settled (issue 31): paid now (a desk method), not paid yet with a payment link
- * sent to the client (online), or paid at the centre (in person). Online asks; in person is paid at the centre unless told.
+ * sent to the client (online), or paid at the centre (in person), or with one session of a package the
+ * client bought (issue 34: no money moves). Online asks; in person is paid at the centre unless told.
  */
-export type Settlement = '' | 'PAID_NOW' | 'SEND_LINK' | 'PAY_AT_CENTRE';
+export type Settlement = '' | 'PAID_NOW' | 'SEND_LINK' | 'PAY_AT_CENTRE' | 'FROM_PACKAGE';
 
 export const SETTLEMENT_MESSAGES = {
   settlementRequired: 'Choose how the session was settled.',
   methodRequired: 'Choose the payment method.',
+  saleRequired: 'Choose the package the session is taken from.',
 } as const;
 
 export type Form = {
@@ -32,6 +34,8 @@ export type Form = {
   notes: string;
   settlement: Settlement;
   paymentMethod: '' | PaymentMethod;
+  /** The package sale a session "From a package" uses a credit of. */
+  packageSaleId: string;
 };
 
 export type Errors = Partial<Record<keyof Form, string>>;
@@ -49,6 +53,7 @@ export const EMPTY: Form = {
   notes: '',
   settlement: '',
   paymentMethod: '',
+  packageSaleId: '',
 };
 
 /** The request's fields as the form names them, for the schema's messages. */
@@ -64,6 +69,7 @@ const FORM_FIELD: Partial<Record<string, keyof Form>> = {
   amount: 'amount',
   client_note: 'notes',
   payment_method: 'paymentMethod',
+  package_sale_id: 'packageSaleId',
 };
 
 /**
@@ -81,6 +87,7 @@ export function validateManualBooking(f: Form): Errors {
   }
   if (f.bookingType && !f.settlement) e.settlement = SETTLEMENT_MESSAGES.settlementRequired;
   if (f.settlement === 'PAID_NOW' && !f.paymentMethod) e.paymentMethod ??= SETTLEMENT_MESSAGES.methodRequired;
+  if (f.settlement === 'FROM_PACKAGE' && !f.packageSaleId) e.packageSaleId = SETTLEMENT_MESSAGES.saleRequired;
   return e;
 }
 
@@ -92,6 +99,7 @@ export function filledBy(t: AdminTherapist | undefined): Partial<Form> {
     // In person it is paid at the centre unless the desk says otherwise; online the desk must say.
     settlement: isOnlineType(t.type) ? '' : 'PAY_AT_CENTRE',
     paymentMethod: '',
+    packageSaleId: '',
     locationId: !isOnlineType(t.type) && t.locations ? String(t.locations) : '',
     ...(t.price != null ? { amount: String(t.price) } : {}),
   };
@@ -120,11 +128,12 @@ export function toPayload(form: Form, therapist: AdminTherapist | null, transact
     // Blank or not a number reads as 0, which the schema refuses as it refuses a blank: a number that is
     // not one would end the parse before the form-wide rule (an offline booking's centre) is checked.
     amount: Number.isFinite(Number(form.amount)) ? Math.round(Number(form.amount) * 100) / 100 : 0,
-    payment_status: form.settlement === 'PAID_NOW' ? 'COMPLETED' : 'PENDING',
+    payment_status: form.settlement === 'PAID_NOW' || form.settlement === 'FROM_PACKAGE' ? 'COMPLETED' : 'PENDING',
     admin_confirmed: true,
     payment_transaction_id: transactionId,
   };
   if (form.settlement === 'PAID_NOW' && form.paymentMethod) payload.payment_method = form.paymentMethod;
+  if (form.settlement === 'FROM_PACKAGE' && form.packageSaleId) payload.package_sale_id = Number(form.packageSaleId);
   const email = therapist ? firstEmail(therapist.email) : undefined;
   if (email) payload.therapist_email = email;
   return payload;

@@ -4,7 +4,9 @@
  * The amount stays the form's Amount, the therapist's price unless changed.
  */
 import { DESK_PAYMENT_METHODS } from '../../../../../shared/contract/admin.ts';
-import { DESK_METHOD_WORDS } from '../../../lib/admin-format.ts';
+import { DESK_METHOD_WORDS, formatShortDate } from '../../../lib/admin-format.ts';
+import { packageApi } from '../../../lib/admin-api.ts';
+import { useQuery } from '../../../lib/query.ts';
 import { FieldError } from '../ui.tsx';
 import type { Blanks } from './fields.tsx';
 import type { Form, Settlement } from './form.ts';
@@ -13,10 +15,12 @@ const CHOICES: Record<'ONLINE' | 'OFFLINE', { value: Exclude<Settlement, ''>; la
   ONLINE: [
     { value: 'PAID_NOW', label: 'Paid now' },
     { value: 'SEND_LINK', label: 'Not paid yet: send a payment link' },
+    { value: 'FROM_PACKAGE', label: 'From a package' },
   ],
   OFFLINE: [
     { value: 'PAY_AT_CENTRE', label: 'Pay at the centre' },
     { value: 'PAID_NOW', label: 'Paid now' },
+    { value: 'FROM_PACKAGE', label: 'From a package' },
   ],
 };
 
@@ -24,6 +28,8 @@ const HINTS: Record<Exclude<Settlement, ''>, string> = {
   PAID_NOW: 'Saved as Completed with the payment recorded; the client is e-mailed the confirmation.',
   SEND_LINK: 'Saved as awaiting payment: the client is e-mailed a payment link, and the booking is confirmed once it is paid.',
   PAY_AT_CENTRE: 'Saved as Pending; payment is collected at the visit.',
+  FROM_PACKAGE:
+    'One session of the package is used and no payment is taken; the booking is confirmed. Cancelled with the notice the terms ask for, the session goes back to the package.',
 };
 
 export function SettlementBlanks({ b }: { b: Blanks }) {
@@ -73,7 +79,42 @@ export function SettlementBlanks({ b }: { b: Blanks }) {
           <FieldError id={`${idp}-paymentMethod-error`} error={errors.paymentMethod} />
         </div>
       ) : null}
+      {form.settlement === 'FROM_PACKAGE' ? <PackageSalePicker b={b} /> : null}
       {form.settlement ? <p className="hint">{HINTS[form.settlement]}</p> : null}
     </fieldset>
+  );
+}
+
+/**
+ * The sale a session "From a package" is taken from: the paid sales with sessions left, the typed
+ * client's own first (matched by e-mail), each with what is left and until when.
+ */
+function PackageSalePicker({ b }: { b: Blanks }) {
+  const { form, errors, set, idp } = b;
+  const sales = useQuery('manual-package-sales', {}, () => packageApi.sales({ status: 'PAID' }));
+  const email = form.clientEmail.trim().toLowerCase();
+  const open = (sales.data ?? []).filter((s) => s.sessions_left > 0).sort((x, y) => Number(y.client_email === email) - Number(x.client_email === email));
+  const error = errors.packageSaleId ? `${idp}-packageSaleId-error` : undefined;
+  return (
+    <div className="field">
+      <label className="label" htmlFor={`${idp}-packageSaleId`}>
+        Package
+      </label>
+      <select
+        id={`${idp}-packageSaleId`}
+        className="select"
+        value={form.packageSaleId}
+        onChange={(e) => set('packageSaleId', e.target.value)}
+        {...(error ? { 'aria-invalid': true as const, 'aria-describedby': error } : {})}
+      >
+        <option value="">{sales.data ? 'Select a package sale' : 'Loading packages...'}</option>
+        {open.map((s) => (
+          <option key={s.id} value={s.id}>
+            {`Sale ${s.id}: ${s.client_full_name}, ${s.package_name}, ${s.sessions_left} of ${s.sessions_total} left, until ${s.expires_on ? formatShortDate(s.expires_on) : '--'}`}
+          </option>
+        ))}
+      </select>
+      <FieldError id={`${idp}-packageSaleId-error`} error={errors.packageSaleId} />
+    </div>
   );
 }
