@@ -1,21 +1,26 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
-import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { clientChangeWords } from '../../site/src/lib/admin-format.ts';
-import { adminTherapist, booking, bookingsServer, findNotice, getNotice, mockFetch, signIn } from './admin-helpers.tsx';
+import {
+  adminTherapist,
+  booking,
+  bookingsServer,
+  findNotice,
+  getNotice,
+  mockFetch,
+  signIn,
+  addDays,
+  resetPanelAroundEachTest,
+  statesFor,
+  today,
+} from './admin-helpers.tsx';
 
 /**
  * The dashboard's availability grid draws the server's per-therapist slot states, and its
  * block/unblock and record-payment actions say what actually happened.
  */
 
-const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
-const addDays = (d: string, n: number) => {
-  const x = new Date(`${d}T00:00:00Z`);
-  x.setUTCDate(x.getUTCDate() + n);
-  return x.toISOString().slice(0, 10);
-};
 const tomorrow = addDays(today, 1);
 
 const therapists = [
@@ -33,38 +38,7 @@ const templates = (therapistId: number) =>
     therapist_id: therapistId,
   }));
 
-type Held = { state: 'booked' | 'blocked'; booking_id: number | null };
-/** The server's answer: 15 days, three slots each, free unless listed as `date|HH:MM`. */
-function statesFor(therapistId: number, held: Record<string, Held> = {}) {
-  return {
-    therapist_id: therapistId,
-    today,
-    days: Array.from({ length: 15 }, (_, i) => {
-      const date = addDays(today, i);
-      return {
-        date,
-        slots: ['10:00', '11:00', '12:00'].map((start) => ({
-          start_time: start,
-          end_time: `${start.slice(0, 2)}:59`,
-          state: 'free',
-          booking_id: null,
-          ...held[`${date}|${start}`],
-        })),
-      };
-    }),
-  };
-}
-
-beforeEach(() => {
-  sessionStorage.clear();
-  vi.spyOn(adminNav, 'replace').mockImplementation(() => {});
-  vi.spyOn(adminNav, 'go').mockImplementation(() => {});
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+resetPanelAroundEachTest();
 
 async function openTherapist(name: string, dateIndex = 1) {
   fireEvent.click(await screen.findByRole('button', { name: `View availability of ${name}` }));

@@ -3,20 +3,24 @@
  * action's message appears next to the action and in a live region (item 14), and confirmations are
  * the panel's own dialogs stating what will happen (item 17).
  */
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import Calendar from '../../site/src/islands/admin/Calendar.tsx';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import Reports from '../../site/src/islands/admin/Reports.tsx';
-import { adminNav } from '../../site/src/lib/admin-nav.ts';
-import { adminTherapist, booking, bookingsServer, findNotice, mockFetch, signIn } from './admin-helpers.tsx';
+import {
+  adminTherapist,
+  booking,
+  bookingsServer,
+  findNotice,
+  mockFetch,
+  signIn,
+  addDays,
+  resetPanelAroundEachTest,
+  statesFor,
+  today,
+} from './admin-helpers.tsx';
 
-const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
-const addDays = (d: string, n: number) => {
-  const x = new Date(`${d}T00:00:00Z`);
-  x.setUTCDate(x.getUTCDate() + n);
-  return x.toISOString().slice(0, 10);
-};
 const tomorrow = addDays(today, 1);
 const ACTIVE = 'COMPLETED,PENDING,INITIATED,BLOCKED';
 
@@ -24,25 +28,6 @@ const therapists = [
   adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
   adminTherapist({ id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] }),
 ];
-function statesFor(therapistId: number, held: Record<string, { state: string; booking_id: number | null }> = {}) {
-  return {
-    therapist_id: therapistId,
-    today,
-    days: Array.from({ length: 15 }, (_, i) => {
-      const date = addDays(today, i);
-      return {
-        date,
-        slots: ['10:00', '11:00', '12:00'].map((start) => ({
-          start_time: start,
-          end_time: `${start.slice(0, 2)}:59`,
-          state: 'free',
-          booking_id: null,
-          ...held[`${date}|${start}`],
-        })),
-      };
-    }),
-  };
-}
 // A hold that ends at 15:20 at the centre (09:50 UTC) on the day of the test.
 const holdEnd = `${today}T09:50:00.000Z`;
 const rows = [
@@ -73,19 +58,12 @@ const rows = [
   booking({ id: 5, therapist_id: 1, booking_date: tomorrow, booking_time_slot_start: '11:00:00', client_full_name: 'Gone Client', cancelled: true }),
 ];
 
+resetPanelAroundEachTest();
 beforeEach(() => {
-  sessionStorage.clear();
-  vi.spyOn(adminNav, 'replace').mockImplementation(() => {});
-  vi.spyOn(adminNav, 'go').mockImplementation(() => {});
   // The browser's own pop-ups are never used: a call fails the test.
   vi.stubGlobal('confirm', () => {
     throw new Error('window.confirm was called');
   });
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 const bookingCalls = (calls: ReturnType<typeof mockFetch>['calls']) =>

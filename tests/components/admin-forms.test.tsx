@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Login from '../../site/src/islands/admin/Login.tsx';
 import ManualBooking from '../../site/src/islands/admin/ManualBooking.tsx';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
@@ -7,51 +7,29 @@ import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { adminApi } from '../../site/src/lib/admin-api.ts';
 import { ADMIN_TOKEN_KEY, ADMIN_USER_KEY, loadSession } from '../../site/src/stores/admin-session.ts';
 import { API_MESSAGES } from '../../shared/contract/messages.ts';
-import { adminTherapist, booking, bookingsServer, findNotice, gatewayError, mockFetch, SERVER_ERROR, signIn } from './admin-helpers.tsx';
+import {
+  adminTherapist,
+  booking,
+  bookingsServer,
+  findNotice,
+  gatewayError,
+  mockFetch,
+  SERVER_ERROR,
+  signIn,
+  addDays,
+  resetPanelAroundEachTest,
+  statesFor,
+  today,
+} from './admin-helpers.tsx';
 
-const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
-const addDays = (d: string, n: number) => {
-  const x = new Date(`${d}T00:00:00Z`);
-  x.setUTCDate(x.getUTCDate() + n);
-  return x.toISOString().slice(0, 10);
-};
 const tomorrow = addDays(today, 1);
 
 const therapists = [
   adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
   adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] }),
 ];
-/** The server's slot states: 15 days from today, 10:00–12:00 free unless listed as `date|HH:MM`. */
-function statesFor(therapistId: number, held: Record<string, { state: string; booking_id: number | null }> = {}) {
-  return {
-    therapist_id: therapistId,
-    today,
-    days: Array.from({ length: 15 }, (_, i) => {
-      const date = addDays(today, i);
-      return {
-        date,
-        slots: ['10:00', '11:00', '12:00'].map((start) => ({
-          start_time: start,
-          end_time: `${start.slice(0, 2)}:59`,
-          state: 'free',
-          booking_id: null,
-          ...held[`${date}|${start}`],
-        })),
-      };
-    }),
-  };
-}
 
-beforeEach(() => {
-  sessionStorage.clear();
-  vi.spyOn(adminNav, 'replace').mockImplementation(() => {});
-  vi.spyOn(adminNav, 'go').mockImplementation(() => {});
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+resetPanelAroundEachTest();
 
 describe('Login', () => {
   it('signs in, stores the session under the two keys and goes to the dashboard', async () => {

@@ -1,5 +1,6 @@
-import { screen } from '@testing-library/react';
-import { vi } from 'vitest';
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import { API_MESSAGES } from '../../shared/contract/messages.ts';
 import { paymentState } from '../../shared/domain/payment-state.ts';
 import { saveSession } from '../../site/src/stores/admin-session.ts';
@@ -191,4 +192,47 @@ export function ledgerServer(payments: { amount: number; kind: string }[]) {
     const size = Number(p.get('page_size') ?? 10);
     return { page, page_size: size, total: payments.length, items: payments.slice((page - 1) * size, page * size), ...totals };
   };
+}
+
+/** Today's date at the centre (YYYY-MM-DD). */
+export const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
+export const addDays = (d: string, n: number) => {
+  const x = new Date(`${d}T00:00:00Z`);
+  x.setUTCDate(x.getUTCDate() + n);
+  return x.toISOString().slice(0, 10);
+};
+
+/** The server's slot states: 15 days from today, 10:00–12:00 free unless listed as `date|HH:MM`. */
+export function statesFor(therapistId: number, held: Record<string, { state: string; booking_id: number | null }> = {}) {
+  return {
+    therapist_id: therapistId,
+    today,
+    days: Array.from({ length: 15 }, (_, i) => {
+      const date = addDays(today, i);
+      return {
+        date,
+        slots: ['10:00', '11:00', '12:00'].map((start) => ({
+          start_time: start,
+          end_time: `${start.slice(0, 2)}:59`,
+          state: 'free',
+          booking_id: null,
+          ...held[`${date}|${start}`],
+        })),
+      };
+    }),
+  };
+}
+
+/** Each test starts signed out with the panel's navigation stubbed, and leaves no render, stub or mock behind. */
+export function resetPanelAroundEachTest() {
+  beforeEach(() => {
+    sessionStorage.clear();
+    vi.spyOn(adminNav, 'replace').mockImplementation(() => {});
+    vi.spyOn(adminNav, 'go').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
 }

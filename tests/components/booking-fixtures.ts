@@ -1,6 +1,10 @@
-import { vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { API_MESSAGES } from '../../shared/contract/messages.ts';
 import type { LocationDto, ServiceDto, SlotOfferDto, TherapistDto } from '../../shared/contract/public.ts';
+import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
+import { resetNextAvailable } from '../../site/src/islands/booking/TherapistStep.tsx';
+import { resetBooking } from '../../site/src/stores/booking.ts';
 import { contractFetch, jsonResponse } from '../support/mock-contract.ts';
 import { booking } from './admin-helpers.tsx';
 
@@ -136,4 +140,32 @@ export function booking9(over: Record<string, unknown> = {}) {
       ...over,
     }),
   };
+}
+
+/**
+ * Each wizard test starts on /book at a wide screen with an empty booking and no cached catalogue,
+ * and leaves no render or mock behind. The wizard loads its later steps lazily: they are loaded once
+ * up front, so no test waits on their first transform.
+ */
+export function resetWizardAroundEachTest(): void {
+  beforeAll(async () => {
+    await Promise.all([
+      import('../../site/src/islands/booking/LocationStep.tsx'),
+      import('../../site/src/islands/booking/SlotStep.tsx'),
+      import('../../site/src/islands/booking/DetailsStep.tsx'),
+      import('../../site/src/islands/booking/PaymentStep.tsx'),
+    ]);
+  });
+  beforeEach(() => {
+    sessionStorage.clear();
+    resetBooking();
+    resetCatalogCache();
+    resetNextAvailable();
+    setViewport(false);
+    history.replaceState(null, '', '/book');
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
 }

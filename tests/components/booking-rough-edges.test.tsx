@@ -1,18 +1,15 @@
 /**
  * Issue 19, the client's items: what a real person stumbled on in the wizard and on /payment-status.
  */
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
-import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
 import { PaymentStatus } from '../../site/src/islands/booking/PaymentStatus.tsx';
-import { resetNextAvailable } from '../../site/src/islands/booking/TherapistStep.tsx';
 import {
   $booking,
   bookingMade,
   pendingBooking,
   reloadBooking,
-  resetBooking,
   setBookingType,
   setStep,
   setTherapist,
@@ -20,30 +17,9 @@ import {
   STORAGE_KEY,
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
-import { booking9, CATALOG, LINK_SAVED, mockFetch, OFFER, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+import { booking9, CATALOG, LINK_SAVED, mockFetch, OFFER, SERVICES, THERAPISTS, resetWizardAroundEachTest } from './booking-fixtures.ts';
 
-// The wizard loads its later steps lazily: load them once here, so no test waits on their first transform.
-beforeAll(async () => {
-  await Promise.all([
-    import('../../site/src/islands/booking/LocationStep.tsx'),
-    import('../../site/src/islands/booking/SlotStep.tsx'),
-    import('../../site/src/islands/booking/DetailsStep.tsx'),
-    import('../../site/src/islands/booking/PaymentStep.tsx'),
-  ]);
-});
-
-beforeEach(() => {
-  sessionStorage.clear();
-  resetBooking();
-  resetCatalogCache();
-  resetNextAvailable();
-  setViewport(false);
-  history.replaceState(null, '', '/book');
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+resetWizardAroundEachTest();
 
 const SLOT = { id: 11, date: '2030-01-08', start_time: '10:00', end_time: '11:00' };
 const TOKEN = 'T'.repeat(43);

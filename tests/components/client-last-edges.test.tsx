@@ -3,37 +3,15 @@
  * within the notice (it cannot be moved or cancelled online once booked), the details step states the
  * policy in its one wording, and /book?therapist={id} starts with that therapist chosen.
  */
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { changePolicyText, shortNoticeText } from '../../shared/contract/policy.ts';
 import { addDays, centreNow, pad2 } from '../../shared/domain/time.ts';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
-import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
-import { resetNextAvailable } from '../../site/src/islands/booking/TherapistStep.tsx';
-import { $booking, resetBooking, setBookingType, setStep, setTherapist, setTimeSlot, updateClientInfo } from '../../site/src/stores/booking.ts';
-import { CATALOG, mockFetch, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+import { $booking, setBookingType, setStep, setTherapist, setTimeSlot, updateClientInfo } from '../../site/src/stores/booking.ts';
+import { CATALOG, mockFetch, SERVICES, THERAPISTS, resetWizardAroundEachTest } from './booking-fixtures.ts';
 
-beforeAll(async () => {
-  await Promise.all([
-    import('../../site/src/islands/booking/LocationStep.tsx'),
-    import('../../site/src/islands/booking/SlotStep.tsx'),
-    import('../../site/src/islands/booking/DetailsStep.tsx'),
-    import('../../site/src/islands/booking/PaymentStep.tsx'),
-  ]);
-});
-
-beforeEach(() => {
-  sessionStorage.clear();
-  resetBooking();
-  resetCatalogCache();
-  resetNextAvailable();
-  setViewport(false);
-  history.replaceState(null, '', '/book');
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+resetWizardAroundEachTest();
 
 const SUPPORT = { phone: '+91 98200 00000', email: 'care@wellbeingcentre.in' };
 

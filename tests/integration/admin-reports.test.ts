@@ -10,6 +10,7 @@ import { bearer, createAdmins, insertBooking, tokenFor, type Admins } from '../s
 import { binary, fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
+import { EOD_WORKBOOK_HEADER } from '../support/reports.ts';
 
 let database: TestDatabase;
 let admins: Admins;
@@ -503,21 +504,7 @@ describe('Excel exports', () => {
     const x = await workbook('/api/admin/reports/eod.xlsx?report_date=2026-11-10');
     expect(x.disposition).toBe('attachment; filename="EOD_Report_2026-11-10.xlsx"');
     expect(x.sheets).toEqual(['End_of_Day']);
-    expect(x.rows[0]).toEqual([
-      'Booking ID',
-      'Session Time',
-      'Client Name',
-      'Therapist ID',
-      'Therapist Name',
-      'Service ID',
-      'Payment Status',
-      'Cancelled',
-      'Amount',
-      'Paid',
-      'Refunded',
-      'Payment Method',
-      'Attendance',
-    ]);
+    expect(x.rows[0]).toEqual(EOD_WORKBOOK_HEADER);
     expect(x.rows).toHaveLength(8);
     expect(x.rows).toContainEqual([ids.a, '10:00', 'Aarav Shah', 1, 'Dr. Asha Mehta', 1, 'COMPLETED', 'No', 1500, 1500, 0, 'Online', 'Attended']);
     // Nothing paid, no attendance: the last cells are empty.

@@ -14,7 +14,7 @@ import type { SandboxPayments } from '../../shared/core/providers/payments/sandb
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
+import { MONDAY_MORNING_IST, offlineBooking, onlineBooking, ASHA_HOURS, OFFER_DAYS } from '../support/factories.ts';
 import { configFor, inProcessPayments } from '../support/jobs.ts';
 
 let database: TestDatabase;
@@ -43,28 +43,11 @@ afterAll(async () => {
 });
 
 const row = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
-/** Dr. Asha Mehta's hours, and the working days of the offer after Monday 23 November (no Sundays). */
-const HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
-const DAYS = [
-  '2026-11-24',
-  '2026-11-25',
-  '2026-11-26',
-  '2026-11-27',
-  '2026-11-28',
-  '2026-11-30',
-  '2026-12-01',
-  '2026-12-02',
-  '2026-12-03',
-  '2026-12-04',
-  '2026-12-05',
-  '2026-12-07',
-  '2026-12-08',
-];
 let slot = 0;
 /** A slot of Dr. Asha Mehta no other test of this file has asked for. */
 function nextSlot(): { booking_date: string; booking_time_slot_start: string } {
   const n = slot++;
-  return { booking_date: DAYS[Math.floor(n / HOURS.length)]!, booking_time_slot_start: HOURS[n % HOURS.length]! };
+  return { booking_date: OFFER_DAYS[Math.floor(n / ASHA_HOURS.length)]!, booking_time_slot_start: ASHA_HOURS[n % ASHA_HOURS.length]! };
 }
 /** Forgets which addresses earlier holds came from, so an address limit starts from nothing. */
 const forgetAddresses = () => database.db.update(bookings).set({ clientAddressHash: null });

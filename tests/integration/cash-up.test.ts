@@ -17,6 +17,7 @@ import { bearer, createAdmins, insertBooking, tokenFor, type Admins } from '../s
 import { binary, fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
+import { EOD_WORKBOOK_HEADER } from '../support/reports.ts';
 
 let database: TestDatabase;
 let admins: Admins;
@@ -391,21 +392,7 @@ describe('end of day, with what the desk needs', () => {
     await wb.xlsx.load(res.body as ArrayBuffer);
     const rows: unknown[][] = [];
     wb.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-    expect(rows[0]).toEqual([
-      'Booking ID',
-      'Session Time',
-      'Client Name',
-      'Therapist ID',
-      'Therapist Name',
-      'Service ID',
-      'Payment Status',
-      'Cancelled',
-      'Amount',
-      'Paid',
-      'Refunded',
-      'Payment Method',
-      'Attendance',
-    ]);
+    expect(rows[0]).toEqual(EOD_WORKBOOK_HEADER);
     expect(rows).toContainEqual([ids.cash, '11:00', 'Meera Pillai', 5, 'Dr. Rohan Kapoor', 1, 'COMPLETED', 'No', 1800, 1800, 300, 'Cash', 'Attended']);
     expect(rows).toContainEqual([ids.before, '10:00', 'Before Midnight', 5, 'Dr. Rohan Kapoor', 1, 'COMPLETED', 'No', 500, 500, 0, 'Cash']); // no attendance: an empty last cell
   });

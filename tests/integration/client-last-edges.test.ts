@@ -12,43 +12,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { changePolicyText, shortNoticeText } from '../../shared/contract/policy.ts';
 import type { Config } from '../../shared/core/config.ts';
 import { bookings, outbox } from '../../shared/core/db/schema.ts';
-import { seedDemoData } from '../../shared/core/db/seed.ts';
 import type { JobPayload } from '../../shared/core/jobs/jobs.ts';
-import { createLogger } from '../../shared/core/logger.ts';
-import type { Mailer, MailMessage } from '../../shared/core/providers/mail/mail.provider.ts';
-import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
-import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { createMeetingForBooking, sendChangeMail, sendConfirmation, type NotificationDeps } from '../../shared/core/services/notification.service.ts';
-import { fixedClock, testApp } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { fixedClock } from '../support/app.ts';
+import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
-import { configFor, inProcessPayments } from '../support/jobs.ts';
+import { capturingMailer, mailingStack } from '../support/mailing.ts';
 
 let database: TestDatabase;
 let config: Config;
-let payments: SandboxPayments;
 let app: Express;
 const clock = fixedClock(MONDAY_MORNING_IST);
-const sent: MailMessage[] = [];
-const mailer: Mailer = {
-  kind: 'outbox',
-  send: async (m) => {
-    sent.push(m);
-    return { messageId: `m${sent.length}` };
-  },
-  close: () => {},
-};
+const { sent, mailer } = capturingMailer();
 let notify: NotificationDeps;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemoData(database.db);
-  config = configFor({ PUBLIC_BASE_URL: 'https://booking.example.in', SUPPORT_PHONE: '+91 22 4000 1234', SUPPORT_EMAIL: 'care@wellbeingcentre.in' });
-  let jobs;
-  ({ payments, jobs } = inProcessPayments(database, config, clock.now));
-  app = testApp(database, { config, now: clock.now, payments, jobs });
-  notify = { db: database.db, mailer, meetings: jitsiProvider({ domain: 'meet.jit.si' }), config, logger: createLogger({ level: 'silent' }), now: clock.now };
+  ({ database, config, app, notify } = await mailingStack(clock, mailer));
 });
 afterAll(async () => {
   await database.drop();

@@ -21,7 +21,7 @@ import {
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
-import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
+import { MONDAY_MORNING_IST, onlineBooking, ASHA_HOURS, OFFER_DAYS } from '../support/factories.ts';
 import { paymentsTestApp } from '../support/payments-app.ts';
 import { propertySeed } from '../support/property-seed.ts';
 
@@ -94,22 +94,6 @@ const steps = fc
   .tuple(fc.boolean(), fc.array(moment(step, reportsOf), { minLength: 3, maxLength: 10 }))
   .map(([paidFirst, rest]): Step[][] => (paidFirst ? [[{ kind: 'client-link' }], [{ kind: 'pay', which: 'last' }], ...rest] : rest));
 
-const HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
-const DAYS = [
-  '2026-11-24',
-  '2026-11-25',
-  '2026-11-26',
-  '2026-11-27',
-  '2026-11-28',
-  '2026-11-30',
-  '2026-12-01',
-  '2026-12-02',
-  '2026-12-03',
-  '2026-12-04',
-  '2026-12-05',
-  '2026-12-07',
-  '2026-12-08',
-];
 let run = 0;
 
 /** The booking's sandbox links, oldest first: the client's (reference `{id}`) and those the centre shared (`{id}-…`). */
@@ -352,8 +336,8 @@ describe('payments in any order', () => {
       fc.asyncProperty(steps, async (moments) => {
         const n = run++;
         const payload = onlineBooking({
-          booking_date: DAYS[Math.floor(n / HOURS.length) % DAYS.length],
-          booking_time_slot_start: HOURS[n % HOURS.length],
+          booking_date: OFFER_DAYS[Math.floor(n / ASHA_HOURS.length) % OFFER_DAYS.length],
+          booking_time_slot_start: ASHA_HOURS[n % ASHA_HOURS.length],
           client_email: `interleave${n}@example.com`,
         });
         // A slot used by an earlier run that left it live: start from a free one.
@@ -422,7 +406,7 @@ const manualReports = which.map((w): ManualStep[] => [{ kind: 'callback', which:
 
 /** Ms. Priya Nair (online, 09:00–18:00), inside the admin's 15-day window. */
 const MANUAL_HOURS = ['09:00', '10:00', '11:00', '12:00', '15:00', '16:00', '17:00', '18:00'];
-const MANUAL_DAYS = DAYS.filter((d) => d <= '2026-12-07');
+const MANUAL_DAYS = OFFER_DAYS.filter((d) => d <= '2026-12-07');
 let manualRun = 0;
 
 async function prepareManual(id: number, txn: string, s: ManualStep, callbacks: Map<string, Record<string, string>>): Promise<Act | undefined> {

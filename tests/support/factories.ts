@@ -42,6 +42,24 @@ export function offlineBooking(overrides: Overrides = {}): BookingCreateInput {
 
 /** Monday 23 November 2026, 09:30 at the centre. */
 export const MONDAY_MORNING_IST = '2026-11-23T09:30:00+05:30';
+/** Dr. Asha Mehta's hours in the demo seed. */
+export const ASHA_HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
+/** The working days of the wizard's offer on MONDAY_MORNING_IST, from the next day (no Sundays). */
+export const OFFER_DAYS = [
+  '2026-11-24',
+  '2026-11-25',
+  '2026-11-26',
+  '2026-11-27',
+  '2026-11-28',
+  '2026-11-30',
+  '2026-12-01',
+  '2026-12-02',
+  '2026-12-03',
+  '2026-12-04',
+  '2026-12-05',
+  '2026-12-07',
+  '2026-12-08',
+];
 
 /** A valid manual in-person booking (the admin panel's payload) for Dr. Rohan Kapoor. */
 export function manualOfflineBooking(overrides: Overrides = {}): Record<string, unknown> {

@@ -31,6 +31,7 @@ import { isOnlineType, THERAPIST_TYPE } from '../../domain/therapist.ts';
 import { centreNow, sessionStart } from '../../domain/time.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError, fieldError, isForeignKeyViolation, isUniqueViolation } from '../errors.ts';
+import { MANUAL_REFUSALS } from './slot-refusals.ts';
 import type { PaymentsProvider } from '../providers/payments/payments.provider.ts';
 import {
   auditableBooking,
@@ -438,27 +439,6 @@ export function manualSettlement(input: Pick<ManualBooking, 'booking_type' | 'pa
   if (input.booking_type === 'OFFLINE') return 'PAY_AT_CENTRE';
   return input.payment_status === 'PENDING' ? 'SEND_LINK' : 'NOT_RECORDED';
 }
-
-/**
- * The checker's refusals (slot_refusal, slot-check.repository.ts) in the manual booking form's words: the
- * field at fault and its message. The admin's window has Sundays and no notice, so those never come.
- */
-const MANUAL_REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
-  sunday: ['booking_date', AM.manualDateWindow],
-  before_window: ['booking_date', AM.manualDateWindow],
-  after_window: ['booking_date', AM.manualDateWindow],
-  passed: ['booking_time_slot_start', AM.manualSlotPassed],
-  notice: ['booking_time_slot_start', AM.manualSlotNotOffered],
-  therapist: ['therapist_id', AM.therapistNotFound],
-  therapist_type: ['therapist_id', AM.therapistTypeMismatch],
-  location: ['location_id', AM.locationMismatch],
-  not_on_schedule: ['booking_time_slot_start', AM.manualSlotNotOffered],
-  schedule_blocked: ['booking_time_slot_start', AM.manualSlotNotOffered],
-  off_schedule: ['booking_time_slot_start', AM.manualSlotNotOffered],
-  // A centre holiday or the therapist's time off: the day is closed for manual bookings too.
-  day_closed: ['booking_date', AM.manualDayClosed],
-  service: ['service_id', AM.serviceNotFound],
-};
 
 /**
  * A manual booking (spec sections 4 and 5): admin-confirmed, the admin's amount, within 15 days

@@ -14,35 +14,16 @@ import { insertBookingWithIntents, REQUESTED_KEYS, type NewBooking } from '../re
 import type { SlotRefusal } from '../repositories/slot-check.repository.ts';
 import { followupsForConfirmedBooking } from './booking-followups.service.ts';
 import { bookingTokenFor } from './booking-token.ts';
+import { BOOKING_REFUSALS } from './slot-refusals.ts';
 
 export type Actor = { kind: 'public' } | { kind: 'admin'; adminId: number };
-
-/**
- * What the checker's refusals (slot_refusal, slot-check.repository.ts) mean to the wizard's client: the
- * field at fault and its message. A booking's window has no notice, so `notice` never comes.
- */
-export const WIZARD_REFUSALS: Record<SlotRefusal, [field: string, message: string]> = {
-  sunday: ['booking_date', M.sundayClosed],
-  before_window: ['booking_date', M.dateOutsideWindow],
-  after_window: ['booking_date', M.dateOutsideWindow],
-  passed: ['booking_time_slot_start', M.slotPassed],
-  notice: ['booking_time_slot_start', M.slotNotOffered],
-  therapist: ['therapist_id', M.therapistNotFound],
-  therapist_type: ['therapist_id', M.therapistTypeMismatch],
-  location: ['location_id', M.locationMismatch],
-  not_on_schedule: ['booking_time_slot_start', M.slotNotOffered],
-  schedule_blocked: ['booking_time_slot_start', M.slotNotOffered],
-  off_schedule: ['booking_time_slot_start', M.slotNotOffered],
-  day_closed: ['booking_time_slot_start', M.slotNotOffered],
-  service: ['service_id', M.serviceNotFound],
-};
 
 /** An admin's booking keeps to the admin's window (15 days, today and Sundays included), in its words. */
 export function refusalError(refusal: SlotRefusal, actor: Actor): AppError {
   if (actor.kind === 'admin' && (refusal === 'before_window' || refusal === 'after_window')) {
     return fieldError('booking_date', ADMIN_MESSAGES.manualDateWindow);
   }
-  return fieldError(...WIZARD_REFUSALS[refusal]);
+  return fieldError(...BOOKING_REFUSALS[refusal]);
 }
 
 function initialStatus(input: BookingCreate, actor: Actor): PaymentStatus {

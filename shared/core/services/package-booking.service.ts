@@ -11,7 +11,7 @@ import type { Logger } from '../logger.ts';
 import { auditableBooking, insertBookingRow, updateBookingRow } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { checkSlot } from '../repositories/slot-check.repository.ts';
-import { WIZARD_REFUSALS } from './booking.service.ts';
+import { BOOKING_REFUSALS } from './slot-refusals.ts';
 import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import { manageTokenFor, manageUrlFor } from './booking-token.ts';
 import { clientPackageView, saleOfToken, spendCredit } from './package.service.ts';
@@ -48,7 +48,7 @@ export async function bookWithCredit(
     slotWindow('client', now),
   );
   // The checker's refusals in the wizard's words; a slot held (a booking, an admin block) is the live-slot index's to refuse.
-  if (refusal) throw fieldError(...WIZARD_REFUSALS[refusal]);
+  if (refusal) throw fieldError(...BOOKING_REFUSALS[refusal]);
   let bookingId: number;
   try {
     bookingId = await deps.db.transaction(async (tx) => {

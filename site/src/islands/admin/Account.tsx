@@ -2,7 +2,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { catalogueApi } from '../../lib/admin-api.ts';
 import { saveSession } from '../../stores/admin-session.ts';
-import { ChangeNotices } from './ui.tsx';
+import { ChangeNotices, PasswordField } from './ui.tsx';
 import { useChange } from './useChange.ts';
 
 export default function Account() {
@@ -34,36 +34,8 @@ export default function Account() {
         <ChangeNotices message={message} failure={failure} />
         <form className="adm-form" onSubmit={submit} noValidate>
           <div className="adm-form__grid">
-            <div className="field">
-              <label className="label" htmlFor={`${id}-c`}>
-                Current password
-              </label>
-              <input
-                id={`${id}-c`}
-                type="password"
-                className="input"
-                autoComplete="current-password"
-                value={current}
-                onChange={(e) => setCurrent(e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label className="label" htmlFor={`${id}-n`}>
-                New password
-              </label>
-              <input
-                id={`${id}-n`}
-                type="password"
-                className="input"
-                autoComplete="new-password"
-                value={next}
-                onChange={(e) => setNext(e.target.value)}
-                aria-describedby={`${id}-hint`}
-              />
-              <p className="hint" id={`${id}-hint`}>
-                At least 12 characters, not a common password.
-              </p>
-            </div>
+            <PasswordField id={`${id}-c`} label="Current password" autoComplete="current-password" value={current} onChange={setCurrent} />
+            <PasswordField id={`${id}-n`} label="New password" autoComplete="new-password" value={next} onChange={setNext} rule />
           </div>
           <div className="btn-row adm-form__actions">
             <button type="submit" className="btn btn-primary">

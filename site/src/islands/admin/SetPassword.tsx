@@ -5,6 +5,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { catalogueApi, errorMessage } from '../../lib/admin-api.ts';
 import { ADMIN_ROUTES } from '../../lib/admin-nav.ts';
+import { PasswordField } from './ui.tsx';
 
 function tokenFromHash(): string {
   if (typeof window === 'undefined') return '';
@@ -54,29 +55,8 @@ export default function SetPassword() {
                 {failure}
               </p>
             ) : null}
-            <div className="field">
-              <label className="label" htmlFor={`${id}-p`}>
-                New password
-              </label>
-              <input
-                id={`${id}-p`}
-                type="password"
-                className="input"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                aria-describedby={`${id}-hint`}
-              />
-              <p className="hint" id={`${id}-hint`}>
-                At least 12 characters, not a common password.
-              </p>
-            </div>
-            <div className="field">
-              <label className="label" htmlFor={`${id}-a`}>
-                New password again
-              </label>
-              <input id={`${id}-a`} type="password" className="input" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} />
-            </div>
+            <PasswordField id={`${id}-p`} label="New password" autoComplete="new-password" value={password} onChange={setPassword} rule />
+            <PasswordField id={`${id}-a`} label="New password again" autoComplete="new-password" value={again} onChange={setAgain} />
             <button type="submit" className="btn btn-primary btn-block">
               Set password
             </button>

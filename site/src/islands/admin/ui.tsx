@@ -308,3 +308,36 @@ export function InputField(props: { id: string; label: string; value: string; on
     </div>
   );
 }
+
+/** A labelled password input; `rule` states the password rule under it (and points the input at it). */
+export function PasswordField(props: {
+  id: string;
+  label: string;
+  autoComplete: 'current-password' | 'new-password';
+  value: string;
+  onChange: (value: string) => void;
+  rule?: boolean;
+}) {
+  const { id, label, autoComplete, value, onChange, rule } = props;
+  return (
+    <div className="field">
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="password"
+        className="input"
+        autoComplete={autoComplete}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={rule ? `${id}-hint` : undefined}
+      />
+      {rule ? (
+        <p className="hint" id={`${id}-hint`}>
+          At least 12 characters, not a common password.
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import type { ReactNode } from 'react';
 import { $booking, setBookingType, type BookingType } from '../../stores/booking.ts';
 import { NavButtons, StepHeading } from './common.tsx';
 
@@ -60,7 +61,8 @@ export function TypeStep({ onNext }: { onNext: () => void }) {
   );
 }
 
-function VideoIcon() {
+/** The two choices' line icons, drawn in the text colour at one size. */
+function LineIcon({ children }: { children: ReactNode }) {
   return (
     <svg
       aria-hidden="true"
@@ -73,28 +75,26 @@ function VideoIcon() {
       strokeLinecap="round"
       strokeLinejoin="round"
     >
+      {children}
+    </svg>
+  );
+}
+
+function VideoIcon() {
+  return (
+    <LineIcon>
       <rect x="2.5" y="6" width="13" height="12" rx="2" />
       <path d="M15.5 10.5 21.5 7v10l-6-3.5" />
-    </svg>
+    </LineIcon>
   );
 }
 
 function PeopleIcon() {
   return (
-    <svg
-      aria-hidden="true"
-      width="28"
-      height="28"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
+    <LineIcon>
       <circle cx="8" cy="8" r="3.2" />
       <circle cx="16.5" cy="9" r="2.6" />
       <path d="M2.5 19c.6-3.2 2.8-5 5.5-5s4.9 1.8 5.5 5M14 14.6c.8-.4 1.6-.6 2.5-.6 2.3 0 4.2 1.6 4.8 4.5" />
-    </svg>
+    </LineIcon>
   );
 }

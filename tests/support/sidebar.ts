@@ -1,0 +1,17 @@
+/** The panel's sidebar links for a super admin, in order: one expectation for the component and the browser tests. */
+export const SUPERADMIN_SIDEBAR = [
+  'Dashboard',
+  'Calendar View',
+  'Client List',
+  'Cash-up',
+  'Waitlist',
+  'Packages',
+  'Reports',
+  'Income',
+  'Audit Log',
+  'Therapists',
+  'Centre',
+  'Staff',
+  'Job Queues',
+  'My Account',
+];
