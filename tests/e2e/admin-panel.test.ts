@@ -14,7 +14,7 @@ import { formatTime12h, monthName } from '../../shared/domain/time.ts';
 import { launchBrowser, openPage, screenshot, VIEWPORTS } from '../support/browser.ts';
 import { offlineBooking, onlineBooking } from '../support/factories.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { SUPERADMIN_SIDEBAR } from '../support/sidebar.ts';
+import { ADMIN_SIDEBAR, SUPERADMIN_SIDEBAR } from '../support/sidebar.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -131,7 +131,7 @@ describe('roles', () => {
     const page = await openPage(browser, { viewport: VIEWPORTS.desktop });
     await signIn(page, STAFF);
     const nav = page.getByRole('navigation', { name: 'Admin' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'My Account']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(ADMIN_SIDEBAR);
     for (const path of [
       '/admin/income',
       '/admin/Income',

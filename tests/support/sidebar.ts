@@ -15,3 +15,6 @@ export const SUPERADMIN_SIDEBAR = [
   'Job Queues',
   'My Account',
 ];
+
+/** The same for a plain admin: the desk's screens, without the owner's. */
+export const ADMIN_SIDEBAR = ['Dashboard', 'Calendar View', 'Client List', 'Cash-up', 'Waitlist', 'Packages', 'My Account'];
