@@ -22,6 +22,7 @@ import {
 import { StateView, StepHeading } from './common.tsx';
 import { isShortNotice, useWizardSettings } from './settings.tsx';
 import { checkBooking } from './payload.ts';
+import { offlineStatusUrl } from '../../lib/payment-status-url.ts';
 
 export type PaymentNav = {
   onBack: () => void;
@@ -33,19 +34,6 @@ export type PaymentNav = {
   /** Navigates the page (window.location in the browser). */
   navigate?: (url: string) => void;
 };
-
-/**
- * In person there is no payment link: the booking's own transaction id stands in for it, and the
- * server finds the booking by it (a bare booking number would let anyone read others' bookings).
- */
-export function offlineStatusUrl(bookingId: number, transactionId: string): string {
-  const q = new URLSearchParams({
-    razorpay_payment_link_id: transactionId,
-    razorpay_payment_link_status: 'pending',
-    booking_id: String(bookingId),
-  });
-  return `/payment-status?${q.toString()}`;
-}
 
 function transactionId(): string {
   const c = globalThis.crypto;

@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { lazy, Suspense } from 'react';
 import { WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { SESSION_MINUTES } from '../../../../shared/domain/session.ts';
 import { clientOfferDates } from '../../../../shared/domain/slots.ts';
@@ -8,7 +9,10 @@ import { getSlotOffer } from '../../lib/api.ts';
 import { $booking, setSlotDate, setSlotNotice, setTimeSlot } from '../../stores/booking.ts';
 import { Loading, NavButtons, StateView, StepHeading, useLoad } from './common.tsx';
 import { SlotPicker, type PickedSlot } from './SlotPicker.tsx';
-import { WaitlistJoin } from './WaitlistJoin.tsx';
+
+// Few clients join the waitlist: its form is fetched with the step's answer, not with the wizard, which
+// keeps to its budget of gzipped JavaScript (tests/e2e/site.test.ts).
+const WaitlistJoin = lazy(() => import('./WaitlistJoin.tsx').then((m) => ({ default: m.WaitlistJoin })));
 
 /** The wizard keeps the choice in its store; choosing a time also clears a "just been booked" notice. */
 function pickSlot(slot: PickedSlot | null): void {
@@ -63,7 +67,11 @@ export function SlotStep({ onBack, onNext }: { onBack: () => void; onNext: () =>
             {res.status === 'done' && (
               <SlotPicker days={res.data.days} selected={selectedTimeSlot} shownDate={slotDate} onPickDate={setSlotDate} onPickSlot={pickSlot} />
             )}
-            {res.status === 'done' && <WaitlistJoin therapist={selectedTherapist} dates={clientOfferDates(centreNow().date)} client={clientInfo} />}
+            {res.status === 'done' && (
+              <Suspense fallback={null}>
+                <WaitlistJoin therapist={selectedTherapist} dates={clientOfferDates(centreNow().date)} client={clientInfo} />
+              </Suspense>
+            )}
           </div>
         </div>
       )}

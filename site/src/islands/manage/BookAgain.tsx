@@ -5,7 +5,7 @@ import { displayName } from '../../../../shared/domain/therapist.ts';
 import { addDays, formatLongDate, formatTimeIst } from '../../../../shared/domain/time.ts';
 import { ApiError, bookAgainManaged, generatePaymentLink } from '../../lib/api.ts';
 import { ErrorBeside } from '../booking/common.tsx';
-import { offlineStatusUrl } from '../booking/PaymentStep.tsx';
+import { offlineStatusUrl } from '../../lib/payment-status-url.ts';
 
 export const BOOK_AGAIN_TEXT = {
   title: 'Book your next session',
