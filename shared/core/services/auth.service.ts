@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import jwt from 'jsonwebtoken';
 import type { Redis } from 'ioredis';
@@ -26,13 +26,24 @@ export type AdminTokenClaims = { adminId: number; sessionVersion: number; jti: s
  */
 export function signAdminToken(admin: Pick<AdminUser, 'id' | 'sessionVersion'>, secret: string, ttlSeconds: number, now: Date): string {
   const iat = Math.floor(now.getTime() / 1000);
-  return jwt.sign({ sub: String(admin.id), iat, sv: admin.sessionVersion }, secret, {
+  return jwt.sign({ sub: String(admin.id), iat, sv: admin.sessionVersion }, signingKey(secret), {
     algorithm: 'HS256',
     expiresIn: ttlSeconds,
     issuer: ISSUER,
     audience: AUDIENCE,
     jwtid: randomUUID(),
   });
+}
+
+/**
+ * The secret as the key jsonwebtoken makes of it, made once per secret. Given the string, jsonwebtoken
+ * first tries to read it as a PEM public key, which throws, on every request an admin makes.
+ */
+const signingKeys = new Map<string, KeyObject>();
+function signingKey(secret: string): KeyObject {
+  let key = signingKeys.get(secret);
+  if (!key) signingKeys.set(secret, (key = createSecretKey(Buffer.from(secret))));
+  return key;
 }
 
 const JTI = /^[A-Za-z0-9_-]{16,64}$/;
@@ -42,7 +53,7 @@ const MAX_TOKEN_LIFETIME_MS = 7 * 24 * 3600_000;
 /** The claims of a token signed by us with HS256 and still fresh, or undefined for anything else. */
 export function verifyAdminToken(token: string, secret: string, now: Date): AdminTokenClaims | undefined {
   try {
-    const p = jwt.verify(token, secret, {
+    const p = jwt.verify(token, signingKey(secret), {
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: AUDIENCE,
