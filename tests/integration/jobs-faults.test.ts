@@ -238,9 +238,10 @@ describe('Redis restarted empty', () => {
     for (const c of confirmations) expect((await rowOf(c)).completedAt).not.toBeNull();
     expect(await rowOf(reminderId)).toMatchObject({ completedAt: null, dispatchedAt: expect.any(Date) });
 
+    // Every key of the prefix goes, the schedulers and the delayed jobs with them. Not read back as
+    // gone: the workers look every 200 ms, and on a busy machine they had put the schedulers back before
+    // this test's next call reached Redis.
     expect(await deletePrefixKeys(REDIS_URL, config.queuePrefix)).toBeGreaterThan(0);
-    expect(await queues.mail.getJobState(reminderId)).toBe('unknown');
-    expect(await queues.payments.getJobScheduler('payments.reconcile')).toBeUndefined();
 
     await waitFor(
       async () =>

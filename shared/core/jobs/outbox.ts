@@ -1,5 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
+import { recordset } from '../db/recordset.ts';
 import { outbox } from '../db/schema.ts';
 import { fillBookingJobId, queueOf, type BookingJobId, type JobName, type JobPayload } from './jobs.ts';
 
@@ -59,21 +60,17 @@ export function intentFor(t: BookingJobTemplate, bookingId: number): JobIntent {
  */
 export async function enqueueInTx(tx: DbOrTx, intents: readonly JobIntent[], now: Date): Promise<void> {
   if (intents.length === 0) return;
-  const insert = tx
-    .insert(outbox)
-    .values(
-      intents.map((i) => ({
-        queue: queueOf(i.name),
-        jobName: i.name,
-        jobId: i.jobId,
-        payload: i.payload,
-        availableAt: i.runAt ?? now,
-      })),
-    )
-    .onConflictDoNothing({ target: [outbox.queue, outbox.jobId] });
+  const { columns, json } = recordset(
+    outbox,
+    intents.map((i) => ({ queue: queueOf(i.name), jobName: i.name, jobId: i.jobId, payload: i.payload, availableAt: i.runAt ?? now })),
+  );
   // Wakes a listening relay at commit; polling covers a relay that is not listening. In the insert's
   // statement: one round trip, not two, on every write that queues a job.
-  await tx.execute(sql`with queued as (${insert.getSQL()}) select pg_notify('outbox', '')`);
+  await tx.execute(sql`
+    with queued as (
+      insert into outbox (${columns}) select ${columns} from jsonb_populate_recordset(null::outbox, ${json}::jsonb)
+      on conflict (queue, job_id) do nothing)
+    select pg_notify('outbox', '')`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
+import { recordset } from '../db/recordset.ts';
 import { adminUsers, auditLog } from '../db/schema.ts';
 
 export type AuditEntry = {
@@ -21,7 +22,8 @@ export async function insertAudit(tx: DbOrTx, e: AuditEntry): Promise<void> {
 /** Several entries in one statement (a series' sessions, written together). */
 export async function insertAudits(tx: DbOrTx, entries: readonly AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await tx.insert(auditLog).values(
+  const { columns, json } = recordset(
+    auditLog,
     entries.map((e) => ({
       adminId: e.adminId,
       actor: e.actor,
@@ -32,6 +34,7 @@ export async function insertAudits(tx: DbOrTx, entries: readonly AuditEntry[]): 
       after: e.after ?? null,
     })),
   );
+  await tx.execute(sql`insert into audit_log (${columns}) select ${columns} from jsonb_populate_recordset(null::audit_log, ${json}::jsonb)`);
 }
 
 /** An audit row as stored: the whole before and after records, and the admin's username. */

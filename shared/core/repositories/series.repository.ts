@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
+import { recordset, typedRows } from '../db/recordset.ts';
 import { bookings, series } from '../db/schema.ts';
 import type { BookingRow } from './admin-booking.repository.ts';
 import { LIVE_BOOKING_SQL, liveBooking } from './live-booking.ts';
@@ -43,11 +44,13 @@ export async function allocateBookingIds(tx: DbOrTx, n: number): Promise<number[
  */
 export async function insertSessions(tx: DbOrTx, rows: readonly NewSession[]): Promise<BookingRow[]> {
   const ordered = [...rows].sort((a, b) => a.bookingDate.localeCompare(b.bookingDate));
-  return tx
-    .insert(bookings)
-    .values(ordered)
-    .onConflictDoNothing({ target: [bookings.therapistId, bookings.bookingDate, bookings.bookingTimeSlotStart], where: sql.raw(LIVE_BOOKING_SQL) })
-    .returning();
+  const { columns, json } = recordset(bookings, ordered);
+  const { rows: written } = await tx.execute<Record<string, unknown>>(sql`
+    insert into bookings (${columns})
+    select ${columns} from jsonb_populate_recordset(null::bookings, ${json}::jsonb)
+    on conflict (therapist_id, booking_date, booking_time_slot_start) where ${sql.raw(LIVE_BOOKING_SQL)} do nothing
+    returning *`);
+  return typedRows(bookings, written);
 }
 
 /** The series' live sessions on or after `fromDate` (that day's alone for `onlyThatDay`), in date order. */
