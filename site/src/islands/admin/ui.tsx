@@ -357,6 +357,41 @@ export function PasswordField(props: {
   );
 }
 
+/** An amount in rupees typed at the desk: its label, the input, a hint and the error beside it. */
+export function AmountField(props: {
+  id: string;
+  label: string;
+  hint: ReactNode;
+  error: string | null;
+  value: string;
+  onValue: (value: string) => void;
+  fieldClass?: string;
+}) {
+  const { id, error } = props;
+  return (
+    <div className={props.fieldClass ?? 'field'}>
+      <label className="label" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        className="input"
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        value={props.value}
+        onChange={(e) => props.onValue(e.target.value)}
+        aria-describedby={[`${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(' ')}
+        {...(error ? { 'aria-invalid': true as const } : {})}
+      />
+      <p id={`${id}-hint`} className="hint">
+        {props.hint}
+      </p>
+      <FieldError id={`${id}-error`} error={error} />
+    </div>
+  );
+}
+
 /**
  * A dialog asking one required note (a review's note, a decline's reason): sent empty, it says so
  * beside the field and puts the focus there; otherwise the trimmed note is confirmed.
