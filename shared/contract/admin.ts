@@ -105,6 +105,13 @@ export const idParam = (label: string) =>
     .transform(Number)
     .refine((n) => n > 0, { error: `${label} must be a positive whole number` });
 
+/** The path parameters of a route on one record: its `id` (labelled for the 400's detail). */
+export const idParams = (label: string) => z.object({ id: idParam(label) });
+
+/** A route that takes no query parameters (an unknown one is a 400), or no body. */
+export const noQuery = z.strictObject({});
+export const noBody = z.strictObject({});
+
 export const loginSchema = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, { error: 'Username is required' }).max(254),
   password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }).max(256),

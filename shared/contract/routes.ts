@@ -51,6 +51,7 @@ import {
   slotStatesQuerySchema,
   therapistMonthlyReportSchema,
   updatePaymentLinkSchema,
+  noQuery,
 } from './admin.ts';
 import { bookingCreateResponseSchema, bookingCreateSchema } from './booking.ts';
 import {
@@ -174,7 +175,6 @@ export type ApiRoute = {
 };
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const noQuery = z.strictObject({});
 const idOf = (label: string) => z.strictObject({ id: idParam(label) });
 // Each keeps its schema's own type, so the table's rows carry their request and answer types (RouteAnswer).
 const json = <S extends z.ZodType>(schema: S, description: string) => ({ json: schema, description });

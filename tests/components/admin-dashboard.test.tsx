@@ -3,7 +3,6 @@ import { describe, expect, it, vi } from 'vitest';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { clientChangeWords } from '../../site/src/lib/admin-format.ts';
 import {
-  adminTherapist,
   booking,
   bookingsServer,
   findNotice,
@@ -14,6 +13,9 @@ import {
   resetPanelAroundEachTest,
   statesFor,
   today,
+  ASHA,
+  PRIYA,
+  ROHAN,
 } from './admin-helpers.tsx';
 
 /**
@@ -23,11 +25,7 @@ import {
 
 const tomorrow = addDays(today, 1);
 
-const therapists = [
-  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
-  adminTherapist({ id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] }),
-  adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] }),
-];
+const therapists = [ASHA, PRIYA, ROHAN];
 const templates = (therapistId: number) =>
   ['10:00', '11:00', '12:00'].map((t, i) => ({
     id: therapistId * 10 + i,
@@ -322,6 +320,15 @@ describe('Cancel and the client’s payment', () => {
   const bodyOf = (c: { init: RequestInit | undefined }) => (c.init?.body === undefined ? undefined : JSON.parse(String(c.init.body)));
   const question = 'Are you sure you want to cancel booking 61? This cannot be undone.';
 
+  /** The server's answer to cancelling booking 61: its message and refund. */
+  const cancelled61 = (message: string, refund: { status: string; amount: number }) => () => ({
+    booking_id: 61,
+    cancelled: true,
+    unblocked: false,
+    message,
+    refund,
+  });
+
   async function openRefundDialog() {
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel booking 61' }));
     const dialog = screen.getByRole('dialog', { name: question });
@@ -355,13 +362,7 @@ describe('Cancel and the client’s payment', () => {
     signIn(true);
     const confirm = vi.fn(() => true);
     vi.stubGlobal('confirm', confirm);
-    const { calls } = routes(() => ({
-      booking_id: 61,
-      cancelled: true,
-      unblocked: false,
-      message: 'Booking 61 cancelled successfully. ₹1,500.00 refunded.',
-      refund: { status: 'processed', amount: 1500 },
-    }));
+    const { calls } = routes(cancelled61('Booking 61 cancelled successfully. ₹1,500.00 refunded.', { status: 'processed', amount: 1500 }));
     render(<Dashboard onLogout={() => {}} />);
     const dialog = await openRefundDialog();
     expect(confirm).not.toHaveBeenCalled();
@@ -397,13 +398,7 @@ describe('Cancel and the client’s payment', () => {
 
   it('PARTIAL: the amount must be more than 0, at most what was paid and in paise; the valid amount is sent', async () => {
     signIn(true);
-    const { calls } = routes(() => ({
-      booking_id: 61,
-      cancelled: true,
-      unblocked: false,
-      message: 'Booking 61 cancelled successfully. ₹500.50 refund pending.',
-      refund: { status: 'pending', amount: 500.5 },
-    }));
+    const { calls } = routes(cancelled61('Booking 61 cancelled successfully. ₹500.50 refund pending.', { status: 'pending', amount: 500.5 }));
     render(<Dashboard onLogout={() => {}} />);
     const dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Partial refund' }));
@@ -432,13 +427,7 @@ describe('Cancel and the client’s payment', () => {
 
   it('NONE: the reason is prefilled, required, and sent trimmed', async () => {
     signIn(true);
-    const { calls } = routes(() => ({
-      booking_id: 61,
-      cancelled: true,
-      unblocked: false,
-      message: 'Booking 61 cancelled successfully. No refund.',
-      refund: { status: 'none', amount: 0 },
-    }));
+    const { calls } = routes(cancelled61('Booking 61 cancelled successfully. No refund.', { status: 'none', amount: 0 }));
     render(<Dashboard onLogout={() => {}} />);
     const dialog = await openRefundDialog();
     fireEvent.click(within(dialog).getByRole('radio', { name: 'No refund' }));
@@ -459,13 +448,7 @@ describe('Cancel and the client’s payment', () => {
   it('a plain admin asks the owner to refund (REQUEST, with the reason); "No refund" is not offered outside the notice window; Keep booking sends nothing', async () => {
     signIn(false);
     const { calls } = routes(
-      () => ({
-        booking_id: 61,
-        cancelled: true,
-        unblocked: false,
-        message: 'Booking 61 cancelled successfully. Refund of ₹1,500.00 sent to the owner for review.',
-        refund: { status: 'requested', amount: 1500 },
-      }),
+      cancelled61('Booking 61 cancelled successfully. Refund of ₹1,500.00 sent to the owner for review.', { status: 'requested', amount: 1500 }),
       { ...superOptions, choices: ['REQUEST'] },
     );
     render(<Dashboard onLogout={() => {}} />);
@@ -502,16 +485,11 @@ describe('Cancel and the client’s payment', () => {
 
   it('a plain admin inside the notice window may also cancel without a refund, chosen on purpose', async () => {
     signIn(false);
-    const { calls } = routes(
-      () => ({
-        booking_id: 61,
-        cancelled: true,
-        unblocked: false,
-        message: 'Booking 61 cancelled successfully. No refund.',
-        refund: { status: 'none', amount: 0 },
-      }),
-      { ...superOptions, choices: ['REQUEST', 'NONE'], inside_notice_window: true },
-    );
+    const { calls } = routes(cancelled61('Booking 61 cancelled successfully. No refund.', { status: 'none', amount: 0 }), {
+      ...superOptions,
+      choices: ['REQUEST', 'NONE'],
+      inside_notice_window: true,
+    });
     render(<Dashboard onLogout={() => {}} />);
     const dialog = await openRefundDialog();
     const ask = within(dialog).getByRole('radio', { name: 'Ask the owner to refund' }) as HTMLInputElement;

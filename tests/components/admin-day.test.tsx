@@ -8,26 +8,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import Calendar from '../../site/src/islands/admin/Calendar.tsx';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import Reports from '../../site/src/islands/admin/Reports.tsx';
-import {
-  adminTherapist,
-  booking,
-  bookingsServer,
-  findNotice,
-  mockFetch,
-  signIn,
-  addDays,
-  resetPanelAroundEachTest,
-  statesFor,
-  today,
-} from './admin-helpers.tsx';
+import { booking, bookingsServer, findNotice, mockFetch, signIn, addDays, resetPanelAroundEachTest, statesFor, today, ASHA, PRIYA } from './admin-helpers.tsx';
 
 const tomorrow = addDays(today, 1);
 const ACTIVE = 'COMPLETED,PENDING,INITIATED,BLOCKED';
 
-const therapists = [
-  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
-  adminTherapist({ id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] }),
-];
+const therapists = [ASHA, PRIYA];
 // A hold that ends at 15:20 at the centre (09:50 UTC) on the day of the test.
 const holdEnd = `${today}T09:50:00.000Z`;
 const rows = [

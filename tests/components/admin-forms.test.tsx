@@ -8,7 +8,6 @@ import { adminApi } from '../../site/src/lib/admin-api.ts';
 import { ADMIN_TOKEN_KEY, ADMIN_USER_KEY, loadSession } from '../../site/src/stores/admin-session.ts';
 import { API_MESSAGES } from '../../shared/contract/messages.ts';
 import {
-  adminTherapist,
   booking,
   bookingsServer,
   findNotice,
@@ -20,14 +19,13 @@ import {
   resetPanelAroundEachTest,
   statesFor,
   today,
+  ASHA,
+  ROHAN,
 } from './admin-helpers.tsx';
 
 const tomorrow = addDays(today, 1);
 
-const therapists = [
-  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
-  adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] }),
-];
+const therapists = [ASHA, ROHAN];
 
 resetPanelAroundEachTest();
 

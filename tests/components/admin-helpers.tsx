@@ -133,6 +133,11 @@ export function adminTherapist(t: { id: number; name: string; type: number } & R
   };
 }
 
+/** The demo centre's therapists as the panel's tests list them: two online, one in person at the West Branch. */
+export const ASHA = adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] });
+export const PRIYA = adminTherapist({ id: 2, name: 'Ms. Priya Nair', type: 1, price: 1200, locations: null, email: ['priya@example.in'] });
+export const ROHAN = adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] });
+
 type Row = Record<string, unknown> & {
   id: number;
   booking_date: string;

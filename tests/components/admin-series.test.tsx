@@ -4,13 +4,10 @@ import SeriesBooking from '../../site/src/islands/admin/SeriesBooking.tsx';
 import SeriesSessions from '../../site/src/islands/admin/SeriesSessions.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import type { AdminBooking } from '../../site/src/lib/admin-api.ts';
-import { adminTherapist, booking, mockFetch, signIn } from './admin-helpers.tsx';
+import { booking, mockFetch, signIn, ASHA, ROHAN } from './admin-helpers.tsx';
 import { LOCATIONS } from './booking-fixtures.ts';
 
-const therapists = [
-  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
-  adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] }),
-];
+const therapists = [ASHA, ROHAN];
 const locations = LOCATIONS;
 
 beforeEach(() => {

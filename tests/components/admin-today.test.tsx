@@ -7,7 +7,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Dashboard from '../../site/src/islands/admin/Dashboard.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
-import { adminTherapist, booking, bookingsServer, findNotice, mockFetch, signIn } from './admin-helpers.tsx';
+import { booking, bookingsServer, findNotice, mockFetch, signIn, ASHA, ROHAN } from './admin-helpers.tsx';
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
 const addDays = (d: string, n: number) => {
@@ -19,10 +19,7 @@ const tomorrow = addDays(today, 1);
 /** The centre works Monday to Saturday: the next working day skips a Sunday. */
 const nextWorkingDay = new Date(`${tomorrow}T00:00:00Z`).getUTCDay() === 0 ? addDays(today, 2) : tomorrow;
 
-const therapists = [
-  adminTherapist({ id: 1, name: 'Dr. Asha Mehta', type: 1, price: 1500, locations: null, email: ['asha@example.in'] }),
-  adminTherapist({ id: 5, name: 'Dr. Rohan Kapoor', type: 2, price: 1800, locations: 1, email: ['rohan@example.in'] }),
-];
+const therapists = [ASHA, ROHAN];
 
 // Today's bookings as the server holds them. 00:00 and 00:01 have started (attendance can be marked).
 const ravi = booking({

@@ -143,19 +143,28 @@ export function booking9(over: Record<string, unknown> = {}) {
 }
 
 /**
- * Each wizard test starts on /book at a wide screen with an empty booking and no cached catalogue,
- * and leaves no render or mock behind. The wizard loads its later steps lazily: they are loaded once
- * up front, so no test waits on their first transform.
+ * The wizard loads every step after the first lazily (and a therapist link's choice): they are loaded
+ * once up front, so no test waits on their first transform.
  */
-export function resetWizardAroundEachTest(): void {
+export function loadWizardStepsUpFront(): void {
   beforeAll(async () => {
     await Promise.all([
+      import('../../site/src/islands/booking/TherapistStep.tsx'),
+      import('../../site/src/islands/booking/therapist-link.ts'),
       import('../../site/src/islands/booking/LocationStep.tsx'),
       import('../../site/src/islands/booking/SlotStep.tsx'),
       import('../../site/src/islands/booking/DetailsStep.tsx'),
       import('../../site/src/islands/booking/PaymentStep.tsx'),
     ]);
   });
+}
+
+/**
+ * Each wizard test starts on /book at a wide screen with an empty booking and no cached catalogue,
+ * and leaves no render or mock behind, its steps loaded up front.
+ */
+export function resetWizardAroundEachTest(): void {
+  loadWizardStepsUpFront();
   beforeEach(() => {
     sessionStorage.clear();
     resetBooking();

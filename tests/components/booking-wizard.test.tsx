@@ -15,8 +15,9 @@ import {
   updateClientInfo,
 } from '../../site/src/stores/booking.ts';
 import { API_MESSAGES } from '../../shared/contract/messages.ts';
-import { CATALOG, LOCATIONS, mockFetch, OFFER, SERVER_ERROR, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
+import { CATALOG, LOCATIONS, loadWizardStepsUpFront, mockFetch, OFFER, SERVER_ERROR, SERVICES, setViewport, THERAPISTS } from './booking-fixtures.ts';
 
+loadWizardStepsUpFront();
 beforeEach(() => {
   sessionStorage.clear();
   resetBooking();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshot, stackAndBrowserPerFile, VIEWPORTS } from '../support/browser.ts';
+import type { Stack } from '../support/stack.ts';
 import {
   CLIENT,
   continueButton,
@@ -17,14 +17,7 @@ import {
 let stack: Stack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+stackAndBrowserPerFile((started) => ({ stack, browser } = started));
 
 /** Online: type → therapist → a free slot (by index; -1 the last; on the nth date with slots) → the details form. */
 async function onlineToDetails(page: Page, therapist: string, slotIndex = 0, dateIndex = 0): Promise<void> {

@@ -3,10 +3,10 @@
  * at 390×844 and 1280×800, with axe and screenshots of each fixed screen.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blogPosts } from '../../site/src/lib/blog-posts.ts';
-import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { screenshot, stackAndBrowserPerFile, VIEWPORTS } from '../support/browser.ts';
+import type { Stack } from '../support/stack.ts';
 import {
   continueButton,
   detailsToReview,
@@ -21,14 +21,7 @@ import {
 let stack: Stack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+stackAndBrowserPerFile((started) => ({ stack, browser } = started));
 
 const SIZES = [
   ['phone', VIEWPORTS.phone],

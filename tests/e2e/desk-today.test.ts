@@ -41,65 +41,46 @@ describe('Today on the dashboard', () => {
   beforeAll(async () => {
     const db = e2e.stack.database.db;
     const today = centreNow().date;
+    /** One of today's sessions, by `name` (at name.surname@example.com) on `mobile`. */
+    const session = async (name: string, mobile: string, b: Omit<Parameters<typeof insertBooking>[1], 'bookingDate'>) => {
+      const clientEmail = `${name.toLowerCase().replace(' ', '.')}@example.com`;
+      ids[name] = (await insertBooking(db, { ...b, bookingDate: today, clientFullName: name, clientEmail, clientMobile: mobile })).id;
+    };
     // Inserted out of order: Today sorts them.
-    ids['Kabir Shah'] = (
-      await insertBooking(db, {
-        therapistId: 2,
-        bookingDate: today,
-        bookingTimeSlotStart: '17:00',
-        bookingType: 'ONLINE',
-        paymentStatus: 'PENDING',
-        adminConfirmed: true,
-        amountPaise: 120_000,
-        clientFullName: 'Kabir Shah',
-        clientEmail: 'kabir.shah@example.com',
-        clientMobile: '9845000011',
-      })
-    ).id;
-    ids['Meera Pillai'] = (
-      await insertBooking(db, {
-        therapistId: 1,
-        bookingDate: today,
-        bookingTimeSlotStart: '11:00',
-        bookingType: 'ONLINE',
-        paymentStatus: 'COMPLETED',
-        adminConfirmed: true,
-        clientFullName: 'Meera Pillai',
-        clientEmail: 'meera.pillai@example.com',
-        clientMobile: '9876543210',
-        // The desk marked her attended (the server's own rule is tested in the integration tests).
-        attendance: 'ATTENDED',
-        attendanceMarkedAt: new Date(),
-      })
-    ).id;
-    ids['Ravi Kumar'] = (
-      await insertBooking(db, {
-        therapistId: 5,
-        bookingDate: today,
-        bookingTimeSlotStart: '09:00',
-        bookingType: 'OFFLINE',
-        locationId: 1,
-        paymentStatus: 'PENDING',
-        amountPaise: 180_000,
-        clientFullName: 'Ravi Kumar',
-        clientEmail: 'ravi.kumar@example.com',
-        clientMobile: '9811100001',
-      })
-    ).id;
-    ids['Ananya Rao'] = (
-      await insertBooking(db, {
-        therapistId: 6,
-        bookingDate: today,
-        bookingTimeSlotStart: '10:00',
-        bookingType: 'OFFLINE',
-        locationId: 1,
-        paymentStatus: 'PENDING',
-        amountPaise: 160_000,
-        clientFullName: 'Ananya Rao',
-        clientEmail: 'ananya.rao@example.com',
-        clientMobile: '9820012345',
-      })
-    ).id;
+    await session('Kabir Shah', '9845000011', {
+      therapistId: 2,
+      bookingTimeSlotStart: '17:00',
+      bookingType: 'ONLINE',
+      paymentStatus: 'PENDING',
+      adminConfirmed: true,
+      amountPaise: 120_000,
+    });
+    await session('Meera Pillai', '9876543210', {
+      therapistId: 1,
+      bookingTimeSlotStart: '11:00',
+      bookingType: 'ONLINE',
+      paymentStatus: 'COMPLETED',
+      adminConfirmed: true,
+      // The desk marked her attended (the server's own rule is tested in the integration tests).
+      attendance: 'ATTENDED',
+      attendanceMarkedAt: new Date(),
+    });
+    await session('Ravi Kumar', '9811100001', {
+      therapistId: 5,
+      bookingTimeSlotStart: '09:00',
+      bookingType: 'OFFLINE',
+      locationId: 1,
+      paymentStatus: 'PENDING',
+      amountPaise: 180_000,
+    });
+    await session('Ananya Rao', '9820012345', {
+      therapistId: 6,
+      bookingTimeSlotStart: '10:00',
+      bookingType: 'OFFLINE',
+      locationId: 1,
+      paymentStatus: 'PENDING',
+      amountPaise: 160_000,
+    });
     // Not sessions: a block and a cancelled booking.
     await insertBooking(db, {
       therapistId: 3,

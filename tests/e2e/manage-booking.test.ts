@@ -7,11 +7,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SlotOfferDto, TherapistDto } from '../../shared/contract/public.ts';
 import { addDays, centreNow, formatLongDate, formatTime12h } from '../../shared/domain/time.ts';
-import { launchBrowser, screenshot, VIEWPORTS } from '../support/browser.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { screenshot, stackAndBrowserPerFile, VIEWPORTS } from '../support/browser.ts';
+import type { Stack } from '../support/stack.ts';
 import {
   CLIENT,
   detailsToReview,
@@ -26,14 +26,7 @@ import {
 let stack: Stack;
 let browser: Browser;
 
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+stackAndBrowserPerFile((started) => ({ stack, browser } = started));
 
 const THERAPIST = 'Asha Mehta';
 

@@ -67,6 +67,18 @@ async function deskRefund(key: string, method: 'CASH' | 'OTHER', paise: number, 
   });
 }
 
+/** A booking and its payment's capture in the ledger at `instant`. */
+async function paidBooking(
+  key: string,
+  booking: Parameters<typeof insertBooking>[1],
+  capture: Omit<Extract<Parameters<typeof recordCapture>[1], { bookingId: number }>, 'bookingId' | 'packageSaleId' | 'occurredAt'>,
+  instant: string,
+): Promise<void> {
+  const { id } = await insertBooking(database.db, booking);
+  ids[key] = id;
+  await recordCapture(database.db, { ...capture, bookingId: id, occurredAt: new Date(instant) });
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   await seedDemoData(database.db);
@@ -76,29 +88,21 @@ beforeAll(async () => {
   desk = bearer(tokenFor(admins.admin, clock.now()));
 
   // Online: paid through the provider by UPI this morning for a session on Wednesday.
-  ids.online = (
-    await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', clientFullName: 'Aarav Shah' })
-  ).id;
-  await recordCapture(database.db, {
-    bookingId: ids.online,
-    provider: 'razorpay',
-    paymentId: 'pay_online',
-    amountPaise: 150_000,
-    method: 'UPI',
-    occurredAt: new Date('2026-11-23T10:15:00+05:30'),
-  });
+  await paidBooking(
+    'online',
+    { therapistId: 1, bookingDate: '2026-11-25', bookingTimeSlotStart: '10:00', clientFullName: 'Aarav Shah' },
+    { provider: 'razorpay', paymentId: 'pay_online', amountPaise: 150_000, method: 'UPI' },
+    '2026-11-23T10:15:00+05:30',
+  );
   // Online, by card, for last week's session, and ₹500 of it refunded by the owner this evening.
-  ids.late = (await insertBooking(database.db, { therapistId: 1, bookingDate: '2026-11-20', bookingTimeSlotStart: '11:00', clientFullName: 'Diya Menon' })).id;
-  await recordCapture(database.db, {
-    bookingId: ids.late,
-    provider: 'sandbox',
-    paymentId: 'pay_late',
-    amountPaise: 110_000,
-    method: 'CARD',
-    occurredAt: new Date('2026-11-23T18:00:00+05:30'),
-  });
+  await paidBooking(
+    'late',
+    { therapistId: 1, bookingDate: '2026-11-20', bookingTimeSlotStart: '11:00', clientFullName: 'Diya Menon' },
+    { provider: 'sandbox', paymentId: 'pay_late', amountPaise: 110_000, method: 'CARD' },
+    '2026-11-23T18:00:00+05:30',
+  );
   await recordRefund(database.db, {
-    bookingId: ids.late,
+    bookingId: ids.late!,
     provider: 'sandbox',
     paymentId: 'pay_late',
     refundId: 'rfnd_late',
@@ -108,29 +112,18 @@ beforeAll(async () => {
     occurredAt: new Date('2026-11-23T19:00:00+05:30'),
   });
   // Paid at the provider and recorded by the reconciliation (its MISSING_CAPTURE with it).
-  ids.found = (
-    await insertBooking(database.db, {
-      therapistId: 2,
-      bookingDate: '2026-11-24',
-      bookingTimeSlotStart: '15:00',
-      clientFullName: 'Kavya Iyer',
-      amountPaise: 90_000,
-    })
-  ).id;
-  await recordCapture(database.db, {
-    bookingId: ids.found,
-    provider: 'sandbox',
-    paymentId: 'pay_found',
-    amountPaise: 90_000,
-    method: 'UPI',
-    occurredAt: new Date('2026-11-23T14:00:00+05:30'),
-  });
+  await paidBooking(
+    'found',
+    { therapistId: 2, bookingDate: '2026-11-24', bookingTimeSlotStart: '15:00', clientFullName: 'Kavya Iyer', amountPaise: 90_000 },
+    { provider: 'sandbox', paymentId: 'pay_found', amountPaise: 90_000, method: 'UPI' },
+    '2026-11-23T14:00:00+05:30',
+  );
   await insertResolvedDiscrepancy(
     database.db,
     {
       kind: 'MISSING_CAPTURE',
       provider: 'sandbox',
-      bookingId: ids.found,
+      bookingId: ids.found!,
       paymentId: 'pay_found',
       refundId: '',
       ledgerPaise: null,
@@ -154,24 +147,12 @@ beforeAll(async () => {
   await deskRefund('cash', 'CASH', 30_000, '2026-11-23T17:00:00+05:30', admins.admin.id);
   // An older counter entry with no desk method (an online manual booking's), and its refund written by
   // a cancel with no admin: both OTHER.
-  ids.old = (
-    await insertBooking(database.db, {
-      therapistId: 2,
-      bookingDate: '2026-11-23',
-      bookingTimeSlotStart: '16:00',
-      clientFullName: 'Rohit Das',
-      amountPaise: 100_000,
-    })
-  ).id;
-  await recordCapture(database.db, {
-    bookingId: ids.old,
-    provider: 'counter',
-    paymentId: 'counter_old',
-    amountPaise: 100_000,
-    method: 'OTHER',
-    recordedByAdminId: admins.superadmin.id,
-    occurredAt: new Date('2026-11-23T08:00:00+05:30'),
-  });
+  await paidBooking(
+    'old',
+    { therapistId: 2, bookingDate: '2026-11-23', bookingTimeSlotStart: '16:00', clientFullName: 'Rohit Das', amountPaise: 100_000 },
+    { provider: 'counter', paymentId: 'counter_old', amountPaise: 100_000, method: 'OTHER', recordedByAdminId: admins.superadmin.id },
+    '2026-11-23T08:00:00+05:30',
+  );
   await deskRefund('old', 'OTHER', 100_000, '2026-11-23T12:00:00+05:30', null);
 
   // Either side of midnight at the centre: 23:59:30 on the 22nd, 00:00:30 and 23:59:59.999 on the

@@ -8,35 +8,22 @@
 import { eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changePolicyText, shortNoticeText } from '../../shared/contract/policy.ts';
 import type { Config } from '../../shared/core/config.ts';
 import { bookings, outbox } from '../../shared/core/db/schema.ts';
 import type { JobPayload } from '../../shared/core/jobs/jobs.ts';
 import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { createMeetingForBooking, sendChangeMail, sendConfirmation, type NotificationDeps } from '../../shared/core/services/notification.service.ts';
-import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
-import { capturingMailer, mailingStack } from '../support/mailing.ts';
+import { mailingStackPerFile } from '../support/mailing.ts';
 
 let database: TestDatabase;
 let config: Config;
 let app: Express;
-const clock = fixedClock(MONDAY_MORNING_IST);
-const { sent, mailer } = capturingMailer();
 let notify: NotificationDeps;
-
-beforeAll(async () => {
-  ({ database, config, app, notify } = await mailingStack(clock, mailer));
-});
-afterAll(async () => {
-  await database.drop();
-});
-beforeEach(() => {
-  clock.set(MONDAY_MORNING_IST);
-  sent.length = 0;
-});
+const { clock, sent } = mailingStackPerFile(MONDAY_MORNING_IST, (s) => ({ database, config, app, notify } = s));
 
 const POLICY = { noticeHours: 24, maxReschedules: 2 };
 const SUPPORT = { phone: '+91 22 4000 1234', email: 'care@wellbeingcentre.in' };

@@ -2,15 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import fc from 'fast-check';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, paymentsLedger, refundRequests } from '../../shared/core/db/schema.ts';
+import { describe, expect, it } from 'vitest';
+import { paymentsLedger, refundRequests } from '../../shared/core/db/schema.ts';
 import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { setManageHashIfMissing } from '../../shared/core/repositories/manage.repository.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking } from '../support/factories.ts';
-import { paymentsTestApp } from '../support/payments-app.ts';
+import { bookFreedSlot, nthSlot, paymentsTestAppPerFile } from '../support/payments-app.ts';
 import { propertySeed } from '../support/property-seed.ts';
 import type { Config } from '../../shared/core/config.ts';
 
@@ -29,12 +28,8 @@ import type { Config } from '../../shared/core/config.ts';
  * - nothing was ever refunded or owed beyond what was taken.
  */
 
-const clock = fixedClock(MONDAY_MORNING_IST);
 let database: TestDatabase, config: Config, admins: Admins, app: Express;
-beforeAll(async () => {
-  ({ database, config, admins, app } = await paymentsTestApp(clock.now));
-});
-afterAll(() => database.drop());
+const clock = paymentsTestAppPerFile(MONDAY_MORNING_IST, (made) => ({ database, config, admins, app } = made));
 
 type Step =
   | { kind: 'record-payment'; amount: number | null }
@@ -158,18 +153,7 @@ describe('counter money in any order', () => {
     await fc.assert(
       fc.asyncProperty(steps, async (sequence) => {
         const n = run++;
-        const payload = offlineBooking({
-          booking_date: DAYS[Math.floor(n / HOURS.length) % DAYS.length],
-          booking_time_slot_start: HOURS[n % HOURS.length],
-          client_email: `counter${n}@example.com`,
-        });
-        // A slot used by an earlier run that left it live: start from a free one.
-        await database.db
-          .update(bookings)
-          .set({ cancelled: true })
-          .where(and(eq(bookings.bookingDate, payload.booking_date), eq(bookings.bookingTimeSlotStart, payload.booking_time_slot_start)));
-        const made = await request(app).post('/confirm-booking').send(payload).expect(200);
-        const id = made.body.booking_id as number;
+        const { id } = await bookFreedSlot(database, app, offlineBooking({ ...nthSlot(n, DAYS, HOURS), client_email: `counter${n}@example.com` }));
         const { token, hash } = manageTokenFor(config.jwtSecret, id);
         await setManageHashIfMissing(database.db, id, hash);
         const model: Model = { captured: 0, decidedAtCounter: 0, handedBack: 0 };

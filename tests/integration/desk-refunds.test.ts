@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsAttentionResponse } from '../../shared/contract/admin.ts';
 import type { RefundsDueResponse } from '../../shared/contract/refunds.ts';
 import type { Config } from '../../shared/core/config.ts';
@@ -17,29 +17,18 @@ import { recordCapture } from '../../shared/core/repositories/ledger.repository.
 import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { sendChangeMail, sendConfirmation, sendMoneyUpdate, type NotificationDeps } from '../../shared/core/services/notification.service.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
-import { capturingMailer, mailingStack } from '../support/mailing.ts';
+import { mailingStackPerFile } from '../support/mailing.ts';
 
 let database: TestDatabase;
 let config: Config;
 let admins: Admins;
 let app: Express;
-const clock = fixedClock(MONDAY_MORNING_IST);
-const { sent, mailer } = capturingMailer();
 let notify: NotificationDeps;
-
+const { clock, sent } = mailingStackPerFile(MONDAY_MORNING_IST, (s) => ({ database, config, app, notify } = s));
 beforeAll(async () => {
-  ({ database, config, app, notify } = await mailingStack(clock, mailer));
   admins = await createAdmins(database.db);
-});
-afterAll(async () => {
-  await database.drop();
-});
-beforeEach(() => {
-  clock.set(MONDAY_MORNING_IST);
-  sent.length = 0;
 });
 
 const desk = () => bearer(tokenFor(admins.admin, clock.now()));

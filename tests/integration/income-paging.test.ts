@@ -19,6 +19,7 @@ import { incomeReport } from '../../shared/core/services/report.service.ts';
 import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
 import { binary, fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { insertPaidOnlineBookings } from '../support/reports.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
 
 type Payment = { amount: number; booking_id: number; booking_date: string; kind: 'PAYMENT' | 'REFUND'; provider_reference: string };
@@ -39,16 +40,7 @@ beforeAll(async () => {
   boss = bearer(tokenFor(admins.superadmin, clock.now()));
   // 1,500 bookings, two at each date and time (therapists 1 and 2), so the order must break ties on
   // the booking and the ledger row. Every one paid; every 7th partly refunded; every 11th paid twice.
-  await database.db.execute(sql`
-    with b as (
-      insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
-                            client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
-      select 1 + n % 2, 1, date '2025-01-01' + (n / 24), make_time(8 + (n / 2) % 12, 0, 0), 'ONLINE', 'Client ' || n,
-             'c' || n || '@example.com', (9000000000 + n)::text, 'COMPLETED', 'txn-' || n, 100000 + n
-      from generate_series(0, 1499) n
-      returning id, amount_paise, payment_transaction_id)
-    insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
-    select id, 'capture', 'razorpay', 'pay_' || payment_transaction_id, amount_paise, 'UPI', timestamptz '2025-01-01 10:00+05:30' from b`);
+  await insertPaidOnlineBookings(database, { count: 1500, therapists: 2, perDay: 24, hours: 12, name: 'Client', email: 'c' });
   await database.db.execute(sql`
     insert into payments_ledger (booking_id, kind, provider, payment_id, refund_id, amount_paise, method, reason, occurred_at)
     select id, 'refund', 'razorpay', 'pay_' || payment_transaction_id, 'rfnd_' || payment_transaction_id, -(1000 + id % 5 * 100), 'OTHER', 'Goodwill', now()

@@ -6,7 +6,6 @@
 import type http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
@@ -14,6 +13,7 @@ import { WHOLE_LIST_BUSY, WholeListGate } from '../../api/src/http/whole-list-ga
 import { bearer, createAdmins, tokenFor } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { insertPaidOnlineBookings } from '../support/reports.ts';
 import { MONDAY_MORNING_IST, offlineBooking } from '../support/factories.ts';
 
 let database: TestDatabase;
@@ -31,16 +31,7 @@ beforeAll(async () => {
   const admins = await createAdmins(database.db);
   boss = bearer(tokenFor(admins.superadmin, clock.now()));
   // A list far larger than what the sockets' buffers hold, so a reader that reads nothing stalls it.
-  await database.db.execute(sql`
-    with b as (
-      insert into bookings (therapist_id, service_id, booking_date, booking_time_slot_start, booking_type, client_full_name,
-                            client_email, client_mobile, payment_status, payment_transaction_id, amount_paise)
-      select 1 + n % 4, 1, date '2025-01-01' + (n / 40), make_time(8 + (n / 4) % 10, 0, 0), 'ONLINE', 'Client with a long name ' || n,
-             'client.' || n || '@example.com', (9000000000 + n)::text, 'COMPLETED', 'txn-' || n, 100000 + n
-      from generate_series(0, 39999) n
-      returning id, amount_paise, payment_transaction_id)
-    insert into payments_ledger (booking_id, kind, provider, payment_id, amount_paise, method, occurred_at)
-    select id, 'capture', 'razorpay', 'pay_' || payment_transaction_id, amount_paise, 'UPI', timestamptz '2025-01-01 10:00+05:30' from b`);
+  await insertPaidOnlineBookings(database, { count: 40_000, therapists: 4, perDay: 40, hours: 10, name: 'Client with a long name', email: 'client.' });
   app = testApp(database, { now: clock.now, wholeListGate: new WholeListGate({ stallMs: STALL_MS }) });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

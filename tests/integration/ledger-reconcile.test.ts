@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import {
   auditLog,
@@ -23,22 +23,18 @@ import { PROVIDER_REFUND_REASON, reconcileLedger, RESOLVED_AGREE_AGAIN, RESOLVED
 import { reconcileAll, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
 import { LEDGER_RECONCILE_PATTERN } from '../../worker/src/worker.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock, testApp } from '../support/app.ts';
+import { testApp } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
 import { configFor, dropQueues, startTestWorker, testPrefix, waitFor } from '../support/jobs.ts';
-import { paymentsTestApp } from '../support/payments-app.ts';
+import { bookWithLink, paymentsTestAppPerFile } from '../support/payments-app.ts';
 
 /**
  * Ledger reconciliation (issue 18): the ledger against the provider (the sandbox) for the last 7 days,
  * every disagreement on the super admin's "Payments needing attention" list and in the audit log.
  */
-const clock = fixedClock(MONDAY_MORNING_IST);
 let database: TestDatabase, config: Config, payments: SandboxPayments, admins: Admins, app: Express, deps: PaymentDeps, jobs: JobsClient;
-beforeAll(async () => {
-  ({ database, config, payments, admins, app, deps, jobs } = await paymentsTestApp(clock.now));
-});
-afterAll(() => database.drop());
+const clock = paymentsTestAppPerFile(MONDAY_MORNING_IST, (made) => ({ database, config, payments, admins, app, deps, jobs } = made));
 
 const desk = () => bearer(tokenFor(admins.admin, clock.now()));
 const superDesk = () => bearer(tokenFor(admins.superadmin, clock.now()));
@@ -59,22 +55,14 @@ const HOURS = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
 /** An online booking of Dr. Asha Mehta with its payment link, each on a slot of its own. */
 async function bookedWithLink(): Promise<{ id: number; linkId: string }> {
   const i = n++;
-  const res = await request(app)
-    .post('/confirm-booking')
-    .send(
-      onlineBooking({
-        booking_date: `2026-11-${24 + Math.floor(i / HOURS.length)}`,
-        booking_time_slot_start: HOURS[i % HOURS.length],
-        client_email: `recon${i}@example.com`,
-      }),
-    )
-    .expect(200);
-  const link = await request(app)
-    .post('/api/payment/generate-link')
-    .set('X-Booking-Token', res.body.booking_token)
-    .send({ booking_id: res.body.booking_id })
-    .expect(200);
-  return { id: res.body.booking_id, linkId: link.body.payment_link_id };
+  return bookWithLink(
+    app,
+    onlineBooking({
+      booking_date: `2026-11-${24 + Math.floor(i / HOURS.length)}`,
+      booking_time_slot_start: HOURS[i % HOURS.length],
+      client_email: `recon${i}@example.com`,
+    }),
+  );
 }
 
 /** A booking paid through the sandbox checkout and confirmed by the client's signed return. */

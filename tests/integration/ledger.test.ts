@@ -2,28 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { auditLog, bookings, outbox, paymentsLedger } from '../../shared/core/db/schema.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { handlePaymentWebhook, reconcileBooking, refundStrayPayment, type PaymentDeps } from '../../shared/core/services/payment.service.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
 import { configFor } from '../support/jobs.ts';
-import { paymentsTestApp } from '../support/payments-app.ts';
+import { bookWithLink, paymentsTestAppPerFile } from '../support/payments-app.ts';
 import type { Mailer, MailMessage } from '../../shared/core/providers/mail/mail.provider.ts';
 import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import { sendMoneyUpdate } from '../../shared/core/services/notification.service.ts';
 
-const clock = fixedClock(MONDAY_MORNING_IST);
 let database: TestDatabase, config: Config, payments: SandboxPayments, admins: Admins, app: Express, deps: PaymentDeps;
-beforeAll(async () => {
-  ({ database, config, payments, admins, app, deps } = await paymentsTestApp(clock.now));
-});
-afterAll(() => database.drop());
+const clock = paymentsTestAppPerFile(MONDAY_MORNING_IST, (made) => ({ database, config, payments, admins, app, deps } = made));
 
 const row = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
 const ledgerOf = (id: number) => database.db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, id)).orderBy(paymentsLedger.id);
@@ -34,22 +29,14 @@ let n = 0;
 async function bookedWithLink(): Promise<{ id: number; linkId: string }> {
   n++;
   const hours = ['10:00', '11:00', '12:00', '14:00', '15:00', '16:00', '17:00'];
-  const res = await request(app)
-    .post('/confirm-booking')
-    .send(
-      onlineBooking({
-        booking_date: `2026-11-${25 + Math.floor(n / hours.length)}`,
-        booking_time_slot_start: hours[n % hours.length],
-        client_email: `ledger${n}@example.com`,
-      }),
-    )
-    .expect(200);
-  const link = await request(app)
-    .post('/api/payment/generate-link')
-    .set('X-Booking-Token', res.body.booking_token)
-    .send({ booking_id: res.body.booking_id })
-    .expect(200);
-  return { id: res.body.booking_id, linkId: link.body.payment_link_id };
+  return bookWithLink(
+    app,
+    onlineBooking({
+      booking_date: `2026-11-${25 + Math.floor(n / hours.length)}`,
+      booking_time_slot_start: hours[n % hours.length],
+      client_email: `ledger${n}@example.com`,
+    }),
+  );
 }
 
 /** The sandbox's webhook for a paid link, signed as the worker would deliver it. */

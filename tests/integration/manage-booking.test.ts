@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import nock from 'nock';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_MESSAGES as M } from '../../shared/contract/messages.ts';
 import type { Config } from '../../shared/core/config.ts';
 import { auditLog, bookings, centreHolidays, outbox, paymentsLedger, reportDaily, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
@@ -20,29 +20,18 @@ import {
 } from '../../shared/core/services/notification.service.ts';
 import { centreInstant } from '../../shared/domain/time.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
-import { capturingMailer, mailingStack } from '../support/mailing.ts';
+import { mailingStackPerFile } from '../support/mailing.ts';
 
 let database: TestDatabase;
 let config: Config;
 let admins: Admins;
 let app: Express;
-const clock = fixedClock(MONDAY_MORNING_IST);
-const { sent, mailer } = capturingMailer();
 let notify: NotificationDeps;
-
+const { clock, sent } = mailingStackPerFile(MONDAY_MORNING_IST, (s) => ({ database, config, app, notify } = s));
 beforeAll(async () => {
-  ({ database, config, app, notify } = await mailingStack(clock, mailer));
   admins = await createAdmins(database.db);
-});
-afterAll(async () => {
-  await database.drop();
-});
-beforeEach(() => {
-  clock.set(MONDAY_MORNING_IST);
-  sent.length = 0;
 });
 
 const row = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;

@@ -6,21 +6,19 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Config } from '../../shared/core/config.ts';
 import { auditLog, bookings, outbox, paymentsLedger, sandboxPaymentLinks, whatsappMessages } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { createLogger } from '../../shared/core/logger.ts';
-import type { MailMessage, Mailer } from '../../shared/core/providers/mail/mail.provider.ts';
-import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { sendLinkOfNewBooking } from '../../shared/core/services/payment-link-send.service.ts';
 import { expireEndedHolds, handlePaymentWebhook, reconcileAll } from '../../shared/core/services/payment.service.ts';
 import { centreInstant } from '../../shared/domain/time.ts';
+import { capturingMailer } from '../support/mailing.ts';
 import type { WorkerDeps } from '../../worker/src/handlers/handler.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, offlineBooking, onlineBooking } from '../support/factories.ts';
 import { configFor, inProcessPayments } from '../support/jobs.ts';
-import { runDueJobs } from '../support/run-jobs.ts';
+import { inProcessWorker, runDueJobs } from '../support/run-jobs.ts';
 import { startWhatsAppStandIn, type WhatsAppStandIn } from '../support/whatsapp-standin.ts';
 
 /**
@@ -40,8 +38,7 @@ const WA = {
 let database: TestDatabase, admins: Admins, app: Express, config: Config, payments: SandboxPayments, standIn: WhatsAppStandIn;
 let desk: Record<string, string>;
 let worker: WorkerDeps;
-const sent: MailMessage[] = [];
-const mailer: Mailer = { kind: 'outbox', send: async (m) => (sent.push(m), { messageId: `m${sent.length}` }), close: () => {} };
+const { sent, mailer } = capturingMailer();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -66,18 +63,7 @@ beforeAll(async () => {
   ({ payments, jobs } = inProcessPayments(database, config, clock.now));
   admins = await createAdmins(database.db);
   app = testApp(database, { config, now: clock.now, payments, jobs });
-  const logger = createLogger({ level: 'silent' });
-  worker = {
-    db: database.db,
-    payments,
-    config,
-    logger,
-    now: clock.now,
-    mailer,
-    meetings: jitsiProvider({ domain: 'meet.jit.si' }),
-    queues: {} as never,
-    fetch,
-  };
+  worker = inProcessWorker(database, payments, config, clock.now, mailer);
 });
 /** The clock at `iso`, and the desk signed in then. */
 const at = (iso: string) => {

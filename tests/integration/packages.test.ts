@@ -6,9 +6,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { auditLog, bookings, outbox, packageCredits, packageSales, paymentsLedger, refundIntents } from '../../shared/core/db/schema.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
-import { createLogger } from '../../shared/core/logger.ts';
-import type { MailMessage, Mailer } from '../../shared/core/providers/mail/mail.provider.ts';
-import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { hashBookingToken, manageTokenFor, packageTokenFor } from '../../shared/core/services/booking-token.ts';
@@ -17,13 +14,14 @@ import { reconcileSales } from '../../shared/core/services/package-payment.servi
 import { handlePaymentWebhook } from '../../shared/core/services/payment.service.ts';
 import { finishAbandonedRefunds } from '../../shared/core/services/refund-recovery.service.ts';
 import { insertSaleRefundIntent } from '../../shared/core/repositories/refund-intent.repository.ts';
+import { capturingMailer } from '../support/mailing.ts';
 import type { WorkerDeps } from '../../worker/src/handlers/handler.ts';
 import { bearer, createAdmins, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
 import { configFor, inProcessPayments } from '../support/jobs.ts';
-import { runDueJobs } from '../support/run-jobs.ts';
+import { inProcessWorker, runDueJobs } from '../support/run-jobs.ts';
 
 /**
  * Issue 34, section 3: packages of sessions and their credits. A super admin defines packages; the desk
@@ -37,8 +35,7 @@ import { runDueJobs } from '../support/run-jobs.ts';
 const clock = fixedClock(MONDAY_MORNING_IST);
 let database: TestDatabase, admins: Admins, app: Express, config: Config, payments: SandboxPayments, worker: WorkerDeps;
 let owner: Record<string, string>, desk: Record<string, string>;
-const sent: MailMessage[] = [];
-const mailer: Mailer = { kind: 'outbox', send: async (m) => (sent.push(m), { messageId: `m${sent.length}` }), close: () => {} };
+const { sent, mailer } = capturingMailer();
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -48,17 +45,7 @@ beforeAll(async () => {
   ({ payments, jobs } = inProcessPayments(database, config, clock.now));
   admins = await createAdmins(database.db);
   app = testApp(database, { config, now: clock.now, payments, jobs });
-  worker = {
-    db: database.db,
-    payments,
-    config,
-    logger: createLogger({ level: 'silent' }),
-    now: clock.now,
-    mailer,
-    meetings: jitsiProvider({ domain: 'meet.jit.si' }),
-    queues: {} as never,
-    fetch,
-  };
+  worker = inProcessWorker(database, payments, config, clock.now, mailer);
 });
 const at = (iso: string) => {
   clock.set(iso);

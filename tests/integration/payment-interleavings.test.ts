@@ -2,7 +2,7 @@ import { and, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import fc from 'fast-check';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { bookings, outbox, paymentsLedger, refundIntents, sandboxPaymentLinks, sandboxRefunds } from '../../shared/core/db/schema.ts';
 import type { AppError } from '../../shared/core/errors.ts';
@@ -19,10 +19,9 @@ import {
   type PaymentDeps,
 } from '../../shared/core/services/payment.service.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, onlineBooking, ASHA_HOURS, OFFER_DAYS } from '../support/factories.ts';
-import { paymentsTestApp } from '../support/payments-app.ts';
+import { bookFreedSlot, nthSlot, paymentsTestAppPerFile } from '../support/payments-app.ts';
 import { propertySeed } from '../support/property-seed.ts';
 
 /**
@@ -41,12 +40,8 @@ import { propertySeed } from '../support/property-seed.ts';
  * - no refund is left halfway once the job has run, and a cancel it finished cancelled its booking.
  */
 
-const clock = fixedClock(MONDAY_MORNING_IST);
 let database: TestDatabase, config: Config, admins: Admins, app: Express, deps: PaymentDeps;
-beforeAll(async () => {
-  ({ database, config, admins, app, deps } = await paymentsTestApp(clock.now));
-});
-afterAll(() => database.drop());
+const clock = paymentsTestAppPerFile(MONDAY_MORNING_IST, (made) => ({ database, config, admins, app, deps } = made));
 
 type Step =
   | { kind: 'client-link' }
@@ -335,21 +330,11 @@ describe('payments in any order', () => {
     await fc.assert(
       fc.asyncProperty(steps, async (moments) => {
         const n = run++;
-        const payload = onlineBooking({
-          booking_date: OFFER_DAYS[Math.floor(n / ASHA_HOURS.length) % OFFER_DAYS.length],
-          booking_time_slot_start: ASHA_HOURS[n % ASHA_HOURS.length],
-          client_email: `interleave${n}@example.com`,
-        });
-        // A slot used by an earlier run that left it live: start from a free one.
-        await database.db
-          .update(bookings)
-          .set({ cancelled: true })
-          .where(and(eq(bookings.bookingDate, payload.booking_date), eq(bookings.bookingTimeSlotStart, payload.booking_time_slot_start)));
-        const made = await request(app).post('/confirm-booking').send(payload).expect(200);
-        const id = made.body.booking_id as number;
+        const made = await bookFreedSlot(database, app, onlineBooking({ ...nthSlot(n, OFFER_DAYS, ASHA_HOURS), client_email: `interleave${n}@example.com` }));
+        const id = made.id;
         const txn = (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!.paymentTransactionId!;
         const callbacks = new Map<string, Record<string, string>>();
-        for (const m of moments) await atOnce(m, (s) => prepare(id, made.body.booking_token, txn, s, callbacks));
+        for (const m of moments) await atOnce(m, (s) => prepare(id, made.body.booking_token as string, txn, s, callbacks));
         // The webhooks that were never delivered arrive in the end.
         await deliverAllWebhooks(id);
         await checkInvariants(id);

@@ -11,7 +11,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import {
   auditLog,
@@ -40,17 +40,13 @@ import { approveRefundRequest } from '../../shared/core/services/refund-request.
 import { reconcilePaymentsJob } from '../../worker/src/handlers/reconcile-payments.job.ts';
 import type { WorkerDeps } from '../../worker/src/handlers/handler.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
-import { fixedClock, testApp } from '../support/app.ts';
+import { testApp } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST, onlineBooking } from '../support/factories.ts';
-import { paymentsTestApp } from '../support/payments-app.ts';
+import { paymentsTestAppPerFile } from '../support/payments-app.ts';
 
-const clock = fixedClock(MONDAY_MORNING_IST);
 let database: TestDatabase, config: Config, sandbox: SandboxPayments, admins: Admins, app: Express, deps: PaymentDeps, jobs: JobsClient;
-beforeAll(async () => {
-  ({ database, config, payments: sandbox, admins, app, deps, jobs } = await paymentsTestApp(clock.now));
-});
-afterAll(() => database.drop());
+const clock = paymentsTestAppPerFile(MONDAY_MORNING_IST, (made) => ({ database, config, payments: sandbox, admins, app, deps, jobs } = made));
 beforeEach(() => clock.set(MONDAY_MORNING_IST));
 
 const logger = createLogger({ level: 'silent' });

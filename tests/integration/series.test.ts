@@ -4,10 +4,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { auditLog, bookings, centreHolidays, outbox, paymentsLedger, series, therapistTimeOff } from '../../shared/core/db/schema.ts';
-import { createLogger } from '../../shared/core/logger.ts';
-import type { MailMessage, Mailer } from '../../shared/core/providers/mail/mail.provider.ts';
-import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import { manageTokenFor } from '../../shared/core/services/booking-token.ts';
+import { capturingMailer } from '../support/mailing.ts';
 import type { WorkerDeps } from '../../worker/src/handlers/handler.ts';
 import { insertBooking, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
@@ -15,7 +13,7 @@ import type { TestDatabase } from '../support/db.ts';
 import { mondayDesk, seededWithAdmins } from '../support/desk.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
 import { configFor, inProcessPayments } from '../support/jobs.ts';
-import { runDueJobs } from '../support/run-jobs.ts';
+import { inProcessWorker, runDueJobs } from '../support/run-jobs.ts';
 
 /**
  * Series (issue 34, section 1): staff book a course of sessions at once. Every date is asked of the one
@@ -29,8 +27,7 @@ import { runDueJobs } from '../support/run-jobs.ts';
 const clock = fixedClock(MONDAY_MORNING_IST);
 let database: TestDatabase, admins: Admins, app: Express, config: Config, worker: WorkerDeps;
 let desk: Record<string, string>, boss: Record<string, string>;
-const sent: MailMessage[] = [];
-const mailer: Mailer = { kind: 'outbox', send: async (m) => (sent.push(m), { messageId: `m${sent.length}` }), close: () => {} };
+const { sent, mailer } = capturingMailer();
 /** Each test books its own client, so its rows are told apart from the others'. */
 let n = 0;
 const client = () => {
@@ -43,17 +40,7 @@ beforeAll(async () => {
   config = configFor({ PUBLIC_BASE_URL: 'https://booking.example.in' });
   const { payments, jobs } = inProcessPayments(database, config, clock.now);
   app = testApp(database, { config, now: clock.now, payments, jobs });
-  worker = {
-    db: database.db,
-    payments,
-    config,
-    logger: createLogger({ level: 'silent' }),
-    now: clock.now,
-    mailer,
-    meetings: jitsiProvider({ domain: 'meet.jit.si' }),
-    queues: {} as never,
-    fetch,
-  };
+  worker = inProcessWorker(database, payments, config, clock.now, mailer);
 });
 beforeEach(() => {
   ({ desk, boss } = mondayDesk(clock, admins));

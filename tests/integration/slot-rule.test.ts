@@ -112,45 +112,53 @@ const outcomeOf = (c: { expect: Record<CasePath, Outcome> }, path: Path): Outcom
 const bad = (detail: string): Outcome => [400, detail];
 const conflict = (detail: string): Outcome => [409, detail];
 
+/** Every path writes. */
+const ALL_WRITTEN = {
+  wizard: 'written',
+  'wizard, admin signed in': 'written',
+  manual: 'written',
+  block: 'written',
+  reschedule: 'written',
+  series: 'written',
+} as const satisfies Partial<Record<CasePath, Outcome>>;
+/** Past the client's window: the wizard and a reschedule say so, an admin in the wizard by the admin's window. */
+const OUTSIDE_WINDOW = {
+  wizard: bad(M.dateOutsideWindow),
+  'wizard, admin signed in': bad('Please choose a date within the next 15 days, starting today.'),
+  manual: bad(AM.manualDateWindow),
+  reschedule: bad(M.dateOutsideWindow),
+};
+/** Not on the therapist's schedule, as the wizard (with or without an admin) and a reschedule word it. */
+const NOT_OFFERED = { wizard: bad(M.slotNotOffered), 'wizard, admin signed in': bad(M.slotNotOffered), reschedule: bad(M.slotNotOffered) };
+/** The centre closed or the therapist away that day. */
+const CLOSED_DAY: Record<CasePath, Outcome> = {
+  ...NOT_OFFERED,
+  manual: bad(AM.manualDayClosed),
+  block: 'written',
+  series: conflict('The centre is closed or the therapist is away on this date (holiday or time off).'),
+  'book again': conflict(M.slotNotOffered),
+};
+/** Held by another client's booking. */
+const TAKEN = {
+  wizard: conflict(M.slotTaken),
+  'wizard, admin signed in': conflict(M.slotTaken),
+  manual: conflict(AM.manualSlotTaken),
+  block: conflict(AM.slotHeldByClient),
+  reschedule: conflict(M.slotTaken),
+  series: conflict('Already booked by another client.'),
+};
+
 const CASES: { name: string; slot: Slot; expect: Record<CasePath, Outcome> }[] = [
-  {
-    name: 'a bookable slot',
-    slot: { therapist: 1, date: '2026-11-26', time: '14:00' },
-    expect: {
-      wizard: 'written',
-      'wizard, admin signed in': 'written',
-      manual: 'written',
-      block: 'written',
-      reschedule: 'written',
-      series: 'written',
-      'book again': 'not asked',
-    },
-  },
+  { name: 'a bookable slot', slot: { therapist: 1, date: '2026-11-26', time: '14:00' }, expect: { ...ALL_WRITTEN, 'book again': 'not asked' } },
   {
     name: 'a Sunday',
     slot: { therapist: 1, date: '2026-11-29', time: '10:00' },
-    expect: {
-      wizard: bad(M.sundayClosed),
-      'wizard, admin signed in': 'written',
-      manual: 'written',
-      block: 'written',
-      reschedule: bad(M.sundayClosed),
-      series: 'written',
-      'book again': 'not asked',
-    },
+    expect: { ...ALL_WRITTEN, wizard: bad(M.sundayClosed), reschedule: bad(M.sundayClosed), 'book again': 'not asked' },
   },
   {
     name: 'a past day',
     slot: { therapist: 1, date: '2026-11-21', time: '14:00' },
-    expect: {
-      wizard: bad(M.dateOutsideWindow),
-      'wizard, admin signed in': bad('Please choose a date within the next 15 days, starting today.'),
-      manual: bad(AM.manualDateWindow),
-      block: bad(AM.slotPast),
-      reschedule: bad(M.dateOutsideWindow),
-      series: conflict('This date has passed.'),
-      'book again': 'not asked',
-    },
+    expect: { ...OUTSIDE_WINDOW, block: bad(AM.slotPast), series: conflict('This date has passed.'), 'book again': 'not asked' },
   },
   {
     name: 'a slot passed today',
@@ -168,51 +176,25 @@ const CASES: { name: string; slot: Slot; expect: Record<CasePath, Outcome> }[] =
   {
     name: 'inside the notice a change needs',
     slot: { therapist: 1, date: '2026-11-24', time: '10:00' },
-    expect: {
-      wizard: 'written',
-      'wizard, admin signed in': 'written',
-      manual: 'written',
-      block: 'written',
-      reschedule: bad(MANAGE_MESSAGES.newSlotInsideNotice(24)),
-      series: 'written',
-      'book again': 'not asked',
-    },
+    expect: { ...ALL_WRITTEN, reschedule: bad(MANAGE_MESSAGES.newSlotInsideNotice(24)), 'book again': 'not asked' },
   },
   {
     name: 'past the client’s window (16 working days ahead)',
     slot: { therapist: 1, date: '2026-12-10', time: '14:00' },
-    expect: {
-      wizard: bad(M.dateOutsideWindow),
-      'wizard, admin signed in': bad('Please choose a date within the next 15 days, starting today.'),
-      manual: bad(AM.manualDateWindow),
-      block: 'written',
-      reschedule: bad(M.dateOutsideWindow),
-      series: 'written',
-      'book again': conflict(M.dateOutsideWindow),
-    },
+    expect: { ...OUTSIDE_WINDOW, block: 'written', series: 'written', 'book again': conflict(M.dateOutsideWindow) },
   },
   {
     name: 'more than a year ahead',
     slot: { therapist: 1, date: '2027-11-30', time: '14:00' },
-    expect: {
-      wizard: bad(M.dateOutsideWindow),
-      'wizard, admin signed in': bad('Please choose a date within the next 15 days, starting today.'),
-      manual: bad(AM.manualDateWindow),
-      block: bad('Please choose a date within the next year.'),
-      reschedule: bad(M.dateOutsideWindow),
-      series: 'written',
-      'book again': conflict(M.dateOutsideWindow),
-    },
+    expect: { ...OUTSIDE_WINDOW, block: bad('Please choose a date within the next year.'), series: 'written', 'book again': conflict(M.dateOutsideWindow) },
   },
   {
     name: 'outside the therapist’s hours',
     slot: { therapist: 1, date: '2026-11-26', time: '13:00' },
     expect: {
-      wizard: bad(M.slotNotOffered),
-      'wizard, admin signed in': bad(M.slotNotOffered),
+      ...NOT_OFFERED,
       manual: bad(AM.manualSlotNotOffered),
       block: bad(AM.slotNotOnSchedule),
-      reschedule: bad(M.slotNotOffered),
       series: conflict("This time is not on the therapist's schedule."),
       'book again': 'not asked',
     },
@@ -221,11 +203,9 @@ const CASES: { name: string; slot: Slot; expect: Record<CasePath, Outcome> }[] =
     name: 'a weekday the slot is not worked',
     slot: { therapist: 1, date: '2026-11-28', time: '17:00' },
     expect: {
-      wizard: bad(M.slotNotOffered),
-      'wizard, admin signed in': bad(M.slotNotOffered),
+      ...NOT_OFFERED,
       manual: bad(AM.manualSlotNotOffered),
       block: 'written',
-      reschedule: bad(M.slotNotOffered),
       series: conflict('The therapist does not work at this time on this weekday.'),
       'book again': 'not asked',
     },
@@ -234,67 +214,27 @@ const CASES: { name: string; slot: Slot; expect: Record<CasePath, Outcome> }[] =
     name: 'blocked by the weekly schedule',
     slot: { therapist: 1, date: '2026-11-26', time: '16:00' },
     expect: {
-      wizard: bad(M.slotNotOffered),
-      'wizard, admin signed in': bad(M.slotNotOffered),
+      ...NOT_OFFERED,
       manual: bad(AM.manualSlotNotOffered),
       block: conflict(AM.slotAlreadyBlocked('16:00', '2026-11-26')),
-      reschedule: bad(M.slotNotOffered),
       series: conflict("This time is blocked on the therapist's weekly schedule."),
       'book again': 'not asked',
     },
   },
-  {
-    name: 'a centre holiday',
-    slot: { therapist: 1, date: '2026-12-01', time: '14:00' },
-    expect: {
-      wizard: bad(M.slotNotOffered),
-      'wizard, admin signed in': bad(M.slotNotOffered),
-      manual: bad(AM.manualDayClosed),
-      block: 'written',
-      reschedule: bad(M.slotNotOffered),
-      series: conflict('The centre is closed or the therapist is away on this date (holiday or time off).'),
-      'book again': conflict(M.slotNotOffered),
-    },
-  },
-  {
-    name: 'the therapist’s time off',
-    slot: { therapist: 1, date: '2026-12-02', time: '14:00' },
-    expect: {
-      wizard: bad(M.slotNotOffered),
-      'wizard, admin signed in': bad(M.slotNotOffered),
-      manual: bad(AM.manualDayClosed),
-      block: 'written',
-      reschedule: bad(M.slotNotOffered),
-      series: conflict('The centre is closed or the therapist is away on this date (holiday or time off).'),
-      'book again': conflict(M.slotNotOffered),
-    },
-  },
+  { name: 'a centre holiday', slot: { therapist: 1, date: '2026-12-01', time: '14:00' }, expect: CLOSED_DAY },
+  { name: 'the therapist’s time off', slot: { therapist: 1, date: '2026-12-02', time: '14:00' }, expect: CLOSED_DAY },
   {
     name: 'blocked by an admin',
     slot: { therapist: 1, date: '2026-11-25', time: '11:00' },
     expect: {
-      wizard: conflict(M.slotTaken),
-      'wizard, admin signed in': conflict(M.slotTaken),
-      manual: conflict(AM.manualSlotTaken),
+      ...TAKEN,
       block: conflict(AM.slotAlreadyBlocked('11:00', '2026-11-25')),
       reschedule: bad(M.slotNotOffered),
       series: conflict('Blocked by the centre.'),
       'book again': 'not asked',
     },
   },
-  {
-    name: 'taken by another client',
-    slot: { therapist: 1, date: '2026-11-25', time: '12:00' },
-    expect: {
-      wizard: conflict(M.slotTaken),
-      'wizard, admin signed in': conflict(M.slotTaken),
-      manual: conflict(AM.manualSlotTaken),
-      block: conflict(AM.slotHeldByClient),
-      reschedule: conflict(M.slotTaken),
-      series: conflict('Already booked by another client.'),
-      'book again': 'not asked',
-    },
-  },
+  { name: 'taken by another client', slot: { therapist: 1, date: '2026-11-25', time: '12:00' }, expect: { ...TAKEN, 'book again': 'not asked' } },
   {
     name: 'an inactive therapist',
     slot: { therapist: 4, date: '2026-11-26', time: '14:00' },
@@ -334,37 +274,33 @@ const CASES: { name: string; slot: Slot; expect: Record<CasePath, Outcome> }[] =
       'book again': 'not asked',
     },
   },
-  {
-    name: 'a bookable slot over a week ahead',
-    slot: { therapist: 1, date: '2026-12-04', time: '14:00' },
-    expect: {
-      wizard: 'written',
-      'wizard, admin signed in': 'written',
-      manual: 'written',
-      block: 'written',
-      reschedule: 'written',
-      series: 'written',
-      'book again': 'written',
-    },
-  },
+  { name: 'a bookable slot over a week ahead', slot: { therapist: 1, date: '2026-12-04', time: '14:00' }, expect: { ...ALL_WRITTEN, 'book again': 'written' } },
   {
     name: 'taken by another client, over a week ahead',
     slot: { therapist: 1, date: '2026-12-04', time: '12:00' },
-    expect: {
-      wizard: conflict(M.slotTaken),
-      'wizard, admin signed in': conflict(M.slotTaken),
-      manual: conflict(AM.manualSlotTaken),
-      block: conflict(AM.slotHeldByClient),
-      reschedule: conflict(M.slotTaken),
-      series: conflict('Already booked by another client.'),
-      'book again': conflict(M.slotTaken),
-    },
+    expect: { ...TAKEN, 'book again': conflict(M.slotTaken) },
   },
 ];
 
 function wizardBooking(s: Slot) {
   const asked = { therapist_id: s.therapist, booking_date: s.date, booking_time_slot_start: s.time };
   return s.type === 'OFFLINE' ? offlineBooking({ ...asked, location_id: s.location }) : onlineBooking(asked);
+}
+
+/** The desk's manual booking of a slot, paid or from a package as each path adds. */
+function manualBooking(s: Slot) {
+  return {
+    therapist_id: s.therapist,
+    booking_date: s.date,
+    booking_time_slot_start: s.time,
+    client_full_name: 'Rahul Verma',
+    client_email: 'rahul.verma@example.com',
+    client_mobile: '9123456780',
+    booking_type: s.type ?? 'ONLINE',
+    location_id: s.location ?? 0,
+    payment_transaction_id: randomUUID(),
+    admin_confirmed: true,
+  };
 }
 
 /** Each path's request for a slot. */
@@ -376,20 +312,7 @@ const PATHS: Record<Path, (slot: Slot) => request.Test> = {
     request(app)
       .post('/confirm-booking')
       .set(desk)
-      .send({
-        therapist_id: s.therapist,
-        booking_date: s.date,
-        booking_time_slot_start: s.time,
-        client_full_name: 'Rahul Verma',
-        client_email: 'rahul.verma@example.com',
-        client_mobile: '9123456780',
-        booking_type: s.type ?? 'ONLINE',
-        location_id: s.location ?? 0,
-        amount: 1500,
-        payment_transaction_id: randomUUID(),
-        admin_confirmed: true,
-        payment_status: 'COMPLETED',
-      }),
+      .send({ ...manualBooking(s), amount: 1500, payment_status: 'COMPLETED' }),
   block: (s) =>
     request(app).post('/api/admin/availability/block').set(desk).send({ therapist_id: s.therapist, date: s.date, start_time: s.time, action: 'block' }),
   reschedule: (s) => request(app).post(`/api/manage/${movable[s.therapist]!.token}/reschedule`).send({ booking_date: s.date, booking_time_slot_start: s.time }),
@@ -416,19 +339,7 @@ const PATHS: Record<Path, (slot: Slot) => request.Test> = {
     request(app)
       .post('/confirm-booking')
       .set(desk)
-      .send({
-        therapist_id: s.therapist,
-        booking_date: s.date,
-        booking_time_slot_start: s.time,
-        client_full_name: 'Rahul Verma',
-        client_email: 'rahul.verma@example.com',
-        client_mobile: '9123456780',
-        booking_type: s.type ?? 'ONLINE',
-        location_id: s.location ?? 0,
-        payment_transaction_id: randomUUID(),
-        admin_confirmed: true,
-        package_sale_id: sale.id,
-      }),
+      .send({ ...manualBooking(s), package_sale_id: sale.id }),
   'package link': (s) =>
     request(app)
       .post(`/api/packages/${sale.token}/book`)

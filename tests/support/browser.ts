@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ROOT } from './stack.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { ROOT, startStack, type Stack } from './stack.ts';
 
 export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
@@ -62,4 +63,19 @@ export async function recordCspViolations(page: Page): Promise<string[]> {
     if (text.startsWith('CSP violation:') || text.includes('Refused to')) violations.push(`${page.url()}: ${text}`);
   });
   return violations;
+}
+
+/** A test file's stack and browser: started before its tests (handed to `assign`), closed after them. */
+export function stackAndBrowserPerFile(assign: (started: { stack: Stack; browser: Browser }) => void): void {
+  let stack: Stack | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    stack = await startStack();
+    browser = await launchBrowser();
+    assign({ stack, browser });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
 }

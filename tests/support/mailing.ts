@@ -1,11 +1,12 @@
 import type { Express } from 'express';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Config } from '../../shared/core/config.ts';
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { createLogger } from '../../shared/core/logger.ts';
 import type { Mailer, MailMessage } from '../../shared/core/providers/mail/mail.provider.ts';
 import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import type { NotificationDeps } from '../../shared/core/services/notification.service.ts';
-import { testApp } from './app.ts';
+import { fixedClock, testApp } from './app.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { configFor, inProcessPayments } from './jobs.ts';
 
@@ -28,7 +29,7 @@ export function capturingMailer(): { sent: MailMessage[]; mailer: Mailer } {
  * dependencies that send through `mailer` — with the public address and support contacts the
  * e-mails print, so tests can read them back.
  */
-export async function mailingStack(
+async function mailingStack(
   clock: { now: () => Date },
   mailer: Mailer,
 ): Promise<{ database: TestDatabase; config: Config; app: Express; notify: NotificationDeps }> {
@@ -46,4 +47,28 @@ export async function mailingStack(
     now: clock.now,
   };
   return { database, config, app, notify };
+}
+
+type MailingStack = Awaited<ReturnType<typeof mailingStack>>;
+
+/**
+ * A test file's mailing stack: made before its tests (handed to `assign`) and dropped after them;
+ * before each test the clock is back at `start` and no e-mail is kept. The clock and the e-mails sent.
+ */
+export function mailingStackPerFile(start: string, assign: (stack: MailingStack) => void): { clock: ReturnType<typeof fixedClock>; sent: MailMessage[] } {
+  const clock = fixedClock(start);
+  const { sent, mailer } = capturingMailer();
+  let stack: MailingStack | undefined;
+  beforeAll(async () => {
+    stack = await mailingStack(clock, mailer);
+    assign(stack);
+  });
+  afterAll(async () => {
+    await stack?.database.drop();
+  });
+  beforeEach(() => {
+    clock.set(start);
+    sent.length = 0;
+  });
+  return { clock, sent };
 }

@@ -5,11 +5,32 @@
  */
 import type { Job } from 'bullmq';
 import { and, asc, isNull, lte } from 'drizzle-orm';
+import type { Config } from '../../shared/core/config.ts';
 import { outbox } from '../../shared/core/db/schema.ts';
 import { JOBS, type JobName } from '../../shared/core/jobs/jobs.ts';
 import { markOutboxCompleted } from '../../shared/core/jobs/outbox.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import type { Mailer } from '../../shared/core/providers/mail/mail.provider.ts';
+import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
+import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import type { WorkerDeps } from '../../worker/src/handlers/handler.ts';
 import { HANDLERS } from '../../worker/src/worker.ts';
+import type { TestDatabase } from './db.ts';
+
+/** The worker's dependencies for runDueJobs: the test's database, payments, configuration, clock and mailer, meetings on Jitsi, no queues. */
+export function inProcessWorker(database: TestDatabase, payments: SandboxPayments, config: Config, now: () => Date, mailer: Mailer): WorkerDeps {
+  return {
+    db: database.db,
+    payments,
+    config,
+    logger: createLogger({ level: 'silent' }),
+    now,
+    mailer,
+    meetings: jitsiProvider({ domain: 'meet.jit.si' }),
+    queues: {} as never,
+    fetch,
+  };
+}
 
 export type RanJob = { name: JobName; jobId: string; payload: unknown; result: unknown };
 

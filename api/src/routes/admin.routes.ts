@@ -8,7 +8,6 @@ import {
   cancelRefundSchema,
   clientBookingsQuerySchema,
   declineRefundSchema,
-  idParam,
   manualBookingSchema,
   nameQuerySchema,
   recordPaymentSchema,
@@ -17,8 +16,10 @@ import {
   shareableLinkSchema,
   slotStatesQuerySchema,
   updatePaymentLinkSchema,
+  noQuery,
+  noBody,
+  idParams,
 } from '../../../shared/contract/admin.ts';
-import { z } from 'zod';
 import { AppError } from '../../../shared/core/errors.ts';
 import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import { auditLogPage } from '../../../shared/core/services/audit.service.ts';
@@ -56,13 +57,11 @@ import {
 } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
-const bookingIdParams = z.object({ id: idParam('Booking ID') });
-const therapistIdParams = z.object({ id: idParam('Therapist ID') });
-const seriesIdParams = z.object({ id: idParam('Series ID') });
-const discrepancyIdParams = z.object({ id: idParam('Payment issue ID') });
-const refundRequestIdParams = z.object({ id: idParam('Refund request ID') });
-const noQuery = z.strictObject({});
-const noBody = z.strictObject({});
+const bookingIdParams = idParams('Booking ID');
+const therapistIdParams = idParams('Therapist ID');
+const seriesIdParams = idParams('Series ID');
+const discrepancyIdParams = idParams('Payment issue ID');
+const refundRequestIdParams = idParams('Refund request ID');
 
 /** A body that asks for the admin's manual-booking powers. */
 export function isManualBookingPayload(body: unknown): boolean {

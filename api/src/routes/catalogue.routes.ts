@@ -5,7 +5,7 @@
  */
 import express, { Router, type Response } from 'express';
 import { z } from 'zod';
-import { idParam } from '../../../shared/contract/admin.ts';
+import { idParam, noQuery, idParams } from '../../../shared/contract/admin.ts';
 import {
   attendanceSchema,
   holidaySchema,
@@ -53,10 +53,8 @@ import type { AppDeps } from '../deps.ts';
 import { currentAdmin, noStore, requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
-const idOf = (label: string) => z.object({ id: idParam(label) });
-const therapistId = idOf('Therapist ID');
+const therapistId = idParams('Therapist ID');
 const timeOffParams = z.object({ id: idParam('Therapist ID'), entry: idParam('Time off ID') });
-const noQuery = z.strictObject({});
 
 /** Catalogue and staff writes are the super admins'; a plain admin gets 403 with this detail. */
 export const SUPERADMIN_ONLY = 'Only super admins may manage the catalogue and staff.';
@@ -140,7 +138,7 @@ export function catalogueRoutes(deps: AppDeps): Router {
     res.status(201).json(done);
   });
   r.delete('/api/admin/holidays/:id', ...boss, async (req, res) => {
-    const { id } = parseOr400(idOf('Holiday ID'), req.params);
+    const { id } = parseOr400(idParams('Holiday ID'), req.params);
     const done = await deleteHoliday(db, id, actor(res));
     changed();
     res.json(done);
@@ -158,7 +156,7 @@ export function catalogueRoutes(deps: AppDeps): Router {
     res.status(201).json(done);
   });
   r.patch('/api/admin/services/:id', ...boss, async (req, res) => {
-    const { id } = parseOr400(idOf('Service ID'), req.params);
+    const { id } = parseOr400(idParams('Service ID'), req.params);
     const { name } = parseOr400(serviceSchema, req.body);
     const done = await renameService(db, id, name, actor(res));
     changed();
@@ -169,14 +167,14 @@ export function catalogueRoutes(deps: AppDeps): Router {
     res.json(await listLocations(db));
   });
   r.patch('/api/admin/locations/:id', ...boss, async (req, res) => {
-    const { id } = parseOr400(idOf('Location ID'), req.params);
+    const { id } = parseOr400(idParams('Location ID'), req.params);
     const input = parseOr400(locationPatchSchema, req.body);
     const done = await patchLocation(db, id, input, actor(res), deps.now());
     changed();
     res.json(done);
   });
   r.put('/api/admin/locations/:id/photo', ...boss, rawPhoto, async (req, res) => {
-    const { id } = parseOr400(idOf('Location ID'), req.params);
+    const { id } = parseOr400(idParams('Location ID'), req.params);
     if (!Buffer.isBuffer(req.body)) throw new AppError('unsupported_media_type', PHOTO_TYPES_MESSAGE);
     const done = await setLocationPhoto(db, id, req.body, actor(res), deps.now());
     changed();
@@ -194,12 +192,12 @@ export function catalogueRoutes(deps: AppDeps): Router {
   });
   for (const action of ['activate', 'deactivate'] as const) {
     r.post(`/api/admin/users/:id/${action}`, ...boss, async (req, res) => {
-      const { id } = parseOr400(idOf('Admin ID'), req.params);
+      const { id } = parseOr400(idParams('Admin ID'), req.params);
       res.json(await setStaffActive(db, id, action === 'activate', actor(res), deps.now()));
     });
   }
   r.post('/api/admin/users/:id/reset-password', ...boss, async (req, res) => {
-    const { id } = parseOr400(idOf('Admin ID'), req.params);
+    const { id } = parseOr400(idParams('Admin ID'), req.params);
     res.json(await resetStaffPassword(db, id, actor(res), deps.config.jwtSecret, deps.now()));
   });
   r.post('/api/admin/me/password', auth, async (req, res) => {
@@ -222,7 +220,7 @@ export function catalogueRoutes(deps: AppDeps): Router {
 
   // ---- Sessions
   r.post('/api/admin/bookings/:id/attendance', auth, async (req, res) => {
-    const { id } = parseOr400(idOf('Booking ID'), req.params);
+    const { id } = parseOr400(idParams('Booking ID'), req.params);
     const { status } = parseOr400(attendanceSchema, req.body);
     res.json(await markAttendance(db, id, status, actor(res), deps.now()));
   });

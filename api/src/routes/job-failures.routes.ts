@@ -1,14 +1,12 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { idParam } from '../../../shared/contract/admin.ts';
+import { noBody, idParams } from '../../../shared/contract/admin.ts';
 import { jobFailuresQuerySchema } from '../../../shared/contract/job-failures.ts';
 import { jobFailuresPage, resolveJobFailure } from '../../../shared/core/services/job-failure.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { currentAdmin, requireAdmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
-const failureIdParams = z.object({ id: idParam('Failed job ID') });
-const noBody = z.strictObject({});
+const failureIdParams = idParams('Failed job ID');
 
 /** Jobs that failed for good, for every admin: the dashboard's list and "Mark resolved". */
 export function jobFailureRoutes(deps: AppDeps): Router {

@@ -1,7 +1,5 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { manageBookAgainSchema, manageRescheduleSchema, manageTokenParam } from '../../../shared/contract/manage.ts';
-import { API_MESSAGES as M } from '../../../shared/contract/messages.ts';
-import { AppError } from '../../../shared/core/errors.ts';
 import {
   cancelManagedBooking,
   getManagedBooking,
@@ -11,25 +9,9 @@ import {
 } from '../../../shared/core/services/manage.service.ts';
 import { bookAgain } from '../../../shared/core/services/book-again.service.ts';
 import type { AppDeps } from '../deps.ts';
+import { privateAnswer, tokenOf } from '../middleware/private-link.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 import { publicBookingOptions } from './public.routes.ts';
-
-/**
- * The token is the whole credential and sits in the address: nothing may keep the answer (no-store)
- * or pass the address on to another site (no-referrer; the page's links to the meeting, for instance).
- */
-const privateAnswer: RequestHandler = (_req, res, next) => {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  next();
-};
-
-/** A malformed token is answered as an unknown one: 404, the same words. */
-function tokenOf(params: unknown): string {
-  const parsed = manageTokenParam.safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', M.notFound);
-  return parsed.data.token;
-}
 
 /** The client's own Manage booking calls (issue 21), keyed only by the private token from their e-mail. */
 export function manageRoutes(deps: AppDeps): Router {
@@ -39,18 +21,18 @@ export function manageRoutes(deps: AppDeps): Router {
   r.use('/api/manage', privateAnswer);
 
   r.get('/api/manage/:token', async (req, res) => {
-    res.json(await getManagedBooking(manageDeps(), tokenOf(req.params)));
+    res.json(await getManagedBooking(manageDeps(), tokenOf(manageTokenParam, req.params)));
   });
 
   r.get('/api/manage/:token/session.ics', async (req, res) => {
-    const { filename, ics } = await getManagedSessionIcs(manageDeps(), tokenOf(req.params));
+    const { filename, ics } = await getManagedSessionIcs(manageDeps(), tokenOf(manageTokenParam, req.params));
     res.attachment(filename);
     res.setHeader('Content-Type', 'text/calendar; charset=utf-8');
     res.send(ics);
   });
 
   r.post('/api/manage/:token/reschedule', async (req, res) => {
-    const token = tokenOf(req.params);
+    const token = tokenOf(manageTokenParam, req.params);
     const input = parseOr400(manageRescheduleSchema, req.body);
     const { therapistId, ...result } = await rescheduleManagedBooking(manageDeps(), token, input);
     // Read-your-writes here; other processes drop it when the commit's notification reaches them.
@@ -59,7 +41,7 @@ export function manageRoutes(deps: AppDeps): Router {
   });
 
   r.post('/api/manage/:token/cancel', async (req, res) => {
-    const token = tokenOf(req.params);
+    const token = tokenOf(manageTokenParam, req.params);
     const { therapistId, ...result } = await cancelManagedBooking(manageDeps(), token);
     deps.readCache.changed(`therapist:${therapistId}`);
     res.json(result);
@@ -67,7 +49,7 @@ export function manageRoutes(deps: AppDeps): Router {
 
   const bookingOptions = publicBookingOptions(deps);
   r.post('/api/manage/:token/book-again', async (req, res) => {
-    const token = tokenOf(req.params);
+    const token = tokenOf(manageTokenParam, req.params);
     const input = parseOr400(manageBookAgainSchema, req.body);
     const { therapistId, ...created } = await bookAgain(manageDeps(), token, input, bookingOptions(req.ip ?? req.socket.remoteAddress ?? 'unknown'));
     deps.readCache.changed(`therapist:${therapistId}`);

@@ -1,7 +1,5 @@
-import { Router, type RequestHandler } from 'express';
-import { z } from 'zod';
-import { idParam } from '../../../shared/contract/admin.ts';
-import { API_MESSAGES as M } from '../../../shared/contract/messages.ts';
+import { Router } from 'express';
+import { noQuery, idParams } from '../../../shared/contract/admin.ts';
 import {
   PACKAGE_MESSAGES as PM,
   packageBookSchema,
@@ -16,7 +14,6 @@ import {
   packagesReportQuerySchema,
   packageTokenParam,
 } from '../../../shared/contract/packages.ts';
-import { AppError } from '../../../shared/core/errors.ts';
 import { bookWithCredit } from '../../../shared/core/services/package-booking.service.ts';
 import { clientPackage, purchaseOnline } from '../../../shared/core/services/package-payment.service.ts';
 import { refundSale } from '../../../shared/core/services/package-refund.service.ts';
@@ -27,25 +24,11 @@ import { databaseUrlOf } from '../../../shared/core/services/income.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
 import { currentAdmin, requireAdmin, superadminOnly } from '../middleware/auth.ts';
+import { privateAnswer, tokenOf } from '../middleware/private-link.ts';
 import { parseOr400 } from '../middleware/validate.ts';
 
-const packageIdParams = z.object({ id: idParam('Package ID') });
-const saleIdParams = z.object({ id: idParam('Package sale ID') });
-const noQuery = z.strictObject({});
-
-/** The package's token is the client's whole credential, in the address: nothing keeps the answer or passes the address on. */
-const privateAnswer: RequestHandler = (_req, res, next) => {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  next();
-};
-
-/** A malformed token is answered as an unknown one. */
-function tokenOf(params: unknown): string {
-  const parsed = packageTokenParam.safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', M.notFound);
-  return parsed.data.token;
-}
+const packageIdParams = idParams('Package ID');
+const saleIdParams = idParams('Package sale ID');
 
 /**
  * Packages of sessions (issue 34, section 3): the panel's calls (any admin lists, sells and views; a
@@ -116,10 +99,10 @@ export function packageRoutes(deps: AppDeps): Router {
     res.status(201).json(await purchaseOnline(deps, input));
   });
   r.get('/api/packages/:token', privateAnswer, async (req, res) => {
-    res.json(await clientPackage(deps, tokenOf(req.params), req.query as Record<string, unknown>));
+    res.json(await clientPackage(deps, tokenOf(packageTokenParam, req.params), req.query as Record<string, unknown>));
   });
   r.post('/api/packages/:token/book', privateAnswer, async (req, res) => {
-    const token = tokenOf(req.params);
+    const token = tokenOf(packageTokenParam, req.params);
     const input = parseOr400(packageBookSchema, req.body);
     const booked = await bookWithCredit(deps, token, input);
     deps.readCache.changed(`therapist:${input.therapist_id}`);

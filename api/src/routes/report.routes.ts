@@ -1,6 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
-import { eodQuerySchema, incomeQuerySchema, monthlyQuerySchema } from '../../../shared/contract/admin.ts';
+import { eodQuerySchema, incomeQuerySchema, monthlyQuerySchema, noQuery } from '../../../shared/contract/admin.ts';
 import { cashUpQuerySchema } from '../../../shared/contract/cash-up.ts';
 import { centreNow } from '../../../shared/domain/time.ts';
 import { AppError } from '../../../shared/core/errors.ts';
@@ -15,8 +14,6 @@ import { WholeListGate } from '../http/whole-list-gate.ts';
 import { sendWorkbook } from '../exports/send-workbook.ts';
 import { requireAdmin, requireSuperadmin } from '../middleware/auth.ts';
 import { parseOr400 } from '../middleware/validate.ts';
-
-const noQuery = z.strictObject({});
 
 /** GET income / inventory: the whole list as the spec has it, or one page with the ledger's totals. */
 async function sendIncome(req: Request, res: Response, db: AppDeps['db'], gate: WholeListGate): Promise<void> {

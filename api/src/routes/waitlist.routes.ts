@@ -1,7 +1,5 @@
-import { Router, type RequestHandler } from 'express';
-import { API_MESSAGES as M } from '../../../shared/contract/messages.ts';
+import { Router } from 'express';
 import { adminWaitlistQuerySchema, waitlistClaimSchema, waitlistJoinSchema, waitlistTokenParam } from '../../../shared/contract/waitlist.ts';
-import { AppError } from '../../../shared/core/errors.ts';
 import { addressKey } from '../../../shared/core/services/auth.service.ts';
 import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
 import {
@@ -14,20 +12,8 @@ import {
 } from '../../../shared/core/services/waitlist.service.ts';
 import type { AppDeps } from '../deps.ts';
 import { requireAdmin } from '../middleware/auth.ts';
+import { privateAnswer, tokenOf } from '../middleware/private-link.ts';
 import { parseOr400 } from '../middleware/validate.ts';
-
-/** The private link's answers: as the Manage booking calls, nothing may keep them or pass the address on. */
-const privateAnswer: RequestHandler = (_req, res, next) => {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  next();
-};
-
-function tokenOf(params: unknown): string {
-  const parsed = waitlistTokenParam.safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', M.notFound);
-  return parsed.data.token;
-}
 
 /** The waitlist (issue 34): joining, the client's private link, and the panel's list. */
 export function waitlistRoutes(deps: AppDeps): Router {
@@ -43,11 +29,11 @@ export function waitlistRoutes(deps: AppDeps): Router {
   });
 
   r.get('/api/waitlist/:token', privateAnswer, async (req, res) => {
-    res.json(await getWaitlistEntry(waitlistDeps(), tokenOf(req.params)));
+    res.json(await getWaitlistEntry(waitlistDeps(), tokenOf(waitlistTokenParam, req.params)));
   });
 
   r.post('/api/waitlist/:token/claim', privateAnswer, async (req, res) => {
-    const token = tokenOf(req.params);
+    const token = tokenOf(waitlistTokenParam, req.params);
     const input = parseOr400(waitlistClaimSchema, req.body);
     const { therapistId, ...created } = await claimWaitlistOffer(waitlistDeps(), token, input, deps.config.paymentHoldMinutes);
     deps.readCache.changed(`therapist:${therapistId}`);
@@ -55,7 +41,7 @@ export function waitlistRoutes(deps: AppDeps): Router {
   });
 
   r.post('/api/waitlist/:token/leave', privateAnswer, async (req, res) => {
-    const { therapistId, message } = await leaveWaitlist(waitlistDeps(), tokenOf(req.params));
+    const { therapistId, message } = await leaveWaitlist(waitlistDeps(), tokenOf(waitlistTokenParam, req.params));
     deps.readCache.changed(`therapist:${therapistId}`);
     res.json({ message });
   });

@@ -7,7 +7,7 @@ export type LedgerMethod = LedgerRow['method'];
 export type LedgerProvider = LedgerRow['provider'];
 
 /** Whose money a ledger row is: a booking's, or a package sale's (bookingId null). */
-type Owner = { bookingId: number; packageSaleId?: undefined } | { bookingId?: null; packageSaleId: number };
+export type Owner = { bookingId: number; packageSaleId?: undefined } | { bookingId?: null; packageSaleId: number };
 
 export type Capture = Owner & {
   provider: LedgerProvider;

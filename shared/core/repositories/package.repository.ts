@@ -11,25 +11,18 @@ export type PackageRow = typeof packages.$inferSelect;
 export type SaleRow = typeof packageSales.$inferSelect;
 export type CreditRow = typeof packageCredits.$inferSelect;
 
-export async function insertPackage(tx: DbOrTx, values: typeof packages.$inferInsert): Promise<PackageRow> {
-  const [row] = await tx.insert(packages).values(values).returning();
-  return row!;
+/** The first row a query answers, if any. */
+async function first<T>(rows: PromiseLike<T[]>): Promise<T | undefined> {
+  return (await rows)[0];
 }
 
-export async function updatePackageRow(tx: DbOrTx, id: number, set: Partial<typeof packages.$inferInsert>): Promise<PackageRow | undefined> {
-  const [row] = await tx.update(packages).set(set).where(eq(packages.id, id)).returning();
-  return row;
-}
-
-export async function getPackage(db: DbOrTx, id: number): Promise<PackageRow | undefined> {
-  const [row] = await db.select().from(packages).where(eq(packages.id, id));
-  return row;
-}
-
-export async function packageForUpdate(tx: DbOrTx, id: number): Promise<PackageRow | undefined> {
-  const [row] = await tx.select().from(packages).where(eq(packages.id, id)).for('update');
-  return row;
-}
+export const insertPackage = async (tx: DbOrTx, values: typeof packages.$inferInsert): Promise<PackageRow> =>
+  (await first(tx.insert(packages).values(values).returning()))!;
+export const updatePackageRow = (tx: DbOrTx, id: number, set: Partial<typeof packages.$inferInsert>): Promise<PackageRow | undefined> =>
+  first(tx.update(packages).set(set).where(eq(packages.id, id)).returning());
+export const getPackage = (db: DbOrTx, id: number): Promise<PackageRow | undefined> => first(db.select().from(packages).where(eq(packages.id, id)));
+export const packageForUpdate = (tx: DbOrTx, id: number): Promise<PackageRow | undefined> =>
+  first(tx.select().from(packages).where(eq(packages.id, id)).for('update'));
 
 export async function listPackageRows(db: DbOrTx, activeOnly: boolean): Promise<PackageRow[]> {
   return db
@@ -49,36 +42,18 @@ export async function countTherapists(db: DbOrTx, ids: number[]): Promise<number
   return row!.n;
 }
 
-export async function insertSale(tx: DbOrTx, values: typeof packageSales.$inferInsert): Promise<SaleRow> {
-  const [row] = await tx.insert(packageSales).values(values).returning();
-  return row!;
-}
-
-export async function updateSaleRow(tx: DbOrTx, id: number, set: Partial<typeof packageSales.$inferInsert>): Promise<SaleRow | undefined> {
-  const [row] = await tx.update(packageSales).set(set).where(eq(packageSales.id, id)).returning();
-  return row;
-}
-
-export async function getSale(db: DbOrTx, id: number): Promise<SaleRow | undefined> {
-  const [row] = await db.select().from(packageSales).where(eq(packageSales.id, id));
-  return row;
-}
-
+export const insertSale = async (tx: DbOrTx, values: typeof packageSales.$inferInsert): Promise<SaleRow> =>
+  (await first(tx.insert(packageSales).values(values).returning()))!;
+export const updateSaleRow = (tx: DbOrTx, id: number, set: Partial<typeof packageSales.$inferInsert>): Promise<SaleRow | undefined> =>
+  first(tx.update(packageSales).set(set).where(eq(packageSales.id, id)).returning());
+export const getSale = (db: DbOrTx, id: number): Promise<SaleRow | undefined> => first(db.select().from(packageSales).where(eq(packageSales.id, id)));
 /** The sale, locked: every change to its credits or money is made holding it. */
-export async function saleForUpdate(tx: DbOrTx, id: number): Promise<SaleRow | undefined> {
-  const [row] = await tx.select().from(packageSales).where(eq(packageSales.id, id)).for('update');
-  return row;
-}
-
-export async function findSaleByTokenHash(db: DbOrTx, hash: string): Promise<SaleRow | undefined> {
-  const [row] = await db.select().from(packageSales).where(eq(packageSales.tokenHash, hash));
-  return row;
-}
-
-export async function findSaleByRequestKey(db: DbOrTx, key: string): Promise<SaleRow | undefined> {
-  const [row] = await db.select().from(packageSales).where(eq(packageSales.requestKey, key));
-  return row;
-}
+export const saleForUpdate = (tx: DbOrTx, id: number): Promise<SaleRow | undefined> =>
+  first(tx.select().from(packageSales).where(eq(packageSales.id, id)).for('update'));
+export const findSaleByTokenHash = (db: DbOrTx, hash: string): Promise<SaleRow | undefined> =>
+  first(db.select().from(packageSales).where(eq(packageSales.tokenHash, hash)));
+export const findSaleByRequestKey = (db: DbOrTx, key: string): Promise<SaleRow | undefined> =>
+  first(db.select().from(packageSales).where(eq(packageSales.requestKey, key)));
 
 /** Online sales still waiting for their payment, oldest first (package_sales_awaiting_idx). */
 export async function awaitingSaleIds(db: DbOrTx): Promise<number[]> {

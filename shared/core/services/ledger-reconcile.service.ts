@@ -7,7 +7,7 @@ import { saleForUpdate } from '../repositories/package.repository.ts';
 import { openIntentOfSale } from '../repositories/refund-intent.repository.ts';
 import { findBookingForUpdate, type BookingRow } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
-import { hasProviderCapture, ledgerPaymentsSince, recordRefund, type LedgerPayment } from '../repositories/ledger.repository.ts';
+import { hasProviderCapture, ledgerPaymentsSince, recordRefund, type LedgerPayment, type Owner } from '../repositories/ledger.repository.ts';
 import {
   insertResolvedDiscrepancy,
   linksToReconcile,
@@ -316,51 +316,39 @@ async function checkPayment(run: Run, p: LedgerPayment, refundIssueOpen: boolean
  * booking's row lock orders the two, and a later run looks again.
  */
 async function recordProviderRefund(run: Run, p: LedgerPayment, r: ProviderRefund): Promise<void> {
-  const { deps, provider, now } = run;
-  if (p.bookingId === null) return recordSaleProviderRefund(run, p, r);
+  const { provider } = run;
+  const made = `${capitalise(providerLabel(provider))} refunded ${rupees(r.amountPaise)} of payment ${p.paymentId} (refund ${r.id})`;
+  if (p.bookingId === null) {
+    // A package sale's payment (issue 34): recorded against the sale, under its row lock, and left to
+    // the sale's own refund while that is under way. The unused sessions are not taken back: the
+    // owner decides, from the discrepancy, what the client still has.
+    const saleId = p.packageSaleId!;
+    return recordMissingRefund(run, p, r, { packageSaleId: saleId }, async (tx) => {
+      await saleForUpdate(tx, saleId);
+      if (await openIntentOfSale(tx, saleId)) return null;
+      return `${made} for package sale ${saleId} and the ledger did not have it; it is now recorded. Check what the client still has of the package.`;
+    });
+  }
   const bookingId = p.bookingId;
-  const outcome = await deps.db.transaction(async (tx) => {
+  return recordMissingRefund(run, p, r, { bookingId }, async (tx) => {
     const booking = await findBookingForUpdate(tx, bookingId);
-    if (await refundUnderWay(tx, bookingId)) return { recorded: false, opened: false };
-    const written = await recordRefund(tx, {
-      bookingId,
-      provider,
-      paymentId: p.paymentId,
-      refundId: r.id,
-      amountPaise: r.amountPaise,
-      reason: PROVIDER_REFUND_REASON,
-      occurredAt: now,
-    });
-    if (!written) return { recorded: false, opened: false };
-    const opened = await openAndAudit(run, tx, {
-      kind: 'MISSING_REFUND',
-      provider,
-      bookingId,
-      paymentId: p.paymentId,
-      refundId: r.id,
-      ledgerPaise: null,
-      providerPaise: r.amountPaise,
-      detail: `${capitalise(providerLabel(provider))} refunded ${rupees(r.amountPaise)} of payment ${p.paymentId} (refund ${r.id}) and the ledger did not have it; it is now recorded. ${capitalise(bookingState(booking))}: check whether it should still take place and whether the client was told.`,
-    });
-    return { recorded: true, opened };
+    if (await refundUnderWay(tx, bookingId)) return null;
+    return `${made} and the ledger did not have it; it is now recorded. ${capitalise(bookingState(booking))}: check whether it should still take place and whether the client was told.`;
   });
-  if (outcome.recorded) run.report.recordedRefunds++;
-  if (outcome.opened) run.report.detected++;
 }
 
 /**
- * The same for a package sale's payment (issue 34): recorded against the sale, under its row lock, and
- * left to the sale's own refund while that is under way. The unused sessions are not taken back: the
- * owner decides, from the discrepancy, what the client still has.
+ * The one transaction of recordProviderRefund for a booking's payment or a sale's: `lock` takes the
+ * owner's row lock and answers the discrepancy's words, or null while the owner's own refund is under
+ * way; the ledger row is written, and only the call that wrote it opens the MISSING_REFUND.
  */
-async function recordSaleProviderRefund(run: Run, p: LedgerPayment, r: ProviderRefund): Promise<void> {
+async function recordMissingRefund(run: Run, p: LedgerPayment, r: ProviderRefund, owner: Owner, lock: (tx: DbOrTx) => Promise<string | null>): Promise<void> {
   const { deps, provider, now } = run;
-  const saleId = p.packageSaleId!;
   const outcome = await deps.db.transaction(async (tx) => {
-    await saleForUpdate(tx, saleId);
-    if (await openIntentOfSale(tx, saleId)) return { recorded: false, opened: false };
+    const detail = await lock(tx);
+    if (detail === null) return { recorded: false, opened: false };
     const written = await recordRefund(tx, {
-      packageSaleId: saleId,
+      ...owner,
       provider,
       paymentId: p.paymentId,
       refundId: r.id,
@@ -372,12 +360,12 @@ async function recordSaleProviderRefund(run: Run, p: LedgerPayment, r: ProviderR
     const opened = await openAndAudit(run, tx, {
       kind: 'MISSING_REFUND',
       provider,
-      bookingId: null,
+      bookingId: owner.bookingId ?? null,
       paymentId: p.paymentId,
       refundId: r.id,
       ledgerPaise: null,
       providerPaise: r.amountPaise,
-      detail: `${capitalise(providerLabel(provider))} refunded ${rupees(r.amountPaise)} of payment ${p.paymentId} (refund ${r.id}) for package sale ${saleId} and the ledger did not have it; it is now recorded. Check what the client still has of the package.`,
+      detail,
     });
     return { recorded: true, opened };
   });

@@ -17,7 +17,7 @@ import {
   type SaleRefundIntent,
 } from '../repositories/refund-intent.repository.ts';
 import { adminActor, refundablePaise, refundMessage, saleDetail } from './package.service.ts';
-import { askProvider, outcomeOf, type Asked, type RefundDeps } from './refund.service.ts';
+import { answeredParts, askProvider, outcomeOf, recordAsked, type Asked, type RefundDeps } from './refund.service.ts';
 
 /**
  * A super admin refunds a package's unused sessions pro rata (issue 34): their share of the price, at
@@ -139,26 +139,12 @@ async function settleSaleRefund(
   return deps.db.transaction(async (tx) => {
     await saleForUpdate(tx, refund.packageSaleId);
     const current = (await intentForUpdate(tx, refund.id)) as SaleRefundIntent;
-    for (const { part, refund: answer } of asked.done) {
-      await recordRefund(tx, {
-        packageSaleId: refund.packageSaleId,
-        provider: part.provider,
-        paymentId: part.paymentId,
-        refundId: answer.id,
-        amountPaise: part.amountPaise,
-        reason: refund.reason,
-        recordedByAdminId: refund.byAdminId,
-        occurredAt: now,
-      });
-    }
+    await recordAsked(tx, { packageSaleId: refund.packageSaleId }, refund, asked, now);
     if (current.status !== 'OPEN' || end.keepOpen) return { intent: current, applied: false };
     if (end.failure !== undefined) {
       return { intent: (await closeRefundIntent(tx, refund.id, { status: 'FAILED', failure: end.failure, at: now })) as SaleRefundIntent, applied: false };
     }
-    const parts = refund.parts.map((p) => {
-      const answer = asked.done.find((d) => d.part.paymentId === p.paymentId)!.refund;
-      return { ...p, refundId: answer.id, status: answer.status === 'pending' ? ('pending' as const) : ('processed' as const) };
-    });
+    const parts = answeredParts(refund, asked);
     const closed = (await closeRefundIntent(tx, refund.id, { status: 'DONE', parts, at: now })) as SaleRefundIntent;
     await applySaleRefund(tx, refund.packageSaleId, refund.action as SaleRefundAction, { amountPaise: refund.amountPaise, atCounter: false }, now);
     return { intent: closed, applied: true };

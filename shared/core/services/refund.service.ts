@@ -6,7 +6,7 @@ import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentsProvider, ProviderRefund } from '../providers/payments/payments.provider.ts';
 import { findBookingForUpdate } from '../repositories/admin-booking.repository.ts';
-import { ledgerForBooking, moneyOf, recordRefund } from '../repositories/ledger.repository.ts';
+import { ledgerForBooking, moneyOf, recordRefund, type Owner } from '../repositories/ledger.repository.ts';
 import {
   closeRefundIntent,
   insertRefundIntent,
@@ -193,6 +193,33 @@ export type Asked = {
 };
 
 /**
+ * Phase 3's first part, for a booking's intent or a sale's: every refund the provider made, into the
+ * ledger (once: the unique index on the provider's refund id).
+ */
+export async function recordAsked(tx: DbOrTx, owner: Owner, intent: RefundIntentRow, asked: Asked, now: Date): Promise<void> {
+  for (const { part, refund } of asked.done) {
+    await recordRefund(tx, {
+      ...owner,
+      provider: part.provider,
+      paymentId: part.paymentId,
+      refundId: refund.id,
+      amountPaise: part.amountPaise,
+      reason: intent.reason,
+      recordedByAdminId: intent.byAdminId,
+      occurredAt: now,
+    });
+  }
+}
+
+/** The intent's parts as the provider answered them, for an intent closed DONE. */
+export function answeredParts(intent: RefundIntentRow, asked: Asked): RefundIntentPart[] {
+  return intent.parts.map((p) => {
+    const answer = asked.done.find((d) => d.part.paymentId === p.paymentId)!.refund;
+    return { ...p, refundId: answer.id, status: answer.status === 'pending' ? ('pending' as const) : ('processed' as const) };
+  });
+}
+
+/**
  * Phase 2: each part of the intent to the provider, under its idempotency key, with no transaction
  * open. The same key answers the same refund, so asking again (a retry, the job after a crash) never
  * refunds twice.
@@ -246,26 +273,12 @@ async function settle<K extends RefundActionKind>(
   return deps.db.transaction(async (tx) => {
     await findBookingForUpdate(tx, intent.bookingId);
     const current = (await intentForUpdate(tx, intent.id))!;
-    for (const { part, refund } of asked.done) {
-      await recordRefund(tx, {
-        bookingId: intent.bookingId,
-        provider: part.provider,
-        paymentId: part.paymentId,
-        refundId: refund.id,
-        amountPaise: part.amountPaise,
-        reason: intent.reason,
-        recordedByAdminId: intent.byAdminId,
-        occurredAt: now,
-      });
-    }
+    await recordAsked(tx, { bookingId: intent.bookingId }, intent, asked, now);
     if (current.status !== 'OPEN' || end.keepOpen) return { intent: current, applied: false };
     if (end.failure !== undefined) {
       return { intent: (await closeRefundIntent(tx, intent.id, { status: 'FAILED', failure: end.failure, at: now }))!, applied: false };
     }
-    const parts = intent.parts.map((p) => {
-      const answer = asked.done.find((d) => d.part.paymentId === p.paymentId)!.refund;
-      return { ...p, refundId: answer.id, status: answer.status === 'pending' ? ('pending' as const) : ('processed' as const) };
-    });
+    const parts = answeredParts(intent, asked);
     await dueAtCounter(tx, intent.bookingId, intent.counterPaise, intent, now);
     const closed = (await closeRefundIntent(tx, intent.id, { status: 'DONE', parts, at: now }))!;
     const outcome = outcomeOf(closed);

@@ -11,7 +11,7 @@ import { AppError } from '../errors.ts';
 import { jobIds } from '../jobs/jobs.ts';
 import { enqueueInTx, intent } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
-import { scrubbed, verifyMetaSignature, whatsappProvider, WhatsAppSendError } from '../providers/whatsapp/whatsapp.provider.ts';
+import { scrubbed, verifyMetaSignature, whatsappProvider, WhatsAppSendError, type TemplateMessage } from '../providers/whatsapp/whatsapp.provider.ts';
 import { getBookingView, type BookingView } from '../repositories/booking.repository.ts';
 import {
   countAttempt,
@@ -82,25 +82,36 @@ export async function sendWhatsAppReminder(
   // The button carries the Manage booking link: it must work when the client taps it.
   const manage = manageTokenFor(deps.config.jwtSecret, b.id);
   await setManageHashIfMissing(deps.db, b.id, manage.hash);
+  const message = { to, templateName: wa.templateName, language: wa.templateLanguage, bodyParams: reminderParams(b), buttonUrlSuffix: manage.token };
+  return sendTemplateOf(deps, wa, { rowId: row.id, bookingId: b.id, job: 'whatsapp reminder' }, message, attempt, fallBack);
+}
+
+/**
+ * One sending of a message row's template: the row marked sent with Meta's id (and the statuses
+ * Meta reported before the id was stored counted), or the error recorded and Meta's "not now" thrown
+ * to be retried with backoff, until the last attempt falls back.
+ */
+async function sendTemplateOf(
+  deps: WhatsAppDeps,
+  wa: NonNullable<Config['whatsapp']>,
+  of: { rowId: number; bookingId: number; job: string },
+  message: TemplateMessage,
+  attempt: { last: boolean },
+  fallBack: (why: string) => Promise<ReminderOutcome>,
+): Promise<ReminderOutcome> {
   try {
-    const { wamid } = await whatsappProvider(wa, deps.fetch).sendTemplate({
-      to,
-      templateName: wa.templateName,
-      language: wa.templateLanguage,
-      bodyParams: reminderParams(b),
-      buttonUrlSuffix: manage.token,
-    });
+    const { wamid } = await whatsappProvider(wa, deps.fetch).sendTemplate(message);
     await deps.db.transaction(async (tx) => {
-      await markSent(tx, row.id, wamid, deps.now());
+      await markSent(tx, of.rowId, wamid, deps.now());
       // Meta's first webhooks may have come before the wamid was stored: they count now.
       await applyReportedStatuses(tx, wamid, deps.now());
     });
     return 'sent';
   } catch (err) {
     const e = err instanceof WhatsAppSendError ? err : new WhatsAppSendError(scrubbed((err as Error).message), { retryable: true });
-    await recordError(deps.db, row.id, e.message, deps.now());
+    await recordError(deps.db, of.rowId, e.message, deps.now());
     if (e.retryable && !attempt.last) {
-      deps.logger.warn({ bookingId: b.id, code: e.code, httpStatus: e.httpStatus }, 'whatsapp reminder: Meta could not take it now; retrying with backoff');
+      deps.logger.warn({ bookingId: of.bookingId, code: e.code, httpStatus: e.httpStatus }, `${of.job}: Meta could not take it now; retrying with backoff`);
       throw e;
     }
     return fallBack(e.retryable ? `retries exhausted (${e.code ?? e.httpStatus ?? 'no answer'})` : `refused (${e.code ?? e.httpStatus})`);
@@ -148,27 +159,13 @@ export async function sendWhatsAppPaymentLink(
     return fallBack('not an Indian mobile number');
   }
   await countAttempt(deps.db, row.id, now);
-  try {
-    const { wamid } = await whatsappProvider(wa, deps.fetch).sendTemplate({
-      to,
-      templateName: wa.paymentLinkTemplateName,
-      language: wa.paymentLinkTemplateLanguage,
-      bodyParams: paymentLinkParams(b, b.paymentLinkUrl),
-    });
-    await deps.db.transaction(async (tx) => {
-      await markSent(tx, row.id, wamid, deps.now());
-      await applyReportedStatuses(tx, wamid, deps.now());
-    });
-    return 'sent';
-  } catch (err) {
-    const e = err instanceof WhatsAppSendError ? err : new WhatsAppSendError(scrubbed((err as Error).message), { retryable: true });
-    await recordError(deps.db, row.id, e.message, deps.now());
-    if (e.retryable && !attempt.last) {
-      deps.logger.warn({ bookingId: b.id, code: e.code, httpStatus: e.httpStatus }, 'whatsapp payment link: Meta could not take it now; retrying with backoff');
-      throw e;
-    }
-    return fallBack(e.retryable ? `retries exhausted (${e.code ?? e.httpStatus ?? 'no answer'})` : `refused (${e.code ?? e.httpStatus})`);
-  }
+  const message = {
+    to,
+    templateName: wa.paymentLinkTemplateName,
+    language: wa.paymentLinkTemplateLanguage,
+    bodyParams: paymentLinkParams(b, b.paymentLinkUrl),
+  };
+  return sendTemplateOf(deps, wa, { rowId: row.id, bookingId: b.id, job: 'whatsapp payment link' }, message, attempt, fallBack);
 }
 
 /**

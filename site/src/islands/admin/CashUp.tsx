@@ -10,7 +10,7 @@ import { formatAmount, formatLongDate, formatShortDate, formatTime, todayAtCentr
 import { useQuery } from '../../lib/query.ts';
 import { METHOD_WORDS } from './LedgerTable.tsx';
 import { ExportButton } from './report-parts.tsx';
-import { Empty, ErrorPanel, Loading, useIsMobile } from './ui.tsx';
+import { Empty, ErrorPanel, Loading, useIsMobile, ColumnHeads } from './ui.tsx';
 
 const FAILED = 'Failed to load the cash-up.';
 
@@ -85,16 +85,7 @@ function MethodTable({ report }: { report: CashUpReport }) {
       <table className="adm-table">
         <thead>
           <tr>
-            <th scope="col">Method</th>
-            <th scope="col" className="num">
-              Taken
-            </th>
-            <th scope="col" className="num">
-              Refunded
-            </th>
-            <th scope="col" className="num">
-              Net
-            </th>
+            <ColumnHeads cols={['Method', { num: 'Taken' }, { num: 'Refunded' }, { num: 'Net' }]} />
           </tr>
         </thead>
         <tbody>{report.methods.map((m) => row(m.label, m))}</tbody>
@@ -151,16 +142,7 @@ function Movements({ movements }: { movements: CashUpMovement[] }) {
       <table className="adm-table">
         <thead>
           <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Booking</th>
-            <th scope="col">Client</th>
-            <th scope="col">Session</th>
-            <th scope="col">Type</th>
-            <th scope="col">Method</th>
-            <th scope="col" className="num">
-              Amount
-            </th>
-            <th scope="col">Recorded by</th>
+            <ColumnHeads cols={['Time', 'Booking', 'Client', 'Session', 'Type', 'Method', { num: 'Amount' }, 'Recorded by']} />
           </tr>
         </thead>
         <tbody>

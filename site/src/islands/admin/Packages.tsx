@@ -20,8 +20,9 @@ import {
 } from '../../lib/admin-api.ts';
 import { useQuery } from '../../lib/query.ts';
 import { $adminSession } from '../../stores/admin-session.ts';
-import { Badge, ChangeNotices, ErrorPanel, FieldError, FormActions, Loading, Modal } from './ui.tsx';
+import { Badge, ChangeNotices, ErrorPanel, FieldError, FormActions, Loading, Modal, ColumnHeads } from './ui.tsx';
 import { useChange } from './useChange.ts';
+import { LabelledInput } from '../../lib/labelled-input.tsx';
 
 export const PACKAGES_TEXT = {
   title: 'Packages',
@@ -95,16 +96,7 @@ export default function Packages() {
             <table className="adm-table">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col" className="num">
-                    Sessions
-                  </th>
-                  <th scope="col" className="num">
-                    Price
-                  </th>
-                  <th scope="col">Valid for</th>
-                  <th scope="col">Covers</th>
-                  <th scope="col">Status</th>
+                  <ColumnHeads cols={['Name', { num: 'Sessions' }, { num: 'Price' }, 'Valid for', 'Covers', 'Status']} />
                   {superadmin ? (
                     <th scope="col">
                       <span className="visually-hidden">Actions</span>
@@ -169,14 +161,7 @@ export default function Packages() {
             <table className="adm-table">
               <thead>
                 <tr>
-                  <th scope="col">Sale</th>
-                  <th scope="col">Client</th>
-                  <th scope="col">Package</th>
-                  <th scope="col" className="num">
-                    Left
-                  </th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Status</th>
+                  <ColumnHeads cols={['Sale', 'Client', 'Package', { num: 'Left' }, 'Expires', 'Status']} />
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -370,12 +355,13 @@ function PackageForm(props: { initial: PackageDto | null; therapists: AdminThera
     <Modal title={p ? `Edit ${p.name}` : 'New package'} onClose={props.onClose} wide>
       <form className="adm-form" onSubmit={submit} noValidate>
         <div className="adm-form__grid">
-          <div className="field adm-form__full">
-            <label className="label" htmlFor={`${id}-name`}>
-              Name
-            </label>
-            <input id={`${id}-name`} className="input" value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
-          </div>
+          <LabelledInput
+            id={`${id}-name`}
+            label="Name"
+            fieldClass="field adm-form__full"
+            value={form.name}
+            onValue={(name) => setForm((f) => ({ ...f, name }))}
+          />
           {num('sessions', 'Number of sessions')}
           {num('price', 'Price (₹)')}
           {num('days', 'Valid for (days)')}

@@ -6,13 +6,13 @@
  * reason the client is told). The server decides who may see it (403 for anyone else); the dashboard
  * shows it only to super admins.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { providerLabel, REVIEW_NOTE_MAX } from '../../../../shared/domain/payment-discrepancy.ts';
 import { adminApi, errorMessage, type PaymentAttentionItem } from '../../lib/admin-api.ts';
 import { MESSAGES, formatAmount, formatInstant, formatShortDate, formatTime } from '../../lib/admin-format.ts';
 import { AttentionPanel, useAttentionList } from './AttentionPanel.tsx';
 import { RefundRequestList, RefundRequestsDecided, useRefundDecisions } from './RefundRequests.tsx';
-import { FieldError, FormActions, Modal, type NoticeMessage } from './ui.tsx';
+import { NoteDialog, type NoticeMessage } from './ui.tsx';
 
 function bookingLine(item: PaymentAttentionItem): string {
   if (item.booking_id === null) return 'No booking on record';
@@ -155,53 +155,24 @@ export default function PaymentsAttention() {
 
 /** Mark reviewed: what the super admin checked or did, kept with the issue and in the audit log. */
 export function ReviewDialog(props: { item: PaymentAttentionItem; onCancel: () => void; onConfirm: (note: string) => void }) {
-  const { item, onCancel, onConfirm } = props;
-  const [note, setNote] = useState('');
-  const [noteError, setNoteError] = useState<string | null>(null);
-  const id = useId();
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const text = note.trim();
-    if (!text) {
-      setNoteError(MESSAGES.reviewNoteRequired);
-      document.getElementById(`${id}-note`)?.focus();
-      return;
-    }
-    onConfirm(text);
-  }
-
+  const { item } = props;
   return (
-    <Modal title={`Mark payment issue ${item.id} reviewed`} onClose={onCancel}>
-      <form className="adm-form" onSubmit={submit} noValidate>
-        <p>
-          <strong>{item.headline}</strong>
-        </p>
-        <p className="muted">{bookingLine(item)}</p>
-        <div className="field">
-          <label className="label" htmlFor={`${id}-note`}>
-            What did you check or do?
-          </label>
-          <textarea
-            id={`${id}-note`}
-            className="textarea"
-            rows={4}
-            maxLength={REVIEW_NOTE_MAX}
-            value={note}
-            onChange={(e) => {
-              setNote(e.target.value);
-              setNoteError(null);
-            }}
-            aria-describedby={[`${id}-note-hint`, noteError ? `${id}-note-error` : null].filter(Boolean).join(' ')}
-            {...(noteError ? { 'aria-invalid': true as const } : {})}
-          />
-          <p id={`${id}-note-hint`} className="hint">
-            Kept with the issue and in the audit log under your name (at most {REVIEW_NOTE_MAX} characters).
-          </p>
-          <FieldError id={`${id}-note-error`} error={noteError} />
-        </div>
-        <FormActions onCancel={onCancel} submitLabel="Mark reviewed" />
-      </form>
-    </Modal>
+    <NoteDialog
+      title={`Mark payment issue ${item.id} reviewed`}
+      name="note"
+      label="What did you check or do?"
+      hint={`Kept with the issue and in the audit log under your name (at most ${REVIEW_NOTE_MAX} characters).`}
+      required={MESSAGES.reviewNoteRequired}
+      max={REVIEW_NOTE_MAX}
+      rows={4}
+      submitLabel="Mark reviewed"
+      onCancel={props.onCancel}
+      onConfirm={props.onConfirm}
+    >
+      <p>
+        <strong>{item.headline}</strong>
+      </p>
+      <p className="muted">{bookingLine(item)}</p>
+    </NoteDialog>
   );
 }

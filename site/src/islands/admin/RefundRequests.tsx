@@ -8,7 +8,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { adminApi, errorMessage, type ApproveRefundInput, type RefundReviewItem } from '../../lib/admin-api.ts';
 import { REFUND_REASON_MAX, formatAmount, formatInstant, formatShortDate, formatTime, parseRefundAmount } from '../../lib/admin-format.ts';
 import { refundsDueChanged } from './RefundsDue.tsx';
-import { FieldError, FormActions, Modal, type NoticeMessage } from './ui.tsx';
+import { AmountField, FieldError, FormActions, Modal, NoteDialog, type NoticeMessage } from './ui.tsx';
 
 export const REFUND_REQUEST_TEXT = {
   heading: 'Refund requests',
@@ -207,7 +207,6 @@ export function ApproveRefundDialog(props: { item: RefundReviewItem; onCancel: (
       <span>{label}</span>
     </label>
   );
-  const amountDescribedBy = [`${id}-amount-hint`, error?.field === 'amount' ? `${id}-amount-error` : null].filter(Boolean).join(' ');
   const submitLabel =
     choice === 'FULL'
       ? `Approve refund of ${formatAmount(item.held)}`
@@ -228,29 +227,18 @@ export function ApproveRefundDialog(props: { item: RefundReviewItem; onCancel: (
           {radio('FULL', `Full refund (${formatAmount(item.held)})`)}
           {radio('PARTIAL', 'Partial refund')}
           {choice === 'PARTIAL' ? (
-            <div className="field adm-choice__more">
-              <label className="label" htmlFor={`${id}-amount`}>
-                Refund amount (₹)
-              </label>
-              <input
-                id={`${id}-amount`}
-                className="input"
-                type="text"
-                inputMode="decimal"
-                autoComplete="off"
-                value={amount}
-                onChange={(e) => {
-                  setAmount(e.target.value);
-                  setError(null);
-                }}
-                aria-describedby={amountDescribedBy}
-                {...(error?.field === 'amount' ? { 'aria-invalid': true as const } : {})}
-              />
-              <p id={`${id}-amount-hint`} className="hint">
-                More than ₹0 and at most {formatAmount(item.held)}.
-              </p>
-              <FieldError id={`${id}-amount-error`} error={error?.field === 'amount' ? error.text : null} />
-            </div>
+            <AmountField
+              id={`${id}-amount`}
+              fieldClass="field adm-choice__more"
+              label="Refund amount (₹)"
+              hint={`More than ₹0 and at most ${formatAmount(item.held)}.`}
+              error={error?.field === 'amount' ? error.text : null}
+              value={amount}
+              onValue={(v) => {
+                setAmount(v);
+                setError(null);
+              }}
+            />
           ) : null}
           <FieldError id={`${id}-choice-error`} error={error?.field === 'choice' ? error.text : null} />
         </fieldset>
@@ -262,51 +250,23 @@ export function ApproveRefundDialog(props: { item: RefundReviewItem; onCancel: (
 
 /** Decline: the reason, which the client is told by e-mail. */
 export function DeclineRefundDialog(props: { item: RefundReviewItem; onCancel: () => void; onConfirm: (reason: string) => void }) {
-  const { item, onCancel, onConfirm } = props;
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
-  const id = useId();
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const text = reason.trim();
-    if (!text) {
-      setReasonError(REFUND_REQUEST_TEXT.declineReasonRequired);
-      document.getElementById(`${id}-reason`)?.focus();
-      return;
-    }
-    onConfirm(text);
-  }
-
+  const { item } = props;
   return (
-    <Modal title={`Decline refund request ${item.id}`} onClose={onCancel}>
-      <form className="adm-form" onSubmit={submit} noValidate>
-        <p className="muted">{bookingLine(item)}</p>
-        <p>Reason given: {item.reason}</p>
-        <div className="field">
-          <label className="label" htmlFor={`${id}-reason`}>
-            Why is the refund declined?
-          </label>
-          <textarea
-            id={`${id}-reason`}
-            className="textarea"
-            rows={3}
-            maxLength={REFUND_REASON_MAX}
-            value={reason}
-            onChange={(e) => {
-              setReason(e.target.value);
-              setReasonError(null);
-            }}
-            aria-describedby={[`${id}-reason-hint`, reasonError ? `${id}-reason-error` : null].filter(Boolean).join(' ')}
-            {...(reasonError ? { 'aria-invalid': true as const } : {})}
-          />
-          <p id={`${id}-reason-hint`} className="hint">
-            The client is told this reason by e-mail (at most {REFUND_REASON_MAX} characters).
-          </p>
-          <FieldError id={`${id}-reason-error`} error={reasonError} />
-        </div>
-        <FormActions onCancel={onCancel} submitLabel="Decline refund" tone="danger" />
-      </form>
-    </Modal>
+    <NoteDialog
+      title={`Decline refund request ${item.id}`}
+      name="reason"
+      label="Why is the refund declined?"
+      hint={`The client is told this reason by e-mail (at most ${REFUND_REASON_MAX} characters).`}
+      required={REFUND_REQUEST_TEXT.declineReasonRequired}
+      max={REFUND_REASON_MAX}
+      rows={3}
+      submitLabel="Decline refund"
+      tone="danger"
+      onCancel={props.onCancel}
+      onConfirm={props.onConfirm}
+    >
+      <p className="muted">{bookingLine(item)}</p>
+      <p>Reason given: {item.reason}</p>
+    </NoteDialog>
   );
 }

@@ -13,7 +13,7 @@ import { adminApi, errorMessage, type DeskPaymentMethod, type RefundDueItem } fr
 import { formatAmount, formatInstant, formatShortDate, formatTime, parseRefundAmount } from '../../lib/admin-format.ts';
 import { AttentionPanel, useAttentionList } from './AttentionPanel.tsx';
 import { METHOD_WORDS } from './LedgerTable.tsx';
-import { FieldError, FormActions, Modal, type NoticeMessage } from './ui.tsx';
+import { AmountField, FormActions, Modal, type NoticeMessage } from './ui.tsx';
 
 export const REFUNDS_DUE_TEXT = {
   title: 'Refunds due at the counter',
@@ -164,29 +164,17 @@ export function RecordRefundDialog(props: { item: RefundDueItem; onCancel: () =>
             ))}
           </select>
         </div>
-        <div className="field">
-          <label className="label" htmlFor={`${id}-amount`}>
-            Amount handed back (₹)
-          </label>
-          <input
-            id={`${id}-amount`}
-            className="input"
-            type="text"
-            inputMode="decimal"
-            autoComplete="off"
-            value={amount}
-            onChange={(e) => {
-              setAmount(e.target.value);
-              setAmountError(null);
-            }}
-            aria-describedby={[`${id}-amount-hint`, amountError ? `${id}-amount-error` : null].filter(Boolean).join(' ')}
-            {...(amountError ? { 'aria-invalid': true as const } : {})}
-          />
-          <p id={`${id}-amount-hint`} className="hint">
-            All that is due, or a part of it (the rest stays listed).
-          </p>
-          <FieldError id={`${id}-amount-error`} error={amountError} />
-        </div>
+        <AmountField
+          id={`${id}-amount`}
+          label="Amount handed back (₹)"
+          hint="All that is due, or a part of it (the rest stays listed)."
+          error={amountError}
+          value={amount}
+          onValue={(v) => {
+            setAmount(v);
+            setAmountError(null);
+          }}
+        />
         <FormActions onCancel={onCancel} submitLabel="Record refund" />
       </form>
     </Modal>

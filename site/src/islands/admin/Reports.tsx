@@ -11,7 +11,7 @@ import { monthName, pad2 } from '../../../../shared/domain/time.ts';
 import { useQuery } from '../../lib/query.ts';
 import { LedgerTable, useLedgerPage } from './LedgerTable.tsx';
 import { ExportButton, Summary } from './report-parts.tsx';
-import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager, PaymentCell, StatusBadge } from './ui.tsx';
+import { Empty, ErrorPanel, Loading, PageSizeSelect, Pager, PaymentCell, StatusBadge, ColumnHeads } from './ui.tsx';
 
 type Tab = 'inventory' | 'eod' | 'monthly' | 'packages';
 const TABS: { key: Tab; label: string; errorName: string }[] = [
@@ -110,21 +110,21 @@ function EodTab() {
               <table className="adm-table">
                 <thead>
                   <tr>
-                    <th scope="col">Booking ID</th>
-                    <th scope="col">Time</th>
-                    <th scope="col">Client Name</th>
-                    <th scope="col">Therapist</th>
-                    <th scope="col">Service ID</th>
-                    <th scope="col">Payment Status</th>
-                    <th scope="col">Cancelled</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                    <th scope="col" className="num">
-                      Paid
-                    </th>
-                    <th scope="col">Method</th>
-                    <th scope="col">Attendance</th>
+                    <ColumnHeads
+                      cols={[
+                        'Booking ID',
+                        'Time',
+                        'Client Name',
+                        'Therapist',
+                        'Service ID',
+                        'Payment Status',
+                        'Cancelled',
+                        { num: 'Amount' },
+                        { num: 'Paid' },
+                        'Method',
+                        'Attendance',
+                      ]}
+                    />
                   </tr>
                 </thead>
                 <tbody>
@@ -245,26 +245,18 @@ function MonthlyTab() {
               <table className="adm-table">
                 <thead>
                   <tr>
-                    <th scope="col">Therapist ID</th>
-                    <th scope="col">Therapist Name</th>
-                    <th scope="col" className="num">
-                      Total Sessions
-                    </th>
-                    <th scope="col" className="num">
-                      Completed
-                    </th>
-                    <th scope="col" className="num">
-                      Missed / Cancelled
-                    </th>
-                    <th scope="col" className="num">
-                      Attended
-                    </th>
-                    <th scope="col" className="num">
-                      No-show
-                    </th>
-                    <th scope="col" className="num">
-                      Total Income
-                    </th>
+                    <ColumnHeads
+                      cols={[
+                        'Therapist ID',
+                        'Therapist Name',
+                        { num: 'Total Sessions' },
+                        { num: 'Completed' },
+                        { num: 'Missed / Cancelled' },
+                        { num: 'Attended' },
+                        { num: 'No-show' },
+                        { num: 'Total Income' },
+                      ]}
+                    />
                   </tr>
                 </thead>
                 <tbody>
@@ -351,16 +343,7 @@ function PackagesTab() {
               <table className="adm-table">
                 <thead>
                   <tr>
-                    <th scope="col">Package</th>
-                    <th scope="col" className="num">
-                      Sold
-                    </th>
-                    <th scope="col" className="num">
-                      Sessions
-                    </th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
+                    <ColumnHeads cols={['Package', { num: 'Sold' }, { num: 'Sessions' }, { num: 'Amount' }]} />
                   </tr>
                 </thead>
                 <tbody>

@@ -4,6 +4,7 @@ import { catalogueApi, errorMessage } from '../../lib/admin-api.ts';
 import { useQuery } from '../../lib/query.ts';
 import { Badge, ChangeNotices, ErrorPanel, Loading } from './ui.tsx';
 import { useChange } from './useChange.ts';
+import { LabelledInput } from '../../lib/labelled-input.tsx';
 
 export default function Staff() {
   const id = useId();
@@ -95,38 +96,25 @@ export default function Staff() {
         </div>
         <form className="adm-form" onSubmit={create} noValidate>
           <div className="adm-form__grid">
-            <div className="field">
-              <label className="label" htmlFor={`${id}-u`}>
-                Username
-              </label>
-              <input
-                id={`${id}-u`}
-                className="input"
-                autoComplete="off"
-                value={form.username}
-                onChange={(e) => setForm((f) => ({ ...f, username: e.target.value }))}
-              />
-            </div>
-            <div className="field">
-              <label className="label" htmlFor={`${id}-e`}>
-                E-mail
-              </label>
-              <input id={`${id}-e`} type="email" className="input" value={form.email} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
-            </div>
-            <div className="field adm-form__full">
-              <label className="label" htmlFor={`${id}-p`}>
-                Password (leave empty to send an invitation e-mail instead)
-              </label>
-              <input
-                id={`${id}-p`}
-                type="password"
-                className="input"
-                autoComplete="new-password"
-                value={form.password}
-                onChange={(e) => setForm((f) => ({ ...f, password: e.target.value }))}
-              />
+            <LabelledInput
+              id={`${id}-u`}
+              label="Username"
+              autoComplete="off"
+              value={form.username}
+              onValue={(username) => setForm((f) => ({ ...f, username }))}
+            />
+            <LabelledInput id={`${id}-e`} label="E-mail" type="email" value={form.email} onValue={(email) => setForm((f) => ({ ...f, email }))} />
+            <LabelledInput
+              id={`${id}-p`}
+              label="Password (leave empty to send an invitation e-mail instead)"
+              fieldClass="field adm-form__full"
+              type="password"
+              autoComplete="new-password"
+              value={form.password}
+              onValue={(password) => setForm((f) => ({ ...f, password }))}
+            >
               <p className="hint">At least 12 characters, not a common password.</p>
-            </div>
+            </LabelledInput>
             <label className="checkbox adm-form__full">
               <input type="checkbox" checked={form.is_superadmin} onChange={(e) => setForm((f) => ({ ...f, is_superadmin: e.target.checked }))} /> Super admin
               (catalogue, staff, reports)

@@ -1,5 +1,5 @@
 /** Small building blocks shared by the admin screens. */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { PAGE_SIZES, statusTone } from '../../lib/admin-format.ts';
 import { useMediaQuery } from '../../lib/media-query.ts';
 import { useModal } from '../../lib/modal.ts';
@@ -247,6 +247,21 @@ export function Loading(props: { label?: string }) {
   );
 }
 
+/** A table's column headings, in order; an amount's or a count's (`{ num }`) right-aligned over its figures. */
+export function ColumnHeads(props: { cols: readonly (string | { num: string })[] }) {
+  return props.cols.map((c) =>
+    typeof c === 'string' ? (
+      <th key={c} scope="col">
+        {c}
+      </th>
+    ) : (
+      <th key={c.num} scope="col" className="num">
+        {c.num}
+      </th>
+    ),
+  );
+}
+
 export function Empty(props: { children: ReactNode }) {
   return <p className="adm-empty">{props.children}</p>;
 }
@@ -339,5 +354,107 @@ export function PasswordField(props: {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** An amount in rupees typed at the desk: its label, the input, a hint and the error beside it. */
+export function AmountField(props: {
+  id: string;
+  label: string;
+  hint: ReactNode;
+  error: string | null;
+  value: string;
+  onValue: (value: string) => void;
+  fieldClass?: string;
+}) {
+  const { id, error } = props;
+  return (
+    <div className={props.fieldClass ?? 'field'}>
+      <label className="label" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        className="input"
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        value={props.value}
+        onChange={(e) => props.onValue(e.target.value)}
+        aria-describedby={[`${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(' ')}
+        {...(error ? { 'aria-invalid': true as const } : {})}
+      />
+      <p id={`${id}-hint`} className="hint">
+        {props.hint}
+      </p>
+      <FieldError id={`${id}-error`} error={error} />
+    </div>
+  );
+}
+
+/**
+ * A dialog asking one required note (a review's note, a decline's reason): sent empty, it says so
+ * beside the field and puts the focus there; otherwise the trimmed note is confirmed.
+ */
+export function NoteDialog(props: {
+  title: string;
+  /** The field's id suffix. */
+  name: string;
+  label: string;
+  hint: ReactNode;
+  required: string;
+  max: number;
+  rows: number;
+  submitLabel: string;
+  tone?: 'primary' | 'danger';
+  onCancel: () => void;
+  onConfirm: (note: string) => void;
+  children: ReactNode;
+}) {
+  const { name, onConfirm } = props;
+  const [note, setNote] = useState('');
+  const [noteError, setNoteError] = useState<string | null>(null);
+  const id = useId();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const text = note.trim();
+    if (!text) {
+      setNoteError(props.required);
+      document.getElementById(`${id}-${name}`)?.focus();
+      return;
+    }
+    onConfirm(text);
+  }
+
+  return (
+    <Modal title={props.title} onClose={props.onCancel}>
+      <form className="adm-form" onSubmit={submit} noValidate>
+        {props.children}
+        <div className="field">
+          <label className="label" htmlFor={`${id}-${name}`}>
+            {props.label}
+          </label>
+          <textarea
+            id={`${id}-${name}`}
+            className="textarea"
+            rows={props.rows}
+            maxLength={props.max}
+            value={note}
+            onChange={(e) => {
+              setNote(e.target.value);
+              setNoteError(null);
+            }}
+            aria-describedby={[`${id}-${name}-hint`, noteError ? `${id}-${name}-error` : null].filter(Boolean).join(' ')}
+            {...(noteError ? { 'aria-invalid': true as const } : {})}
+          />
+          <p id={`${id}-${name}-hint`} className="hint">
+            {props.hint}
+          </p>
+          <FieldError id={`${id}-${name}-error`} error={noteError} />
+        </div>
+        <FormActions onCancel={props.onCancel} submitLabel={props.submitLabel} {...(props.tone ? { tone: props.tone } : {})} />
+      </form>
+    </Modal>
   );
 }

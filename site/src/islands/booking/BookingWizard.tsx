@@ -5,24 +5,26 @@ import { $booking, resetBooking, setStep } from '../../stores/booking.ts';
 import { Loading, requestHeadingFocus } from './common.tsx';
 import { flowOf, screenAt, stepOf, type Screen } from './flow.ts';
 import { useStepHistory } from './history.ts';
-import { chooseTherapistFromLink, therapistInAddress, withoutTherapist } from './preset.ts';
+import { therapistInAddress, withoutTherapist } from './preset.ts';
 import { WizardSettingsContext } from './settings.tsx';
 import { StepIndicator } from './StepIndicator.tsx';
-import { TherapistStep } from './TherapistStep.tsx';
 import { TypeStep } from './TypeStep.tsx';
 
-// The form and payment steps carry the zod schema and the list of Indian cities, and the location
-// and slot steps are only needed after the first choice: they load while the client is still
-// choosing (from the moment a session type is picked), so the first screen paints with less JavaScript.
+// Only the first step (the session type) is in the page's script: every later step loads while the
+// client is still choosing (from the moment a session type is picked), so the first screen paints
+// with less JavaScript (the wizard's 80 KB budget, tests/e2e/site.test.ts).
+const loadTherapist = () => import('./TherapistStep.tsx').then(({ TherapistStep }) => ({ default: TherapistStep }));
 const loadLocation = () => import('./LocationStep.tsx').then(({ LocationStep }) => ({ default: LocationStep }));
 const loadSlot = () => import('./SlotStep.tsx').then(({ SlotStep }) => ({ default: SlotStep }));
 const loadDetails = () => import('./DetailsStep.tsx').then(({ DetailsStep }) => ({ default: DetailsStep }));
 const loadPayment = () => import('./PaymentStep.tsx').then(({ PaymentStep }) => ({ default: PaymentStep }));
+const TherapistStep = lazy(loadTherapist);
 const LocationStep = lazy(loadLocation);
 const SlotStep = lazy(loadSlot);
 const DetailsStep = lazy(loadDetails);
 const PaymentStep = lazy(loadPayment);
 const loadLaterSteps = () => {
+  void loadTherapist();
   void loadLocation();
   void loadSlot();
   void loadDetails();
@@ -43,7 +45,8 @@ export function BookingWizard({ navigate, changePolicy = DEFAULT_MANAGE_POLICY, 
   useEffect(() => {
     if (preset === null) return;
     let live = true;
-    void chooseTherapistFromLink(preset)
+    void import('./therapist-link.ts')
+      .then(({ chooseTherapistFromLink }) => chooseTherapistFromLink(preset))
       .catch(() => false)
       .then(() => {
         if (!live) return;
@@ -108,8 +111,8 @@ function Wizard({ navigate }: { navigate?: (url: string) => void }) {
       <StepIndicator flow={flow} step={currentStep} />
       <div className="wizard-body">
         {screen === 'type' && <TypeStep onNext={next} />}
-        {screen === 'therapist' && <TherapistStep onBack={back} onNext={next} onStartOver={startOver} />}
         <Suspense fallback={<Loading text="Loading..." />}>
+          {screen === 'therapist' && <TherapistStep onBack={back} onNext={next} onStartOver={startOver} />}
           {screen === 'location' && <LocationStep onBack={back} onNext={next} />}
           {screen === 'slot' && <SlotStep onBack={back} onNext={next} />}
           {screen === 'details' && <DetailsStep onBack={back} onNext={next} />}

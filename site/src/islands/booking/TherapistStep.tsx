@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { SlotOfferDto, TherapistDto } from '../../../../shared/contract/public.ts';
 import { WIZARD_MESSAGES } from '../../../../shared/contract/messages.ts';
 import { formatPrice } from '../../../../shared/domain/money.ts';
+import { DEFAULT_SERVICE_ID } from '../../../../shared/domain/session.ts';
 import { bioDescription, bioExperience, bioLanguages, displayName, serviceLabel, THERAPIST_TYPE } from '../../../../shared/domain/therapist.ts';
 import { formatTimeIst, monthName, weekdayName } from '../../../../shared/domain/time.ts';
 import { getSlotOffer, therapistImage } from '../../lib/api.ts';
@@ -10,7 +11,6 @@ import { $booking, setTherapist, type BookingType } from '../../stores/booking.t
 import { Loading, NavButtons, StateView, StepHeading, useLoad } from './common.tsx';
 import { loadServices, loadTherapists } from './data.ts';
 
-export const DEFAULT_SERVICE_ID = 1;
 const MAX_TAGS = 3;
 
 /** Online keeps type 1; offline keeps type 2 at the chosen location (spec section 5). */

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { type InputHTMLAttributes, useId, useState, type FormEvent } from 'react';
 import { isEmailAddress, MOBILE_HINT, normaliseIndianMobile } from '../../../../shared/domain/contact.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { formatLongDate } from '../../../../shared/domain/time.ts';
@@ -105,12 +105,28 @@ export function WaitlistJoin({ therapist, dates, client }: Props) {
     }
   };
 
-  const field = (key: keyof Errors, label: string, input: ReactNode, hint?: string) => (
+  /** A labelled input of the form, its hint and its error read with it. */
+  const field = (
+    key: keyof Errors,
+    label: string,
+    value: string,
+    set: (value: string) => void,
+    attrs: InputHTMLAttributes<HTMLInputElement>,
+    hint?: string,
+  ) => (
     <div className="field">
       <label className="label" htmlFor={`${id}-${key}`}>
         {label}
       </label>
-      {input}
+      <input
+        id={`${id}-${key}`}
+        className="input"
+        {...attrs}
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        aria-invalid={Boolean(errors[key])}
+        aria-describedby={[hint ? `${id}-${key}-hint` : '', errors[key] ? `${id}-${key}-err` : ''].filter(Boolean).join(' ') || undefined}
+      />
       {hint && (
         <p id={`${id}-${key}-hint`} className="hint">
           {hint}
@@ -123,8 +139,7 @@ export function WaitlistJoin({ therapist, dates, client }: Props) {
       )}
     </div>
   );
-  const describedBy = (key: keyof Errors, hint = false) =>
-    [hint ? `${id}-${key}-hint` : '', errors[key] ? `${id}-${key}-err` : ''].filter(Boolean).join(' ') || undefined;
+  const dateInput = { type: 'date', min: firstDate, max: lastDate };
 
   return (
     <form className="card waitlist-form" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)} noValidate>
@@ -133,36 +148,8 @@ export function WaitlistJoin({ therapist, dates, client }: Props) {
       </h3>
       <p className="muted">{WAITLIST_TEXT.intro(name)}</p>
       <div className="form-grid">
-        {field(
-          'from',
-          'From',
-          <input
-            id={`${id}-from`}
-            className="input"
-            type="date"
-            min={firstDate}
-            max={lastDate}
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-            aria-invalid={Boolean(errors.from)}
-            aria-describedby={describedBy('from')}
-          />,
-        )}
-        {field(
-          'to',
-          'To',
-          <input
-            id={`${id}-to`}
-            className="input"
-            type="date"
-            min={firstDate}
-            max={lastDate}
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-            aria-invalid={Boolean(errors.to)}
-            aria-describedby={describedBy('to')}
-          />,
-        )}
+        {field('from', 'From', from, setFrom, dateInput)}
+        {field('to', 'To', to, setTo, dateInput)}
       </div>
       <fieldset className="field field--full">
         <legend className="label">Times of day</legend>
@@ -180,49 +167,9 @@ export function WaitlistJoin({ therapist, dates, client }: Props) {
         <p className="hint">{WAITLIST_TEXT.anyTime}</p>
       </fieldset>
       <div className="form-grid">
-        {field(
-          'fullName',
-          'Full name',
-          <input
-            id={`${id}-fullName`}
-            className="input"
-            type="text"
-            autoComplete="name"
-            value={fullName}
-            onChange={(e) => setFullName(e.target.value)}
-            aria-invalid={Boolean(errors.fullName)}
-            aria-describedby={describedBy('fullName')}
-          />,
-        )}
-        {field(
-          'email',
-          'Email',
-          <input
-            id={`${id}-email`}
-            className="input"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={Boolean(errors.email)}
-            aria-describedby={describedBy('email')}
-          />,
-        )}
-        {field(
-          'mobile',
-          'Mobile number',
-          <input
-            id={`${id}-mobile`}
-            className="input"
-            type="tel"
-            autoComplete="tel"
-            value={mobile}
-            onChange={(e) => setMobile(e.target.value)}
-            aria-invalid={Boolean(errors.mobile)}
-            aria-describedby={describedBy('mobile', true)}
-          />,
-          MOBILE_HINT,
-        )}
+        {field('fullName', 'Full name', fullName, setFullName, { type: 'text', autoComplete: 'name' })}
+        {field('email', 'Email', email, setEmail, { type: 'email', autoComplete: 'email' })}
+        {field('mobile', 'Mobile number', mobile, setMobile, { type: 'tel', autoComplete: 'tel' }, MOBILE_HINT)}
       </div>
       <ErrorBeside message={error} />
       <div className="btn-row">

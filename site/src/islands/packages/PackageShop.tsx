@@ -8,6 +8,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { formatPrice } from '../../../../shared/domain/money.ts';
 import { ApiError, getPackages, purchasePackage, type PublicPackageDto } from '../../lib/api.ts';
 import { Loading, StateView, useLoad } from '../booking/common.tsx';
+import { LabelledInput } from '../../lib/labelled-input.tsx';
 
 export const SHOP_TEXT = {
   loading: 'Loading packages...',
@@ -100,44 +101,23 @@ export function PackageShop() {
       {chosen ? (
         <form className="card package-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
           <h2 id={`${id}-title`}>Your details</h2>
-          <div className="field">
-            <label className="label" htmlFor={`${id}-name`}>
-              Full name
-            </label>
-            <input
-              id={`${id}-name`}
-              className="input"
-              autoComplete="name"
-              value={form.name}
-              onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
-            />
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={`${id}-email`}>
-              E-mail
-            </label>
-            <input
-              id={`${id}-email`}
-              type="email"
-              className="input"
-              autoComplete="email"
-              value={form.email}
-              onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))}
-            />
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={`${id}-mobile`}>
-              Mobile number
-            </label>
-            <input
-              id={`${id}-mobile`}
-              type="tel"
-              className="input"
-              autoComplete="tel"
-              value={form.mobile}
-              onChange={(e) => setForm((f) => ({ ...f, mobile: e.target.value }))}
-            />
-          </div>
+          <LabelledInput id={`${id}-name`} label="Full name" autoComplete="name" value={form.name} onValue={(name) => setForm((f) => ({ ...f, name }))} />
+          <LabelledInput
+            id={`${id}-email`}
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            value={form.email}
+            onValue={(email) => setForm((f) => ({ ...f, email }))}
+          />
+          <LabelledInput
+            id={`${id}-mobile`}
+            label="Mobile number"
+            type="tel"
+            autoComplete="tel"
+            value={form.mobile}
+            onValue={(mobile) => setForm((f) => ({ ...f, mobile }))}
+          />
           <label className="checkbox">
             <input type="checkbox" checked={form.terms} onChange={(e) => setForm((f) => ({ ...f, terms: e.target.checked }))} /> I accept the{' '}
             <a href="/terms-and-conditions" target="_blank" rel="noopener">
