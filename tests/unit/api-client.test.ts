@@ -75,7 +75,7 @@ describe('the API client', () => {
     const sent = answering(json([]));
     const end = vi.fn();
     let token: string | null = 'tok';
-    const admin = apiClient({ token: () => token, end });
+    const admin = apiClient({ token: () => token, end, refusedMessage: API_MESSAGES.unauthorized });
     await admin.call('get', '/api/admin/therapists');
     expect((sent[0]!.init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
     answering(json({ detail: 'Token expired' }, 401));

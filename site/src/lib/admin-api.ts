@@ -66,6 +66,7 @@ const admin = apiClient({
     clearSession(API_MESSAGES.unauthorized);
     adminNav.replace(ADMIN_ROUTES.login);
   },
+  refusedMessage: API_MESSAGES.unauthorized,
 });
 /** The calls made before signing in (and the public centres). */
 const anyone = apiClient();

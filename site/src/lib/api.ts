@@ -11,7 +11,6 @@
  */
 import { BOOKING_TOKEN_HEADER } from '../../../shared/contract/headers.ts';
 import type { BookingRecord } from '../../../shared/contract/payment-link.ts';
-import { API_MESSAGES } from '../../../shared/contract/messages.ts';
 import type { HttpMethod, RouteAnswer, RouteBody, RouteBodyRequired, RouteParams, RoutePath, RouteQuery } from '../../../shared/contract/routes.ts';
 
 export class ApiError extends Error {
@@ -31,8 +30,11 @@ export class ApiError extends Error {
 
 export const NO_TOKEN_MESSAGE = 'No admin authentication token found.';
 
-/** Who a call is made as: the admin's bearer token, and what a refused one (401) does to the session. */
-export type Session = { token: () => string | null; end: () => void };
+/**
+ * Who a call is made as: the admin's bearer token, what a refused one (401) does to the session, and
+ * the words the refused call throws (the admin client's: the public pages load no message table).
+ */
+export type Session = { token: () => string | null; end: () => void; refusedMessage: string };
 
 /** A query as the server reads it, every part optional here (a list may be a read-only one). */
 type QueryOf<Q> = { [K in keyof Q]?: Q[K] extends (infer E)[] | undefined ? readonly E[] : Q[K] };
@@ -94,7 +96,7 @@ async function send(method: HttpMethod, path: string, opts: Loose, session: Sess
   const res = await fetch(urlOf(path, opts), { method: method.toUpperCase(), headers, body, keepalive: opts.keepalive });
   if (res.status === 401 && session) {
     session.end();
-    throw new ApiError(API_MESSAGES.unauthorized, 401);
+    throw new ApiError(session.refusedMessage, 401);
   }
   if (!res.ok) throw await errorOf(res);
   return res;
