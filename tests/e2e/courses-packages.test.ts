@@ -65,7 +65,9 @@ describe('a package bought online, and a session booked with it', () => {
     await screenshot(page, `packages-${size}`);
 
     // Buying it: the details, the terms, then the sandbox checkout.
-    await choice.check();
+    // The card is the radio's label, as the wizard's choices are: a tap anywhere on it chooses it.
+    await page.getByText(PACKAGE.name, { exact: true }).click();
+    expect(await choice.isChecked()).toBe(true);
     await page.getByRole('button', { name: `Pay ${PACKAGE_PRICE}` }).click();
     await page
       .getByRole('alert')
@@ -106,7 +108,7 @@ describe('a package bought online, and a session booked with it', () => {
     await expectNoHorizontalScroll(page, '/my-package picking a time');
     await screenshot(page, `my-package-pick-${size}`);
     await form.getByRole('button', { name: 'Book with one session of my package' }).click();
-    await form.getByRole('link', { name: 'Manage this booking' }).waitFor();
+    await page.getByRole('link', { name: 'Manage this booking' }).waitFor();
     await page.getByText('4 in all, 1 used, 3 left').waitFor();
     const booked = page.locator('.package-bookings li');
     expect(await booked.count()).toBe(1);
@@ -115,7 +117,7 @@ describe('a package bought online, and a session booked with it', () => {
     await screenshot(page, `my-package-booked-${size}`);
 
     // The booking is the client's: its Manage page shows it, nothing to pay.
-    await form.getByRole('link', { name: 'Manage this booking' }).click();
+    await page.getByRole('link', { name: 'Manage this booking' }).click();
     await heading(page, 'Your session');
     const therapistRow = page.locator('.summary-row', { has: page.locator('dt', { hasText: /^Therapist$/ }) }).locator('dd');
     expect(await therapistRow.innerText()).toContain(client.therapist);
