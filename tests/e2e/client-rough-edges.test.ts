@@ -342,7 +342,7 @@ function privatePages(): Promise<string[]> {
         client_mobile: '9877788899',
       }),
     });
-    expect(joined.status).toBe(201);
+    expect(joined.status).toBe(200);
     const links = await Promise.all([
       waitForMail(outbox, 'axe.package@example.in', /\/my-package\?token=/),
       waitForMail(outbox, 'axe.waitlist@example.in', /\/waitlist\?token=/),
