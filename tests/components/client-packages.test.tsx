@@ -96,6 +96,11 @@ describe('the package page', () => {
     fireEvent.click(await screen.findByRole('radio', { name: '10:00 AM' }));
     fireEvent.click(screen.getByRole('button', { name: 'Book with one session of my package' }));
     expect(await screen.findByText(/Booking 10 confirmed/)).toBeTruthy();
+    // The package is read again: the confirmation and its Manage link stay once it is back.
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith(`/api/packages/${TOKEN}`) && c.method === 'GET')).toHaveLength(2));
+    expect(await screen.findByText('7 left')).toBeTruthy();
+    expect(screen.getByText(/Booking 10 confirmed/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Manage this booking' }).getAttribute('href')).toBe('/manage-booking?token=x');
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
       therapist_id: 1,
       booking_type: 'ONLINE',

@@ -4,8 +4,12 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
+import { addDays, centreNow } from '../../shared/domain/time.ts';
 import { blogPosts } from '../../site/src/lib/blog-posts.ts';
 import { screenshot, stackAndBrowserPerFile, VIEWPORTS } from '../support/browser.ts';
+import { waitForMail } from '../support/outbox.ts';
+import { OWNER } from '../support/panel-e2e.ts';
 import type { Stack } from '../support/stack.ts';
 import {
   continueButton,
@@ -215,6 +219,7 @@ const PUBLIC_PAGES = [
   '/blogs',
   ...blogPosts.map((p) => `/blogs/${p.slug}`),
   '/faq',
+  '/packages',
   '/contact',
   '/disclaimer',
   '/refund-and-cancellation-policy',
@@ -271,10 +276,81 @@ describe('12: what crawlers, browsers and sharing find', () => {
   });
 });
 
+/** POST as the owner (signed in once), answering the JSON. */
+async function asOwner<T>(url: string, body: unknown): Promise<T> {
+  const json = { 'Content-Type': 'application/json' };
+  const login = await fetch(`${stack.baseUrl}/api/admin/login`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ username: OWNER.username, password: OWNER.password }),
+  });
+  const { access_token } = (await login.json()) as { access_token: string };
+  const res = await fetch(`${stack.baseUrl}${url}`, {
+    method: 'POST',
+    headers: { ...json, Authorization: `Bearer ${access_token}` },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, url).toBeLessThan(300);
+  return (await res.json()) as T;
+}
+
+let privateLinks: Promise<string[]> | undefined;
+
+/**
+ * The client's private pages with valid links (issue 34), as their e-mails give them: a package sold at
+ * the desk (/my-package) and a place on a waitlist (/waitlist).
+ */
+function privatePages(): Promise<string[]> {
+  privateLinks ??= (async () => {
+    await createAdminUser(stack.database.db, OWNER);
+    const outbox = stack.env.MAIL_OUTBOX_DIR!;
+    const made = await asOwner<{ package: { id: number } }>('/api/admin/packages', {
+      name: 'Six Sessions',
+      sessions_count: 6,
+      price: 9000,
+      validity_days: 120,
+      session_types: [],
+      therapist_ids: [],
+      is_active: true,
+    });
+    await asOwner('/api/admin/package-sales', {
+      package_id: made.package.id,
+      client_full_name: 'Axe Package',
+      client_email: 'axe.package@example.in',
+      client_mobile: '9866677788',
+      payment_method: 'UPI',
+    });
+    const therapists = (await (await fetch(`${stack.baseUrl}/therapists`)).json()) as { id: number }[];
+    const from = addDays(centreNow().date, 2);
+    const joined = await fetch(`${stack.baseUrl}/api/waitlist`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        therapist_id: therapists[0]!.id,
+        from_date: from,
+        to_date: addDays(from, 3),
+        times: ['morning', 'evening'],
+        client_full_name: 'Axe Waitlist',
+        client_email: 'axe.waitlist@example.in',
+        client_mobile: '9877788899',
+      }),
+    });
+    expect(joined.status).toBe(200);
+    const links = await Promise.all([
+      waitForMail(outbox, 'axe.package@example.in', /\/my-package\?token=/),
+      waitForMail(outbox, 'axe.waitlist@example.in', /\/waitlist\?token=/),
+    ]);
+    return links.map((m) =>
+      new URL(m.text.match(/https?:\/\/[^\s"'<>]+\/(?:my-package|waitlist)\?token=[A-Za-z0-9_-]{43}/)![0]).href.replace(stack.baseUrl, ''),
+    );
+  })();
+  return privateLinks;
+}
+
 describe('13 and done-when: axe finds nothing on any public page, the sandbox checkout included', () => {
   it.each(SIZES)('%s', async (_name, viewport) => {
     const { context, page } = await newJourney(browser, viewport);
-    for (const path of PUBLIC_PAGES) {
+    for (const path of [...PUBLIC_PAGES, ...(await privatePages())]) {
       await page.goto(`${stack.baseUrl}${path}`, { waitUntil: 'networkidle' });
       await expectAccessible(page, path);
     }

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { ROOT, startStack, type Stack } from './stack.ts';
 
@@ -32,6 +32,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}x${height}.png`, fullPage: true });
+}
+
+/** Saves a screenshot of one element (a dialog over the page) under artifacts/screenshots, named with the page's viewport. */
+export async function screenshotOf(element: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const { width, height } = element.page().viewportSize() ?? { width: 0, height: 0 };
+  await element.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${width}x${height}.png` });
 }
 
 /**

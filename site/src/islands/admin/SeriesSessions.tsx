@@ -122,7 +122,7 @@ export default function SeriesSessions(props: { booking: AdminBooking; onClose: 
               {scope === 'this' ? 'Cancel this session' : 'Cancel this and following'}
             </button>
           </div>
-          <div className="field">
+          <div className="field adm-series__move">
             <label className="label" htmlFor={`${idp}-time`}>
               Move to (same dates)
             </label>

@@ -35,6 +35,8 @@ function addressParts(search: string): { token: string | null; rest: string } {
 export function MyPackage({ search }: { search?: string }) {
   const [{ token, rest }] = useState(() => addressParts(search ?? window.location.search));
   const [version, setVersion] = useState(0);
+  // The last booking's confirmation: kept here, as the package reloads (and its form may go, with no session left).
+  const [booked, setBooked] = useState<Booked | null>(null);
   const pkg = useLoad(() => getMyPackage(token ?? '', rest), `${token}-${version}`);
   if (!token) return <StateView title="Your package">{<p>{MY_PACKAGE_TEXT.noToken}</p>}</StateView>;
   if (pkg.status === 'loading') return <Loading text={MY_PACKAGE_TEXT.loading} />;
@@ -55,7 +57,21 @@ export function MyPackage({ search }: { search?: string }) {
   return (
     <div className="my-package">
       <Summary p={p} />
-      {p.status === 'PAID' && p.sessions_left > 0 ? <BookWithPackage token={token} p={p} onBooked={() => setVersion((v) => v + 1)} /> : null}
+      {booked ? (
+        <p className="notice notice--ok" role="status">
+          {booked.message} <a href={booked.manageUrl}>Manage this booking</a>
+        </p>
+      ) : null}
+      {p.status === 'PAID' && p.sessions_left > 0 ? (
+        <BookWithPackage
+          token={token}
+          p={p}
+          onBooked={(done) => {
+            setBooked(done);
+            setVersion((v) => v + 1);
+          }}
+        />
+      ) : null}
     </div>
   );
 }
@@ -102,7 +118,9 @@ function Summary({ p }: { p: ClientPackageDto }) {
   );
 }
 
-function BookWithPackage({ token, p, onBooked }: { token: string; p: ClientPackageDto; onBooked: () => void }) {
+type Booked = { message: string; manageUrl: string };
+
+function BookWithPackage({ token, p, onBooked }: { token: string; p: ClientPackageDto; onBooked: (done: Booked) => void }) {
   const id = useId();
   const catalogue = useLoad(() => Promise.all([loadTherapists(), loadLocations()]), 'catalogue');
   const [therapistId, setTherapistId] = useState<number | null>(null);
@@ -110,7 +128,6 @@ function BookWithPackage({ token, p, onBooked }: { token: string; p: ClientPacka
   const [shownDate, setShownDate] = useState<string | null>(null);
   const [slot, setSlot] = useState<PickedSlot | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<{ message: string; manageUrl: string } | null>(null);
   const [busy, setBusy] = useState(false);
   if (catalogue.status !== 'done') return catalogue.status === 'loading' ? <Loading text="Loading our therapists..." /> : null;
   const [therapists, locations] = catalogue.data;
@@ -134,9 +151,8 @@ function BookWithPackage({ token, p, onBooked }: { token: string; p: ClientPacka
         booking_date: slot.date,
         booking_time_slot_start: slot.start_time.slice(0, 5),
       });
-      setDone({ message: res.message, manageUrl: res.manage_url });
       setSlot(null);
-      onBooked();
+      onBooked({ message: res.message, manageUrl: res.manage_url });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'We could not book this session. Please try again.');
     } finally {
@@ -148,11 +164,6 @@ function BookWithPackage({ token, p, onBooked }: { token: string; p: ClientPacka
       <h2 id={`${id}-title`} className="manage-title">
         Book a session with your package
       </h2>
-      {done ? (
-        <p role="status">
-          {done.message} <a href={done.manageUrl}>Manage this booking</a>
-        </p>
-      ) : null}
       <div className="field">
         <label className="label" htmlFor={`${id}-therapist`}>
           Therapist
