@@ -14,7 +14,7 @@ import { checkSlot } from '../repositories/slot-check.repository.ts';
 import { BOOKING_REFUSALS } from './slot-refusals.ts';
 import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import { manageTokenFor, manageUrlFor } from './booking-token.ts';
-import { clientPackageView, saleOfToken, spendCredit } from './package.service.ts';
+import { clientPackageView, saleOfToken, spendCredits } from './package.service.ts';
 
 /**
  * A session booked in the wizard with a package credit instead of a payment (issue 34). The client is
@@ -72,10 +72,10 @@ export async function bookWithCredit(
         amountPaise: 0,
       });
       const booked = (await updateBookingRow(tx, row.id, { manageTokenHash: manageTokenFor(deps.config.jwtSecret, row.id).hash }))!;
-      await spendCredit(
+      await spendCredits(
         tx,
         sale.id,
-        { bookingId: row.id, therapistId: row.therapistId, bookingType: input.booking_type, bookingDate: row.bookingDate },
+        [{ bookingId: row.id, therapistId: row.therapistId, bookingType: input.booking_type, bookingDate: row.bookingDate }],
         { adminId: null, actor: 'client' },
         now,
       );
