@@ -32,10 +32,7 @@ beforeAll(async () => {
   const { payments, jobs } = inProcessPayments(database, config, clock.now);
   app = testApp(database, { config, now: clock.now, payments, jobs });
   ({ desk, boss } = mondayDesk(clock, admins));
-  const res = await request(app)
-    .post('/api/admin/packages')
-    .set(boss)
-    .send({ name: 'Six sessions', sessions_count: 6, price: 6000, validity_days: 365 });
+  const res = await request(app).post('/api/admin/packages').set(boss).send({ name: 'Six sessions', sessions_count: 6, price: 6000, validity_days: 365 });
   expect(res.status).toBe(201);
   packageId = res.body.package.id;
 });
@@ -76,7 +73,12 @@ const fromPackage = (who: ReturnType<typeof client>, saleId: number, over: Recor
 const book = (body: object) => request(app).post('/api/admin/series').set(desk).send(body);
 /** The sale as the panel shows it, asked with a token of the clock's time. */
 const sale = async (id: number) =>
-  (await request(app).get(`/api/admin/package-sales/${id}`).set(bearer(tokenFor(admins.admin, clock.now()))).expect(200)).body;
+  (
+    await request(app)
+      .get(`/api/admin/package-sales/${id}`)
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .expect(200)
+  ).body;
 const creditsOf = (saleId: number) => database.db.select().from(packageCredits).where(eq(packageCredits.saleId, saleId)).orderBy(packageCredits.id);
 const rowsOf = (email: string) => database.db.select().from(bookings).where(eq(bookings.clientEmail, email)).orderBy(bookings.bookingDate);
 
@@ -141,9 +143,12 @@ describe('a series paid from a package', () => {
     expect([expired.status, expired.body.detail]).toEqual([409, PM.saleExpired(oldId, expiresOn)]);
 
     for (const w of [other, buyer, late]) expect(await rowsOf(w.client_email)).toEqual([]);
-    expect(await database.db.select().from(series).where(inArray(series.clientEmail, [other.client_email, buyer.client_email, late.client_email]))).toEqual(
-      [],
-    );
+    expect(
+      await database.db
+        .select()
+        .from(series)
+        .where(inArray(series.clientEmail, [other.client_email, buyer.client_email, late.client_email])),
+    ).toEqual([]);
     expect((await creditsOf(saleId)).map((c) => c.kind)).toEqual(['sold']);
   });
 
