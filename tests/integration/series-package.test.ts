@@ -5,6 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PACKAGE_MESSAGES as PM } from '../../shared/contract/packages.ts';
 import { SERIES_MESSAGES as SM } from '../../shared/contract/series.ts';
 import { bookings, packageCredits, paymentsLedger, series } from '../../shared/core/db/schema.ts';
+import type { Config } from '../../shared/core/config.ts';
+import { createLogger } from '../../shared/core/logger.ts';
+import type { MailMessage, Mailer } from '../../shared/core/providers/mail/mail.provider.ts';
+import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
+import { sendSeriesConfirmation } from '../../shared/core/services/notification.service.ts';
 import { bearer, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
@@ -22,13 +27,13 @@ import { configFor, inProcessPayments } from '../support/jobs.ts';
  * Monday 23 November 2026, 09:30 at the centre; Dr. Asha Mehta (1, online) works 10 to 17:00 every day.
  */
 const clock = fixedClock(MONDAY_MORNING_IST);
-let database: TestDatabase, admins: Admins, app: Express;
+let database: TestDatabase, admins: Admins, app: Express, config: Config;
 let desk: Record<string, string>, boss: Record<string, string>;
 let packageId = 0;
 
 beforeAll(async () => {
   ({ database, admins } = await seededWithAdmins());
-  const config = configFor({ PUBLIC_BASE_URL: 'https://booking.example.in' });
+  config = configFor({ PUBLIC_BASE_URL: 'https://booking.example.in' });
   const { payments, jobs } = inProcessPayments(database, config, clock.now);
   app = testApp(database, { config, now: clock.now, payments, jobs });
   ({ desk, boss } = mondayDesk(clock, admins));
@@ -106,6 +111,20 @@ describe('a series paid from a package', () => {
     expect(await sale(saleId)).toMatchObject({ sessions_total: 6, sessions_used: 4, sessions_left: 2 });
     const detail = (await request(app).get(`/api/admin/series/${res.body.series_id}`).set(desk).expect(200)).body;
     expect([detail.payment, detail.package_sale_id]).toEqual(['PACKAGE', saleId]);
+    // The series' one e-mail says so, and asks for no money.
+    const sent: MailMessage[] = [];
+    const mailer: Mailer = { kind: 'outbox', send: async (m) => (sent.push(m), { messageId: 'm1' }), close: () => {} };
+    const deps = {
+      db: database.db,
+      mailer,
+      meetings: jitsiProvider({ domain: 'meet.jit.si' }),
+      config,
+      logger: createLogger({ level: 'silent' }),
+      now: clock.now,
+    };
+    expect(await sendSeriesConfirmation(deps, res.body.series_id, 'client')).toBe('sent');
+    expect(sent[0]!.text).toContain('Paid from your package: each of the 4 sessions uses one session of it, and nothing more is due.');
+    expect(sent[0]!.text).not.toContain('Session fee');
   });
 
   it('refuses with 409 when the sale has fewer credits left than sessions, and writes nothing', async () => {
