@@ -33,8 +33,8 @@ import { propertySeed } from '../support/property-seed.ts';
  *   and each session paid now holds its fee less what was refunded of it.
  * After every run the reports equal the ledgers, over everything written so far: the packages report
  * (sold, credits used, left, expired and refunded, deferred money) the credit rows and the ledger's
- * package money; income's totals the whole ledger's (package money included); the day's cash-up the
- * day's ledger rows, package money apart as well.
+ * package money; income's totals and its whole list (inventory) the whole ledger's, package money
+ * included, each row once; the day's cash-up the day's ledger rows, package money apart as well.
  * Each run has days of its own (its clock moves four days on), so runs never share a slot; a series
  * runs weekly past them, on a therapist of its own, and dates another run took are skipped.
  */
@@ -375,6 +375,16 @@ async function checkReports(day: string): Promise<void> {
     -sum(ledger.filter((l) => l.kind === 'refund')),
     sum(ledger),
   ]);
+
+  // The whole list (income and inventory): every ledger row once, package sales' money among them.
+  expect(income.total).toBe(ledger.length);
+  const listed: { amount: number; package_sale_id: number | null; booking_id: number | null }[] = (
+    await request(app).get('/api/admin/reports/inventory').set(owner()).expect(200)
+  ).body.payments;
+  expect(listed).toHaveLength(ledger.length);
+  expect(listed.reduce((n, p) => n + paise(p.amount), 0)).toBe(sum(ledger));
+  expect(listed.filter((p) => p.package_sale_id !== null).reduce((n, p) => n + paise(p.amount), 0)).toBe(sum(ofSales));
+  expect(listed.every((p) => (p.booking_id === null) !== (p.package_sale_id === null))).toBe(true);
 
   const cashUp = (await request(app).get('/api/admin/reports/cash-up').query({ date: day }).set(desk()).expect(200)).body;
   const ofDay = ledger.filter((l) => centreNow(l.occurredAt).date === day);

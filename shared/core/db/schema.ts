@@ -470,7 +470,8 @@ export const incomeListEntries = pgTable(
     ledgerId: bigint('ledger_id', { mode: 'number' })
       .primaryKey()
       .references(() => paymentsLedger.id),
-    bookingId: integer('booking_id').notNull(),
+    /** The booking the money is for; null for a package sale's money (its day is when the money moved, at the centre). */
+    bookingId: integer('booking_id'),
     bookingDate: date('booking_date', { mode: 'string' }).notNull(),
     bookingTimeSlotStart: time('booking_time_slot_start').notNull(),
     entry: text('entry').notNull(),
