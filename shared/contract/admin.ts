@@ -514,8 +514,11 @@ export const paymentSchema = z.strictObject({
   payment_transaction_id: z.string().nullable(),
   client_name: z.string(),
   client_phone: z.string(),
+  /** The session's date; for a package sale's money (issue 34), the day it moved at the centre. */
   booking_date: z.string(),
-  booking_id: z.number().int(),
+  /** The booking the money is for; null for a package sale's money (package_sale_id). */
+  booking_id: z.number().int().nullable(),
+  package_sale_id: z.number().int().nullable(),
   kind: z.enum(['PAYMENT', 'REFUND']),
   method: ledgerMethodSchema,
   /** The provider's payment or refund id (pay_…, rfnd_…), or the centre's own for money taken at the desk. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dateField, PAYMENT_STATUSES, timeField, transactionIdField } from './booking.ts';
+import { bookingCreateResponseSchema, dateField, PAYMENT_STATUSES, timeField, transactionIdField } from './booking.ts';
+import { clientPackageSchema } from './packages.ts';
 import { MANAGE_CLOSED_REASONS, type ManageClosedReason } from '../domain/manage.ts';
 import { PAYMENT_STATES } from '../domain/payment-state.ts';
 
@@ -26,6 +27,16 @@ export const manageBookAgainSchema = z.strictObject({
   payment_transaction_id: transactionIdField.optional(),
 });
 export type ManageBookAgainBody = z.input<typeof manageBookAgainSchema>;
+/**
+ * Answered as POST /confirm-booking answers; a session booked with a package credit (the session booked
+ * again was paid by one, and its sale can pay this one) is confirmed at once: its Manage link and the
+ * package come with it, and no payment follows.
+ */
+export const bookAgainResponseSchema = bookingCreateResponseSchema.extend({
+  manage_url: z.string().optional(),
+  package: clientPackageSchema.optional(),
+});
+export type BookAgainResponse = z.infer<typeof bookAgainResponseSchema>;
 
 /** Why a change is not offered now; null when it is. Defined with the rules that decide it (shared/domain/manage.ts). */
 export { MANAGE_CLOSED_REASONS, type ManageClosedReason };

@@ -18,6 +18,9 @@ export const PACKAGE_MESSAGES = {
   saleNotFound: (id: number) => `Package sale ${id} was not found.`,
   saleNotPaid: (id: number) => `Package sale ${id} is not paid yet: its sessions cannot be used.`,
   noCreditLeft: (id: number) => `Package sale ${id} has no session left.`,
+  tooFewCredits: (id: number, left: number, need: number) =>
+    `Package sale ${id} has ${left} ${left === 1 ? 'session' : 'sessions'} left, not the ${need} asked for; nothing was booked.`,
+  otherClient: (id: number) => `Package sale ${id} belongs to another client: choose one of this client's packages.`,
   saleExpired: (id: number, on: string) => `Package sale ${id} expired on ${on}: its sessions can no longer be used.`,
   afterExpiry: (on: string) => `This package's sessions must be used by ${on}: please choose an earlier date.`,
   notCovered: 'This package does not cover this therapist or session type.',

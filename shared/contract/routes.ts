@@ -102,7 +102,14 @@ import {
   waitlistLeaveResponseSchema,
   waitlistTokenParam,
 } from './waitlist.ts';
-import { manageBookAgainSchema, manageChangeResultSchema, manageBookingSchema, manageRescheduleSchema, manageTokenParam } from './manage.ts';
+import {
+  bookAgainResponseSchema,
+  manageBookAgainSchema,
+  manageChangeResultSchema,
+  manageBookingSchema,
+  manageRescheduleSchema,
+  manageTokenParam,
+} from './manage.ts';
 import { API_MESSAGES } from './messages.ts';
 import {
   clientPackageSchema,
@@ -408,7 +415,12 @@ export function apiRoutes(year: number) {
       summary: "Book the same therapist, type, centre and time a week or two after this session (the wizard's checks, hold limits and payment hold)",
       params: manageTokenParam,
       body: { json: manageBookAgainSchema, required: true },
-      responses: { 200: json(bookingCreateResponseSchema, 'The new booking, answered as POST /confirm-booking answers (its token for the payment calls)') },
+      responses: {
+        200: json(
+          bookAgainResponseSchema,
+          'The new booking, answered as POST /confirm-booking answers (its token for the payment calls); booked with a package credit, confirmed with its Manage link and the package',
+        ),
+      },
     },
 
     // ---- Waitlist (issue 34): joining, the client's private link (never cached), the panel's list

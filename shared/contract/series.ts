@@ -26,13 +26,17 @@ export const SERIES_MESSAGES = {
   noPrice: 'The therapist has no price set: give the amount per session.',
   sameSlot: 'The sessions are already at this time with this therapist; nothing was moved.',
   moved: (n: number) => `${n} ${n === 1 ? 'session' : 'sessions'} moved.`,
+  saleRequired: "Please choose the client's package whose sessions pay for the series.",
+  saleOnlyWithPackage: 'package_sale_id is only for a series paid from a package.',
+  noAmountWithPackage: 'A series paid from a package takes no amount: each session uses one of its sessions.',
 } as const;
 
 /**
  * How the sessions are paid: each by its own payment link (online), at the centre on the day (in
- * person), or all now at the desk (payment_method). A package's credits will be one more way.
+ * person), all now at the desk (payment_method), or one credit each of the client's package sale
+ * (PACKAGE, package_sale_id).
  */
-export const SERIES_PAYMENTS = ['SEND_LINK', 'PAY_AT_CENTRE', 'PAID_NOW'] as const;
+export const SERIES_PAYMENTS = ['SEND_LINK', 'PAY_AT_CENTRE', 'PAID_NOW', 'PACKAGE'] as const;
 
 const m = manualBookingSchema.shape;
 const dateOf = (label: string) => z.string({ error: `${label} is required` }).refine(isIsoDate, { error: `${label} must be a real date written YYYY-MM-DD` });
@@ -61,8 +65,10 @@ export const seriesCreateSchema = z
     service_id: m.service_id,
     /** "fail" (the default): any date that cannot be booked stops the whole series; "skip": the rest are booked. */
     on_conflict: z.enum(['fail', 'skip'], { error: 'on_conflict must be "fail" or "skip"' }).optional(),
-    payment: z.enum(SERIES_PAYMENTS, { error: 'payment must be SEND_LINK, PAY_AT_CENTRE or PAID_NOW' }),
+    payment: z.enum(SERIES_PAYMENTS, { error: 'payment must be SEND_LINK, PAY_AT_CENTRE, PAID_NOW or PACKAGE' }),
     payment_method: deskMethodSchema.optional(),
+    /** The client's package sale whose credits pay the sessions, one each (payment PACKAGE). */
+    package_sale_id: m.package_sale_id,
     /** Rupees per session; the therapist's price when left out. */
     amount: m.amount.optional(),
   })
@@ -73,6 +79,9 @@ export const seriesCreateSchema = z
     if (v.payment === 'PAY_AT_CENTRE' && v.booking_type !== 'OFFLINE') issue('payment', SERIES_MESSAGES.atCentreInPersonOnly);
     if (v.payment === 'PAID_NOW' && !v.payment_method) issue('payment_method', SERIES_MESSAGES.methodWhenPaidNow);
     if (v.payment !== 'PAID_NOW' && v.payment_method) issue('payment_method', SERIES_MESSAGES.methodOnlyWhenPaidNow);
+    if (v.payment === 'PACKAGE' && v.package_sale_id === undefined) issue('package_sale_id', SERIES_MESSAGES.saleRequired);
+    if (v.payment !== 'PACKAGE' && v.package_sale_id !== undefined) issue('package_sale_id', SERIES_MESSAGES.saleOnlyWithPackage);
+    if (v.payment === 'PACKAGE' && v.amount !== undefined) issue('amount', SERIES_MESSAGES.noAmountWithPackage);
   });
 export type SeriesCreateInput = z.input<typeof seriesCreateSchema>;
 export type SeriesCreate = z.output<typeof seriesCreateSchema>;
@@ -114,6 +123,7 @@ export const seriesDetailSchema = z.strictObject({
   client_email: z.string(),
   client_mobile: z.string(),
   payment: z.enum(SERIES_PAYMENTS),
+  package_sale_id: z.number().int().nullable(),
   created_at: z.string(),
   sessions: z.array(adminBookingSchema),
 });

@@ -241,3 +241,30 @@ export function resetPanelAroundEachTest() {
     vi.restoreAllMocks();
   });
 }
+
+/** One row of GET /api/admin/package-sales: a paid sale of "Eight weeks" with 6 of 8 sessions left. */
+export function packageSaleItem(over: Record<string, unknown> = {}) {
+  return {
+    id: 21,
+    package_id: 3,
+    package_name: 'Eight weeks',
+    client_full_name: 'Meera Pillai',
+    client_email: 'meera@example.com',
+    client_mobile: '9876543210',
+    channel: 'DESK',
+    status: 'PAID',
+    price: 9600,
+    payment_method: 'CASH',
+    sold_at: '2026-11-23T04:00:00.000Z',
+    sessions_total: 8,
+    sessions_used: 2,
+    sessions_left: 6,
+    sessions_expired: 0,
+    sessions_refunded: 0,
+    expires_on: '2027-02-20',
+    paid: 9600,
+    refunded: 0,
+    refundable: 7200,
+    ...over,
+  };
+}

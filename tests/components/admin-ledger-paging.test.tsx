@@ -23,6 +23,7 @@ const ledger = Array.from({ length: 25 }, (_, i) => ({
   client_phone: '9876543210',
   booking_date: `2026-10-${String(31 - i).padStart(2, '0')}`,
   booking_id: 200 + i,
+  package_sale_id: null,
   kind: 'PAYMENT' as const,
   method: 'UPI' as const,
   provider_reference: `pay_${i}`,

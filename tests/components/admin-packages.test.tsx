@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toPayload, validateManualBooking, EMPTY } from '../../site/src/islands/admin/manual-booking/form.ts';
 import Packages from '../../site/src/islands/admin/Packages.tsx';
-import { adminTherapist, mockFetch, signIn } from './admin-helpers.tsx';
+import { adminTherapist, mockFetch, packageSaleItem, signIn } from './admin-helpers.tsx';
 
 /**
  * Issue 34 in the panel: the Packages screen (every admin sells and views; a super admin defines,
@@ -26,29 +26,7 @@ const pkg = (over: Record<string, unknown> = {}) => ({
   is_active: true,
   ...over,
 });
-const saleItem = (over: Record<string, unknown> = {}) => ({
-  id: 21,
-  package_id: 3,
-  package_name: 'Eight weeks',
-  client_full_name: 'Meera Pillai',
-  client_email: 'meera@example.com',
-  client_mobile: '9876543210',
-  channel: 'DESK',
-  status: 'PAID',
-  price: 9600,
-  payment_method: 'CASH',
-  sold_at: '2026-11-23T04:00:00.000Z',
-  sessions_total: 8,
-  sessions_used: 2,
-  sessions_left: 6,
-  sessions_expired: 0,
-  sessions_refunded: 0,
-  expires_on: '2027-02-20',
-  paid: 9600,
-  refunded: 0,
-  refundable: 7200,
-  ...over,
-});
+const saleItem = packageSaleItem;
 const saleDetail = (over: Record<string, unknown> = {}) => ({
   ...saleItem(),
   bookings: [

@@ -4,7 +4,7 @@ import SeriesBooking from '../../site/src/islands/admin/SeriesBooking.tsx';
 import SeriesSessions from '../../site/src/islands/admin/SeriesSessions.tsx';
 import { adminNav } from '../../site/src/lib/admin-nav.ts';
 import type { AdminBooking } from '../../site/src/lib/admin-api.ts';
-import { booking, mockFetch, signIn, ASHA, ROHAN } from './admin-helpers.tsx';
+import { ASHA, booking, mockFetch, packageSaleItem, ROHAN, signIn } from './admin-helpers.tsx';
 import { LOCATIONS } from './booking-fixtures.ts';
 
 const therapists = [ASHA, ROHAN];
@@ -104,6 +104,43 @@ describe('Book a series', () => {
     expect(within(form).getByLabelText('Paid by').getAttribute('aria-invalid')).toBe('true');
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
+
+  it("is paid from one of the client's live packages: only theirs with sessions left are offered, and the sale is sent", async () => {
+    const sent: unknown[] = [];
+    mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /locations': locations,
+      'GET /api/admin/package-sales': [
+        packageSaleItem({ id: 21, client_email: 'kavya@example.com', client_full_name: 'Kavya Rao' }),
+        packageSaleItem({ id: 22, client_email: 'kavya@example.com', client_full_name: 'Kavya Rao', sessions_left: 0 }),
+        packageSaleItem({ id: 23, client_email: 'kavya@example.com', client_full_name: 'Kavya Rao', expires_on: '2020-01-31' }),
+        packageSaleItem({ id: 24, client_email: 'someone@example.com' }),
+      ],
+      'POST /api/admin/series': (_url: URL, init?: RequestInit) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return [201, { series_id: 8, bookings: [], conflicts: [], message: 'Series 8 created: 8 sessions booked.' }];
+      },
+    });
+    const onCreated = vi.fn();
+    render(<SeriesBooking onClose={() => {}} onCreated={onCreated} />);
+    const form = await fillForm();
+    fireEvent.click(within(form).getByLabelText("From the client's package (one session of it each)"));
+    // Without a sale chosen nothing is sent.
+    fireEvent.click(within(form).getByRole('button', { name: 'Book series' }));
+    const picker = within(form).getByLabelText('Package') as HTMLSelectElement;
+    expect(picker.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(within(picker).getAllByRole('option')).toHaveLength(2));
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((o) => (o as HTMLOptionElement).value),
+    ).toEqual(['', '21']);
+    fireEvent.change(picker, { target: { value: '21' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Book series' }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith('Series 8 created: 8 sessions booked.'));
+    expect(sent).toEqual([expect.objectContaining({ payment: 'PACKAGE', package_sale_id: 21, booking_type: 'OFFLINE' })]);
+    expect(sent[0]).not.toHaveProperty('payment_method');
+  });
 });
 
 describe('a series’ sessions from one of its bookings', () => {
@@ -122,6 +159,7 @@ describe('a series’ sessions from one of its bookings', () => {
     client_email: 'meera@example.com',
     client_mobile: '9876543210',
     payment: 'SEND_LINK',
+    package_sale_id: null,
     created_at: '2026-11-23T04:00:00.000Z',
     sessions: [session(11, '2026-12-01'), session(12, '2026-12-08'), session(13, '2026-12-15')],
   };

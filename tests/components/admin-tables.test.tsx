@@ -83,6 +83,7 @@ describe('Income', () => {
     client_phone: '9876543210',
     booking_date: `2026-11-${String(10 + i).padStart(2, '0')}`,
     booking_id: 100 + i,
+    package_sale_id: null,
     kind: 'PAYMENT' as const,
     method: 'UPI' as const,
     provider_reference: `pay_${i}`,

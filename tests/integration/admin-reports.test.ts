@@ -198,6 +198,7 @@ describe('income and inventory', () => {
         client_phone: '9000000001',
         booking_date: '2026-11-10',
         booking_id: ids.a,
+        package_sale_id: null,
         kind: 'PAYMENT',
         method: 'UPI',
         provider_reference: 'pay_a',

@@ -2,14 +2,15 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOLD_LIMIT_MESSAGES, API_MESSAGES as M } from '../../shared/contract/messages.ts';
-import { bookings, centreHolidays } from '../../shared/core/db/schema.ts';
+import { bookings, centreHolidays, packageCredits, paymentsLedger } from '../../shared/core/db/schema.ts';
+import { PACKAGE_MESSAGES as PM } from '../../shared/contract/packages.ts';
 
 import { BOOK_AGAIN_MESSAGES } from '../../shared/core/services/book-again.service.ts';
-import { manageTokenFor, manageUrlFor } from '../../shared/core/services/booking-token.ts';
+import { manageTokenFor, manageUrlFor, packageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { confirmationMail } from '../../shared/core/services/notification.service.ts';
 import { getBookingView } from '../../shared/core/repositories/booking.repository.ts';
 import { BOOK_AGAIN_ANCHOR } from '../../shared/domain/manage.ts';
-import { insertBooking } from '../support/admin.ts';
+import { bearer, insertBooking, tokenFor, type Admins } from '../support/admin.ts';
 import { fixedClock, testApp, testConfig } from '../support/app.ts';
 import type { TestDatabase } from '../support/db.ts';
 import { seededWithAdmins } from '../support/desk.ts';
@@ -23,11 +24,11 @@ import { configFor, inProcessPayments } from '../support/jobs.ts';
  */
 
 const clock = fixedClock(MONDAY_MORNING_IST);
-let database: TestDatabase;
+let database: TestDatabase, admins: Admins;
 let app: ReturnType<typeof testApp>;
 
 beforeAll(async () => {
-  ({ database } = await seededWithAdmins());
+  ({ database, admins } = await seededWithAdmins());
   // The payment link is made by the worker's job: here in process.
   const { payments, jobs } = inProcessPayments(database, testConfig, clock.now);
   app = testApp(database, { now: clock.now, payments, jobs });
@@ -168,5 +169,77 @@ describe('POST /api/manage/{token}/book-again', () => {
     expect(mail.text).toContain(
       `Book the same time next week (Wednesday, December 2, 2026) or in two weeks with Asha Mehta:\n${manageUrlFor(testConfig.publicBaseUrl, testConfig.jwtSecret, source.id)}#${BOOK_AGAIN_ANCHOR}`,
     );
+  });
+});
+
+describe('book-again after a session paid by a package credit', () => {
+  /** A package of `sessions` sold at the desk to a client of its own; answers the sale and its link's token. */
+  async function soldPackage(sessions: number) {
+    const boss = bearer(tokenFor(admins.superadmin, clock.now()));
+    const pkg = await request(app)
+      .post('/api/admin/packages')
+      .set(boss)
+      .send({ name: `Again ${sessions} ${++clients}`, sessions_count: sessions, price: 1000 * sessions, validity_days: 60 });
+    expect(pkg.status).toBe(201);
+    const sale = await request(app)
+      .post('/api/admin/package-sales')
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .send({
+        package_id: pkg.body.package.id,
+        client_full_name: 'Kavya Rao',
+        client_email: `kavya${clients}@example.com`,
+        client_mobile: '9820012345',
+        payment_method: 'CASH',
+      });
+    expect(sale.status).toBe(201);
+    return { id: sale.body.sale.id as number, token: packageTokenFor(testConfig.jwtSecret, sale.body.sale.id).token, email: `kavya${clients}@example.com` };
+  }
+  const usedOf = async (saleId: number) =>
+    (await database.db.select().from(packageCredits).where(eq(packageCredits.saleId, saleId))).filter((c) => c.kind === 'used').map((c) => c.bookingId);
+
+  it('uses another credit of the same sale: confirmed at once, no fee, answered with its Manage link and the package; a retry answers the same', async () => {
+    const sale = await soldPackage(3);
+    const first = await request(app)
+      .post(`/api/packages/${sale.token}/book`)
+      .send({ therapist_id: 1, booking_type: 'ONLINE', booking_date: '2026-11-25', booking_time_slot_start: '16:00' });
+    expect([first.status, first.body.detail]).toEqual([200, undefined]);
+    const token = manageTokenFor(testConfig.jwtSecret, first.body.booking_id).token;
+    const res = await bookAgain(token, { weeks_ahead: 1, payment_transaction_id: 'again-credit-1' });
+    expect([res.status, res.body.detail]).toEqual([200, undefined]);
+    expect(res.body).toMatchObject({
+      message: PM.bookedFromPackage(res.body.booking_id),
+      manage_url: manageUrlFor(testConfig.publicBaseUrl, testConfig.jwtSecret, res.body.booking_id),
+      package: { sessions_total: 3, sessions_used: 2, sessions_left: 1 },
+    });
+    expect(res.body.booking_token).toBeUndefined();
+    expect(await row(res.body.booking_id)).toMatchObject({
+      therapistId: 1,
+      bookingDate: '2026-12-02',
+      bookingTimeSlotStart: '16:00:00',
+      clientEmail: sale.email,
+      paymentStatus: 'COMPLETED',
+      amountPaise: 0,
+      paymentHoldExpiresAt: null,
+    });
+    expect(await usedOf(sale.id)).toEqual([first.body.booking_id, res.body.booking_id]);
+    expect(await database.db.select().from(paymentsLedger).where(eq(paymentsLedger.bookingId, res.body.booking_id))).toEqual([]);
+    // Sent again (a lost answer): the same booking, no second credit.
+    const again = await bookAgain(token, { weeks_ahead: 1, payment_transaction_id: 'again-credit-1' });
+    expect([again.status, again.body.booking_id]).toEqual([200, res.body.booking_id]);
+    expect(await usedOf(sale.id)).toHaveLength(2);
+  });
+
+  it('with no credit left in the sale, it waits for a payment as any booking', async () => {
+    const sale = await soldPackage(1);
+    // The client's own session (with the details a client gives), paid by the sale's one credit.
+    const source = await session({ bookingDate: '2026-11-30', bookingTimeSlotStart: '16:00', clientEmail: sale.email, amountPaise: 0 });
+    await database.db
+      .insert(packageCredits)
+      .values({ saleId: sale.id, kind: 'used', sessions: -1, bookingId: source.id, actor: 'client', occurredAt: clock.now() });
+    const res = await bookAgain(source.token, { weeks_ahead: 1 });
+    expect([res.status, res.body.detail]).toEqual([200, undefined]);
+    expect(Object.keys(res.body).sort()).toEqual(['booking_id', 'booking_token', 'message']);
+    expect(await row(res.body.booking_id)).toMatchObject({ bookingDate: '2026-12-07', paymentStatus: 'INITIATED', amountPaise: 150_000 });
+    expect(await usedOf(sale.id)).toEqual([source.id]);
   });
 });

@@ -43,7 +43,11 @@ const ledgerRow = fc.record({
   refund_id: fc.option(text, { nil: null }),
   reason: fc.option(text, { nil: null }),
   occurred_at: fc.tuple(instant, fc.integer({ min: 0, max: 999 })).map(([at, micro]) => `${at.toISOString().slice(0, 23)}${String(micro).padStart(3, '0')}Z`),
-  booking_id: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+  // A session's money, or (booking_id null) a package sale's (issue 34).
+  of: fc.oneof(
+    fc.integer({ min: 1, max: 2 ** 31 - 1 }).map((id) => ({ booking_id: id, package_sale_id: null })),
+    fc.integer({ min: 1, max: 2 ** 31 - 1 }).map((id) => ({ booking_id: null, package_sale_id: id })),
+  ),
   payment_transaction_id: fc.option(text, { nil: null }),
   client_full_name: text,
   client_mobile: text,
@@ -53,15 +57,30 @@ const ledgerRow = fc.record({
 /** Each row's entry as income_entry_json writes it, and the row as the repository reads it. */
 async function bothWays(rows: unknown[]): Promise<(LedgerEntryRow & { entry: string })[]> {
   const { rows: read } = await database.pool.query<LedgerEntryRow & { entry: string }>(
-    `select income_entry_json(l.amount_paise, l.kind, l.method, l.payment_id, l.refund_id, l.reason, l.occurred_at,
-                              b.id, b.payment_transaction_id, b.client_full_name, b.client_mobile, b.booking_date) as entry,
+    // As the triggers write it (migration 0032): a session's entry from its booking (b), a package
+    // sale's from the sale (s) on the day the money moved at the centre, with no transaction id.
+    `select case when l.booking_id is not null
+              then income_entry_json(l.amount_paise, l.kind, l.method, l.payment_id, l.refund_id, l.reason, l.occurred_at,
+                                     b.id, null, b.payment_transaction_id, b.client_full_name, b.client_mobile, b.booking_date)
+              else income_entry_json(l.amount_paise, l.kind, l.method, l.payment_id, l.refund_id, l.reason, l.occurred_at,
+                                     null, s.id, null, s.client_full_name, s.client_mobile, (l.occurred_at at time zone 'Asia/Kolkata')::date)
+            end as entry,
             ${LEDGER_COLUMNS}
      from json_to_recordset($1::json) as l(i int, amount_paise int, kind text, method text, payment_id text, refund_id text, reason text,
-                                          occurred_at timestamptz, booking_id int, payment_transaction_id text, client_full_name text,
-                                          client_mobile text, booking_date date),
-          lateral (select l.booking_id as id, l.payment_transaction_id, l.client_full_name, l.client_mobile, l.booking_date) b
+                                          occurred_at timestamptz, booking_id int, package_sale_id int, payment_transaction_id text,
+                                          client_full_name text, client_mobile text, booking_date date)
+          left join lateral (select l.booking_id as id, l.payment_transaction_id, l.client_full_name, l.client_mobile, l.booking_date
+                             where l.booking_id is not null) b on true
+          left join lateral (select l.package_sale_id as id, l.client_full_name, l.client_mobile where l.package_sale_id is not null) s on true
      order by l.i`,
-    [JSON.stringify(rows.map((row, i) => ({ ...(row as object), i })))],
+    [
+      JSON.stringify(
+        rows.map((r, i) => {
+          const { of, ...row } = r as { of: object };
+          return { ...row, ...of, i };
+        }),
+      ),
+    ],
   );
   return read;
 }

@@ -22,7 +22,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { insertPaidOnlineBookings } from '../support/reports.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
 
-type Payment = { amount: number; booking_id: number; booking_date: string; kind: 'PAYMENT' | 'REFUND'; provider_reference: string };
+type Payment = { amount: number; booking_id: number | null; booking_date: string; kind: 'PAYMENT' | 'REFUND'; provider_reference: string };
 type IncomePage = { page: number; page_size: number; total: number; items: Payment[]; total_amount: number; total_collected: number; total_refunded: number };
 
 let database: TestDatabase;
@@ -114,11 +114,11 @@ describe('income and inventory, a page at a time', () => {
   it('newest booking date first, ties broken by the booking, and a booking’s payment before its refund', async () => {
     const { items } = (await get('/api/admin/income?page=1&page_size=100').expect(200)).body as IncomePage;
     for (let i = 1; i < items.length; i++) expect(items[i - 1]!.booking_date >= items[i]!.booking_date).toBe(true);
-    const byBooking = new Map<number, Payment[]>();
+    const byBooking = new Map<number | null, Payment[]>();
     for (const p of items) byBooking.set(p.booking_id, [...(byBooking.get(p.booking_id) ?? []), p]);
     for (const rows of byBooking.values()) expect(rows[0]!.kind).toBe('PAYMENT');
     // A booking's rows are together, never split by another booking's.
-    const seen: number[] = [];
+    const seen: (number | null)[] = [];
     for (const p of items) if (seen.at(-1) !== p.booking_id) seen.push(p.booking_id);
     expect(new Set(seen).size).toBe(seen.length);
   });

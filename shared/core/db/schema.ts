@@ -185,15 +185,18 @@ export const series = pgTable(
     clientFullName: text('client_full_name').notNull(),
     clientEmail: text('client_email').notNull(),
     clientMobile: text('client_mobile').notNull(),
-    /** How each session is paid: SEND_LINK, PAY_AT_CENTRE or PAID_NOW (admin-booking.service.ts's settlements). */
-    settlement: text('settlement').$type<'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW'>().notNull(),
+    /** How each session is paid: SEND_LINK, PAY_AT_CENTRE, PAID_NOW (admin-booking.service.ts's settlements) or PACKAGE (a credit of package_sale_id each). */
+    settlement: text('settlement').$type<'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW' | 'PACKAGE'>().notNull(),
+    /** The package sale whose credits pay the sessions (settlement PACKAGE), else null. */
+    packageSaleId: integer('package_sale_id').references((): AnyPgColumn => packageSales.id),
     createdByAdminId: integer('created_by_admin_id').references(() => adminUsers.id),
     ...timestamps,
   },
   (t) => [
     check('series_interval_check', sql`${t.intervalWeeks} in (1, 2)`),
     check('series_sessions_check', sql`${t.sessionsAsked} between 2 and 52`),
-    check('series_settlement_check', sql`${t.settlement} in ('SEND_LINK', 'PAY_AT_CENTRE', 'PAID_NOW')`),
+    check('series_settlement_check', sql`${t.settlement} in ('SEND_LINK', 'PAY_AT_CENTRE', 'PAID_NOW', 'PACKAGE')`),
+    check('series_package_sale_check', sql`(${t.settlement} = 'PACKAGE') = (${t.packageSaleId} is not null)`),
   ],
 );
 
@@ -467,7 +470,8 @@ export const incomeListEntries = pgTable(
     ledgerId: bigint('ledger_id', { mode: 'number' })
       .primaryKey()
       .references(() => paymentsLedger.id),
-    bookingId: integer('booking_id').notNull(),
+    /** The booking the money is for; null for a package sale's money (its day is when the money moved, at the centre). */
+    bookingId: integer('booking_id'),
     bookingDate: date('booking_date', { mode: 'string' }).notNull(),
     bookingTimeSlotStart: time('booking_time_slot_start').notNull(),
     entry: text('entry').notNull(),

@@ -11,7 +11,11 @@ export type IncomeTotals = { netPaise: number; collectedPaise: number; refundedP
 /** The ledger's totals and how many rows it has: one aggregate over the whole ledger, never a page. */
 export type LedgerSummary = IncomeTotals & { count: number };
 
-/** A ledger entry with its booking's columns; income.service.ts maps it to the answer's PaymentDto. */
+/**
+ * A ledger entry with its booking's columns, or (a package sale's money, issue 34) its sale's: no
+ * booking, the client's name and mobile from the sale, the day the money moved at the centre as its
+ * date. income.service.ts maps it to the answer's PaymentDto.
+ */
 export type LedgerEntryRow = {
   amount_paise: number;
   kind: 'capture' | 'refund';
@@ -20,7 +24,8 @@ export type LedgerEntryRow = {
   refund_id: string | null;
   reason: string | null;
   occurred_at: string;
-  booking_id: number;
+  booking_id: number | null;
+  package_sale_id: number | null;
   payment_transaction_id: string | null;
   client_full_name: string;
   client_mobile: string;
@@ -38,28 +43,36 @@ export type LedgerEntryRow = {
 const LIST_ORDER = { booking_date: 'desc', booking_time_slot_start: 'desc', booking_id: 'desc', ledger_id: 'asc' } as const;
 type ListKey = keyof typeof LIST_ORDER;
 
-/** Where a ledger row (l) joined to its booking (b) holds each of the list's keys. */
+/** A package sale's money is listed on the day it moved, at the centre, at 00:00 (income_list_entries, migration 0032). */
+const MONEY_DAY = `(l.occurred_at at time zone 'Asia/Kolkata')::date`;
+
+/** Where a ledger row (l) joined to its booking (b), or to its package sale (s), holds each of the list's keys. */
 const JOINED_KEYS: Record<ListKey, string> = {
-  booking_date: 'b.booking_date',
-  booking_time_slot_start: 'b.booking_time_slot_start',
+  booking_date: `coalesce(b.booking_date, ${MONEY_DAY})`,
+  booking_time_slot_start: `coalesce(b.booking_time_slot_start, time '00:00')`,
   booking_id: 'b.id',
   ledger_id: 'l.id',
 };
+
+/** The ledger joined to the booking or the package sale each row is for. */
+const LEDGER_JOINED = `payments_ledger l left join bookings b on b.id = l.booking_id left join package_sales s on s.id = l.package_sale_id`;
 
 /** The list's ORDER BY, each key as `at` says the query holds it: by default under its own name. */
 const listOrder = (at: (key: ListKey) => string = (key) => key): string =>
   (Object.keys(LIST_ORDER) as ListKey[]).map((key) => `${at(key)} ${LIST_ORDER[key]}`).join(', ');
 
-/** The columns of a ledger entry with its booking (payments_ledger l joined to bookings b). */
+/** The columns of a ledger entry with its booking or package sale (LEDGER_JOINED). */
 export const LEDGER_COLUMNS = `
-  l.amount_paise, l.kind, l.method, l.payment_id, l.refund_id, l.reason, l.booking_id,
+  l.amount_paise, l.kind, l.method, l.payment_id, l.refund_id, l.reason, l.booking_id, l.package_sale_id,
   -- ISO 8601 in UTC, as toISOString() writes it: parsing a Date per row and printing it again cost
   -- more than the rest of the row.
   to_char(l.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
-  b.payment_transaction_id, b.client_full_name, b.client_mobile, b.booking_date`;
+  b.payment_transaction_id, coalesce(b.client_full_name, s.client_full_name) as client_full_name,
+  coalesce(b.client_mobile, s.client_mobile) as client_mobile,
+  coalesce(b.booking_date, ${MONEY_DAY}) as booking_date`;
 
 const LEDGER_ENTRIES = `
-  select ${LEDGER_COLUMNS} from payments_ledger l join bookings b on b.id = l.booking_id
+  select ${LEDGER_COLUMNS} from ${LEDGER_JOINED}
   order by ${listOrder((key) => JOINED_KEYS[key])}`;
 
 /**
@@ -72,15 +85,16 @@ const LEDGER_ENTRIES = `
 export const LEDGER_PAGE = `
   with page as (
     select ${(Object.keys(JOINED_KEYS) as ListKey[]).map((key) => `${JOINED_KEYS[key]} as ${key}`).join(', ')}
-    from payments_ledger l join bookings b on b.id = l.booking_id
+    from ${LEDGER_JOINED}
     order by ${listOrder((key) => JOINED_KEYS[key])}
     limit $1 offset $2
   )
   select ${LEDGER_COLUMNS}
-  from page p join payments_ledger l on l.id = p.ledger_id join bookings b on b.id = p.booking_id
+  from page p join payments_ledger l on l.id = p.ledger_id left join bookings b on b.id = p.booking_id
+    left join package_sales s on s.id = l.package_sale_id
   order by ${listOrder((key) => `p.${key}`)}`;
 
-/** Every row of the ledger has a booking (a foreign key), so the ledger alone gives the join's count. */
+/** Every row of the ledger is a booking's or a package sale's (a check), and each is listed: the ledger alone gives the count. */
 const LEDGER_SUMMARY = `
   select count(*)::int8 as count,
          coalesce(sum(amount_paise), 0)::int8 as net_paise,

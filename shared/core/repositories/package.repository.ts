@@ -141,6 +141,17 @@ export async function appendCredit(tx: DbOrTx, c: NewCredit): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** Appends credit rows in one statement, each once (as appendCredit); answers how many were written. */
+export async function appendCredits(tx: DbOrTx, cs: readonly NewCredit[]): Promise<number> {
+  if (cs.length === 0) return 0;
+  const rows = await tx
+    .insert(packageCredits)
+    .values(cs.map((c) => ({ ...c, bookingId: c.bookingId ?? null, byAdminId: c.byAdminId ?? null })))
+    .onConflictDoNothing()
+    .returning({ id: packageCredits.id });
+  return rows.length;
+}
+
 /** The sale whose credit a booking used, and whether it came back, if it used one. */
 export async function creditOfBooking(db: DbOrTx, bookingId: number): Promise<{ saleId: number; returned: boolean } | undefined> {
   const rows = await db

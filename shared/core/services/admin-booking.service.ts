@@ -75,7 +75,7 @@ import { closeOpenLink } from './payment.service.ts';
 import { linkForBooking, sendPaymentLink, type LinkDeps } from './payment-link-send.service.ts';
 import { manageTokenFor } from './booking-token.ts';
 import { pageOf } from './paging.ts';
-import { creditBackOnCancel, spendCredit } from './package.service.ts';
+import { creditBackOnCancel, spendCredits } from './package.service.ts';
 import { mapAdminBooking, mapClientBooking, mapClientSearch } from './booking-records.ts';
 
 const silentLogger = createLogger({ level: 'silent' });
@@ -499,7 +499,7 @@ export async function createManualBooking(
       }
       if (settlement === 'FROM_PACKAGE') {
         const use = { bookingId: row.id, therapistId: row.therapistId, bookingType: input.booking_type, bookingDate: row.bookingDate };
-        await spendCredit(tx, input.package_sale_id!, use, who(by), now);
+        await spendCredits(tx, input.package_sale_id!, [use], who(by), now);
       }
       await insertAudit(tx, {
         ...who(by),

@@ -1,10 +1,14 @@
-import type { BookingCreate, BookingCreateResponse } from '../../contract/booking.ts';
-import type { ManageBookAgainBody } from '../../contract/manage.ts';
+import type { BookingCreate } from '../../contract/booking.ts';
+import type { BookAgainResponse, ManageBookAgainBody } from '../../contract/manage.ts';
 import { isLiveBooking } from '../../domain/slot-states.ts';
 import { addDays, toHhMm } from '../../domain/time.ts';
 import { AppError } from '../errors.ts';
 import { createBooking, type CreateBookingOptions } from './booking.service.ts';
-import { findManaged, type ManageDeps } from './manage.service.ts';
+import { CLIENT_ACTOR, findManaged, type ManageDeps } from './manage.service.ts';
+import { findBookingByTransactionId } from '../repositories/booking.repository.ts';
+import { creditOfBooking, getSale } from '../repositories/package.repository.ts';
+import { bookFromSale } from './package-booking.service.ts';
+import { creditRefusal } from './package.service.ts';
 
 export const BOOK_AGAIN_MESSAGES = {
   notLive: 'This booking was cancelled, so it cannot be booked again. Please choose a time on the booking page.',
@@ -17,7 +21,10 @@ export const BOOK_AGAIN_MESSAGES = {
  * wizard's own path (createBooking: one statement with the one checker, the hold limits, the payment
  * hold and the live-slot index), and answered as POST /confirm-booking answers, booking token included
  * (the payment calls take it). Only a live booking the token opens (findManaged: a client's, until its
- * session ends). The checker's refusals keep the wizard's words but are 409: the client asked for no
+ * session ends). A session paid by a package credit is booked with another credit of that sale when
+ * the sale can pay it (creditRefusal: the client's, paid, in date, covering it, a credit left), and then
+ * answered with its Manage link and the package, as POST /api/packages/{token}/book answers; otherwise
+ * it waits for a payment as any. The checker's refusals keep the wizard's words but are 409: the client asked for no
  * date of their own, so nothing in the request is at fault; a hold limit stays 429.
  */
 export async function bookAgain(
@@ -25,16 +32,45 @@ export async function bookAgain(
   token: unknown,
   body: ManageBookAgainBody,
   options: CreateBookingOptions,
-): Promise<BookingCreateResponse & { therapistId: number }> {
+): Promise<BookAgainResponse & { therapistId: number }> {
   const now = deps.now();
   const b = await findManaged(deps, token, now);
   if (!isLiveBooking(b.cancelled, b.paymentStatus)) throw new AppError('conflict', BOOK_AGAIN_MESSAGES.notLive);
-  // A desk's manual booking may lack what a client's booking must give.
-  if (b.clientAge === null || b.sessionType === null || b.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', BOOK_AGAIN_MESSAGES.detailsMissing);
+  if (b.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', BOOK_AGAIN_MESSAGES.detailsMissing);
+  const bookingDate = addDays(b.bookingDate, 7 * body.weeks_ahead);
+  const start = toHhMm(b.bookingTimeSlotStart);
+  // Paid by a package credit, and the sale can pay this one too (the one rule for a credit): a credit
+  // of the same sale, confirmed at once. Otherwise the wizard's path, with its payment hold.
+  const credit = await creditOfBooking(deps.db, b.id);
+  const sale = credit ? await getSale(deps.db, credit.saleId) : undefined;
+  const use = { bookingId: b.id, therapistId: b.therapistId, bookingType: b.bookingType, bookingDate };
+  // A press sent again after its credit was used goes the same way, to be answered with what it made.
+  const resent = body.payment_transaction_id ? await findBookingByTransactionId(deps.db, body.payment_transaction_id) : undefined;
+  const resentWithCredit = resent !== undefined && (await creditOfBooking(deps.db, resent.id))?.saleId === sale?.id;
+  if (sale && (resentWithCredit || !(await creditRefusal(deps.db, sale, [use], now, { client: { clientEmail: b.clientEmail } })))) {
+    const made = await bookFromSale(
+      { db: deps.db, config: deps.config, logger: deps.logger, now: () => now },
+      sale,
+      {
+        therapist_id: b.therapistId,
+        booking_type: b.bookingType,
+        location_id: b.locationId,
+        booking_date: bookingDate,
+        booking_time_slot_start: start,
+        ...(b.sessionType ? { session_type: b.sessionType } : {}),
+        client_note: b.clientNote,
+        ...(b.serviceId !== null ? { service_id: b.serviceId } : {}),
+      },
+      { client: b, actor: CLIENT_ACTOR, transactionId: body.payment_transaction_id },
+    ).catch(asConflict);
+    return { ...made, therapistId: b.therapistId };
+  }
+  // A desk's manual booking (or one from a package's link) may lack what a client's booking must give.
+  if (b.clientAge === null || b.sessionType === null) throw new AppError('conflict', BOOK_AGAIN_MESSAGES.detailsMissing);
   const input: BookingCreate = {
     therapist_id: b.therapistId,
-    booking_date: addDays(b.bookingDate, 7 * body.weeks_ahead),
-    booking_time_slot_start: toHhMm(b.bookingTimeSlotStart),
+    booking_date: bookingDate,
+    booking_time_slot_start: start,
     booking_type: b.bookingType,
     location_id: b.locationId ?? 0,
     ...(b.serviceId !== null ? { service_id: b.serviceId } : {}),
@@ -56,7 +92,12 @@ export async function bookAgain(
     const created = await createBooking(deps.db, input, { kind: 'public' }, now, options);
     return { ...created, therapistId: b.therapistId };
   } catch (err) {
-    if (err instanceof AppError && err.code === 'validation') throw new AppError('conflict', err.message, err.fields);
-    throw err;
+    return asConflict(err);
   }
+}
+
+/** The checker's refusal of a date the client did not choose: 409 in its words. */
+function asConflict(err: unknown): never {
+  if (err instanceof AppError && err.code === 'validation') throw new AppError('conflict', err.message, err.fields);
+  throw err;
 }

@@ -29,6 +29,7 @@ export function mapPayment(r: LedgerEntryRow): PaymentDto {
     client_phone: r.client_mobile,
     booking_date: r.booking_date,
     booking_id: r.booking_id,
+    package_sale_id: r.package_sale_id,
     kind: r.kind === 'capture' ? 'PAYMENT' : 'REFUND',
     method: r.method,
     provider_reference: r.refund_id ?? r.payment_id,

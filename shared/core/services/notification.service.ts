@@ -16,7 +16,7 @@ import { jobIds, type JobPayload } from '../jobs/jobs.ts';
 import type { MailMessage, Mailer } from '../providers/mail/mail.provider.ts';
 import type { MeetingsProvider } from '../providers/meetings/meetings.provider.ts';
 import { getBookingView, listSeriesBookingViews, storeMeetingLinkIfNone, type BookingView } from '../repositories/booking.repository.ts';
-import { countSessionsAwaitingMeeting, getSeries, lockSeries } from '../repositories/series.repository.ts';
+import { countSessionsAwaitingMeeting, getSeries, lockSeries, type SeriesRow } from '../repositories/series.repository.ts';
 import { REFUND_WORDS } from '../../contract/refund-words.ts';
 import { refundStateOf, type RefundState } from './refund.service.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
@@ -521,7 +521,8 @@ function seriesLines(sessions: readonly BookingView[], config: Config, withManag
 }
 
 /** How the series is paid, in the client's words. */
-function seriesPaymentLine(settlement: 'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW', first: BookingView, count: number): string {
+function seriesPaymentLine(settlement: SeriesRow['settlement'], first: BookingView, count: number): string {
+  if (settlement === 'PACKAGE') return `Paid from your package: each of the ${count} sessions uses one session of it, and nothing more is due.`;
   const fee = formatPrice(paiseToRupees(first.amountPaise));
   if (settlement === 'PAID_NOW') return `Payment received: ${formatPrice(paiseToRupees(first.amountPaise * count))} for the ${count} sessions (${fee} each).`;
   if (settlement === 'SEND_LINK')
@@ -536,7 +537,7 @@ function seriesPaymentLine(settlement: 'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW
  */
 export function seriesConfirmationMail(
   sessions: readonly BookingView[],
-  settlement: 'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW',
+  settlement: SeriesRow['settlement'],
   recipient: 'client' | 'therapist',
   config: Config,
   now: Date,

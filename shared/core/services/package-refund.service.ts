@@ -26,7 +26,7 @@ import { answeredParts, askProvider, outcomeOf, recordAsked, type Asked, type Re
  * provider by the refund-intent flow of refund.service.ts: the intent is written with the sale locked,
  * the provider asked after that commit under an idempotency key of this sale, then the refund recorded,
  * the intent closed and the credits refunded in a second transaction; the payments.reconcile job
- * finishes one a stopped process left open. While the intent is open no credit is used (spendCredit).
+ * finishes one a stopped process left open. While the intent is open no credit is used (spendCredits).
  */
 
 /** What the intent's caller does once the money is back: the sale's unused sessions, as counted when it began, refunded. */

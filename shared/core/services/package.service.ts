@@ -22,6 +22,7 @@ import { recordCapture } from '../repositories/ledger.repository.ts';
 import { openIntentOfSale } from '../repositories/refund-intent.repository.ts';
 import {
   appendCredit,
+  appendCredits,
   bookingsOfSale,
   countTherapists,
   creditOfBooking,
@@ -351,25 +352,60 @@ export async function clientPackageView(db: DbOrTx, sale: SaleRow): Promise<Clie
 /** The session a credit is used for. */
 export type CreditUse = { bookingId: number; therapistId: number; bookingType: 'ONLINE' | 'OFFLINE'; bookingDate: string };
 
+/** Who a sale's credits are used for, when the desk names the client: their e-mail must be the sale's. */
+export type CreditClient = { clientEmail: string };
+
 /**
- * One credit of the sale used for a booking, in the booking's transaction (after the booking's row is
- * written, so the booking's lock comes before the sale's, as in a cancel). The sale must be paid, not
- * past its last day (nor the session after it), cover the therapist and format, and have a credit left;
- * the sale's row lock makes two uses at once take one credit each or be refused. `field` names the
- * form's field at fault for a sale that cannot be used.
+ * Why the sale cannot pay these sessions, or null when it can: it must be paid, not past its last day
+ * (nor any session after it), belong to the client named (when one is), cover each session's therapist
+ * and format, have no refund of its unused sessions under way, and have a credit left for each. Read
+ * under the sale's row lock to act on it (spendCredits); read without it to choose (book-again).
  */
-export async function spendCredit(tx: DbOrTx, saleId: number, use: CreditUse, by: Actor, now: Date, field = 'package_sale_id'): Promise<void> {
-  const sale = await saleForUpdate(tx, saleId);
-  if (!sale) throw fieldError(field, PM.saleNotFound(saleId));
-  if (sale.status !== 'PAID') throw new AppError('conflict', PM.saleNotPaid(saleId));
-  if (centreNow(now).date > sale.expiresOn!) throw new AppError('conflict', PM.saleExpired(saleId, sale.expiresOn!));
-  if (use.bookingDate > sale.expiresOn!) throw fieldError('booking_date', PM.afterExpiry(sale.expiresOn!));
+export async function creditRefusal(
+  tx: DbOrTx,
+  sale: SaleRow,
+  uses: readonly CreditUse[],
+  now: Date,
+  opts: { field?: string; dateField?: string; client?: CreditClient } = {},
+): Promise<AppError | null> {
+  const field = opts.field ?? 'package_sale_id';
+  if (opts.client && opts.client.clientEmail.toLowerCase() !== sale.clientEmail.toLowerCase()) return fieldError(field, PM.otherClient(sale.id));
+  if (sale.status !== 'PAID') return new AppError('conflict', PM.saleNotPaid(sale.id));
+  if (centreNow(now).date > sale.expiresOn!) return new AppError('conflict', PM.saleExpired(sale.id, sale.expiresOn!));
+  if (uses.some((u) => u.bookingDate > sale.expiresOn!)) return fieldError(opts.dateField ?? 'booking_date', PM.afterExpiry(sale.expiresOn!));
   const p = (await getPackage(tx, sale.packageId))!;
-  if (!packageCovers(p, use)) throw new AppError('conflict', PM.notCovered);
+  if (!uses.every((u) => packageCovers(p, u))) return new AppError('conflict', PM.notCovered);
   // A refund of the unused sessions under way has counted them: none is used meanwhile.
-  if (await openIntentOfSale(tx, saleId)) throw new AppError('conflict', PM.refundUnderWay(saleId));
-  if ((await creditsLeft(tx, saleId)) <= 0) throw new AppError('conflict', PM.noCreditLeft(saleId));
-  await appendCredit(tx, { saleId, kind: 'used', sessions: -1, bookingId: use.bookingId, actor: by.actor, byAdminId: by.adminId, occurredAt: now });
+  if (await openIntentOfSale(tx, sale.id)) return new AppError('conflict', PM.refundUnderWay(sale.id));
+  const left = await creditsLeft(tx, sale.id);
+  if (left <= 0) return new AppError('conflict', PM.noCreditLeft(sale.id));
+  if (left < uses.length) return new AppError('conflict', PM.tooFewCredits(sale.id, left, uses.length));
+  return null;
+}
+
+/**
+ * One credit of the sale used for each booking, in the bookings' transaction (after their rows are
+ * written, so the bookings' locks come before the sale's, as in a cancel), all or none: the sale's row
+ * lock makes two uses at once take one credit each or be refused (creditRefusal says when). `field`
+ * names the form's field at fault for a sale that cannot be used, `dateField` the one for a session
+ * after its last day.
+ */
+export async function spendCredits(
+  tx: DbOrTx,
+  saleId: number,
+  uses: readonly CreditUse[],
+  by: Actor,
+  now: Date,
+  opts: { field?: string; dateField?: string; client?: CreditClient } = {},
+): Promise<void> {
+  const sale = await saleForUpdate(tx, saleId);
+  if (!sale) throw fieldError(opts.field ?? 'package_sale_id', PM.saleNotFound(saleId));
+  const refusal = await creditRefusal(tx, sale, uses, now, opts);
+  if (refusal) throw refusal;
+  await appendCredits(
+    tx,
+    uses.map((u) => ({ saleId, kind: 'used' as const, sessions: -1, bookingId: u.bookingId, actor: by.actor, byAdminId: by.adminId, occurredAt: now })),
+  );
 }
 
 /**

@@ -99,7 +99,7 @@ export function inventoryExport(today: string): Export {
 export function inventoryRow(p: PaymentDto): Row {
   return {
     booking_date: p.booking_date,
-    booking_id: p.booking_id,
+    booking_id: p.booking_id ?? `Package sale ${p.package_sale_id}`,
     payment_transaction_id: p.payment_transaction_id ?? '',
     client_name: p.client_name,
     client_phone: p.client_phone,

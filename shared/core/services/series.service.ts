@@ -42,6 +42,7 @@ import { cancelBooking, cancelTerms, type AdminActor } from './admin-booking.ser
 import { intentsForSeriesMove, intentsForSeriesSession, seriesConfirmationIntents } from './booking-followups.service.ts';
 import { manageTokenFor } from './booking-token.ts';
 import { mapAdminBooking } from './booking-records.ts';
+import { spendCredits } from './package.service.ts';
 import { refundablePaise } from './refund.service.ts';
 
 /**
@@ -174,8 +175,10 @@ export async function createSeries(db: Db, input: SeriesCreate, by: AdminActor, 
   ]);
   refuseSeriesWide(checks);
   if (!therapist) throw fieldError('therapist_id', AM.therapistNotFound);
-  const amountPaise = input.amount !== undefined ? rupeesToPaise(input.amount) : (therapist.pricePaise ?? 0);
-  if (amountPaise <= 0) throw fieldError('amount', SM.noPrice);
+  const fromPackage = input.payment === 'PACKAGE';
+  // A session paid from a package is paid by its sale's money: it has no fee of its own (as a manual booking's).
+  const amountPaise = fromPackage ? 0 : input.amount !== undefined ? rupeesToPaise(input.amount) : (therapist.pricePaise ?? 0);
+  if (!fromPackage && amountPaise <= 0) throw fieldError('amount', SM.noPrice);
 
   const refused = dates.flatMap((date, i) => {
     const reason = reasonOf(checks[i]!);
@@ -202,6 +205,7 @@ export async function createSeries(db: Db, input: SeriesCreate, by: AdminActor, 
         clientEmail: input.client_email.toLowerCase(),
         clientMobile: input.client_mobile,
         settlement,
+        packageSaleId: fromPackage ? input.package_sale_id! : null,
         createdByAdminId: by.adminId,
         createdAt: now,
         updatedAt: now,
@@ -219,7 +223,7 @@ export async function createSeries(db: Db, input: SeriesCreate, by: AdminActor, 
         clientEmail: input.client_email.toLowerCase(),
         clientMobile: input.client_mobile,
         clientNote: input.client_note ?? '',
-        paymentStatus: settlement === 'PAID_NOW' ? 'COMPLETED' : 'PENDING',
+        paymentStatus: settlement === 'PAID_NOW' || fromPackage ? 'COMPLETED' : 'PENDING',
         paymentTransactionId: randomUUID(),
         amountPaise,
         adminConfirmed: true,
@@ -251,6 +255,18 @@ export async function createSeries(db: Db, input: SeriesCreate, by: AdminActor, 
         })),
       ];
       await insertAudits(tx, audits);
+      // Paid from a package: one credit of the client's sale per session, by the rules of any booking
+      // paid by credit (spendCredits), all or none with the sessions.
+      if (fromPackage) {
+        await spendCredits(
+          tx,
+          input.package_sale_id!,
+          written.map((r) => ({ bookingId: r.id, therapistId: r.therapistId, bookingType: input.booking_type, bookingDate: r.bookingDate })),
+          who(by),
+          now,
+          { dateField: 'count', client: { clientEmail: input.client_email } },
+        );
+      }
       // Money taken now at the desk: each session's fee is its own ledger row, so each session's cancel
       // and refund work as any booking's.
       if (settlement === 'PAID_NOW') {
@@ -334,6 +350,7 @@ export async function getSeriesDetail(db: Db, id: number): Promise<SeriesDetail>
     client_email: found.clientEmail,
     client_mobile: found.clientMobile,
     payment: found.settlement,
+    package_sale_id: found.packageSaleId,
     created_at: found.createdAt.toISOString(),
     sessions: records.map(mapAdminBooking),
   };

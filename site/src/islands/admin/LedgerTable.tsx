@@ -85,7 +85,12 @@ export const ledgerColumns: Column<Payment>[] = [
   { key: 'client_name', header: 'Client Name', cell: (p) => p.client_name || '--', primary: true },
   { key: 'client_phone', header: 'Client Phone', cell: (p) => p.client_phone || '--' },
   { key: 'kind', header: 'Type', cell: (p) => <EntryType p={p} /> },
-  { key: 'payment_transaction_id', header: 'Transaction ID', cell: (p) => <span className="adm-mono">{p.payment_transaction_id || '--'}</span> },
+  {
+    key: 'payment_transaction_id',
+    header: 'Transaction ID',
+    // A package sale's money (issue 34) has no booking: the sale is named instead.
+    cell: (p) => <span className="adm-mono">{p.payment_transaction_id || (p.package_sale_id !== null ? `Package sale ${p.package_sale_id}` : '--')}</span>,
+  },
   {
     key: 'amount',
     header: 'Amount',

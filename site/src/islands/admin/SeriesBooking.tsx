@@ -1,6 +1,7 @@
 /**
  * "Book a series" (issue 34): the same therapist and time every one or two weeks, 2 to 52 sessions, for
- * one client, paid per session by link (online), at the centre (in person) or now at the desk. The server
+ * one client, paid per session by link (online), at the centre (in person), now at the desk, or from one
+ * of the client's packages (a session of it each; the client's live sales are offered). The server
  * checks every date together: when some cannot be booked nothing is, and the form lists each with its
  * reason and the nearest free time that day, and offers to book the rest without them.
  */
@@ -9,12 +10,13 @@ import { centreNow } from '../../../../shared/domain/time.ts';
 import { isOnlineType } from '../../../../shared/domain/therapist.ts';
 import { adminApi, errorMessage, type DeskPaymentMethod, type SeriesConflict, type SeriesCreateInput } from '../../lib/admin-api.ts';
 import { useQuery } from '../../lib/query.ts';
+import { PackageSaleSelect } from './PackageSaleSelect.tsx';
 import { SeriesConflicts } from './SeriesConflicts.tsx';
 import { FieldError, FormActions, Loading, Modal } from './ui.tsx';
 
 const loadForm = () => Promise.all([adminApi.therapists(), adminApi.locations()]);
 
-type Payment = 'SEND_LINK' | 'PAY_AT_CENTRE' | 'PAID_NOW';
+type Payment = SeriesCreateInput['payment'];
 type Form = {
   therapistId: string;
   locationId: string;
@@ -28,6 +30,7 @@ type Form = {
   note: string;
   payment: Payment | '';
   method: DeskPaymentMethod | '';
+  saleId: string;
 };
 type Errors = Partial<Record<keyof Form, string>>;
 
@@ -50,6 +53,7 @@ function validate(f: Form): Errors {
   if (!f.mobile.trim()) e.mobile = 'Valid 10-digit mobile is required';
   if (!f.payment) e.payment = 'Choose how the sessions are paid';
   if (f.payment === 'PAID_NOW' && !f.method) e.method = 'Choose how they were paid';
+  if (f.payment === 'PACKAGE' && !f.saleId) e.saleId = "Choose the client's package that pays for the sessions";
   return e;
 }
 
@@ -71,6 +75,7 @@ export default function SeriesBooking(props: { onClose: () => void; onCreated: (
     note: '',
     payment: '',
     method: '',
+    saleId: '',
   });
   const [errors, setErrors] = useState<Errors>({});
   const [conflicts, setConflicts] = useState<{ detail: string; items: SeriesConflict[] } | null>(null);
@@ -94,7 +99,7 @@ export default function SeriesBooking(props: { onClose: () => void; onCreated: (
       therapistId: id,
       locationId: t && !isOnline && t.locations ? String(t.locations) : '',
       // Per session by link is for online sessions, at the centre for in person.
-      payment: f.payment === 'PAID_NOW' ? 'PAID_NOW' : isOnline ? 'SEND_LINK' : 'PAY_AT_CENTRE',
+      payment: f.payment === 'PAID_NOW' || f.payment === 'PACKAGE' ? f.payment : isOnline ? 'SEND_LINK' : 'PAY_AT_CENTRE',
     }));
     setErrors((e) => ({ ...e, therapistId: undefined }));
     setConflicts(null);
@@ -115,6 +120,7 @@ export default function SeriesBooking(props: { onClose: () => void; onCreated: (
       ...(form.note.trim() ? { client_note: form.note.trim() } : {}),
       payment: form.payment as Payment,
       ...(form.payment === 'PAID_NOW' && form.method ? { payment_method: form.method } : {}),
+      ...(form.payment === 'PACKAGE' && form.saleId ? { package_sale_id: Number(form.saleId) } : {}),
       ...(skip ? { on_conflict: 'skip' as const } : {}),
     };
   }
@@ -232,7 +238,7 @@ export default function SeriesBooking(props: { onClose: () => void; onCreated: (
           </div>
           <fieldset className="adm-form__full field" aria-describedby={errors.payment ? `${idp}-payment-error` : undefined}>
             <legend className="label">How the sessions are paid</legend>
-            {(online ? (['SEND_LINK', 'PAID_NOW'] as const) : (['PAY_AT_CENTRE', 'PAID_NOW'] as const)).map((p, i) => (
+            {(online ? (['SEND_LINK', 'PAID_NOW', 'PACKAGE'] as const) : (['PAY_AT_CENTRE', 'PAID_NOW', 'PACKAGE'] as const)).map((p, i) => (
               <label key={p} className="adm-radio">
                 <input
                   type="radio"
@@ -245,7 +251,9 @@ export default function SeriesBooking(props: { onClose: () => void; onCreated: (
                   ? 'Per session, by payment link (sent a week before each)'
                   : p === 'PAY_AT_CENTRE'
                     ? 'Per session, at the centre'
-                    : 'All paid now'}
+                    : p === 'PACKAGE'
+                      ? "From the client's package (one session of it each)"
+                      : 'All paid now'}
               </label>
             ))}
             <FieldError id={`${idp}-payment-error`} error={errors.payment} />
@@ -268,6 +276,20 @@ export default function SeriesBooking(props: { onClose: () => void; onCreated: (
                     </option>
                   ))}
                 </select>,
+              )
+            : null}
+          {form.payment === 'PACKAGE'
+            ? field(
+                'saleId',
+                'Package',
+                <PackageSaleSelect
+                  id={`${idp}-saleId`}
+                  value={form.saleId}
+                  onChange={(v) => set('saleId', v)}
+                  clientEmail={form.email}
+                  ownOnly
+                  errorId={errors.saleId ? `${idp}-saleId-error` : undefined}
+                />,
               )
             : null}
           {conflicts ? (

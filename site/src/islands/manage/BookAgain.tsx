@@ -27,7 +27,7 @@ type Props = {
  * "Book the same time next week" (and "in two weeks", issue 34): one press books the slot a week or two
  * after this session with the same therapist, type and centre (POST /api/manage/{token}/book-again, the
  * wizard's own checks), then goes on as the wizard's Pay does: online to the payment link, in person to
- * the confirmation. A refusal (the slot taken, a holiday, past the booking window) is shown in the
+ * the confirmation; booked with a package credit (the session was paid by one), to its Manage page. A refusal (the slot taken, a holiday, past the booking window) is shown in the
  * server's words beside the buttons.
  */
 export function BookAgain({ token, booking: b, navigate }: Props) {
@@ -55,6 +55,11 @@ export function BookAgain({ token, booking: b, navigate }: Props) {
     try {
       const made = await bookAgainManaged(token, { weeks_ahead: weeks, payment_transaction_id: transactionId });
       if (typeof made.booking_id !== 'number') throw new Error(made.message || BOOK_AGAIN_TEXT.failed);
+      // Booked with a package credit: confirmed, nothing to pay; its own Manage page says so.
+      if (made.manage_url) {
+        go(made.manage_url);
+        return;
+      }
       bookingId = made.booking_id;
       bookingToken = made.booking_token ?? null;
     } catch (e) {

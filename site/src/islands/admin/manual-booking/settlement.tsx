@@ -4,9 +4,8 @@
  * The amount stays the form's Amount, the therapist's price unless changed.
  */
 import { DESK_PAYMENT_METHODS } from '../../../../../shared/contract/admin.ts';
-import { DESK_METHOD_WORDS, formatShortDate } from '../../../lib/admin-format.ts';
-import { packageApi } from '../../../lib/admin-api.ts';
-import { useQuery } from '../../../lib/query.ts';
+import { DESK_METHOD_WORDS } from '../../../lib/admin-format.ts';
+import { PackageSaleSelect } from '../PackageSaleSelect.tsx';
 import { FieldError } from '../ui.tsx';
 import type { Blanks } from './fields.tsx';
 import type { Form, Settlement } from './form.ts';
@@ -85,35 +84,22 @@ export function SettlementBlanks({ b }: { b: Blanks }) {
   );
 }
 
-/**
- * The sale a session "From a package" is taken from: the paid sales with sessions left, the typed
- * client's own first (matched by e-mail), each with what is left and until when.
- */
+/** The sale a session "From a package" is taken from (the typed client's sales first). */
 function PackageSalePicker({ b }: { b: Blanks }) {
   const { form, errors, set, idp } = b;
-  const sales = useQuery('manual-package-sales', {}, () => packageApi.sales({ status: 'PAID' }));
-  const email = form.clientEmail.trim().toLowerCase();
-  const open = (sales.data ?? []).filter((s) => s.sessions_left > 0).sort((x, y) => Number(y.client_email === email) - Number(x.client_email === email));
   const error = errors.packageSaleId ? `${idp}-packageSaleId-error` : undefined;
   return (
     <div className="field">
       <label className="label" htmlFor={`${idp}-packageSaleId`}>
         Package
       </label>
-      <select
+      <PackageSaleSelect
         id={`${idp}-packageSaleId`}
-        className="select"
         value={form.packageSaleId}
-        onChange={(e) => set('packageSaleId', e.target.value)}
-        {...(error ? { 'aria-invalid': true as const, 'aria-describedby': error } : {})}
-      >
-        <option value="">{sales.data ? 'Select a package sale' : 'Loading packages...'}</option>
-        {open.map((s) => (
-          <option key={s.id} value={s.id}>
-            {`Sale ${s.id}: ${s.client_full_name}, ${s.package_name}, ${s.sessions_left} of ${s.sessions_total} left, until ${s.expires_on ? formatShortDate(s.expires_on) : '--'}`}
-          </option>
-        ))}
-      </select>
+        onChange={(v) => set('packageSaleId', v)}
+        clientEmail={form.clientEmail}
+        errorId={error}
+      />
       <FieldError id={`${idp}-packageSaleId-error`} error={errors.packageSaleId} />
     </div>
   );

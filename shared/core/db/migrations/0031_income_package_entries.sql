@@ -1,0 +1,1 @@
+ALTER TABLE "income_list_entries" ALTER COLUMN "booking_id" DROP NOT NULL;
