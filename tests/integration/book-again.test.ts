@@ -160,6 +160,8 @@ describe('POST /api/manage/{token}/book-again', () => {
   it('a session the desk booked without the client’s age is sent to the booking page', async () => {
     const desk = await session({ bookingDate: '2026-11-30', bookingTimeSlotStart: '14:00', clientAge: null });
     expect((await bookAgain(desk.token, { weeks_ahead: 1 }).expect(409)).body.detail).toBe(BOOK_AGAIN_MESSAGES.detailsMissing);
+    // Nor is it offered there.
+    expect((await request(app).get(`/api/manage/${desk.token}`).expect(200)).body.can_book_again).toBe(false);
   });
 
   it('the confirmation e-mail offers it: the Manage booking page, opened at its buttons', async () => {

@@ -1,5 +1,6 @@
 import type { BookingCreate, BookingCreateResponse } from '../../contract/booking.ts';
 import type { ManageBookAgainBody } from '../../contract/manage.ts';
+import { canBookAgain } from '../../domain/manage.ts';
 import { isLiveBooking } from '../../domain/slot-states.ts';
 import { addDays, toHhMm } from '../../domain/time.ts';
 import { AppError } from '../errors.ts';
@@ -29,8 +30,8 @@ export async function bookAgain(
   const now = deps.now();
   const b = await findManaged(deps, token, now);
   if (!isLiveBooking(b.cancelled, b.paymentStatus)) throw new AppError('conflict', BOOK_AGAIN_MESSAGES.notLive);
-  // A desk's manual booking may lack what a client's booking must give.
-  if (b.clientAge === null || b.sessionType === null || b.bookingType === 'ADMIN_BLOCK') throw new AppError('conflict', BOOK_AGAIN_MESSAGES.detailsMissing);
+  // A desk's booking may lack what a client's booking must give.
+  if (!canBookAgain(b)) throw new AppError('conflict', BOOK_AGAIN_MESSAGES.detailsMissing);
   const input: BookingCreate = {
     therapist_id: b.therapistId,
     booking_date: addDays(b.bookingDate, 7 * body.weeks_ahead),

@@ -1,7 +1,15 @@
 import type { ManageBookingDto, ManageChangeResultDto, ManageClosedReason } from '../../contract/manage.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { changePolicyText } from '../../contract/policy.ts';
-import { changesCloseAt, earliestWithNotice, manageOptions, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
+import {
+  canBookAgain,
+  changesCloseAt,
+  earliestWithNotice,
+  manageOptions,
+  manageRefusal,
+  type ManagePolicy,
+  type ManagedBookingState,
+} from '../../domain/manage.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { paymentState } from '../../domain/payment-state.ts';
 import { sessionEnd } from '../../domain/session.ts';
@@ -110,6 +118,7 @@ function toDto(b: ManagedBooking, now: Date, config: Config, money: Money): Mana
     meeting_link: online && !b.cancelled && b.paymentStatus === 'COMPLETED' ? b.googleMeetLink : null,
     can_reschedule: options.canReschedule,
     can_cancel: options.canCancel,
+    can_book_again: canBookAgain(b),
     closed_reason: options.closedReason,
     policy: changePolicyText(policy, supportOf(config)),
     changes_close_at: changesCloseAt(startOf(b), policy.noticeHours).toISOString(),
