@@ -63,6 +63,8 @@ export const manageBookingSchema = z.strictObject({
   /** What the client may do now. */
   can_reschedule: z.boolean(),
   can_cancel: z.boolean(),
+  /** Whether "Book the same time next week" is offered: not for a desk's booking made without the client's age or session type. */
+  can_book_again: z.boolean(),
   /** When can_reschedule/can_cancel are false: why, in a machine word and in words for the client. */
   closed_reason: z.enum(MANAGE_CLOSED_REASONS).nullable(),
   policy: z.string(),

@@ -23,6 +23,18 @@ export type ManagePolicy = { noticeHours: number; maxReschedules: number };
 /** CHANGE_NOTICE_HOURS and MAX_RESCHEDULES when unset: the API's configuration and the site's build read the same. */
 export const DEFAULT_MANAGE_POLICY: ManagePolicy = { noticeHours: 24, maxReschedules: 2 };
 
+/**
+ * "Book the same time next week" (issue 34) books again with the details the wizard asked the client:
+ * a desk's booking made without their age or session type (a series, a manual booking) cannot be
+ * repeated so, and is not offered (the page, the e-mail) nor accepted (POST …/book-again), unless it
+ * was paid by a package's credit: then it is booked again from the package.
+ */
+export function canBookAgain<T extends { bookingType: string; clientAge: number | null; sessionType: string | null }>(
+  b: T,
+): b is T & { bookingType: Exclude<T['bookingType'], 'ADMIN_BLOCK'>; clientAge: number; sessionType: NonNullable<T['sessionType']> } {
+  return b.bookingType !== 'ADMIN_BLOCK' && b.clientAge !== null && b.sessionType !== null;
+}
+
 /** A booking the client was told is confirmed, and still on: paid online, or in person (paid at the visit or by link). */
 export function isConfirmedBooking(b: Pick<ManagedBookingState, 'bookingType' | 'paymentStatus' | 'cancelled'>): boolean {
   if (b.cancelled) return false;

@@ -33,6 +33,7 @@ const BOOKING: ManageBookingDto = {
   meeting_link: 'https://meet.example/abc-defg-hij',
   can_reschedule: true,
   can_cancel: true,
+  can_book_again: true,
   closed_reason: null,
   policy: 'Changes and cancellations can be made online up to 24 hours before the session.',
   // 11:00 IST on 9 January 2030.
@@ -455,6 +456,13 @@ describe('Book the same time next week', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(API_MESSAGES.slotTaken);
     expect(navigate).not.toHaveBeenCalled();
     expect((screen.getByRole('button', { name: BOOK_AGAIN_TEXT.nextWeek }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('is not offered for a desk’s booking without the client’s age or session type', async () => {
+    renderWithNavigate({}, { ...BOOKING, can_book_again: false });
+    expect(await screen.findByRole('heading', { name: 'Your session' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: BOOK_AGAIN_TEXT.title })).toBeNull();
+    expect(screen.queryByRole('button', { name: BOOK_AGAIN_TEXT.nextWeek })).toBeNull();
   });
 
   it('is not offered for a cancelled session', async () => {

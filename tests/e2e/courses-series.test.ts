@@ -143,6 +143,8 @@ describe('a weekly series, booked at the desk and managed by the client', () => 
     expect(await list.getByRole('listitem').count()).toBe(4);
     expect(await list.getByText('(this session)').count()).toBe(1);
     expect(await list.getByText(/— cancelled/).count()).toBe(2);
+    // Booked by the desk without the client's age or session type: not offered to book again.
+    expect(await page.getByRole('heading', { name: 'Book your next session' }).count()).toBe(0);
     await expectAccessible(page, 'manage with series');
     await expectNoHorizontalScroll(page, 'manage with series');
     await screenshot(page, `series-manage-${c.size}`);

@@ -161,6 +161,8 @@ describe('POST /api/manage/{token}/book-again', () => {
   it('a session the desk booked without the client’s age is sent to the booking page', async () => {
     const desk = await session({ bookingDate: '2026-11-30', bookingTimeSlotStart: '14:00', clientAge: null });
     expect((await bookAgain(desk.token, { weeks_ahead: 1 }).expect(409)).body.detail).toBe(BOOK_AGAIN_MESSAGES.detailsMissing);
+    // Nor is it offered there.
+    expect((await request(app).get(`/api/manage/${desk.token}`).expect(200)).body.can_book_again).toBe(false);
   });
 
   it('the confirmation e-mail offers it: the Manage booking page, opened at its buttons', async () => {
@@ -204,6 +206,9 @@ describe('book-again after a session paid by a package credit', () => {
       .send({ therapist_id: 1, booking_type: 'ONLINE', booking_date: '2026-11-25', booking_time_slot_start: '16:00' });
     expect([first.status, first.body.detail]).toEqual([200, undefined]);
     const token = manageTokenFor(testConfig.jwtSecret, first.body.booking_id).token;
+    // Booked from the package's link, with no age or session type: the page offers it all the same.
+    const page = await request(app).get(`/api/manage/${token}`);
+    expect([page.status, page.body.can_book_again]).toEqual([200, true]);
     const res = await bookAgain(token, { weeks_ahead: 1, payment_transaction_id: 'again-credit-1' });
     expect([res.status, res.body.detail]).toEqual([200, undefined]);
     expect(res.body).toMatchObject({

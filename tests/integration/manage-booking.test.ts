@@ -208,6 +208,7 @@ describe('GET /api/manage/{token}', () => {
       meeting_link: null,
       can_reschedule: true,
       can_cancel: true,
+      can_book_again: true,
       closed_reason: null,
       policy: expect.stringContaining('until 24 hours before it starts'),
       changes_close_at: ist('2026-11-25', '10:00'),

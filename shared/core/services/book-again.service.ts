@@ -1,5 +1,6 @@
 import type { BookingCreate } from '../../contract/booking.ts';
 import type { BookAgainResponse, ManageBookAgainBody } from '../../contract/manage.ts';
+import { canBookAgain } from '../../domain/manage.ts';
 import { isLiveBooking } from '../../domain/slot-states.ts';
 import { addDays, toHhMm } from '../../domain/time.ts';
 import { AppError } from '../errors.ts';
@@ -65,8 +66,9 @@ export async function bookAgain(
     ).catch(asConflict);
     return { ...made, therapistId: b.therapistId };
   }
-  // A desk's manual booking (or one from a package's link) may lack what a client's booking must give.
-  if (b.clientAge === null || b.sessionType === null) throw new AppError('conflict', BOOK_AGAIN_MESSAGES.detailsMissing);
+  // A desk's booking (a series, a manual booking, one from a package's link) may lack what a client's
+  // booking must give.
+  if (!canBookAgain(b)) throw new AppError('conflict', BOOK_AGAIN_MESSAGES.detailsMissing);
   const input: BookingCreate = {
     therapist_id: b.therapistId,
     booking_date: bookingDate,

@@ -1,7 +1,15 @@
 import type { ManageBookingDto, ManageChangeResultDto, ManageClosedReason } from '../../contract/manage.ts';
 import { API_MESSAGES as M } from '../../contract/messages.ts';
 import { changePolicyText } from '../../contract/policy.ts';
-import { changesCloseAt, earliestWithNotice, manageOptions, manageRefusal, type ManagePolicy, type ManagedBookingState } from '../../domain/manage.ts';
+import {
+  canBookAgain,
+  changesCloseAt,
+  earliestWithNotice,
+  manageOptions,
+  manageRefusal,
+  type ManagePolicy,
+  type ManagedBookingState,
+} from '../../domain/manage.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { paymentState } from '../../domain/payment-state.ts';
 import { sessionEnd } from '../../domain/session.ts';
@@ -18,6 +26,7 @@ import { auditableBooking } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import type { BookingRow } from '../repositories/booking.repository.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
+import { creditOfBooking } from '../repositories/package.repository.ts';
 import { cancelBookingRow, findBookingByManageHash, lockBooking, moveBooking, type ManagedBooking } from '../repositories/manage.repository.ts';
 import { checkSlot, type SlotRefusal } from '../repositories/slot-check.repository.ts';
 import { hashBookingToken, isTokenShaped, manageUrlFor } from './booking-token.ts';
@@ -83,11 +92,12 @@ export async function findManaged(deps: ManageDeps, token: unknown, now: Date): 
 }
 
 /** What the ledger holds for the booking, and what cancelling would return (the part paid at the centre is handed back there). */
-type Money = { capturedPaise: number; refundedPaise: number; held: { totalPaise: number; counterPaise: number } };
+/** What the booking was paid: money in the ledger (and what a cancel would give back), or a package's credit. */
+type Money = { capturedPaise: number; refundedPaise: number; held: { totalPaise: number; counterPaise: number }; byCredit: boolean };
 
 async function moneyFor(db: Db, bookingId: number): Promise<Money> {
-  const [ledger, held] = await Promise.all([moneyOf(db, bookingId), refundablePaise(db, bookingId)]);
-  return { capturedPaise: ledger.capturedPaise, refundedPaise: ledger.refundedPaise, held };
+  const [ledger, held, credit] = await Promise.all([moneyOf(db, bookingId), refundablePaise(db, bookingId), creditOfBooking(db, bookingId)]);
+  return { capturedPaise: ledger.capturedPaise, refundedPaise: ledger.refundedPaise, held, byCredit: credit !== undefined };
 }
 
 function toDto(b: ManagedBooking, now: Date, config: Config, money: Money): ManageBookingDto {
@@ -110,6 +120,9 @@ function toDto(b: ManagedBooking, now: Date, config: Config, money: Money): Mana
     meeting_link: online && !b.cancelled && b.paymentStatus === 'COMPLETED' ? b.googleMeetLink : null,
     can_reschedule: options.canReschedule,
     can_cancel: options.canCancel,
+    // A session paid by a credit is booked again from its package (book-again.service.ts), which asks
+    // the wizard's details of no one.
+    can_book_again: canBookAgain(b) || money.byCredit,
     closed_reason: options.closedReason,
     policy: changePolicyText(policy, supportOf(config)),
     changes_close_at: changesCloseAt(startOf(b), policy.noticeHours).toISOString(),

@@ -1,6 +1,6 @@
 import { API_MESSAGES } from '../../contract/messages.ts';
 import { changePolicyText, OVERTIME_TEXT, shortNoticeText } from '../../contract/policy.ts';
-import { BOOK_AGAIN_ANCHOR, hasNotice, isConfirmedBooking } from '../../domain/manage.ts';
+import { BOOK_AGAIN_ANCHOR, canBookAgain, hasNotice, isConfirmedBooking } from '../../domain/manage.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
 import { SESSION_MINUTES, sessionEnd } from '../../domain/session.ts';
 import { displayName } from '../../domain/therapist.ts';
@@ -155,7 +155,7 @@ export function confirmationMail(b: BookingView, recipient: 'client' | 'therapis
     sessionLines(b, config).join('\n'),
     paymentLine,
     manageParagraph(b, manage, config, now),
-    bookAgainParagraph(b, manage),
+    ...(canBookAgain(b) ? [bookAgainParagraph(b, manage)] : []),
     policy(b, config, now),
     `Booking reference: ${b.id}. If you need anything, call ${config.supportPhone} or write to ${config.supportEmail}.`,
     `Warm regards,\n${config.centreName}`,

@@ -293,7 +293,7 @@ function BookingView({
       {closed && <ClosedPolicy booking={b} support={support} />}
 
       {b.series_sessions && <SeriesList sessions={b.series_sessions} />}
-      {!b.cancelled && !picking && <BookAgain token={token} booking={b} navigate={navigate} />}
+      {!b.cancelled && !picking && b.can_book_again && <BookAgain token={token} booking={b} navigate={navigate} />}
 
       {b.cancelled && (
         <section className="card manage-card" aria-labelledby="manage-next-title">

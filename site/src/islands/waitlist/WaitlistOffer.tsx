@@ -92,18 +92,18 @@ export function WaitlistOffer({ search, navigate }: Props) {
             {notice}
           </p>
         )}
-        <dl className="manage-summary">
-          <div>
+        <dl className="summary-list">
+          <div className="summary-row">
             <dt>Dates</dt>
             <dd>
               {formatLongDate(entry.from_date)} to {formatLongDate(entry.to_date)}
             </dd>
           </div>
-          <div>
+          <div className="summary-row">
             <dt>Times</dt>
             <dd>{times}</dd>
           </div>
-          <div>
+          <div className="summary-row">
             <dt>Where</dt>
             <dd>{entry.centre ? `${entry.centre.name}, ${entry.centre.address}` : 'Online (video call)'}</dd>
           </div>
