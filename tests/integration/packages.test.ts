@@ -11,6 +11,7 @@ import type { MailMessage, Mailer } from '../../shared/core/providers/mail/mail.
 import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provider.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { PACKAGE_MESSAGES as PM } from '../../shared/contract/packages.ts';
 import { hashBookingToken, manageTokenFor, packageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { expirePackages } from '../../shared/core/services/package-expiry.service.ts';
 import { reconcileSales } from '../../shared/core/services/package-payment.service.ts';
@@ -526,6 +527,45 @@ describe('bought online', () => {
       .post('/api/packages/purchase')
       .send({ ...body, client_email: 'someone.else@example.com' });
     expect(other.status).toBe(409);
+  });
+
+  it('keeps to the hold limits: purchases waiting for payment per e-mail and per mobile, purchases per address (429, Retry-After)', async () => {
+    const limited = testApp(database, {
+      config: configFor({ PUBLIC_BASE_URL: 'https://booking.example.in', HOLDS_PER_CLIENT: '1', HOLDS_PER_IP: '2' }),
+      now: clock.now,
+      payments,
+    });
+    // An hour of its own, so no other test's purchases from this address count.
+    at('2026-11-23T12:00:00+05:30');
+    const id = await definePackage();
+    const buy = (who: Record<string, string>, key = randomUUID()) =>
+      request(limited)
+        .post('/api/packages/purchase')
+        .send({ package_id: id, client_full_name: 'Asha Limit', ...who, request_key: key });
+    const first = { client_email: 'asha.limit@example.com', client_mobile: '9000000001' };
+    const key = randomUUID();
+    const made = await buy(first, key).expect(201);
+    // The same request sent again is the same purchase, not a second one.
+    expect((await buy(first, key).expect(201)).body.sale_id).toBe(made.body.sale_id);
+    const sameEmail = await buy({ ...first, client_mobile: '9000000002' }).expect(429);
+    expect(sameEmail.body.detail).toBe(PM.purchasesPerClient(1));
+    // Its link is open for a day from now: that is when to try again.
+    expect(Number(sameEmail.headers['retry-after'])).toBe(24 * 3600);
+    const sameMobile = await buy({ client_email: 'other.limit@example.com', client_mobile: '9000000001' }).expect(429);
+    expect(sameMobile.body.detail).toBe(PM.purchasesPerClient(1));
+    // Paid, the purchase no longer waits: the client may buy another.
+    await payments.pay(linkIdOf(made.body.payment_link_url));
+    await reconcileSales(worker);
+    await buy({ ...first, client_mobile: '9000000003' }).expect(201);
+    // Two from this address in ten minutes (the limit); a third is refused until the first leaves the window.
+    const third = await buy({ client_email: 'third.limit@example.com', client_mobile: '9000000004' }).expect(429);
+    expect(third.body.detail).toBe(PM.purchasesPerAddress(10));
+    expect(Number(third.headers['retry-after'])).toBe(600);
+    at('2026-11-23T12:10:00+05:30');
+    await buy({ client_email: 'third.limit@example.com', client_mobile: '9000000004' }).expect(201);
+    const sales = await database.db.select().from(packageSales).where(eq(packageSales.packageId, id));
+    expect(sales).toHaveLength(3);
+    expect(sales.every((s) => typeof s.clientAddressHash === 'string')).toBe(true);
   });
 
   it('the client books with a credit by their private link: confirmed, no payment, one credit used', async () => {

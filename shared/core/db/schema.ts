@@ -876,6 +876,8 @@ export const packageSales = pgTable(
     paymentLinkUrl: text('payment_link_url'),
     /** The client's idempotency key for an online purchase: a retried request finds the sale it made. */
     requestKey: text('request_key'),
+    /** The keyed hash of the address an online purchase came from: the hold limits count purchases per address. */
+    clientAddressHash: text('client_address_hash'),
     soldByAdminId: integer('sold_by_admin_id').references(() => adminUsers.id),
     expiryReminderSentAt: timestamp('expiry_reminder_sent_at', { withTimezone: true }),
     ...timestamps,
@@ -890,6 +892,9 @@ export const packageSales = pgTable(
     uniqueIndex('package_sales_request_key_uq').on(t.requestKey),
     index('package_sales_expires_idx').on(t.expiresOn).where(sql`${t.status} = 'PAID'`),
     index('package_sales_awaiting_idx').on(t.createdAt).where(sql`${t.status} = 'AWAITING_PAYMENT'`),
+    index('package_sales_address_idx').on(t.clientAddressHash, t.createdAt).where(sql`${t.clientAddressHash} is not null`),
+    index('package_sales_awaiting_email_idx').on(t.clientEmail).where(sql`${t.status} = 'AWAITING_PAYMENT'`),
+    index('package_sales_awaiting_mobile_idx').on(t.clientMobile).where(sql`${t.status} = 'AWAITING_PAYMENT'`),
   ],
 );
 

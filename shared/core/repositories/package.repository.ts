@@ -54,6 +54,35 @@ export async function insertSale(tx: DbOrTx, values: typeof packageSales.$inferI
   return row!;
 }
 
+/**
+ * The client's online sales still waiting for their payment (created after `since`, when a link made
+ * then is still open), by e-mail and by mobile: the larger count, and when the oldest of them was made.
+ */
+export async function awaitingSalesOfClient(tx: DbOrTx, email: string, mobile: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  const { rows } = await tx.execute<{ n: number; oldest: string | null }>(sql`
+    select greatest(count(*) filter (where client_email = ${email}), count(*) filter (where client_mobile = ${mobile}))::int as n,
+      min(created_at) as oldest
+    from package_sales
+    where status = 'AWAITING_PAYMENT' and channel = 'ONLINE' and created_at > ${since.toISOString()}::timestamptz
+      and (client_email = ${email} or client_mobile = ${mobile})`);
+  return { count: rows[0]!.n, oldest: rows[0]!.oldest ? new Date(rows[0]!.oldest) : null };
+}
+
+/** Online sales started from the address in the last `minutes`, and the seconds until the earliest of them leaves that window. */
+export async function recentSalesFromAddress(
+  tx: DbOrTx,
+  addressHash: string,
+  minutes: number,
+  now: Date,
+): Promise<{ count: number; retryAfterSeconds: number }> {
+  const since = new Date(now.getTime() - minutes * 60_000);
+  const { rows } = await tx.execute<{ n: number; first: string | null }>(sql`
+    select count(*)::int as n, min(created_at) as first from package_sales
+    where client_address_hash = ${addressHash} and created_at > ${since.toISOString()}::timestamptz`);
+  const first = rows[0]!.first ? new Date(rows[0]!.first).getTime() : now.getTime();
+  return { count: rows[0]!.n, retryAfterSeconds: Math.max(1, Math.ceil((first + minutes * 60_000 - now.getTime()) / 1000)) };
+}
+
 export async function updateSaleRow(tx: DbOrTx, id: number, set: Partial<typeof packageSales.$inferInsert>): Promise<SaleRow | undefined> {
   const [row] = await tx.update(packageSales).set(set).where(eq(packageSales.id, id)).returning();
   return row;

@@ -8,9 +8,21 @@ import type { Logger } from '../logger.ts';
 import type { PaymentLink } from '../providers/payments/payments.provider.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { recordCapture } from '../repositories/ledger.repository.ts';
-import { awaitingSaleIds, findSaleByRequestKey, getSale, insertSale, saleForUpdate, updateSaleRow, type SaleRow } from '../repositories/package.repository.ts';
+import {
+  awaitingSaleIds,
+  awaitingSalesOfClient,
+  findSaleByRequestKey,
+  getSale,
+  insertSale,
+  recentSalesFromAddress,
+  saleForUpdate,
+  updateSaleRow,
+  type SaleRow,
+} from '../repositories/package.repository.ts';
+import type { HoldLimits } from '../repositories/booking-batch/booking-batch.ts';
 import { MIN_LINK_LIFETIME_MS } from '../providers/payments/payments.provider.ts';
 import { packageTokenFor } from './booking-token.ts';
+import { enforceHoldLimits } from './hold-limits.ts';
 import { clientPackageView, packageOnSale, saleOfToken, saleTerms, settleSalePaid } from './package.service.ts';
 import type { CapturedPayment, PaymentDeps } from './payment-deps.ts';
 
@@ -34,18 +46,37 @@ const PROVIDER_ACTOR = { adminId: null, actor: 'payments' };
 export async function purchaseOnline(
   deps: PaymentDeps,
   input: PackagePurchase,
+  /** The hold limits (config.holds), applied to a new purchase as to a new hold; a retried request is not counted again. */
+  limits: HoldLimits,
+  /** The keyed hash of the address the request came from (clientAddressHasher). */
+  clientAddressHash: string | undefined,
 ): Promise<{ sale_id: number; payment_link_url: string; token: string; message: string }> {
   const now = deps.now();
   let sale = await findSaleByRequestKey(deps.db, input.request_key);
   if (!sale) {
     const p = await packageOnSale(deps.db, input.package_id);
     try {
+      const client = { clientEmail: input.client_email.toLowerCase(), clientMobile: input.client_mobile, clientAddressHash: clientAddressHash ?? null };
       sale = await deps.db.transaction(async (tx) => {
+        await enforceHoldLimits(
+          tx,
+          client,
+          limits,
+          {
+            // A sale waits until it is paid or its link ends (SALE_LINK_TTL_MS after it was made).
+            ofClient: async () => {
+              const live = await awaitingSalesOfClient(tx, client.clientEmail, client.clientMobile, new Date(now.getTime() - SALE_LINK_TTL_MS));
+              const ends = (live.oldest ?? now).getTime() + SALE_LINK_TTL_MS;
+              return { count: live.count, retryAfterSeconds: Math.max(1, Math.ceil((ends - now.getTime()) / 1000)) };
+            },
+            fromAddress: (hash, minutes) => recentSalesFromAddress(tx, hash, minutes, now),
+          },
+          { perClient: (limit) => PM.purchasesPerClient(limit), perAddress: PM.purchasesPerAddress },
+        );
         const made = await insertSale(tx, {
           ...saleTerms(p),
           clientFullName: input.client_full_name,
-          clientEmail: input.client_email.toLowerCase(),
-          clientMobile: input.client_mobile,
+          ...client,
           channel: 'ONLINE',
           status: 'AWAITING_PAYMENT',
           requestKey: input.request_key,
