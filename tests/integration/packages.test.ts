@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { and, eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -12,6 +13,7 @@ import { jitsiProvider } from '../../shared/core/providers/meetings/jitsi.provid
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
 import { PACKAGE_MESSAGES as PM } from '../../shared/contract/packages.ts';
+import { saleLinkReference } from '../../shared/domain/payment-link-reference.ts';
 import { hashBookingToken, manageTokenFor, packageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { expirePackages } from '../../shared/core/services/package-expiry.service.ts';
 import { reconcileSales } from '../../shared/core/services/package-payment.service.ts';
@@ -24,6 +26,7 @@ import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
 import { configFor, inProcessPayments } from '../support/jobs.ts';
+import { propertySeed } from '../support/property-seed.ts';
 import { runDueJobs } from '../support/run-jobs.ts';
 
 /**
@@ -127,7 +130,7 @@ function fromPackage(saleId: number, o: Record<string, unknown> = {}) {
 }
 const book = (payload: Record<string, unknown>) => request(app).post('/confirm-booking').set(desk).send(payload);
 const detail = async (id: number) => (await request(app).get(`/api/admin/package-sales/${id}`).set(desk).expect(200)).body;
-const saleLedger = (id: number) => database.db.select().from(paymentsLedger).where(eq(paymentsLedger.packageSaleId, id));
+const saleLedger = (id: number) => database.db.select().from(paymentsLedger).where(eq(paymentsLedger.packageSaleId, id)).orderBy(paymentsLedger.id);
 const credits = (id: number) => database.db.select().from(packageCredits).where(eq(packageCredits.saleId, id)).orderBy(packageCredits.id);
 const bookingRow = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
 
@@ -566,6 +569,100 @@ describe('bought online', () => {
     const sales = await database.db.select().from(packageSales).where(eq(packageSales.packageId, id));
     expect(sales).toHaveLength(3);
     expect(sales.every((s) => typeof s.clientAddressHash === 'string')).toBe(true);
+  });
+
+  it('a second payment for a sale already paid: in the ledger once and given back once through the provider, whatever order the reports come in', async () => {
+    const event = fc.constantFrom('callback', 'webhook-first', 'webhook-second', 'reconcile', 'jobs', 'recover');
+    await fc.assert(
+      fc.asyncProperty(fc.array(event, { minLength: 1, maxLength: 10 }), async (plan) => {
+        const p = await purchase(await definePackage({ price: 1500 }));
+        const query = await payAtCheckout(p.payment_link_url);
+        // A second link for the same sale (a retried purchase's, which raced the first), paid as well.
+        const second = await payments.createPaymentLink({
+          referenceId: saleLinkReference(p.sale_id, 'again'),
+          amountPaise: 150000,
+          description: 'the same package again',
+          customer: { name: 'Meera', email: p.email, contact: '+919123456780' },
+          callbackUrl: 'https://booking.example.in/my-package',
+          expireBy: new Date(clock.now().getTime() + 86_400_000),
+        });
+        await payments.pay(second.id);
+        const firstLink = linkIdOf(p.payment_link_url);
+        const hooks = (await database.db.select().from(outbox).where(eq(outbox.jobName, 'payments.sandbox-webhook'))).filter((h) =>
+          (h.payload as { body: string }).body.includes(`pkg-${p.sale_id}-`),
+        );
+        const deliver = async (linkId: string) => {
+          for (const h of hooks.filter((x) => (x.payload as { body: string }).body.includes(linkId))) {
+            const { body, eventId } = h.payload as { body: string; eventId: string };
+            await handlePaymentWebhook(worker, Buffer.from(body), webhookSignature((config.payments as { secret: string }).secret, body), eventId);
+          }
+        };
+        const run: Record<string, () => Promise<unknown>> = {
+          callback: () => request(app).get(`/api/packages/${p.token}`).query(query).expect(200),
+          'webhook-first': () => deliver(firstLink),
+          'webhook-second': () => deliver(second.id),
+          reconcile: () => reconcileSales(worker),
+          jobs: () => runDueJobs(worker),
+          recover: () => finishAbandonedRefunds(worker, { olderThanMs: 0 }),
+        };
+        for (const e of plan) await run[e]!();
+        // In the end every report has come in and every job has run.
+        for (const e of ['webhook-first', 'webhook-second', 'jobs', 'recover', 'callback', 'reconcile', 'jobs']) await run[e]!();
+
+        expect((await detail(p.sale_id)).status).toBe('PAID');
+        expect((await credits(p.sale_id)).map((c) => c.kind)).toEqual(['sold']);
+        const ledger = await saleLedger(p.sale_id);
+        const captures = ledger.filter((l) => l.kind === 'capture');
+        const refunds = ledger.filter((l) => l.kind === 'refund');
+        expect(captures.map((c) => c.amountPaise)).toEqual([150000, 150000]);
+        expect(new Set(captures.map((c) => c.paymentId)).size).toBe(2);
+        // The one that came second goes back, whole, once.
+        expect(refunds.map((r) => [r.paymentId, r.amountPaise])).toEqual([[captures[1]!.paymentId, -150000]]);
+        const atProvider = await Promise.all(captures.map((c) => payments.listPaymentRefunds(c.paymentId)));
+        expect(atProvider.map((r) => r.map((x) => x.amountPaise))).toEqual([[], [150000]]);
+        expect(refunds[0]!.refundId).toBe(atProvider[1]![0]!.id);
+        const intents = await database.db.select().from(refundIntents).where(eq(refundIntents.packageSaleId, p.sale_id));
+        expect(intents.map((i) => [i.status, (i.action as { kind: string }).kind])).toEqual([['DONE', 'package-stray-refund']]);
+      }),
+      { seed: propertySeed('second package payment'), numRuns: 12 },
+    );
+  });
+
+  it('a second payment’s refund left halfway is finished by the reconciliation, once', async () => {
+    const p = await purchase(await definePackage({ price: 1200 }));
+    await request(app)
+      .get(`/api/packages/${p.token}`)
+      .query(await payAtCheckout(p.payment_link_url))
+      .expect(200);
+    const second = await payments.createPaymentLink({
+      referenceId: saleLinkReference(p.sale_id, 'again'),
+      amountPaise: 120000,
+      description: 'the same package again',
+      customer: { name: 'Meera', email: p.email, contact: '+919123456780' },
+      callbackUrl: 'https://booking.example.in/my-package',
+      expireBy: new Date(clock.now().getTime() + 86_400_000),
+    });
+    await payments.pay(second.id);
+    await deliverWebhooks(p.sale_id);
+    // The provider cannot be reached: the job fails and leaves its intent open, nothing recorded.
+    const down = { ...worker, payments: { ...payments, refundPayment: async () => Promise.reject(new Error('provider unreachable')) } };
+    await expect(runDueJobs(down)).rejects.toThrow('provider unreachable');
+    const open = await database.db.select().from(refundIntents).where(eq(refundIntents.packageSaleId, p.sale_id));
+    expect(open.map((i) => i.status)).toEqual(['OPEN']);
+    expect((await saleLedger(p.sale_id)).filter((l) => l.kind === 'refund')).toEqual([]);
+    // The reconciliation, a few minutes later.
+    at('2026-11-23T09:35:00+05:30');
+    expect(await finishAbandonedRefunds(worker)).toMatchObject({ done: 1 });
+    expect(await finishAbandonedRefunds(worker)).toMatchObject({ done: 0 });
+    expect(await runDueJobs(worker)).not.toContainEqual(expect.objectContaining({ name: 'payments.refund-stray', result: 'refunded' }));
+    const refunds = (await saleLedger(p.sale_id)).filter((l) => l.kind === 'refund');
+    expect(refunds.map((r) => r.amountPaise)).toEqual([-120000]);
+    expect((await credits(p.sale_id)).map((c) => c.kind)).toEqual(['sold']);
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, String(p.sale_id)), eq(auditLog.action, 'package_sale.stray_refund')));
+    expect(audit).toHaveLength(1);
   });
 
   it('the client books with a credit by their private link: confirmed, no payment, one credit used', async () => {

@@ -16,7 +16,7 @@ const JOB_LABELS: Record<JobName, string> = {
   'payments.reconcile': 'Payment check',
   'payments.reconcile-ledger': 'Ledger check',
   'payments.sandbox-webhook': 'Sandbox payment event',
-  'payments.refund-stray': 'Refund of a payment no booking could take',
+  'payments.refund-stray': 'Refund of a payment no booking or package could take',
   'meetings.create': 'Meeting link',
   'meetings.update': 'Meeting update',
   'mail.booking-confirmation': 'Confirmation e-mail',

@@ -101,8 +101,17 @@ export const JOBS = {
   },
   /** What became of a booking's money after it was cancelled or did not go ahead (refunded, due, or kept and why). */
   'mail.booking-money': { queue: 'mail', payload: z.strictObject({ bookingId: z.number().int().positive(), reason: z.string().max(300).optional() }) },
-  /** A payment that arrived for a booking that cannot take it: returned in full (AUTO_REFUND_STRAY_PAYMENTS). */
-  'payments.refund-stray': { queue: 'payments', payload: z.strictObject({ bookingId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }) },
+  /**
+   * A payment that arrived for a booking that cannot take it, or for a package sale already paid (a
+   * second link paid): returned in full (AUTO_REFUND_STRAY_PAYMENTS).
+   */
+  'payments.refund-stray': {
+    queue: 'payments',
+    payload: z.union([
+      z.strictObject({ bookingId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }),
+      z.strictObject({ saleId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }),
+    ]),
+  },
   'reports.nightly': { queue: 'reports', payload: z.strictObject({}) },
   /**
    * Nightly: finished outbox rows and webhook events past RETENTION_DAYS are deleted. On the reports

@@ -3,6 +3,8 @@ import { paymentCallbackSchema } from '../../contract/payment-callback.ts';
 import { PACKAGE_MESSAGES as PM, type ClientPackageDto, type PackagePurchase } from '../../contract/packages.ts';
 import { saleLinkReference, saleOfReference } from '../../domain/payment-link-reference.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
+import { jobIds } from '../jobs/jobs.ts';
+import { enqueueInTx, intent } from '../jobs/outbox.ts';
 import type { DbOrTx } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentLink } from '../providers/payments/payments.provider.ts';
@@ -139,7 +141,7 @@ async function linkForSale(deps: PaymentDeps, sale: SaleRow, token: string): Pro
 /**
  * A captured payment for a package sale: recorded in the ledger once (the provider's payment id), and
  * the sale paid with its credits sold, once. Holds the sale's row lock. A second payment for a sale
- * already paid stays in the ledger and is logged for the owner (the ledger reconciliation lists it).
+ * already paid is recorded too, and a payments.refund-stray job gives it back through the provider.
  */
 export async function markSalePaid(tx: DbOrTx, saleId: number, payment: CapturedPayment, now: Date, logger: Logger): Promise<boolean> {
   const sale = await saleForUpdate(tx, saleId);
@@ -157,7 +159,13 @@ export async function markSalePaid(tx: DbOrTx, saleId: number, payment: Captured
     occurredAt: now,
   });
   if (sale.status === 'PAID') {
-    if (recorded) logger.warn({ saleId, paymentId: payment.paymentId }, 'a second payment for a package sale already paid: refund it');
+    // The payment that paid the sale was recorded when it did (in that transaction, under this lock):
+    // one newly recorded now is a second payment. It goes back in full, once: the job is written with
+    // its capture, under the payment's id (refundStraySalePayment).
+    if (recorded) {
+      logger.warn({ saleId, paymentId: payment.paymentId }, 'a second payment for a package sale already paid: refund');
+      await enqueueInTx(tx, [intent('payments.refund-stray', jobIds.strayRefund(payment.paymentId), { saleId, paymentId: payment.paymentId })], now);
+    }
     return false;
   }
   await settleSalePaid(tx, sale, { method: payment.method ?? 'OTHER' }, PROVIDER_ACTOR, now);
