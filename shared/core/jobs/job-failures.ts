@@ -31,6 +31,7 @@ const JOB_LABELS: Record<JobName, string> = {
   'mail.staff-invitation': 'Staff invitation e-mail',
   'mail.series-confirmation': 'Series confirmation e-mail',
   'mail.series-moved': 'Series change e-mail',
+  'mail.series-cancelled': 'Series cancellation e-mail',
   'waitlist.slot-freed': 'Offering a freed slot to the waitlist',
   'waitlist.offer-expiry': 'Passing an unclaimed waitlist offer on',
   'mail.waitlist': 'Waitlist e-mail',

@@ -99,6 +99,16 @@ export const JOBS = {
       bookingIds: z.array(z.number().int().positive()).min(1).max(52),
     }),
   },
+  /** Staff cancelled sessions of a series: one e-mail to each side listing them, the client's with each one's money. */
+  'mail.series-cancelled': {
+    queue: 'mail',
+    payload: z.strictObject({
+      seriesId: z.number().int().positive(),
+      recipient: z.enum(['client', 'therapist']),
+      bookingIds: z.array(z.number().int().positive()).min(1).max(52),
+      reason: z.string().max(300).optional(),
+    }),
+  },
   /** What became of a booking's money after it was cancelled or did not go ahead (refunded, due, or kept and why). */
   'mail.booking-money': { queue: 'mail', payload: z.strictObject({ bookingId: z.number().int().positive(), reason: z.string().max(300).optional() }) },
   /**
@@ -226,6 +236,9 @@ export const jobIds = {
   staffInvitation: (invitationId: string) => `mail-staff-invitation.${invitationId}`,
   seriesConfirmationMail: (seriesId: number, recipient: 'client' | 'therapist') => `mail-series-confirmation.${seriesId}.${recipient}`,
   /** Per move (its instant): each move of a series is its own message. */
+  /** One per cancel of a series: its first session is cancelled once. */
+  seriesCancelledMail: (seriesId: number, firstBookingId: number, recipient: 'client' | 'therapist') =>
+    `mail-series-cancelled.${seriesId}.${firstBookingId}.${recipient}`,
   seriesMovedMail: (seriesId: number, at: Date, recipient: 'client' | 'therapist') => `mail-series-moved.${seriesId}.${at.getTime()}.${recipient}`,
   /** The waitlist's (issue 34): an offer's expiry and e-mail, once per offer; the joined e-mail once per entry. */
   waitlistOfferExpiry: (offerId: number) => `waitlist-offer-expiry.${offerId}`,
