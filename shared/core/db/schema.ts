@@ -759,6 +759,9 @@ export const waitlistEntries = pgTable(
     clientMobile: text('client_mobile').notNull(),
     /** Keyed hash of the address the client joined from, for the per-address limit (as bookings keep it). */
     clientAddressHash: text('client_address_hash'),
+    /** When the client ticked the WhatsApp box on joining (WAITLIST_WHATSAPP_CONSENT), and the words they agreed to. */
+    whatsappOptInAt: timestamp('whatsapp_opt_in_at', { withTimezone: true }),
+    whatsappConsentText: text('whatsapp_consent_text'),
     status: text('status').$type<'waiting' | 'offered' | 'booked' | 'left'>().notNull().default('waiting'),
     /** SHA-256 of the entry's private link token (waitlistTokenFor); the token is derived, never stored. */
     tokenHash: text('token_hash'),

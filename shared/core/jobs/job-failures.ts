@@ -35,6 +35,7 @@ const JOB_LABELS: Record<JobName, string> = {
   'waitlist.slot-freed': 'Offering a freed slot to the waitlist',
   'waitlist.offer-expiry': 'Passing an unclaimed waitlist offer on',
   'mail.waitlist': 'Waitlist e-mail',
+  'whatsapp.waitlist-offer': 'Waitlist offer on WhatsApp',
   'mail.package-sold': 'Package e-mail',
   'mail.package-expiring': 'Package expiry reminder',
   'mail.package-refunded': 'Package refund e-mail',

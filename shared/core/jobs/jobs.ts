@@ -85,6 +85,12 @@ export const JOBS = {
     payload: z.strictObject({ bookingId: z.number().int().positive(), sentAt: z.iso.datetime({ offset: true }) }),
     options: { attempts: WHATSAPP_ATTEMPTS, backoff: { type: WHATSAPP_BACKOFF } },
   },
+  /** A waitlist offer on WhatsApp, for a client who opted in when joining (issue 34); the offer's e-mail goes as well. */
+  'whatsapp.waitlist-offer': {
+    queue: 'mail',
+    payload: z.strictObject({ offerId: z.number().int().positive() }),
+    options: { attempts: WHATSAPP_ATTEMPTS, backoff: { type: WHATSAPP_BACKOFF } },
+  },
   /** A series' one confirmation e-mail (issue 34): every session's date, with one calendar file holding them all. */
   'mail.series-confirmation': {
     queue: 'mail',
@@ -243,6 +249,7 @@ export const jobIds = {
   /** The waitlist's (issue 34): an offer's expiry and e-mail, once per offer; the joined e-mail once per entry. */
   waitlistOfferExpiry: (offerId: number) => `waitlist-offer-expiry.${offerId}`,
   waitlistOfferMail: (offerId: number) => `mail-waitlist-offer.${offerId}`,
+  whatsappWaitlistOffer: (offerId: number) => `whatsapp-waitlist-offer.${offerId}`,
   waitlistJoinedMail: (entryId: number) => `mail-waitlist-joined.${entryId}`,
   packageSoldMail: (saleId: number) => `mail-package-sold.${saleId}`,
   /** Per expiry date: a package extended after its reminder is reminded again before its new date. */

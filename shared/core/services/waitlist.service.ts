@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { API_MESSAGES as M, FIELD_MESSAGES } from '../../contract/messages.ts';
-import { WHATSAPP_CONSENT_TEXT, type BookingCreateResponse } from '../../contract/booking.ts';
+import { WAITLIST_WHATSAPP_CONSENT_TEXT, WHATSAPP_CONSENT_TEXT, type BookingCreateResponse } from '../../contract/booking.ts';
 import {
   WAITLIST_MESSAGES,
   type AdminWaitlistDto,
@@ -113,6 +113,8 @@ export async function joinWaitlist(
       times: input.times ?? [],
       clientFullName: input.client_full_name,
       ...client,
+      whatsappOptInAt: input.whatsapp_offers === true ? now : null,
+      whatsappConsentText: input.whatsapp_offers === true ? WAITLIST_WHATSAPP_CONSENT_TEXT : null,
       joinedAt: now,
     });
     // The token derives from the id, so it is stored (hashed) once the id is known.
@@ -225,6 +227,10 @@ export async function offerFreedSlot(deps: WaitlistDeps, p: { therapistId: numbe
         tx,
         [
           intent('mail.waitlist', jobIds.waitlistOfferMail(offer.id), { entryId: entry.id, kind: 'offer', offerId: offer.id }),
+          // The e-mail always goes; a client who opted in hears on WhatsApp as well.
+          ...(entry.whatsappOptInAt && deps.config.whatsapp
+            ? [intent('whatsapp.waitlist-offer', jobIds.whatsappWaitlistOffer(offer.id), { offerId: offer.id })]
+            : []),
           intent('waitlist.offer-expiry', jobIds.waitlistOfferExpiry(offer.id), { offerId: offer.id }, expiresAt),
         ],
         now,
