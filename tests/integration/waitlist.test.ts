@@ -311,6 +311,16 @@ describe('a freed slot is offered to the first waiting, held for them alone', ()
     expect((await entry(first.id)).status).toBe('offered');
     expect((await entry(second.id)).status).toBe('waiting');
     expect(await offersOf(morning.id)).toEqual([]);
+    // The panel's lists say the slot is held for a waitlist client, and until when (not "Awaiting payment").
+    const listed = await request(app)
+      .get('/api/admin/bookings')
+      .query({ from: '2026-11-26', to: '2026-11-26' })
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .expect(200);
+    expect((listed.body as { id: number; payment_state: string; payment_hold_expires_at: string }[]).find((b) => b.id === offer!.bookingId)).toMatchObject({
+      payment_state: 'HELD_FOR_WAITLIST',
+      payment_hold_expires_at: offer!.expiresAt.toISOString(),
+    });
     const offerMail = sent.find((m) => m.subject.startsWith('A time has come free'))!;
     expect(offerMail.to).toBe((await entry(first.id)).clientEmail);
     expect(offerMail.text).toContain('Thursday, November 26, 2026 at 2:00 PM IST');
