@@ -9,6 +9,9 @@ import { BOOKING_TYPES, dateField, emailField, fullNameField, INT4_MAX, mobileFi
  * body, as elsewhere in the API; the database keeps paise. A package's session types are the wizard's
  * first step: ONLINE, OFFLINE (in person); empty session_types or therapist_ids cover all.
  */
+/** The ledger's reason on the refund of a second payment for a sale already paid (refundStraySalePayment). */
+export const STRAY_SALE_REFUND_REASON = 'A second payment for a package already paid';
+
 export const PACKAGE_MESSAGES = {
   superadminOnly: 'Only super admins may define packages, extend them or refund them.',
   packageNotFound: (id: number) => `Package ${id} was not found.`,

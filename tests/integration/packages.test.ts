@@ -663,6 +663,17 @@ describe('bought online', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entityId, String(p.sale_id)), eq(auditLog.action, 'package_sale.stray_refund')));
     expect(audit).toHaveLength(1);
+    // The client is told, once; the unused sessions' refund later says its own amount only.
+    await runDueJobs(worker);
+    await runDueJobs(worker);
+    const told = sent.filter((m) => m.to === p.email && m.subject.startsWith('Refund of a second payment'));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain('a second payment of ₹1,200');
+    await request(app).post(`/api/admin/package-sales/${p.sale_id}/refund`).set(owner).send({}).expect(200);
+    await runDueJobs(worker);
+    const unused = sent.filter((m) => m.to === p.email && m.subject.startsWith('Refund for your package'));
+    expect(unused).toHaveLength(1);
+    expect(unused[0]!.text).toContain('We have refunded ₹1,200 for the 4 sessions');
   });
 
   it('the client books with a credit by their private link: confirmed, no payment, one credit used', async () => {

@@ -156,7 +156,11 @@ export const JOBS = {
   /** Seven days before a package expires with sessions left: one reminder per expiry date. */
   'mail.package-expiring': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
   /** The unused sessions of a package refunded: what goes back, and how. */
-  'mail.package-refunded': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
+  /** A package's unused sessions refunded; with paymentId, a second payment for it given back (refundStraySalePayment). */
+  'mail.package-refunded': {
+    queue: 'mail',
+    payload: z.strictObject({ saleId: z.number().int().positive(), paymentId: z.string().min(1).max(64).optional() }),
+  },
   /**
    * Nightly: credits of packages past their last day expire, and clients whose package expires within
    * seven days with sessions left are reminded (each once). On the reports queue, the nightly upkeep's.
@@ -255,4 +259,5 @@ export const jobIds = {
   /** Per expiry date: a package extended after its reminder is reminded again before its new date. */
   packageExpiringMail: (saleId: number, expiresOn: string) => `mail-package-expiring.${saleId}.${expiresOn}`,
   packageRefundMail: (saleId: number) => `mail-package-refunded.${saleId}`,
+  packageStrayRefundMail: (paymentId: string) => `mail-package-stray-refund.${paymentId}`,
 };

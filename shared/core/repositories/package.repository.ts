@@ -260,6 +260,15 @@ export async function moneyOfSale(
   };
 }
 
+/** The sale's refunds in the payments ledger (amounts negative), oldest first. */
+export async function saleRefundRows(db: DbOrTx, saleId: number): Promise<{ paymentId: string; amountPaise: number; reason: string | null }[]> {
+  return db
+    .select({ paymentId: paymentsLedger.paymentId, amountPaise: paymentsLedger.amountPaise, reason: paymentsLedger.reason })
+    .from(paymentsLedger)
+    .where(and(eq(paymentsLedger.packageSaleId, saleId), eq(paymentsLedger.kind, 'refund')))
+    .orderBy(asc(paymentsLedger.id));
+}
+
 /** Paid sales whose last day is before `today` with credits left and no expiry yet: the expiry job's work. */
 export async function salesToExpire(db: DbOrTx, today: string): Promise<number[]> {
   const rows = await db

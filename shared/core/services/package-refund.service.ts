@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PACKAGE_MESSAGES as PM, type PackageSaleDto } from '../../contract/packages.ts';
+import { PACKAGE_MESSAGES as PM, STRAY_SALE_REFUND_REASON, type PackageSaleDto } from '../../contract/packages.ts';
 import type { DeskPaymentMethod } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { AppError, fieldError } from '../errors.ts';
@@ -163,7 +163,7 @@ async function settleSaleRefund(
     });
     const closed = (await closeRefundIntent(tx, refund.id, { status: 'DONE', parts, at: now })) as SaleRefundIntent;
     const action = refund.action as SaleRefundAction | SaleStrayAction;
-    if (action.kind === 'package-stray-refund') await applyStraySaleRefund(tx, refund.packageSaleId, action, refund.amountPaise);
+    if (action.kind === 'package-stray-refund') await applyStraySaleRefund(tx, refund.packageSaleId, action, refund.amountPaise, now);
     else await applySaleRefund(tx, refund.packageSaleId, action, { amountPaise: refund.amountPaise, atCounter: false }, now);
     return { intent: closed, applied: true };
   });
@@ -214,7 +214,7 @@ export async function refundStraySalePayment(
       amountPaise: capture.leftPaise,
       counterPaise: 0,
       parts: [{ provider: capture.provider, paymentId, amountPaise: capture.leftPaise, idempotencyKey: `pkg-stray-${paymentId}`.slice(0, 64) }],
-      reason: STRAY_SALE_REASON,
+      reason: STRAY_SALE_REFUND_REASON,
       requestedBy: 'worker:refund-stray',
       byAdminId: null,
       action,
@@ -234,10 +234,9 @@ export async function refundStraySalePayment(
   return 'refunded';
 }
 
-const STRAY_SALE_REASON = 'A second payment for a package already paid';
-
-/** Once a second payment is back: audited with the sale; its credits and status are untouched. */
-async function applyStraySaleRefund(tx: DbOrTx, saleId: number, action: SaleStrayAction, amountPaise: number) {
+/** Once a second payment is back: audited with the sale, the client told (once per payment); its credits and status are untouched. */
+async function applyStraySaleRefund(tx: DbOrTx, saleId: number, action: SaleStrayAction, amountPaise: number, now: Date) {
+  await enqueueInTx(tx, [intent('mail.package-refunded', jobIds.packageStrayRefundMail(action.paymentId), { saleId, paymentId: action.paymentId })], now);
   await insertAudit(tx, {
     adminId: null,
     actor: 'worker:refund-stray',
