@@ -50,6 +50,17 @@ export const WHATSAPP_CONSENT = {
 /** What a booking records as agreed to, word for word: the label, then its wording. */
 export const WHATSAPP_CONSENT_TEXT = `${WHATSAPP_CONSENT.label}. ${WHATSAPP_CONSENT.detail}`;
 
+/**
+ * The waitlist's WhatsApp opt-in (issue 34), on the join form as the wizard's box is: the offer of a
+ * freed time comes on WhatsApp as well as by e-mail (waitlist_entries.whatsapp_consent_text records it).
+ */
+export const WAITLIST_WHATSAPP_CONSENT = {
+  label: 'Also tell me on WhatsApp when a time comes free',
+  detail:
+    "When a time is held for you, a message comes to the mobile number above on WhatsApp (Meta's service) as well as the e-mail. To stop it, leave the waitlist from your link, or call or write to us.",
+} as const;
+export const WAITLIST_WHATSAPP_CONSENT_TEXT = `${WAITLIST_WHATSAPP_CONSENT.label}. ${WAITLIST_WHATSAPP_CONSENT.detail}`;
+
 export const BOOKING_TYPES = ['ONLINE', 'OFFLINE'] as const;
 export const PAYMENT_STATUSES = ['COMPLETED', 'PENDING', 'INITIATED', 'FAILED', 'BLOCKED', 'CANCELLED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

@@ -9,6 +9,9 @@ import { BOOKING_TYPES, dateField, emailField, fullNameField, INT4_MAX, mobileFi
  * body, as elsewhere in the API; the database keeps paise. A package's session types are the wizard's
  * first step: ONLINE, OFFLINE (in person); empty session_types or therapist_ids cover all.
  */
+/** The ledger's reason on the refund of a second payment for a sale already paid (refundStraySalePayment). */
+export const STRAY_SALE_REFUND_REASON = 'A second payment for a package already paid';
+
 export const PACKAGE_MESSAGES = {
   superadminOnly: 'Only super admins may define packages, extend them or refund them.',
   packageNotFound: (id: number) => `Package ${id} was not found.`,
@@ -38,6 +41,11 @@ export const PACKAGE_MESSAGES = {
   purchaseStarted: 'Please pay through the link to complete your purchase.',
   linkFailed: 'Failed to generate payment link. Please contact support.',
   requestReused: 'This request key was already used for another purchase.',
+  // 429 answers of the hold limits (HOLDS_PER_CLIENT, HOLDS_PER_IP) on online purchases.
+  purchasesPerClient: (limit: number) =>
+    `You already have ${limit} package ${limit === 1 ? 'purchase' : 'purchases'} waiting for payment. Please complete that payment through its link, or try again once the link has ended.`,
+  purchasesPerAddress: (minutes: number) =>
+    `Too many package purchases were started from your network in the last few minutes. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   bookedFromPackage: (id: number) => `Booking ${id} confirmed with one session of your package.`,
 } as const;
 

@@ -1167,7 +1167,8 @@ export function apiRoutes(year: number) {
       path: '/api/packages/purchase',
       tag: 'Payments',
       access: 'public',
-      summary: 'Buy a package online: the sale and its payment link; it is paid, and its sessions credited, once the payment is captured',
+      summary:
+        "Buy a package online (the wizard's hold limits): the sale and its payment link; it is paid, and its sessions credited, once the payment is captured",
       body: { json: packagePurchaseSchema, required: true },
       responses: { 201: json(packagePurchaseResponseSchema, "The payment link, and the package's private token") },
     },

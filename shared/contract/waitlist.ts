@@ -48,6 +48,8 @@ export const waitlistJoinSchema = z
     client_full_name: fullNameField,
     client_email: emailField,
     client_mobile: mobileField,
+    /** Ticked WAITLIST_WHATSAPP_CONSENT: the offer comes on WhatsApp too. */
+    whatsapp_offers: z.boolean({ error: 'whatsapp_offers must be true or false' }).optional(),
   })
   .refine((v) => v.from_date <= v.to_date, { path: ['to_date'], error: WAITLIST_MESSAGES.rangeOrder });
 export type WaitlistJoin = z.output<typeof waitlistJoinSchema>;

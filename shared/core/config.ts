@@ -143,6 +143,15 @@ const schema = z
       .string()
       .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
       .default('en'),
+    /** The third approved template (issue 34): a waitlist offer (README, "WhatsApp"). */
+    WHATSAPP_WAITLIST_TEMPLATE_NAME: z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, { error: 'must be a template name (lower case, digits, _)' })
+      .default('waitlist_offer'),
+    WHATSAPP_WAITLIST_TEMPLATE_LANGUAGE: z
+      .string()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'must be a language code such as en or en_US' })
+      .default('en'),
     WHATSAPP_APP_SECRET: z.string().min(1).optional(),
     WHATSAPP_VERIFY_TOKEN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
     WHATSAPP_GRAPH_URL: z.url({ error: 'must be an absolute URL' }).default('https://graph.facebook.com'),
@@ -234,6 +243,9 @@ export type WhatsAppConfig = {
   /** The payment link's template (body: first name, therapist, date, time IST, amount, link). */
   paymentLinkTemplateName: string;
   paymentLinkTemplateLanguage: string;
+  /** The waitlist offer's template (body: first name, therapist, date, time IST, held until; URL button: the waitlist link's token). */
+  waitlistTemplateName: string;
+  waitlistTemplateLanguage: string;
   /** The app secret Meta signs status webhooks with (X-Hub-Signature-256). */
   appSecret: string;
   /** What Meta must echo in hub.verify_token when the webhook is registered. */
@@ -450,6 +462,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             templateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
             paymentLinkTemplateName: e.WHATSAPP_PAYMENT_LINK_TEMPLATE_NAME,
             paymentLinkTemplateLanguage: e.WHATSAPP_PAYMENT_LINK_TEMPLATE_LANGUAGE,
+            waitlistTemplateName: e.WHATSAPP_WAITLIST_TEMPLATE_NAME,
+            waitlistTemplateLanguage: e.WHATSAPP_WAITLIST_TEMPLATE_LANGUAGE,
             appSecret: e.WHATSAPP_APP_SECRET!,
             verifyToken: e.WHATSAPP_VERIFY_TOKEN!,
             graphUrl: e.WHATSAPP_GRAPH_URL.replace(/\/+$/, ''),

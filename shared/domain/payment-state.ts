@@ -7,6 +7,7 @@ export const PAYMENT_STATES = [
   'PAID',
   'PAY_AT_CENTRE',
   'AWAITING_PAYMENT',
+  'HELD_FOR_WAITLIST',
   'PAYMENT_NOT_RECORDED',
   'NO_CHARGE',
   'NOT_PAID',
@@ -22,6 +23,7 @@ export const PAYMENT_STATE_WORDS: Record<PaymentState, string> = {
   PAID: 'Paid',
   PAY_AT_CENTRE: 'Pay at centre',
   AWAITING_PAYMENT: 'Awaiting payment',
+  HELD_FOR_WAITLIST: 'Held for waitlist',
   PAYMENT_NOT_RECORDED: 'Payment not recorded',
   NO_CHARGE: 'No charge',
   NOT_PAID: 'Not paid',
@@ -45,6 +47,8 @@ export type PaymentStateInput = {
    * at the counter, or a refund the owner has still to decide. Undefined: not read.
    */
   refundOpen?: 'AT_COUNTER' | 'REVIEW' | null | undefined;
+  /** The booking is the hold of an open waitlist offer (issue 34), where it was read. */
+  waitlistHold?: boolean | undefined;
 };
 
 export function paymentState(b: PaymentStateInput): PaymentState {
@@ -61,6 +65,8 @@ export function paymentState(b: PaymentStateInput): PaymentState {
   // PENDING in person is paid at the desk; PENDING online (a manual booking waiting on its link) and
   // INITIATED (the wizard's hold) wait for the link.
   if (b.paymentStatus === 'PENDING' && b.bookingType === 'OFFLINE') return 'PAY_AT_CENTRE';
+  // A freed slot held for the client a waitlist offer went to: nothing is awaited of them until they claim it.
+  if (b.paymentStatus === 'INITIATED' && b.waitlistHold) return 'HELD_FOR_WAITLIST';
   return 'AWAITING_PAYMENT';
 }
 

@@ -184,6 +184,42 @@ describe('Today on a wide screen', () => {
     expect(await payment('Kabir Shah')).toEqual(['Awaiting payment', 'INITIATED']);
   });
 
+  it('a slot held for a waitlist client says so, and until when, in Today and in the lists (not "Awaiting payment", not an unpaid hold)', async () => {
+    // Held until 15:20 at the centre (09:50 UTC).
+    const asha = booking({
+      id: 88,
+      booking_date: today,
+      booking_time_slot_start: '19:00:00',
+      booking_type: 'OFFLINE',
+      location_id: 1,
+      payment_status: 'INITIATED',
+      payment_state: 'HELD_FOR_WAITLIST',
+      payment_hold_expires_at: `${today}T09:50:00.000Z`,
+      amount_paid: 0,
+      client_full_name: 'Asha Waiting',
+    });
+    signIn();
+    mockFetch({
+      'GET /api/admin/therapists': therapists,
+      'GET /api/admin/bookings': bookingsRoute(
+        () => [ravi, asha],
+        () => [ravi, asha],
+      ),
+    });
+    render(<Dashboard onLogout={() => {}} />);
+    const day = await todayRegion();
+    const cell = (await day.findByText('Asha Waiting')).closest('tr')!.querySelectorAll('td')[3]!;
+    expect([cell.querySelector('.adm-day__words')!.textContent, cell.querySelector('.adm-badge')!.textContent]).toEqual([
+      'Held for waitlist until 3:20 PM',
+      'INITIATED',
+    ]);
+    expect(cell.textContent).not.toMatch(/Unpaid hold|Awaiting payment/);
+    const list = within(await screen.findByRole('region', { name: 'All Booked Slots table' }));
+    const row = (await list.findByText('Asha Waiting')).closest('tr')!;
+    expect(within(row).getByText(/Held for waitlist until 3:20 PM/)).toBeTruthy();
+    expect(row.textContent).not.toMatch(/Unpaid hold|Awaiting payment/);
+  });
+
   it('offers the booking lists’ own actions, and no Cancel on a session marked attended (in Today or anywhere)', async () => {
     signIn();
     routes();

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
+import { PACKAGES_CHOICE } from '../../site/src/islands/booking/TypeStep.tsx';
 import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
 import { screenAt, stepOf } from '../../site/src/islands/booking/flow.ts';
 import {
@@ -71,6 +72,32 @@ describe('booking type step', () => {
     fireEvent.click(continueBtn());
     const heading = await screen.findByRole('heading', { name: 'Select Location' });
     expect(document.activeElement).toBe(heading); // focus moves to the new step's heading
+    expect($booking.get().currentStep).toBe(2);
+  });
+});
+
+describe('the packages choice (issue 34)', () => {
+  it('is a third card of the same radio group, reached with the arrow keys; Continue takes the client to the packages page', async () => {
+    mockFetch(CATALOG);
+    const navigate = vi.fn();
+    render(<BookingWizard navigate={navigate} />);
+    const group = screen.getByRole('group', { name: 'Session format' });
+    const radios = within(group).getAllByRole('radio');
+    expect(radios.map((r) => (r as HTMLInputElement).name)).toEqual(['booking-type', 'booking-type', 'booking-type']);
+    const card = within(group).getByRole('radio', { name: new RegExp(PACKAGES_CHOICE.title) }) as HTMLInputElement;
+    expect(card.checked).toBe(false);
+    // The old plain link is gone: the card is the one way.
+    expect(screen.queryByRole('link', { name: /packages/i })).toBeNull();
+    fireEvent.click(card);
+    expect(card.checked).toBe(true);
+    expect((continueBtn() as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(continueBtn());
+    expect(navigate).toHaveBeenCalledWith('/packages');
+    // Choosing a format again leaves the packages card and continues in the wizard.
+    fireEvent.click(screen.getByRole('radio', { name: /Online Session/ }));
+    expect(card.checked).toBe(false);
+    fireEvent.click(continueBtn());
+    expect(navigate).toHaveBeenCalledTimes(1);
     expect($booking.get().currentStep).toBe(2);
   });
 });

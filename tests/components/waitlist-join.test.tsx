@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WAITLIST_WHATSAPP_CONSENT } from '../../shared/contract/booking.ts';
 import { WAITLIST_MESSAGES } from '../../shared/contract/waitlist.ts';
 import { BookingWizard } from '../../site/src/islands/booking/BookingWizard.tsx';
 import { resetCatalogCache } from '../../site/src/islands/booking/data.ts';
@@ -69,6 +70,19 @@ describe('Join the waitlist, on the date and time step', () => {
       client_email: 'meera@example.com',
       client_mobile: '9876543210',
     });
+  });
+
+  it('asks the WhatsApp opt-in as the wizard does (unticked, its wording beside it); ticked, the request says so', async () => {
+    const { calls } = mockFetch({ ...CATALOG, 'POST /api/waitlist': { body: { entry_id: 6, message: WAITLIST_MESSAGES.joined } } });
+    updateClientInfo({ fullName: 'Meera Pillai', email: 'meera@example.com', mobile: '9876543210' });
+    await openForm();
+    const box = screen.getByRole('checkbox', { name: `${WAITLIST_WHATSAPP_CONSENT.label} (optional)` }) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(document.getElementById(box.getAttribute('aria-describedby')!)!.textContent).toBe(WAITLIST_WHATSAPP_CONSENT.detail);
+    fireEvent.click(box);
+    fireEvent.click(screen.getByRole('button', { name: WAITLIST_TEXT.submit }));
+    await screen.findByRole('status');
+    expect(calls.find((c) => c.url === '/api/waitlist')!.body).toMatchObject({ whatsapp_offers: true });
   });
 
   it('checks the fields before sending: each error beside its field, nothing sent', async () => {

@@ -59,6 +59,22 @@ describe('public content pages', () => {
     },
   );
 
+  it.each(Object.entries(VIEWPORTS))('the first step offers a course of sessions as a third card, chosen with the keyboard (%s)', async (_name, viewport) => {
+    const page = await browser.newPage({ viewport });
+    await page.goto(`${stack.baseUrl}/book`, { waitUntil: 'networkidle' });
+    const online = page.getByRole('radio', { name: /Online Session/ });
+    await online.focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const course = page.getByRole('radio', { name: /Course of Sessions/ });
+    expect(await course.isChecked()).toBe(true);
+    await screenshot(page, 'booking-type-packages');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(/\/packages$/);
+    await page.close();
+  });
+
   it('answers unknown pages with the site’s 404 page', async () => {
     const page = await browser.newPage({ viewport: VIEWPORTS.phone });
     const res = await page.goto(`${stack.baseUrl}/no-such-page`);

@@ -129,6 +129,8 @@ beforeAll(async () => {
     templateLanguage: 'en',
     paymentLinkTemplateName: 'payment_link',
     paymentLinkTemplateLanguage: 'en',
+    waitlistTemplateName: 'waitlist_offer',
+    waitlistTemplateLanguage: 'en',
     graphUrl: 'http://127.0.0.1:9',
     graphVersion: 'v26.0',
     retryDelayMs: 60_000,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { and, eq } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -8,6 +9,8 @@ import { auditLog, bookings, outbox, packageCredits, packageSales, paymentsLedge
 import { seedDemoData } from '../../shared/core/db/seed.ts';
 import { webhookSignature } from '../../shared/core/providers/payments/payments.provider.ts';
 import type { SandboxPayments } from '../../shared/core/providers/payments/sandbox.provider.ts';
+import { PACKAGE_MESSAGES as PM } from '../../shared/contract/packages.ts';
+import { saleLinkReference } from '../../shared/domain/payment-link-reference.ts';
 import { hashBookingToken, manageTokenFor, packageTokenFor } from '../../shared/core/services/booking-token.ts';
 import { expirePackages } from '../../shared/core/services/package-expiry.service.ts';
 import { reconcileSales } from '../../shared/core/services/package-payment.service.ts';
@@ -21,6 +24,7 @@ import { fixedClock, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { MONDAY_MORNING_IST } from '../support/factories.ts';
 import { configFor, inProcessPayments } from '../support/jobs.ts';
+import { propertySeed } from '../support/property-seed.ts';
 import { inProcessWorker, runDueJobs } from '../support/run-jobs.ts';
 
 /**
@@ -113,7 +117,7 @@ function fromPackage(saleId: number, o: Record<string, unknown> = {}) {
 }
 const book = (payload: Record<string, unknown>) => request(app).post('/confirm-booking').set(desk).send(payload);
 const detail = async (id: number) => (await request(app).get(`/api/admin/package-sales/${id}`).set(desk).expect(200)).body;
-const saleLedger = (id: number) => database.db.select().from(paymentsLedger).where(eq(paymentsLedger.packageSaleId, id));
+const saleLedger = (id: number) => database.db.select().from(paymentsLedger).where(eq(paymentsLedger.packageSaleId, id)).orderBy(paymentsLedger.id);
 const credits = (id: number) => database.db.select().from(packageCredits).where(eq(packageCredits.saleId, id)).orderBy(packageCredits.id);
 const bookingRow = async (id: number) => (await database.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
 
@@ -513,6 +517,150 @@ describe('bought online', () => {
       .post('/api/packages/purchase')
       .send({ ...body, client_email: 'someone.else@example.com' });
     expect(other.status).toBe(409);
+  });
+
+  it('keeps to the hold limits: purchases waiting for payment per e-mail and per mobile, purchases per address (429, Retry-After)', async () => {
+    const limited = testApp(database, {
+      config: configFor({ PUBLIC_BASE_URL: 'https://booking.example.in', HOLDS_PER_CLIENT: '1', HOLDS_PER_IP: '2' }),
+      now: clock.now,
+      payments,
+    });
+    // An hour of its own, so no other test's purchases from this address count.
+    at('2026-11-23T12:00:00+05:30');
+    const id = await definePackage();
+    const buy = (who: Record<string, string>, key = randomUUID()) =>
+      request(limited)
+        .post('/api/packages/purchase')
+        .send({ package_id: id, client_full_name: 'Asha Limit', ...who, request_key: key });
+    const first = { client_email: 'asha.limit@example.com', client_mobile: '9000000001' };
+    const key = randomUUID();
+    const made = await buy(first, key).expect(201);
+    // The same request sent again is the same purchase, not a second one.
+    expect((await buy(first, key).expect(201)).body.sale_id).toBe(made.body.sale_id);
+    const sameEmail = await buy({ ...first, client_mobile: '9000000002' }).expect(429);
+    expect(sameEmail.body.detail).toBe(PM.purchasesPerClient(1));
+    // Its link is open for a day from now: that is when to try again.
+    expect(Number(sameEmail.headers['retry-after'])).toBe(24 * 3600);
+    const sameMobile = await buy({ client_email: 'other.limit@example.com', client_mobile: '9000000001' }).expect(429);
+    expect(sameMobile.body.detail).toBe(PM.purchasesPerClient(1));
+    // Paid, the purchase no longer waits: the client may buy another.
+    await payments.pay(linkIdOf(made.body.payment_link_url));
+    await reconcileSales(worker);
+    await buy({ ...first, client_mobile: '9000000003' }).expect(201);
+    // Two from this address in ten minutes (the limit); a third is refused until the first leaves the window.
+    const third = await buy({ client_email: 'third.limit@example.com', client_mobile: '9000000004' }).expect(429);
+    expect(third.body.detail).toBe(PM.purchasesPerAddress(10));
+    expect(Number(third.headers['retry-after'])).toBe(600);
+    at('2026-11-23T12:10:00+05:30');
+    await buy({ client_email: 'third.limit@example.com', client_mobile: '9000000004' }).expect(201);
+    const sales = await database.db.select().from(packageSales).where(eq(packageSales.packageId, id));
+    expect(sales).toHaveLength(3);
+    expect(sales.every((s) => typeof s.clientAddressHash === 'string')).toBe(true);
+  });
+
+  it('a second payment for a sale already paid: in the ledger once and given back once through the provider, whatever order the reports come in', async () => {
+    const event = fc.constantFrom('callback', 'webhook-first', 'webhook-second', 'reconcile', 'jobs', 'recover');
+    await fc.assert(
+      fc.asyncProperty(fc.array(event, { minLength: 1, maxLength: 10 }), async (plan) => {
+        const p = await purchase(await definePackage({ price: 1500 }));
+        const query = await payAtCheckout(p.payment_link_url);
+        // A second link for the same sale (a retried purchase's, which raced the first), paid as well.
+        const second = await payments.createPaymentLink({
+          referenceId: saleLinkReference(p.sale_id, 'again'),
+          amountPaise: 150000,
+          description: 'the same package again',
+          customer: { name: 'Meera', email: p.email, contact: '+919123456780' },
+          callbackUrl: 'https://booking.example.in/my-package',
+          expireBy: new Date(clock.now().getTime() + 86_400_000),
+        });
+        await payments.pay(second.id);
+        const firstLink = linkIdOf(p.payment_link_url);
+        const hooks = (await database.db.select().from(outbox).where(eq(outbox.jobName, 'payments.sandbox-webhook'))).filter((h) =>
+          (h.payload as { body: string }).body.includes(`pkg-${p.sale_id}-`),
+        );
+        const deliver = async (linkId: string) => {
+          for (const h of hooks.filter((x) => (x.payload as { body: string }).body.includes(linkId))) {
+            const { body, eventId } = h.payload as { body: string; eventId: string };
+            await handlePaymentWebhook(worker, Buffer.from(body), webhookSignature((config.payments as { secret: string }).secret, body), eventId);
+          }
+        };
+        const run: Record<string, () => Promise<unknown>> = {
+          callback: () => request(app).get(`/api/packages/${p.token}`).query(query).expect(200),
+          'webhook-first': () => deliver(firstLink),
+          'webhook-second': () => deliver(second.id),
+          reconcile: () => reconcileSales(worker),
+          jobs: () => runDueJobs(worker),
+          recover: () => finishAbandonedRefunds(worker, { olderThanMs: 0 }),
+        };
+        for (const e of plan) await run[e]!();
+        // In the end every report has come in and every job has run.
+        for (const e of ['webhook-first', 'webhook-second', 'jobs', 'recover', 'callback', 'reconcile', 'jobs']) await run[e]!();
+
+        expect((await detail(p.sale_id)).status).toBe('PAID');
+        expect((await credits(p.sale_id)).map((c) => c.kind)).toEqual(['sold']);
+        const ledger = await saleLedger(p.sale_id);
+        const captures = ledger.filter((l) => l.kind === 'capture');
+        const refunds = ledger.filter((l) => l.kind === 'refund');
+        expect(captures.map((c) => c.amountPaise)).toEqual([150000, 150000]);
+        expect(new Set(captures.map((c) => c.paymentId)).size).toBe(2);
+        // The one that came second goes back, whole, once.
+        expect(refunds.map((r) => [r.paymentId, r.amountPaise])).toEqual([[captures[1]!.paymentId, -150000]]);
+        const atProvider = await Promise.all(captures.map((c) => payments.listPaymentRefunds(c.paymentId)));
+        expect(atProvider.map((r) => r.map((x) => x.amountPaise))).toEqual([[], [150000]]);
+        expect(refunds[0]!.refundId).toBe(atProvider[1]![0]!.id);
+        const intents = await database.db.select().from(refundIntents).where(eq(refundIntents.packageSaleId, p.sale_id));
+        expect(intents.map((i) => [i.status, (i.action as { kind: string }).kind])).toEqual([['DONE', 'package-stray-refund']]);
+      }),
+      { seed: propertySeed('second package payment'), numRuns: 12 },
+    );
+  });
+
+  it('a second payment’s refund left halfway is finished by the reconciliation, once', async () => {
+    const p = await purchase(await definePackage({ price: 1200 }));
+    await request(app)
+      .get(`/api/packages/${p.token}`)
+      .query(await payAtCheckout(p.payment_link_url))
+      .expect(200);
+    const second = await payments.createPaymentLink({
+      referenceId: saleLinkReference(p.sale_id, 'again'),
+      amountPaise: 120000,
+      description: 'the same package again',
+      customer: { name: 'Meera', email: p.email, contact: '+919123456780' },
+      callbackUrl: 'https://booking.example.in/my-package',
+      expireBy: new Date(clock.now().getTime() + 86_400_000),
+    });
+    await payments.pay(second.id);
+    await deliverWebhooks(p.sale_id);
+    // The provider cannot be reached: the job fails and leaves its intent open, nothing recorded.
+    const down = { ...worker, payments: { ...payments, refundPayment: async () => Promise.reject(new Error('provider unreachable')) } };
+    await expect(runDueJobs(down)).rejects.toThrow('provider unreachable');
+    const open = await database.db.select().from(refundIntents).where(eq(refundIntents.packageSaleId, p.sale_id));
+    expect(open.map((i) => i.status)).toEqual(['OPEN']);
+    expect((await saleLedger(p.sale_id)).filter((l) => l.kind === 'refund')).toEqual([]);
+    // The reconciliation, a few minutes later.
+    at('2026-11-23T09:35:00+05:30');
+    expect(await finishAbandonedRefunds(worker)).toMatchObject({ done: 1 });
+    expect(await finishAbandonedRefunds(worker)).toMatchObject({ done: 0 });
+    expect(await runDueJobs(worker)).not.toContainEqual(expect.objectContaining({ name: 'payments.refund-stray', result: 'refunded' }));
+    const refunds = (await saleLedger(p.sale_id)).filter((l) => l.kind === 'refund');
+    expect(refunds.map((r) => r.amountPaise)).toEqual([-120000]);
+    expect((await credits(p.sale_id)).map((c) => c.kind)).toEqual(['sold']);
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, String(p.sale_id)), eq(auditLog.action, 'package_sale.stray_refund')));
+    expect(audit).toHaveLength(1);
+    // The client is told, once; the unused sessions' refund later says its own amount only.
+    await runDueJobs(worker);
+    await runDueJobs(worker);
+    const told = sent.filter((m) => m.to === p.email && m.subject.startsWith('Refund of a second payment'));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain('a second payment of ₹1,200');
+    await request(app).post(`/api/admin/package-sales/${p.sale_id}/refund`).set(owner).send({}).expect(200);
+    await runDueJobs(worker);
+    const unused = sent.filter((m) => m.to === p.email && m.subject.startsWith('Refund for your package'));
+    expect(unused).toHaveLength(1);
+    expect(unused[0]!.text).toContain('We have refunded ₹1,200 for the 4 sessions');
   });
 
   it('the client books with a credit by their private link: confirmed, no payment, one credit used', async () => {

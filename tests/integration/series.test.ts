@@ -306,6 +306,33 @@ describe('cancel and move "this session" or "this and following"', () => {
     expect(none.body.detail).toBe(`The series has no session still to come on or after ${third}.`);
   });
 
+  it('"this and following": one e-mail to each side listing the cancelled dates, one calendar file cancelling their events; no e-mail per session', async () => {
+    const res = await book(inPerson({ booking_time_slot_start: '12:00', count: 4 })).expect(201);
+    const id = res.body.series_id as number;
+    await runJobs();
+    sent.length = 0;
+    const from = res.body.bookings[1].booking_date as string;
+    await request(app).post(`/api/admin/series/${id}/cancel`).set(desk).send({ from_date: from }).expect(200);
+    const ran = await runJobs();
+    expect(ran.filter((j) => j.name === 'mail.booking-money')).toEqual([]);
+    expect(ran.filter((j) => j.name === 'mail.series-cancelled')).toHaveLength(2);
+    const email = (await sessionsOf(id))[0]!.clientEmail;
+    const toClient = sent.filter((m) => m.to === email);
+    expect(toClient).toHaveLength(1);
+    const cancelled = res.body.bookings.slice(1) as { id: number; booking_date: string }[];
+    for (const b of cancelled) expect(toClient[0]!.text).toContain(`(booking ${b.id})`);
+    expect(toClient[0]!.text).not.toContain(`(booking ${res.body.bookings[0].id})`);
+    const ics = toClient[0]!.ics!;
+    expect(ics).toContain('METHOD:CANCEL');
+    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(3);
+    expect(ics.match(/^SEQUENCE:1\r$/gm)).toHaveLength(3);
+    for (const b of cancelled) expect(ics).toContain(`UID:booking-${b.id}@booking.example.in`);
+    expect(sent.filter((m) => m.to !== email)).toHaveLength(1);
+    // Run again, nothing more is sent.
+    await runJobs();
+    expect(sent).toHaveLength(2);
+  });
+
   it('a paid series: without a money decision nothing is cancelled; a super admin’s full refund cancels each with its own refund', async () => {
     const res = await book(inPerson({ booking_time_slot_start: '10:00', payment: 'PAID_NOW', payment_method: 'UPI', count: 3 })).expect(201);
     const id = res.body.series_id as number;
@@ -325,6 +352,14 @@ describe('cancel and move "this session" or "this and following"', () => {
       .expect(200);
     expect(done.body.cancelled.map((c: { refund: { status: string; amount: number } }) => c.refund.amount)).toEqual([1800, 1800]);
     expect((await sessionsOf(id)).map((r) => r.cancelled)).toEqual([false, true, true]);
+    // One e-mail tells the client of both sessions and both refunds.
+    sent.length = 0;
+    await runJobs();
+    const email = (await sessionsOf(id))[0]!.clientEmail;
+    const toClient = sent.filter((m) => m.to === email && m.subject.startsWith('Sessions cancelled'));
+    expect(toClient).toHaveLength(1);
+    expect(sent.filter((m) => m.to === email && m.subject.startsWith('Booking cancelled'))).toEqual([]);
+    expect(toClient[0]!.text.match(/We received ₹1,800\./g)).toHaveLength(2);
   });
 
   it('moves the session of from_date and every following one to another time in one go, with one e-mail to each side; a conflict moves nothing', async () => {

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WAITLIST_WHATSAPP_CONSENT_TEXT } from '../../shared/contract/booking.ts';
 import { API_MESSAGES as M } from '../../shared/contract/messages.ts';
 import { WAITLIST_MESSAGES } from '../../shared/contract/waitlist.ts';
 import { auditLog, bookings, outbox, waitlistEntries, waitlistOffers } from '../../shared/core/db/schema.ts';
@@ -20,6 +21,7 @@ import { seededWithAdmins } from '../support/desk.ts';
 import { offlineBooking, onlineBooking } from '../support/factories.ts';
 import { configFor, inProcessPayments } from '../support/jobs.ts';
 import { runDueJobs } from '../support/run-jobs.ts';
+import { startWhatsAppStandIn } from '../support/whatsapp-standin.ts';
 
 /**
  * The waitlist (issue 34, section 4). Monday 23 November 2026, 10:30 at the centre. Dr. Asha Mehta (1)
@@ -185,6 +187,103 @@ describe('joining', () => {
   });
 });
 
+describe('the offer on WhatsApp too, for a client who opted in when joining', () => {
+  it('records the consent on joining; the offer goes to Meta as the waitlist template (exact request), and the e-mail as well', async () => {
+    const standIn = await startWhatsAppStandIn({
+      token: 'wa-token',
+      phoneNumberId: '1234567890',
+      graphVersion: 'v26.0',
+      templateName: 'session_reminder',
+      language: 'en',
+      appSecret: 'wa-app-secret',
+      bodyParams: 4,
+      waitlistOffer: { templateName: 'waitlist_offer', language: 'en', bodyParams: 5 },
+    });
+    try {
+      const whatsapp = {
+        token: 'wa-token',
+        phoneNumberId: '1234567890',
+        appSecret: 'wa-app-secret',
+        verifyToken: 'verify-token-123',
+        templateName: 'session_reminder',
+        templateLanguage: 'en',
+        paymentLinkTemplateName: 'payment_link',
+        paymentLinkTemplateLanguage: 'en',
+        waitlistTemplateName: 'waitlist_offer',
+        waitlistTemplateLanguage: 'en',
+        graphUrl: standIn.url,
+        graphVersion: 'v26.0',
+        retryDelayMs: 20,
+      };
+      const withWhatsApp: WorkerDeps = { ...worker, config: { ...worker.config, whatsapp } };
+      const session = await inPersonSession('2026-11-26', '16:00');
+      const first = await join({ client_full_name: 'Asha Rao', client_mobile: '9876500001', whatsapp_offers: true });
+      const second = await join({ client_mobile: '9876500002' });
+      expect(await entry(first.id)).toMatchObject({ whatsappConsentText: WAITLIST_WHATSAPP_CONSENT_TEXT });
+      expect((await entry(first.id)).whatsappOptInAt).toEqual(clock.now());
+      expect(await entry(second.id)).toMatchObject({ whatsappOptInAt: null, whatsappConsentText: null });
+      await runDueJobs(withWhatsApp);
+      expect(standIn.requests).toEqual([]);
+      sent.length = 0;
+
+      await request(app).post(`/api/manage/${session.token}/cancel`).expect(200);
+      const ran = await runDueJobs(withWhatsApp);
+      expect(ran.filter((j) => j.name === 'whatsapp.waitlist-offer').map((j) => j.result)).toEqual([{ result: 'sent' }]);
+      expect(standIn.problems).toEqual([]);
+      expect(standIn.requests).toHaveLength(1);
+      expect(standIn.requests[0]).toEqual({
+        method: 'POST',
+        path: '/v26.0/1234567890/messages',
+        authorization: 'Bearer wa-token',
+        contentType: 'application/json',
+        body: {
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: '919876500001',
+          type: 'template',
+          template: {
+            name: 'waitlist_offer',
+            language: { code: 'en' },
+            components: [
+              {
+                type: 'body',
+                parameters: [
+                  { type: 'text', text: 'Asha' },
+                  { type: 'text', text: 'Rohan Kapoor' },
+                  { type: 'text', text: 'Thursday, November 26, 2026' },
+                  { type: 'text', text: '4:00 PM IST' },
+                  { type: 'text', text: '11:00 AM IST on Monday, November 23, 2026' },
+                ],
+              },
+              { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: first.token }] },
+            ],
+          },
+        },
+      });
+      // The e-mail goes as well.
+      expect(sent.filter((m) => m.subject.startsWith('A time has come free')).map((m) => m.to)).toEqual([(await entry(first.id)).clientEmail]);
+      // Run again, nothing more goes to Meta.
+      const [offer] = await offersOf(first.id);
+      await database.db
+        .update(outbox)
+        .set({ completedAt: null })
+        .where(eq(outbox.jobId, `whatsapp-waitlist-offer.${offer!.id}`));
+      expect((await runDueJobs(withWhatsApp)).find((j) => j.name === 'whatsapp.waitlist-offer')!.result).toEqual({ result: 'already-sent' });
+      expect(standIn.requests).toHaveLength(1);
+    } finally {
+      await standIn.close();
+    }
+  });
+
+  it('the join form’s box is optional and must be true or false', async () => {
+    const res = await request(app)
+      .post('/api/waitlist')
+      .send(joiner({ whatsapp_offers: 'yes' }))
+      .expect(400);
+    expect(res.body.detail).toContain('whatsapp_offers must be true or false');
+  });
+});
+
 describe('a freed slot is offered to the first waiting, held for them alone', () => {
   it('a cancel: the first to join is offered the slot, held by a booking row of theirs; nobody else is offered or can book it', async () => {
     const session = await inPersonSession('2026-11-26', '14:00');
@@ -212,6 +311,16 @@ describe('a freed slot is offered to the first waiting, held for them alone', ()
     expect((await entry(first.id)).status).toBe('offered');
     expect((await entry(second.id)).status).toBe('waiting');
     expect(await offersOf(morning.id)).toEqual([]);
+    // The panel's lists say the slot is held for a waitlist client, and until when (not "Awaiting payment").
+    const listed = await request(app)
+      .get('/api/admin/bookings')
+      .query({ from: '2026-11-26', to: '2026-11-26' })
+      .set(bearer(tokenFor(admins.admin, clock.now())))
+      .expect(200);
+    expect((listed.body as { id: number; payment_state: string; payment_hold_expires_at: string }[]).find((b) => b.id === offer!.bookingId)).toMatchObject({
+      payment_state: 'HELD_FOR_WAITLIST',
+      payment_hold_expires_at: offer!.expiresAt.toISOString(),
+    });
     const offerMail = sent.find((m) => m.subject.startsWith('A time has come free'))!;
     expect(offerMail.to).toBe((await entry(first.id)).clientEmail);
     expect(offerMail.text).toContain('Thursday, November 26, 2026 at 2:00 PM IST');

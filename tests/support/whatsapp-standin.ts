@@ -26,6 +26,8 @@ export type StandInOptions = {
    * the last one the link (an http(s) address), and no button. Without it only the reminder is accepted.
    */
   paymentLink?: { templateName: string; language: string; bodyParams: number };
+  /** The third (issue 34), the waitlist offer: the reminder's shape (a body and a URL button) under its own name. */
+  waitlistOffer?: { templateName: string; language: string; bodyParams: number };
 };
 
 export type GraphRequest = { method: string; path: string; authorization: string | undefined; contentType: string | undefined; body: unknown };
@@ -57,18 +59,20 @@ function requestSchema(o: StandInOptions) {
       type: z.literal('template'),
       template,
     });
-  const reminder = message(
-    z.strictObject({
-      name: z.literal(o.templateName),
-      language: z.strictObject({ code: z.literal(o.language) }),
-      components: z.tuple([
-        z.strictObject({ type: z.literal('body'), parameters: z.array(textParam).length(o.bodyParams) }),
-        z.strictObject({ type: z.literal('button'), sub_type: z.literal('url'), index: z.literal('0'), parameters: z.tuple([textParam]) }),
-      ]),
-    }),
-  );
+  const withButton = (t: { templateName: string; language: string; bodyParams: number }) =>
+    message(
+      z.strictObject({
+        name: z.literal(t.templateName),
+        language: z.strictObject({ code: z.literal(t.language) }),
+        components: z.tuple([
+          z.strictObject({ type: z.literal('body'), parameters: z.array(textParam).length(t.bodyParams) }),
+          z.strictObject({ type: z.literal('button'), sub_type: z.literal('url'), index: z.literal('0'), parameters: z.tuple([textParam]) }),
+        ]),
+      }),
+    );
+  const reminder = withButton(o);
   const link = o.paymentLink;
-  if (!link) return reminder;
+  if (!link) return o.waitlistOffer ? z.union([reminder, withButton(o.waitlistOffer)]) : reminder;
   const paymentLink = message(
     z.strictObject({
       name: z.literal(link.templateName),
@@ -85,7 +89,7 @@ function requestSchema(o: StandInOptions) {
     }),
   );
   // The template's name decides which shape the request must have.
-  return z.union([reminder, paymentLink]);
+  return o.waitlistOffer ? z.union([reminder, paymentLink, withButton(o.waitlistOffer)]) : z.union([reminder, paymentLink]);
 }
 
 export type WhatsAppStandIn = {

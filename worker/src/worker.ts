@@ -26,7 +26,8 @@ import { whatsappReminderJob } from './handlers/whatsapp-reminder.job.ts';
 import { paymentLinkSendJob } from './handlers/payment-link-send.job.ts';
 import { paymentLinkMailJob } from './handlers/payment-link-mail.job.ts';
 import { whatsappPaymentLinkJob } from './handlers/whatsapp-payment-link.job.ts';
-import { seriesConfirmationMailJob, seriesMovedMailJob } from './handlers/series-mail.job.ts';
+import { whatsappWaitlistOfferJob } from './handlers/whatsapp-waitlist-offer.job.ts';
+import { seriesCancelledMailJob, seriesConfirmationMailJob, seriesMovedMailJob } from './handlers/series-mail.job.ts';
 import { waitlistMailJob, waitlistOfferExpiryJob, waitlistSlotFreedJob } from './handlers/waitlist.job.ts';
 import { packageExpiringMailJob, packageRefundedMailJob, packageSoldMailJob } from './handlers/package-mail.job.ts';
 import { packagesExpireJob } from './handlers/packages-expire.job.ts';
@@ -54,8 +55,10 @@ export const HANDLERS: { [N in JobName]: JobHandler<N> } = {
   'whatsapp.reminder': whatsappReminderJob,
   'mail.payment-link': paymentLinkMailJob,
   'whatsapp.payment-link': whatsappPaymentLinkJob,
+  'whatsapp.waitlist-offer': whatsappWaitlistOfferJob,
   'mail.series-confirmation': seriesConfirmationMailJob,
   'mail.series-moved': seriesMovedMailJob,
+  'mail.series-cancelled': seriesCancelledMailJob,
   'waitlist.slot-freed': waitlistSlotFreedJob,
   'waitlist.offer-expiry': waitlistOfferExpiryJob,
   'mail.waitlist': waitlistMailJob,

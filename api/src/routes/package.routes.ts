@@ -14,6 +14,8 @@ import {
   packagesReportQuerySchema,
   packageTokenParam,
 } from '../../../shared/contract/packages.ts';
+import { addressKey } from '../../../shared/core/services/auth.service.ts';
+import { clientAddressHasher } from '../../../shared/core/services/booking-token.ts';
 import { bookWithCredit } from '../../../shared/core/services/package-booking.service.ts';
 import { clientPackage, purchaseOnline } from '../../../shared/core/services/package-payment.service.ts';
 import { refundSale } from '../../../shared/core/services/package-refund.service.ts';
@@ -41,6 +43,7 @@ export function packageRoutes(deps: AppDeps): Router {
   const admin = requireAdmin(deps);
   const owner = [admin, superadminOnly(PM.superadminOnly)];
   const actor = (res: import('express').Response) => ({ adminId: currentAdmin(res).id });
+  const addressHash = clientAddressHasher(deps.config.jwtSecret);
 
   r.get('/api/admin/packages', admin, async (req, res) => {
     const q = parseOr400(packagesQuerySchema, req.query);
@@ -96,7 +99,9 @@ export function packageRoutes(deps: AppDeps): Router {
   });
   r.post('/api/packages/purchase', privateAnswer, async (req, res) => {
     const input = parseOr400(packagePurchaseSchema, req.body);
-    res.status(201).json(await purchaseOnline(deps, input));
+    // The hold limits' address, as the wizard's booking counts it (IPv6 by its /64).
+    const address = addressHash(addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown'));
+    res.status(201).json(await purchaseOnline(deps, input, deps.config.holds, address));
   });
   r.get('/api/packages/:token', privateAnswer, async (req, res) => {
     res.json(await clientPackage(deps, tokenOf(packageTokenParam, req.params), req.query as Record<string, unknown>));

@@ -763,6 +763,9 @@ export const waitlistEntries = pgTable(
     clientMobile: text('client_mobile').notNull(),
     /** Keyed hash of the address the client joined from, for the per-address limit (as bookings keep it). */
     clientAddressHash: text('client_address_hash'),
+    /** When the client ticked the WhatsApp box on joining (WAITLIST_WHATSAPP_CONSENT), and the words they agreed to. */
+    whatsappOptInAt: timestamp('whatsapp_opt_in_at', { withTimezone: true }),
+    whatsappConsentText: text('whatsapp_consent_text'),
     status: text('status').$type<'waiting' | 'offered' | 'booked' | 'left'>().notNull().default('waiting'),
     /** SHA-256 of the entry's private link token (waitlistTokenFor); the token is derived, never stored. */
     tokenHash: text('token_hash'),
@@ -880,6 +883,8 @@ export const packageSales = pgTable(
     paymentLinkUrl: text('payment_link_url'),
     /** The client's idempotency key for an online purchase: a retried request finds the sale it made. */
     requestKey: text('request_key'),
+    /** The keyed hash of the address an online purchase came from: the hold limits count purchases per address. */
+    clientAddressHash: text('client_address_hash'),
     soldByAdminId: integer('sold_by_admin_id').references(() => adminUsers.id),
     expiryReminderSentAt: timestamp('expiry_reminder_sent_at', { withTimezone: true }),
     ...timestamps,
@@ -894,6 +899,9 @@ export const packageSales = pgTable(
     uniqueIndex('package_sales_request_key_uq').on(t.requestKey),
     index('package_sales_expires_idx').on(t.expiresOn).where(sql`${t.status} = 'PAID'`),
     index('package_sales_awaiting_idx').on(t.createdAt).where(sql`${t.status} = 'AWAITING_PAYMENT'`),
+    index('package_sales_address_idx').on(t.clientAddressHash, t.createdAt).where(sql`${t.clientAddressHash} is not null`),
+    index('package_sales_awaiting_email_idx').on(t.clientEmail).where(sql`${t.status} = 'AWAITING_PAYMENT'`),
+    index('package_sales_awaiting_mobile_idx').on(t.clientMobile).where(sql`${t.status} = 'AWAITING_PAYMENT'`),
   ],
 );
 

@@ -85,6 +85,12 @@ export const JOBS = {
     payload: z.strictObject({ bookingId: z.number().int().positive(), sentAt: z.iso.datetime({ offset: true }) }),
     options: { attempts: WHATSAPP_ATTEMPTS, backoff: { type: WHATSAPP_BACKOFF } },
   },
+  /** A waitlist offer on WhatsApp, for a client who opted in when joining (issue 34); the offer's e-mail goes as well. */
+  'whatsapp.waitlist-offer': {
+    queue: 'mail',
+    payload: z.strictObject({ offerId: z.number().int().positive() }),
+    options: { attempts: WHATSAPP_ATTEMPTS, backoff: { type: WHATSAPP_BACKOFF } },
+  },
   /** A series' one confirmation e-mail (issue 34): every session's date, with one calendar file holding them all. */
   'mail.series-confirmation': {
     queue: 'mail',
@@ -99,10 +105,29 @@ export const JOBS = {
       bookingIds: z.array(z.number().int().positive()).min(1).max(52),
     }),
   },
+  /** Staff cancelled sessions of a series: one e-mail to each side listing them, the client's with each one's money. */
+  'mail.series-cancelled': {
+    queue: 'mail',
+    payload: z.strictObject({
+      seriesId: z.number().int().positive(),
+      recipient: z.enum(['client', 'therapist']),
+      bookingIds: z.array(z.number().int().positive()).min(1).max(52),
+      reason: z.string().max(300).optional(),
+    }),
+  },
   /** What became of a booking's money after it was cancelled or did not go ahead (refunded, due, or kept and why). */
   'mail.booking-money': { queue: 'mail', payload: z.strictObject({ bookingId: z.number().int().positive(), reason: z.string().max(300).optional() }) },
-  /** A payment that arrived for a booking that cannot take it: returned in full (AUTO_REFUND_STRAY_PAYMENTS). */
-  'payments.refund-stray': { queue: 'payments', payload: z.strictObject({ bookingId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }) },
+  /**
+   * A payment that arrived for a booking that cannot take it, or for a package sale already paid (a
+   * second link paid): returned in full (AUTO_REFUND_STRAY_PAYMENTS).
+   */
+  'payments.refund-stray': {
+    queue: 'payments',
+    payload: z.union([
+      z.strictObject({ bookingId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }),
+      z.strictObject({ saleId: z.number().int().positive(), paymentId: z.string().min(1).max(64) }),
+    ]),
+  },
   'reports.nightly': { queue: 'reports', payload: z.strictObject({}) },
   /**
    * Nightly: finished outbox rows and webhook events past RETENTION_DAYS are deleted. On the reports
@@ -131,7 +156,11 @@ export const JOBS = {
   /** Seven days before a package expires with sessions left: one reminder per expiry date. */
   'mail.package-expiring': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
   /** The unused sessions of a package refunded: what goes back, and how. */
-  'mail.package-refunded': { queue: 'mail', payload: z.strictObject({ saleId: z.number().int().positive() }) },
+  /** A package's unused sessions refunded; with paymentId, a second payment for it given back (refundStraySalePayment). */
+  'mail.package-refunded': {
+    queue: 'mail',
+    payload: z.strictObject({ saleId: z.number().int().positive(), paymentId: z.string().min(1).max(64).optional() }),
+  },
   /**
    * Nightly: credits of packages past their last day expire, and clients whose package expires within
    * seven days with sessions left are reminded (each once). On the reports queue, the nightly upkeep's.
@@ -217,13 +246,18 @@ export const jobIds = {
   staffInvitation: (invitationId: string) => `mail-staff-invitation.${invitationId}`,
   seriesConfirmationMail: (seriesId: number, recipient: 'client' | 'therapist') => `mail-series-confirmation.${seriesId}.${recipient}`,
   /** Per move (its instant): each move of a series is its own message. */
+  /** One per cancel of a series: its first session is cancelled once. */
+  seriesCancelledMail: (seriesId: number, firstBookingId: number, recipient: 'client' | 'therapist') =>
+    `mail-series-cancelled.${seriesId}.${firstBookingId}.${recipient}`,
   seriesMovedMail: (seriesId: number, at: Date, recipient: 'client' | 'therapist') => `mail-series-moved.${seriesId}.${at.getTime()}.${recipient}`,
   /** The waitlist's (issue 34): an offer's expiry and e-mail, once per offer; the joined e-mail once per entry. */
   waitlistOfferExpiry: (offerId: number) => `waitlist-offer-expiry.${offerId}`,
   waitlistOfferMail: (offerId: number) => `mail-waitlist-offer.${offerId}`,
+  whatsappWaitlistOffer: (offerId: number) => `whatsapp-waitlist-offer.${offerId}`,
   waitlistJoinedMail: (entryId: number) => `mail-waitlist-joined.${entryId}`,
   packageSoldMail: (saleId: number) => `mail-package-sold.${saleId}`,
   /** Per expiry date: a package extended after its reminder is reminded again before its new date. */
   packageExpiringMail: (saleId: number, expiresOn: string) => `mail-package-expiring.${saleId}.${expiresOn}`,
   packageRefundMail: (saleId: number) => `mail-package-refunded.${saleId}`,
+  packageStrayRefundMail: (paymentId: string) => `mail-package-stray-refund.${paymentId}`,
 };

@@ -20,6 +20,8 @@ const recordColumns = {
   refundOpen: sql<
     'AT_COUNTER' | 'REVIEW' | null
   >`(select r.kind from refund_requests r where r.booking_id = ${bookings.id} and r.status = 'OPEN' order by r.kind = 'AT_COUNTER' desc limit 1)`,
+  // The hold of an open waitlist offer (waitlist_offers_booking_uq).
+  waitlistHold: sql<boolean>`exists (select 1 from waitlist_offers o where o.booking_id = ${bookings.id} and o.outcome is null)`,
 };
 
 /** A booking with its therapist's and location's names and, where read, its money from the ledger. */
@@ -32,6 +34,7 @@ export type RecordRow = {
   paidPaise?: number;
   refundedPaise?: number;
   refundOpen?: 'AT_COUNTER' | 'REVIEW' | null;
+  waitlistHold?: boolean;
 };
 
 /** How a list of bookings is narrowed and sorted; dates are the centre's, inclusive. */

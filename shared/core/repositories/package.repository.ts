@@ -47,6 +47,36 @@ export const insertSale = async (tx: DbOrTx, values: typeof packageSales.$inferI
 export const updateSaleRow = (tx: DbOrTx, id: number, set: Partial<typeof packageSales.$inferInsert>): Promise<SaleRow | undefined> =>
   first(tx.update(packageSales).set(set).where(eq(packageSales.id, id)).returning());
 export const getSale = (db: DbOrTx, id: number): Promise<SaleRow | undefined> => first(db.select().from(packageSales).where(eq(packageSales.id, id)));
+
+/**
+ * The client's online sales still waiting for their payment (created after `since`, when a link made
+ * then is still open), by e-mail and by mobile: the larger count, and when the oldest of them was made.
+ */
+export async function awaitingSalesOfClient(tx: DbOrTx, email: string, mobile: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  const { rows } = await tx.execute<{ n: number; oldest: string | null }>(sql`
+    select greatest(count(*) filter (where client_email = ${email}), count(*) filter (where client_mobile = ${mobile}))::int as n,
+      min(created_at) as oldest
+    from package_sales
+    where status = 'AWAITING_PAYMENT' and channel = 'ONLINE' and created_at > ${since.toISOString()}::timestamptz
+      and (client_email = ${email} or client_mobile = ${mobile})`);
+  return { count: rows[0]!.n, oldest: rows[0]!.oldest ? new Date(rows[0]!.oldest) : null };
+}
+
+/** Online sales started from the address in the last `minutes`, and the seconds until the earliest of them leaves that window. */
+export async function recentSalesFromAddress(
+  tx: DbOrTx,
+  addressHash: string,
+  minutes: number,
+  now: Date,
+): Promise<{ count: number; retryAfterSeconds: number }> {
+  const since = new Date(now.getTime() - minutes * 60_000);
+  const { rows } = await tx.execute<{ n: number; first: string | null }>(sql`
+    select count(*)::int as n, min(created_at) as first from package_sales
+    where client_address_hash = ${addressHash} and created_at > ${since.toISOString()}::timestamptz`);
+  const first = rows[0]!.first ? new Date(rows[0]!.first).getTime() : now.getTime();
+  return { count: rows[0]!.n, retryAfterSeconds: Math.max(1, Math.ceil((first + minutes * 60_000 - now.getTime()) / 1000)) };
+}
+
 /** The sale, locked: every change to its credits or money is made holding it. */
 export const saleForUpdate = (tx: DbOrTx, id: number): Promise<SaleRow | undefined> =>
   first(tx.select().from(packageSales).where(eq(packageSales.id, id)).for('update'));
@@ -215,6 +245,15 @@ export async function moneyOfSale(
     refundedPaise: -rows.filter((r) => r.kind === 'refund').reduce((n, r) => n + r.amountPaise, 0),
     captures,
   };
+}
+
+/** The sale's refunds in the payments ledger (amounts negative), oldest first. */
+export async function saleRefundRows(db: DbOrTx, saleId: number): Promise<{ paymentId: string; amountPaise: number; reason: string | null }[]> {
+  return db
+    .select({ paymentId: paymentsLedger.paymentId, amountPaise: paymentsLedger.amountPaise, reason: paymentsLedger.reason })
+    .from(paymentsLedger)
+    .where(and(eq(paymentsLedger.packageSaleId, saleId), eq(paymentsLedger.kind, 'refund')))
+    .orderBy(asc(paymentsLedger.id));
 }
 
 /** Paid sales whose last day is before `today` with credits left and no expiry yet: the expiry job's work. */

@@ -157,7 +157,14 @@ export async function cancelBooking(
   id: number,
   by: AdminActor & { isSuperadmin?: boolean },
   now: Date,
-  opts: { payments?: PaymentsProvider | undefined; logger?: Logger; refund?: CancelRefund | undefined; noticeHours: number },
+  opts: {
+    payments?: PaymentsProvider | undefined;
+    logger?: Logger;
+    refund?: CancelRefund | undefined;
+    noticeHours: number;
+    /** The series' cancel this session is one of: the series' one e-mail tells the client, not the session's own. */
+    series?: { id: number; bookingIds: number[] } | undefined;
+  },
 ): Promise<CancelResponse> {
   const logger = opts.logger ?? silentLogger;
   const deps = { db, payments: opts.payments, logger, now: () => now };
@@ -173,6 +180,7 @@ export async function cancelBooking(
       heldPaise,
       refundPaise,
       openLink: before.paymentStatus !== 'COMPLETED' ? before.razorpayPaymentLinkId : null,
+      ...(opts.series ? { series: opts.series } : {}),
     };
     let outcome: RefundOutcome | undefined;
     if (refundPaise > 0) {
@@ -290,8 +298,9 @@ export const applyAdminCancel: ApplyRefund<'admin-cancel', CancelResponse> = asy
     },
   });
   // The client hears what became of the booking and the money (a block has no client), with the
-  // reason for what is kept (no refund, or the rest of a partial one).
-  if (!isBlock) {
+  // reason for what is kept (no refund, or the rest of a partial one). A session of a series cancelled
+  // with others is told in the series' one e-mail instead (cancelSeries).
+  if (!isBlock && !action.series) {
     const kept = (choice?.refund === 'NONE' || choice?.refund === 'PARTIAL') && choice.reason ? { reason: choice.reason } : {};
     await enqueueInTx(tx, [intent('mail.booking-money', jobIds.cancellationMail(id), { bookingId: id, ...kept })], now);
   }

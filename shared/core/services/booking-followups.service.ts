@@ -106,6 +106,23 @@ export function seriesConfirmationIntents(seriesId: number): JobIntent[] {
 }
 
 /**
+ * The series' one cancellation e-mail for sessions staff cancelled together ("this and following"), to
+ * the client and to the therapist, in place of each session's own (applyAdminCancel). Its job id is the
+ * cancel's (its first session is cancelled once), so a cancel finished by the reconciliation asks for
+ * the same e-mail and it goes once.
+ */
+export function seriesCancellationIntents(seriesId: number, bookingIds: readonly number[], reason?: string | null): JobIntent[] {
+  return (['client', 'therapist'] as const).map((recipient) =>
+    intent('mail.series-cancelled', jobIds.seriesCancelledMail(seriesId, bookingIds[0]!, recipient), {
+      seriesId,
+      recipient,
+      bookingIds: [...bookingIds],
+      ...(reason ? { reason } : {}),
+    }),
+  );
+}
+
+/**
  * What staff moving sessions of a series needs: one e-mail to each side listing the moved sessions with
  * their calendar updates, each online meeting moved with its session, and each session's new reminder.
  */

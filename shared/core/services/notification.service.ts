@@ -22,7 +22,7 @@ import { refundStateOf, type RefundState } from './refund.service.ts';
 import { moneyOf } from '../repositories/ledger.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
 import { ensureMessage } from '../repositories/whatsapp.repository.ts';
-import { ARRIVE_EARLY, sessionInvitation as invitation, sessionsInvitation } from './session-invitation.ts';
+import { ARRIVE_EARLY, cancelledSessionsInvitation, sessionInvitation as invitation, sessionsInvitation } from './session-invitation.ts';
 import { INVITATION_HOURS, invitationForMail } from './staff.service.ts';
 import { linkRefusal } from './payment-link-send.service.ts';
 
@@ -318,27 +318,13 @@ function refundLines(state: RefundState, config: Config, full: boolean): { lines
   return { lines, rest };
 }
 
-/**
- * The mail.booking-money job: tells the client what became of their booking and its money, from the
- * ledger and the booking's refund requests (cancelled by the centre, or a payment that came after the
- * booking ended; refunded, to be handed back at the centre, under review, declined, refund due, or
- * kept for the reason given). The owner's decision on a refund request sends it again.
- */
-export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number, reason: string | undefined): Promise<'sent' | 'skipped'> {
-  const b = await getBookingView(deps.db, bookingId);
-  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
-  if (b.bookingType === 'ADMIN_BLOCK' || !b.clientEmail) return 'skipped';
-  const state = await refundStateOf(deps.db, bookingId);
+/** What became of a booking's money, in the client's words ('' when it held none): the booking's e-mail and a series' cancellation alike. */
+function moneyLines(b: BookingView, state: RefundState, reason: string | undefined, config: Config): string[] {
   const rupees = (paise: number) => formatPrice(paiseToRupees(paise));
-  const what = b.cancelled
-    ? `Your session with ${therapistOf(b)} on ${when(b)} has been cancelled.`
-    : isConfirmedBooking(b)
-      ? `Your session with ${therapistOf(b)} on ${when(b)} is still booked; this message is about a payment for it.`
-      : `Your session with ${therapistOf(b)} on ${when(b)} did not go ahead: the time held for it ended before your payment reached us.`;
   const lines: string[] = [];
   if (state.capturedPaise > 0) {
     lines.push(`We received ${rupees(state.capturedPaise)}.`);
-    const { lines: refunds, rest } = refundLines(state, deps.config, false);
+    const { lines: refunds, rest } = refundLines(state, config, false);
     lines.push(...refunds);
     if (rest > 0) {
       // A paid booking the centre cancelled: what its decision did not refund is kept. A payment that
@@ -350,6 +336,26 @@ export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number,
       );
     }
   }
+  return lines;
+}
+
+/**
+ * The mail.booking-money job: tells the client what became of their booking and its money, from the
+ * ledger and the booking's refund requests (cancelled by the centre, or a payment that came after the
+ * booking ended; refunded, to be handed back at the centre, under review, declined, refund due, or
+ * kept for the reason given). The owner's decision on a refund request sends it again.
+ */
+export async function sendMoneyUpdate(deps: NotificationDeps, bookingId: number, reason: string | undefined): Promise<'sent' | 'skipped'> {
+  const b = await getBookingView(deps.db, bookingId);
+  if (!b) throw new AppError('not_found', API_MESSAGES.bookingNotFound);
+  if (b.bookingType === 'ADMIN_BLOCK' || !b.clientEmail) return 'skipped';
+  const state = await refundStateOf(deps.db, bookingId);
+  const what = b.cancelled
+    ? `Your session with ${therapistOf(b)} on ${when(b)} has been cancelled.`
+    : isConfirmedBooking(b)
+      ? `Your session with ${therapistOf(b)} on ${when(b)} is still booked; this message is about a payment for it.`
+      : `Your session with ${therapistOf(b)} on ${when(b)} did not go ahead: the time held for it ended before your payment reached us.`;
+  const lines = moneyLines(b, state, reason, deps.config);
   const paragraphs = [
     `Dear ${b.clientFullName},`,
     what,
@@ -635,6 +641,55 @@ export async function sendSeriesMoved(deps: NotificationDeps, p: JobPayload<'mai
       ics,
     },
     `series-moved-${p.seriesId}-${p.recipient}`,
+  );
+  return 'sent';
+}
+
+/**
+ * The mail.series-cancelled job: staff cancelled sessions of a series together; each side hears once,
+ * with every cancelled session's date (the client with what became of each one's money) and one
+ * calendar file removing their events (the sessions' UIDs, SEQUENCE raised, METHOD:CANCEL). Sessions
+ * of the list not cancelled (a cancel that stopped halfway) are left out.
+ */
+export async function sendSeriesCancelled(deps: NotificationDeps, p: JobPayload<'mail.series-cancelled'>): Promise<'sent' | 'skipped'> {
+  const sessions = (await listSeriesBookingViews(deps.db, p.seriesId)).filter((b) => b.cancelled && p.bookingIds.includes(b.id));
+  if (sessions.length === 0) return 'skipped';
+  const first = sessions[0]!;
+  const to = p.recipient === 'client' ? first.clientEmail : first.therapistEmail;
+  if (!to) return 'skipped';
+  const ics = cancelledSessionsInvitation(sessions, deps.config, deps.now());
+  const count = sessions.length === 1 ? 'a session' : `${sessions.length} sessions`;
+  let paragraphs: string[];
+  if (p.recipient === 'client') {
+    const lines = [];
+    for (const [n, b] of sessions.entries()) {
+      const money = moneyLines(b, await refundStateOf(deps.db, b.id), p.reason, deps.config);
+      lines.push(`${n + 1}. ${when(b)} (booking ${b.id})${money.length ? `\n   ${money.join(' ')}` : ''}`);
+    }
+    paragraphs = [
+      `Dear ${first.clientFullName},`,
+      `The centre has cancelled ${count} of your series with ${therapistOf(first)}:`,
+      lines.join('\n'),
+      'The attached calendar file removes them from your calendar.',
+      `Series reference: ${first.seriesId}. If you have any question, call ${deps.config.supportPhone} or write to ${deps.config.supportEmail}.`,
+      `Warm regards,\n${deps.config.centreName}`,
+    ];
+  } else {
+    paragraphs = [
+      `Sessions of ${first.clientFullName}'s series with you have been cancelled:`,
+      seriesLines(sessions, deps.config, false),
+      `Series reference: ${first.seriesId}`,
+    ];
+  }
+  await deps.mailer.send(
+    {
+      to,
+      subject: `Sessions cancelled: ${p.recipient === 'client' ? 'your series' : first.clientFullName}, from ${when(first)}`,
+      text: paragraphs.join('\n\n'),
+      html: renderHtml('Sessions cancelled', paragraphs),
+      ics,
+    },
+    `series-cancelled-${p.seriesId}-${p.recipient}`,
   );
   return 'sent';
 }

@@ -1,7 +1,8 @@
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
 import { formatLongDate } from '../../domain/time.ts';
 import type { MailMessage } from '../providers/mail/mail.provider.ts';
-import { moneyOfSale, saleWithTotals, type SaleListRow } from '../repositories/package.repository.ts';
+import { STRAY_SALE_REFUND_REASON } from '../../contract/packages.ts';
+import { saleRefundRows, saleWithTotals, type SaleListRow } from '../repositories/package.repository.ts';
 import { packageUrlFor } from './booking-token.ts';
 import { renderHtml, type NotificationDeps } from './notification.service.ts';
 
@@ -85,10 +86,34 @@ export async function sendPackageExpiring(deps: MailDeps, saleId: number): Promi
 }
 
 /** The mail.package-refunded job. */
-export async function sendPackageRefunded(deps: MailDeps, saleId: number): Promise<'sent' | 'skipped'> {
+export async function sendPackageRefunded(deps: MailDeps, saleId: number, strayPaymentId?: string): Promise<'sent' | 'skipped'> {
   const s = await saleWithTotals(deps.db, saleId);
-  if (!s || s.refunded <= 0) return 'skipped';
-  const money = await moneyOfSale(deps.db, saleId);
-  await deps.mailer.send(packageRefundedMail(s, money.refundedPaise, deps), `package-refunded-${saleId}`);
+  if (!s) return 'skipped';
+  const refunds = await saleRefundRows(deps.db, saleId);
+  if (strayPaymentId !== undefined) {
+    // A second payment for the package, given back whole.
+    const back = refunds.filter((r) => r.paymentId === strayPaymentId).reduce((n, r) => n - r.amountPaise, 0);
+    if (back <= 0) return 'skipped';
+    const paragraphs = [
+      `Dear ${s.clientFullName},`,
+      `We received a second payment of ${formatPrice(paiseToRupees(back))} for your package "${s.packageName}", which you had already paid for. We have refunded it in full.`,
+      'It goes back to your original payment method; banks usually take 5 to 7 working days. Your package and its sessions are unchanged.',
+      ...closing(deps),
+    ];
+    await deps.mailer.send(
+      {
+        to: s.clientEmail,
+        subject: `Refund of a second payment for your package "${s.packageName}"`,
+        text: paragraphs.join('\n\n'),
+        html: renderHtml('Your refund', paragraphs),
+      },
+      `package-stray-refund-${saleId}`,
+    );
+    return 'sent';
+  }
+  if (s.refunded <= 0) return 'skipped';
+  // The unused sessions' refund: a second payment given back is not part of it.
+  const refundedPaise = refunds.filter((r) => r.reason !== STRAY_SALE_REFUND_REASON).reduce((n, r) => n - r.amountPaise, 0);
+  await deps.mailer.send(packageRefundedMail(s, refundedPaise, deps), `package-refunded-${saleId}`);
   return 'sent';
 }

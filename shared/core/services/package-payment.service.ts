@@ -3,14 +3,28 @@ import { paymentCallbackSchema } from '../../contract/payment-callback.ts';
 import { PACKAGE_MESSAGES as PM, type ClientPackageDto, type PackagePurchase } from '../../contract/packages.ts';
 import { saleLinkReference, saleOfReference } from '../../domain/payment-link-reference.ts';
 import { AppError, isUniqueViolation } from '../errors.ts';
+import { jobIds } from '../jobs/jobs.ts';
+import { enqueueInTx, intent } from '../jobs/outbox.ts';
 import type { DbOrTx } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentLink } from '../providers/payments/payments.provider.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
 import { recordCapture } from '../repositories/ledger.repository.ts';
-import { awaitingSaleIds, findSaleByRequestKey, getSale, insertSale, saleForUpdate, updateSaleRow, type SaleRow } from '../repositories/package.repository.ts';
+import {
+  awaitingSaleIds,
+  awaitingSalesOfClient,
+  findSaleByRequestKey,
+  getSale,
+  insertSale,
+  recentSalesFromAddress,
+  saleForUpdate,
+  updateSaleRow,
+  type SaleRow,
+} from '../repositories/package.repository.ts';
+import type { HoldLimits } from '../repositories/booking-batch/booking-batch.ts';
 import { MIN_LINK_LIFETIME_MS } from '../providers/payments/payments.provider.ts';
 import { packageTokenFor } from './booking-token.ts';
+import { enforceHoldLimits } from './hold-limits.ts';
 import { clientPackageView, packageOnSale, saleOfToken, saleTerms, settleSalePaid } from './package.service.ts';
 import type { CapturedPayment, PaymentDeps } from './payment-deps.ts';
 
@@ -34,18 +48,37 @@ const PROVIDER_ACTOR = { adminId: null, actor: 'payments' };
 export async function purchaseOnline(
   deps: PaymentDeps,
   input: PackagePurchase,
+  /** The hold limits (config.holds), applied to a new purchase as to a new hold; a retried request is not counted again. */
+  limits: HoldLimits,
+  /** The keyed hash of the address the request came from (clientAddressHasher). */
+  clientAddressHash: string | undefined,
 ): Promise<{ sale_id: number; payment_link_url: string; token: string; message: string }> {
   const now = deps.now();
   let sale = await findSaleByRequestKey(deps.db, input.request_key);
   if (!sale) {
     const p = await packageOnSale(deps.db, input.package_id);
     try {
+      const client = { clientEmail: input.client_email.toLowerCase(), clientMobile: input.client_mobile, clientAddressHash: clientAddressHash ?? null };
       sale = await deps.db.transaction(async (tx) => {
+        await enforceHoldLimits(
+          tx,
+          client,
+          limits,
+          {
+            // A sale waits until it is paid or its link ends (SALE_LINK_TTL_MS after it was made).
+            ofClient: async () => {
+              const live = await awaitingSalesOfClient(tx, client.clientEmail, client.clientMobile, new Date(now.getTime() - SALE_LINK_TTL_MS));
+              const ends = (live.oldest ?? now).getTime() + SALE_LINK_TTL_MS;
+              return { count: live.count, retryAfterSeconds: Math.max(1, Math.ceil((ends - now.getTime()) / 1000)) };
+            },
+            fromAddress: (hash, minutes) => recentSalesFromAddress(tx, hash, minutes, now),
+          },
+          { perClient: (limit) => PM.purchasesPerClient(limit), perAddress: PM.purchasesPerAddress },
+        );
         const made = await insertSale(tx, {
           ...saleTerms(p),
           clientFullName: input.client_full_name,
-          clientEmail: input.client_email.toLowerCase(),
-          clientMobile: input.client_mobile,
+          ...client,
           channel: 'ONLINE',
           status: 'AWAITING_PAYMENT',
           requestKey: input.request_key,
@@ -108,7 +141,7 @@ async function linkForSale(deps: PaymentDeps, sale: SaleRow, token: string): Pro
 /**
  * A captured payment for a package sale: recorded in the ledger once (the provider's payment id), and
  * the sale paid with its credits sold, once. Holds the sale's row lock. A second payment for a sale
- * already paid stays in the ledger and is logged for the owner (the ledger reconciliation lists it).
+ * already paid is recorded too, and a payments.refund-stray job gives it back through the provider.
  */
 export async function markSalePaid(tx: DbOrTx, saleId: number, payment: CapturedPayment, now: Date, logger: Logger): Promise<boolean> {
   const sale = await saleForUpdate(tx, saleId);
@@ -126,7 +159,13 @@ export async function markSalePaid(tx: DbOrTx, saleId: number, payment: Captured
     occurredAt: now,
   });
   if (sale.status === 'PAID') {
-    if (recorded) logger.warn({ saleId, paymentId: payment.paymentId }, 'a second payment for a package sale already paid: refund it');
+    // The payment that paid the sale was recorded when it did (in that transaction, under this lock):
+    // one newly recorded now is a second payment. It goes back in full, once: the job is written with
+    // its capture, under the payment's id (refundStraySalePayment).
+    if (recorded) {
+      logger.warn({ saleId, paymentId: payment.paymentId }, 'a second payment for a package sale already paid: refund');
+      await enqueueInTx(tx, [intent('payments.refund-stray', jobIds.strayRefund(payment.paymentId), { saleId, paymentId: payment.paymentId })], now);
+    }
     return false;
   }
   await settleSalePaid(tx, sale, { method: payment.method ?? 'OTHER' }, PROVIDER_ACTOR, now);

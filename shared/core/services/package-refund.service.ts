@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PACKAGE_MESSAGES as PM, type PackageSaleDto } from '../../contract/packages.ts';
+import { PACKAGE_MESSAGES as PM, STRAY_SALE_REFUND_REASON, type PackageSaleDto } from '../../contract/packages.ts';
 import type { DeskPaymentMethod } from '../../contract/admin.ts';
 import { paiseToRupees } from '../../domain/money.ts';
 import { AppError, fieldError } from '../errors.ts';
@@ -31,6 +31,8 @@ import { answeredParts, askProvider, outcomeOf, recordAsked, type Asked, type Re
 
 /** What the intent's caller does once the money is back: the sale's unused sessions, as counted when it began, refunded. */
 type SaleRefundAction = { kind: 'package-refund'; adminId: number; sessions: number };
+/** A second payment for a sale already paid, given back in full: the sale and its credits stay as they are. */
+type SaleStrayAction = { kind: 'package-stray-refund'; paymentId: string };
 
 export type SaleRefundResult = {
   sale: PackageSaleDto;
@@ -146,7 +148,9 @@ async function settleSaleRefund(
     }
     const parts = answeredParts(refund, asked);
     const closed = (await closeRefundIntent(tx, refund.id, { status: 'DONE', parts, at: now })) as SaleRefundIntent;
-    await applySaleRefund(tx, refund.packageSaleId, refund.action as SaleRefundAction, { amountPaise: refund.amountPaise, atCounter: false }, now);
+    const action = refund.action as SaleRefundAction | SaleStrayAction;
+    if (action.kind === 'package-stray-refund') await applyStraySaleRefund(tx, refund.packageSaleId, action, refund.amountPaise, now);
+    else await applySaleRefund(tx, refund.packageSaleId, action, { amountPaise: refund.amountPaise, atCounter: false }, now);
     return { intent: closed, applied: true };
   });
 }
@@ -162,4 +166,70 @@ export async function finishSaleRefund(deps: RefundDeps, refund: SaleRefundInten
   const settled = await settleSaleRefund(deps, refund, asked, failure === undefined ? {} : { failure });
   if (settled.applied) return 'done';
   return asked.failure && settled.intent.status === 'FAILED' ? 'failed' : 'noop';
+}
+
+export type StraySaleOutcome = 'refunded' | 'refund-due' | 'noop';
+
+/**
+ * The payments.refund-stray job for a package sale: a second payment captured for a sale already paid
+ * (two of its links paid, or a webhook for another payment after the sale was paid) goes back in full
+ * through the provider by the sale's refund-intent flow, as its unused sessions' refund does: the
+ * intent written with the sale locked, the provider asked after that commit under a key of this payment,
+ * the refund recorded in the ledger once (its refund id) and the intent closed; the payments.reconcile
+ * job finishes one a stopped process left open (finishSaleRefund). Safe to run again: what the ledger
+ * already returned of the payment and the provider's idempotency key make one refund. Another refund of
+ * the sale still under way makes this one wait (a retry). With AUTO_REFUND_STRAY_PAYMENTS off it stays
+ * a refund due, in the ledger as money the sale holds beyond its price.
+ */
+export async function refundStraySalePayment(
+  deps: RefundDeps & { config: { autoRefundStrayPayments: boolean } },
+  saleId: number,
+  paymentId: string,
+): Promise<StraySaleOutcome> {
+  if (!deps.config.autoRefundStrayPayments) return 'refund-due';
+  const begun = await deps.db.transaction(async (tx) => {
+    const sale = await saleForUpdate(tx, saleId);
+    if (!sale) return undefined;
+    if (await openIntentOfSale(tx, saleId)) throw new AppError('unavailable', PM.refundUnderWay(saleId));
+    const capture = (await moneyOfSale(tx, saleId)).captures.find((c) => c.paymentId === paymentId);
+    // Money taken at the counter is never a stray: only a provider's payment link pays twice.
+    if (!capture || capture.provider === 'counter' || capture.leftPaise <= 0) return undefined;
+    const action: SaleStrayAction = { kind: 'package-stray-refund', paymentId };
+    return insertSaleRefundIntent(tx, {
+      packageSaleId: saleId,
+      amountPaise: capture.leftPaise,
+      counterPaise: 0,
+      parts: [{ provider: capture.provider, paymentId, amountPaise: capture.leftPaise, idempotencyKey: `pkg-stray-${paymentId}`.slice(0, 64) }],
+      reason: STRAY_SALE_REFUND_REASON,
+      requestedBy: 'worker:refund-stray',
+      byAdminId: null,
+      action,
+      createdAt: deps.now(),
+    });
+  });
+  if (!begun) return 'noop';
+  const asked = await askProvider(deps, begun);
+  const failure = asked.failure ? (asked.failure.error instanceof Error ? asked.failure.error.message : String(asked.failure.error)) : undefined;
+  // A provider that could not be reached leaves the intent open: the job's retry, or the reconciliation, asks again.
+  if (asked.failure && !asked.failure.refused) {
+    if (asked.done.length > 0) await settleSaleRefund(deps, begun, asked, { keepOpen: true });
+    throw asked.failure.error;
+  }
+  const settled = (await settleSaleRefund(deps, begun, asked, failure === undefined ? {} : { failure })).intent;
+  if (settled.status !== 'DONE') throw asked.failure?.error ?? new AppError('bad_gateway', PM.refundUnderWay(saleId));
+  return 'refunded';
+}
+
+/** Once a second payment is back: audited with the sale, the client told (once per payment); its credits and status are untouched. */
+async function applyStraySaleRefund(tx: DbOrTx, saleId: number, action: SaleStrayAction, amountPaise: number, now: Date) {
+  await enqueueInTx(tx, [intent('mail.package-refunded', jobIds.packageStrayRefundMail(action.paymentId), { saleId, paymentId: action.paymentId })], now);
+  await insertAudit(tx, {
+    adminId: null,
+    actor: 'worker:refund-stray',
+    action: 'package_sale.stray_refund',
+    entityType: 'package_sale',
+    entityId: saleId,
+    before: null,
+    after: { payment_id: action.paymentId, amount: paiseToRupees(amountPaise) },
+  });
 }

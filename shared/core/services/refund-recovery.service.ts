@@ -6,12 +6,14 @@
  * refunds are recorded once, and the change its caller asked for is applied, as the request would have.
  */
 import { isSaleIntent, openIntentsBefore } from '../repositories/refund-intent.repository.ts';
+import { enqueueInTx } from '../jobs/outbox.ts';
 import { applyAdminCancel } from './admin-booking.service.ts';
+import { seriesCancellationIntents } from './booking-followups.service.ts';
 import { applyClientCancel } from './manage.service.ts';
 import { finishSaleRefund } from './package-refund.service.ts';
 import { applyStrayRefund, closeOpenLink, type PaymentDeps } from './payment.service.ts';
 import { applyApproval } from './refund-request.service.ts';
-import { finishRefund, type ApplyRefund, type RefundActionKind } from './refund.service.ts';
+import { finishRefund, type ApplyRefund, type RefundAction, type RefundActionKind } from './refund.service.ts';
 
 /** How old an open intent must be before the job takes it for abandoned: a request asks the provider well within it. */
 export const ABANDONED_REFUND_MS = 60_000;
@@ -62,6 +64,13 @@ export async function finishAbandonedRefunds(deps: PaymentDeps, opts: { olderTha
       // A cancel closes the unpaid booking's payment link after its commit, as the request would have.
       const link = intent.action.openLink;
       if (result === 'done' && typeof link === 'string') await closeOpenLink(deps, intent.bookingId, link);
+      // A session of a series' cancel: the series' e-mail, as the cancel would have sent it (the same job, so once).
+      const cancel = kind === 'admin-cancel' ? (intent.action as Extract<RefundAction, { kind: 'admin-cancel' }>) : undefined;
+      const series = cancel?.series;
+      if (result === 'done' && series) {
+        const reason = cancel.choice?.refund === 'NONE' || cancel.choice?.refund === 'PARTIAL' ? cancel.choice.reason : undefined;
+        await deps.db.transaction((tx) => enqueueInTx(tx, seriesCancellationIntents(series.id, series.bookingIds, reason), deps.now()));
+      }
     } catch (err) {
       lastError = err;
       deps.logger.warn(

@@ -80,6 +80,8 @@ export type RefundAction =
       refundPaise: number;
       /** The unpaid booking's payment link, closed after the cancel. */
       openLink: string | null;
+      /** A session of a series cancelled with others: the series' one e-mail tells the client (seriesCancellationIntents). */
+      series?: { id: number; bookingIds: number[] };
     }
   | { kind: 'client-cancel'; openLink: string | null }
   | { kind: 'approve-refund-request'; requestId: number; adminId: number; refund: 'FULL' | 'PARTIAL'; reason: string | null }

@@ -39,7 +39,7 @@ import {
 } from '../repositories/series.repository.ts';
 import { checkSlots, type SlotCandidate, type SlotCheck, type SlotRefusal } from '../repositories/slot-check.repository.ts';
 import { cancelBooking, cancelTerms, type AdminActor } from './admin-booking.service.ts';
-import { intentsForSeriesMove, intentsForSeriesSession, seriesConfirmationIntents } from './booking-followups.service.ts';
+import { intentsForSeriesMove, intentsForSeriesSession, seriesCancellationIntents, seriesConfirmationIntents } from './booking-followups.service.ts';
 import { manageTokenFor } from './booking-token.ts';
 import { mapAdminBooking } from './booking-records.ts';
 import { spendCredits } from './package.service.ts';
@@ -385,19 +385,25 @@ export async function cancelSeries(
   const choiceFor = (i: number) => (held[i]!.totalPaise > 0 ? input.refund : undefined);
   for (const [i, s] of sessions.entries()) await cancelTerms(db, s, by, now, choiceFor(i), opts.noticeHours);
   const cancelled = [];
+  const series = { id, bookingIds: sessions.map((s) => s.id) };
   for (const [i, s] of sessions.entries()) {
-    cancelled.push(await cancelBooking(db, s.id, by, now, { ...opts, refund: choiceFor(i) }));
+    cancelled.push(await cancelBooking(db, s.id, by, now, { ...opts, refund: choiceFor(i), series }));
   }
-  await insertAudits(db, [
-    {
-      ...who(by),
-      action: 'series.cancel',
-      entityType: 'series',
-      entityId: id,
-      before: null,
-      after: { from_date: input.from_date, scope: input.scope ?? 'following', booking_ids: sessions.map((s) => s.id), refund: input.refund?.refund ?? null },
-    },
-  ]);
+  await db.transaction(async (tx) => {
+    await insertAudits(tx, [
+      {
+        ...who(by),
+        action: 'series.cancel',
+        entityType: 'series',
+        entityId: id,
+        before: null,
+        after: { from_date: input.from_date, scope: input.scope ?? 'following', booking_ids: series.bookingIds, refund: input.refund?.refund ?? null },
+      },
+    ]);
+    // One e-mail to each side for the whole cancel, with every cancelled date (and, to the client, its money).
+    const kept = input.refund?.refund === 'NONE' || input.refund?.refund === 'PARTIAL' ? input.refund.reason : undefined;
+    await enqueueInTx(tx, seriesCancellationIntents(id, series.bookingIds, kept), now);
+  });
   return {
     series_id: id,
     cancelled,

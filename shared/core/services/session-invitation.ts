@@ -38,6 +38,17 @@ export function sessionsInvitation(sessions: readonly BookingView[], config: Con
   );
 }
 
+/**
+ * Cancelled sessions in one calendar file (a series' cancellation e-mail): each the session's own event,
+ * SEQUENCE raised past the last it was sent, METHOD:CANCEL, so calendars remove it.
+ */
+export function cancelledSessionsInvitation(sessions: readonly BookingView[], config: Config, now: Date): string {
+  return buildCalendar(
+    sessions.map((b) => sessionEvent(b, config, now, { sequence: b.calendarSequence + 1, method: 'CANCEL' })),
+    'CANCEL',
+  );
+}
+
 /** The session as one calendar event. */
 function sessionEvent(b: BookingView, config: Config, now: Date, opts: { sequence?: number; method?: 'REQUEST' | 'CANCEL' } = {}): IcsEvent {
   const start = sessionStart(b);

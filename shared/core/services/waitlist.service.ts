@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { API_MESSAGES as M, FIELD_MESSAGES } from '../../contract/messages.ts';
-import { WHATSAPP_CONSENT_TEXT, type BookingCreateResponse } from '../../contract/booking.ts';
+import { WAITLIST_WHATSAPP_CONSENT_TEXT, WHATSAPP_CONSENT_TEXT, type BookingCreateResponse } from '../../contract/booking.ts';
 import {
   WAITLIST_MESSAGES,
   type AdminWaitlistDto,
@@ -22,7 +22,7 @@ import { enqueueInTx, intent } from '../jobs/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { auditableBooking, insertBookingRow, updateBookingRow } from '../repositories/admin-booking.repository.ts';
 import { insertAudit } from '../repositories/audit.repository.ts';
-import { HOLD_ADDRESS_WINDOW_MINUTES, holdLockKeys, type HoldLimits } from '../repositories/booking-batch/booking-batch.ts';
+import { HOLD_ADDRESS_WINDOW_MINUTES, type HoldLimits } from '../repositories/booking-batch/booking-batch.ts';
 
 import { getTherapist } from '../repositories/catalog.repository.ts';
 import { failInitiatedBooking } from '../repositories/payment.repository.ts';
@@ -34,7 +34,6 @@ import {
   lapseDeadOffers,
   liveEntriesOfClient,
   liveEntriesOfTherapist,
-  lockClientKeys,
   lockEntryByTokenHash,
   lockOffer,
   lockOfferHold,
@@ -49,6 +48,7 @@ import {
 import { intentsForConfirmedBooking } from './booking-followups.service.ts';
 import { bookingTokenFor, hashBookingToken, isTokenShaped, waitlistTokenFor } from './booking-token.ts';
 import { refusalError } from './booking.service.ts';
+import { enforceHoldLimits } from './hold-limits.ts';
 
 /**
  * The waitlist (issue 34, section 4). One rule for who holds a slot: an offer holds the freed slot for
@@ -92,18 +92,20 @@ export async function joinWaitlist(
   if (!therapist) throw fieldError('therapist_id', M.therapistNotFound);
   const client = { clientEmail: input.client_email.toLowerCase(), clientMobile: input.client_mobile, clientAddressHash: clientAddressHash ?? null };
   return deps.db.transaction(async (tx) => {
-    await lockClientKeys(tx, holdLockKeys(client, limits));
-    if (limits.perClient > 0 && (await liveEntriesOfClient(tx, client.clientEmail, client.clientMobile, window.today)) >= limits.perClient) {
-      throw new AppError('rate_limited', WAITLIST_MESSAGES.perClient(limits.perClient), undefined, { retryAfterSeconds: HOLD_ADDRESS_WINDOW_MINUTES * 60 });
-    }
-    if (limits.perAddress > 0 && clientAddressHash) {
-      const recent = await recentJoinsFromAddress(tx, clientAddressHash, HOLD_ADDRESS_WINDOW_MINUTES, now);
-      if (recent.count >= limits.perAddress) {
-        throw new AppError('rate_limited', WAITLIST_MESSAGES.perAddress(Math.ceil(recent.retryAfterSeconds / 60)), undefined, {
-          retryAfterSeconds: recent.retryAfterSeconds,
-        });
-      }
-    }
+    await enforceHoldLimits(
+      tx,
+      client,
+      limits,
+      {
+        // A live entry counts until the client leaves or books; it frees no sooner than the window.
+        ofClient: async () => ({
+          count: await liveEntriesOfClient(tx, client.clientEmail, client.clientMobile, window.today),
+          retryAfterSeconds: HOLD_ADDRESS_WINDOW_MINUTES * 60,
+        }),
+        fromAddress: (hash, minutes) => recentJoinsFromAddress(tx, hash, minutes, now),
+      },
+      { perClient: (limit) => WAITLIST_MESSAGES.perClient(limit), perAddress: WAITLIST_MESSAGES.perAddress },
+    );
     const entry = await insertEntry(tx, {
       therapistId: therapist.id,
       fromDate: input.from_date,
@@ -111,6 +113,8 @@ export async function joinWaitlist(
       times: input.times ?? [],
       clientFullName: input.client_full_name,
       ...client,
+      whatsappOptInAt: input.whatsapp_offers === true ? now : null,
+      whatsappConsentText: input.whatsapp_offers === true ? WAITLIST_WHATSAPP_CONSENT_TEXT : null,
       joinedAt: now,
     });
     // The token derives from the id, so it is stored (hashed) once the id is known.
@@ -223,6 +227,10 @@ export async function offerFreedSlot(deps: WaitlistDeps, p: { therapistId: numbe
         tx,
         [
           intent('mail.waitlist', jobIds.waitlistOfferMail(offer.id), { entryId: entry.id, kind: 'offer', offerId: offer.id }),
+          // The e-mail always goes; a client who opted in hears on WhatsApp as well.
+          ...(entry.whatsappOptInAt && deps.config.whatsapp
+            ? [intent('whatsapp.waitlist-offer', jobIds.whatsappWaitlistOffer(offer.id), { offerId: offer.id })]
+            : []),
           intent('waitlist.offer-expiry', jobIds.waitlistOfferExpiry(offer.id), { offerId: offer.id }, expiresAt),
         ],
         now,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { API_MESSAGES } from '../../contract/messages.ts';
 import { isConfirmedBooking } from '../../domain/manage.ts';
 import { advancedStatus, whatsappRecipient, type WhatsAppMessageStatus } from '../../domain/whatsapp.ts';
-import { formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
+import { centreNow, formatLongDate, formatTimeIst, sessionStart } from '../../domain/time.ts';
 import { displayName } from '../../domain/therapist.ts';
 import type { Config } from '../config.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
@@ -26,7 +26,8 @@ import {
   type StatusEvent,
 } from '../repositories/whatsapp.repository.ts';
 import { setManageHashIfMissing } from '../repositories/manage.repository.ts';
-import { manageTokenFor } from './booking-token.ts';
+import { manageTokenFor, waitlistTokenFor } from './booking-token.ts';
+import { findEntryView, findOffer, type EntryView, type WaitlistOfferRow } from '../repositories/waitlist.repository.ts';
 import { linkRefusal, paymentLinkKind } from './payment-link-send.service.ts';
 import { formatPrice, paiseToRupees } from '../../domain/money.ts';
 import { REMINDER, reminderMail, type NotificationDeps } from './notification.service.ts';
@@ -166,6 +167,88 @@ export async function sendWhatsAppPaymentLink(
     bodyParams: paymentLinkParams(b, b.paymentLinkUrl),
   };
   return sendTemplateOf(deps, wa, { rowId: row.id, bookingId: b.id, job: 'whatsapp payment link' }, message, attempt, fallBack);
+}
+
+/** The whatsapp_messages kind of a waitlist offer, on the offer's hold (a booking row of the client's). */
+export const WAITLIST_OFFER = 'WAITLIST_OFFER';
+
+/**
+ * The waitlist offer template's body parameters, in the order of the approved template (README,
+ * "WhatsApp"): {{1}} the client's first name, {{2}} the therapist, {{3}} the date, {{4}} the time in IST,
+ * {{5}} the time in IST the slot is held until. The URL button carries the private waitlist link's token.
+ */
+export function waitlistOfferParams(e: EntryView, offer: WaitlistOfferRow): string[] {
+  const firstName = e.clientFullName.trim().split(/\s+/)[0] ?? e.clientFullName;
+  const until = centreNow(offer.expiresAt);
+  return [
+    firstName,
+    displayName(e.therapistName),
+    formatLongDate(offer.bookingDate),
+    formatTimeIst(offer.bookingTimeSlotStart),
+    `${formatTimeIst(until.time)} on ${formatLongDate(until.date)}`,
+  ];
+}
+
+/**
+ * The whatsapp.waitlist-offer job: a freed slot held for a client who ticked the WhatsApp box on joining
+ * (waitlist_entries.whatsapp_opt_in_at), as the payment link's job sends (the row PENDING until Meta
+ * takes the message, on the offer's hold; Meta's "not now" retried with backoff). The offer's e-mail
+ * always goes (mail.waitlist), so a message that cannot go on WhatsApp falls back to it: the row is
+ * marked FELL_BACK_TO_EMAIL. An offer claimed, passed on or left since is sent nothing.
+ */
+export async function sendWhatsAppWaitlistOffer(deps: WhatsAppDeps, payload: { offerId: number }, attempt: { last: boolean }): Promise<ReminderOutcome> {
+  const offer = await findOffer(deps.db, payload.offerId);
+  if (!offer) return 'skipped';
+  const e = await findEntryView(deps.db, { id: offer.entryId });
+  if (!e) return 'skipped';
+  const row = await ensureMessage(
+    deps.db,
+    offer.bookingId,
+    WAITLIST_OFFER,
+    sessionStart({ bookingDate: offer.bookingDate, bookingTimeSlotStart: offer.bookingTimeSlotStart }),
+  );
+  if (row.status !== 'PENDING' && row.status !== 'FAILED') return 'already-sent';
+  const fallBack = async (why: string): Promise<ReminderOutcome> => {
+    deps.logger.warn({ offerId: offer.id, reason: why }, 'whatsapp waitlist offer: the offer e-mail stands instead');
+    await markFellBack(deps.db, row.id, deps.now());
+    return 'fell-back';
+  };
+  if (row.status === 'FAILED') return fallBack('Meta reported the message failed');
+  const now = deps.now();
+  if (offer.outcome !== null || e.status !== 'offered' || offer.expiresAt.getTime() <= now.getTime()) return 'skipped';
+  const wa = deps.config.whatsapp;
+  const to = whatsappRecipient(e.clientMobile);
+  if (!wa || !e.whatsappOptInAt) return fallBack(wa ? 'no WhatsApp consent on the waitlist entry' : 'WhatsApp is no longer configured');
+  if (!to) {
+    await recordError(deps.db, row.id, 'The mobile number is not an Indian mobile number', now);
+    return fallBack('not an Indian mobile number');
+  }
+  await countAttempt(deps.db, row.id, now);
+  try {
+    const { wamid } = await whatsappProvider(wa, deps.fetch).sendTemplate({
+      to,
+      templateName: wa.waitlistTemplateName,
+      language: wa.waitlistTemplateLanguage,
+      bodyParams: waitlistOfferParams(e, offer),
+      buttonUrlSuffix: waitlistTokenFor(deps.config.jwtSecret, e.id).token,
+    });
+    await deps.db.transaction(async (tx) => {
+      await markSent(tx, row.id, wamid, deps.now());
+      await applyReportedStatuses(tx, wamid, deps.now());
+    });
+    return 'sent';
+  } catch (err) {
+    const error = err instanceof WhatsAppSendError ? err : new WhatsAppSendError(scrubbed((err as Error).message), { retryable: true });
+    await recordError(deps.db, row.id, error.message, deps.now());
+    if (error.retryable && !attempt.last) {
+      deps.logger.warn(
+        { offerId: offer.id, code: error.code, httpStatus: error.httpStatus },
+        'whatsapp waitlist offer: Meta could not take it now; retrying with backoff',
+      );
+      throw error;
+    }
+    return fallBack(error.retryable ? `retries exhausted (${error.code ?? error.httpStatus ?? 'no answer'})` : `refused (${error.code ?? error.httpStatus})`);
+  }
 }
 
 /**

@@ -111,11 +111,21 @@ export function canRecordPayment(b: Pick<AdminBooking, 'payment_state' | 'paymen
  * 'Payment not recorded', …), as the server states it; none where the status, the money note or the
  * hold's note says it.
  */
-export function paymentWords(b: Pick<AdminBooking, 'payment_state' | 'payment_note' | 'payment_status'>): string | null {
+export function paymentWords(b: Pick<AdminBooking, 'payment_state' | 'payment_note' | 'payment_status' | 'payment_hold_expires_at'>): string | null {
   if (b.payment_note || b.payment_state === 'CANCELLED' || b.payment_state === 'BLOCKED') return null;
+  if (b.payment_state === 'HELD_FOR_WAITLIST') return paymentStateWords(b);
   // An unpaid hold's own note says it waits, and until when.
   if (b.payment_status === 'INITIATED') return null;
   return PAYMENT_STATE_WORDS[b.payment_state];
+}
+
+/**
+ * The payment's words as Today shows them on their own: the state's words, and for a slot held for a
+ * waitlist client until when ('Held for waitlist until 2:30 PM').
+ */
+export function paymentStateWords(b: Pick<AdminBooking, 'payment_state' | 'payment_hold_expires_at'>): string {
+  const words = PAYMENT_STATE_WORDS[b.payment_state];
+  return b.payment_state === 'HELD_FOR_WAITLIST' && b.payment_hold_expires_at ? `${words} until ${formatInstantTime(b.payment_hold_expires_at)}` : words;
 }
 
 /** A booking still waiting for its payment, online or at the centre: its payment link may be sent. */
@@ -357,6 +367,7 @@ export function paymentStateTone(state: PaymentState): 'green' | 'yellow' | 'red
       return 'green';
     case 'PAY_AT_CENTRE':
     case 'AWAITING_PAYMENT':
+    case 'HELD_FOR_WAITLIST':
     case 'REFUND_DUE':
     case 'REFUND_REVIEW':
       return 'yellow';
@@ -387,10 +398,11 @@ export function isUnpaidHold(b: Pick<AdminBooking, 'payment_status' | 'cancelled
 
 /** 'Unpaid hold · expires 3:20 PM' (or 'expired' once the hold is over), for an unpaid hold only. */
 export function holdNote(
-  b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 'booking_type' | 'payment_hold_expires_at'>,
+  b: Pick<AdminBooking, 'payment_status' | 'cancelled' | 'booking_type' | 'payment_hold_expires_at' | 'payment_state'>,
   now: Date = new Date(),
 ): string | null {
-  if (!isUnpaidHold(b)) return null;
+  // A waitlist client's hold says so in its payment's words (paymentStateWords), not as an unpaid booking.
+  if (!isUnpaidHold(b) || b.payment_state === 'HELD_FOR_WAITLIST') return null;
   const until = b.payment_hold_expires_at;
   if (!until) return 'Unpaid hold';
   const over = new Date(until).getTime() <= now.getTime();

@@ -8,4 +8,6 @@ export const packageSoldMailJob: JobHandler<'mail.package-sold'> = async (p, dep
 export const packageExpiringMailJob: JobHandler<'mail.package-expiring'> = async (p, deps) => ({ result: await sendPackageExpiring(deps, p.saleId) });
 
 /** A package's unused sessions refunded. */
-export const packageRefundedMailJob: JobHandler<'mail.package-refunded'> = async (p, deps) => ({ result: await sendPackageRefunded(deps, p.saleId) });
+export const packageRefundedMailJob: JobHandler<'mail.package-refunded'> = async (p, deps) => ({
+  result: await sendPackageRefunded(deps, p.saleId, p.paymentId),
+});

@@ -1,4 +1,4 @@
-import { sendSeriesConfirmation, sendSeriesMoved } from '../../../shared/core/services/notification.service.ts';
+import { sendSeriesCancelled, sendSeriesConfirmation, sendSeriesMoved } from '../../../shared/core/services/notification.service.ts';
 import type { JobHandler } from './handler.ts';
 
 /** One job per recipient, as a booking's confirmation: a retry never re-sends what already went out. */
@@ -7,3 +7,5 @@ export const seriesConfirmationMailJob: JobHandler<'mail.series-confirmation'> =
 });
 
 export const seriesMovedMailJob: JobHandler<'mail.series-moved'> = async (p, deps) => ({ result: await sendSeriesMoved(deps, p) });
+
+export const seriesCancelledMailJob: JobHandler<'mail.series-cancelled'> = async (p, deps) => ({ result: await sendSeriesCancelled(deps, p) });

@@ -110,7 +110,7 @@ function Wizard({ navigate }: { navigate?: (url: string) => void }) {
     <div className="wizard">
       <StepIndicator flow={flow} step={currentStep} />
       <div className="wizard-body">
-        {screen === 'type' && <TypeStep onNext={next} />}
+        {screen === 'type' && <TypeStep onNext={next} navigate={navigate} />}
         <Suspense fallback={<Loading text="Loading..." />}>
           {screen === 'therapist' && <TherapistStep onBack={back} onNext={next} onStartOver={startOver} />}
           {screen === 'location' && <LocationStep onBack={back} onNext={next} />}

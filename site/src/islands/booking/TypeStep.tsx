@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { $booking, setBookingType, type BookingType } from '../../stores/booking.ts';
 import { NavButtons, StepHeading } from './common.tsx';
 
@@ -18,21 +18,37 @@ const OPTIONS: { value: BookingType; title: string; text: string; points: string
   },
 ];
 
-export function TypeStep({ onNext }: { onNext: () => void }) {
+/** Issue 34: a course of sessions bought once, the third choice; Continue takes the client to the packages page. */
+export const PACKAGES_CHOICE = {
+  title: 'Course of Sessions',
+  text: 'A package of sessions, paid once and booked when it suits you.',
+  points: ['Several sessions at a package price', 'Book each one when you are ready'],
+  href: '/packages',
+} as const;
+
+export function TypeStep({ onNext, navigate }: { onNext: () => void; navigate?: ((url: string) => void) | undefined }) {
   const { bookingType } = useStore($booking);
+  // The packages card is a choice like the two formats (one radio group, arrow keys move between them),
+  // but it leaves the wizard: it is not a booking type, so it lives here, not in the booking store.
+  const [packages, setPackages] = useState(false);
+  const chosen = packages ? 'packages' : bookingType;
+  const go = navigate ?? ((url: string) => window.location.assign(url));
   return (
     <section className="wizard-step" aria-labelledby="step-type-title">
       <StepHeading id="step-type-title">How would you like to meet?</StepHeading>
-      <fieldset className="choice-grid choice-grid--two">
+      <fieldset className="choice-grid choice-grid--three">
         <legend className="visually-hidden">Session format</legend>
         {OPTIONS.map((o) => (
-          <label key={o.value} className={`choice-card${bookingType === o.value ? ' is-selected' : ''}`}>
+          <label key={o.value} className={`choice-card${chosen === o.value ? ' is-selected' : ''}`}>
             <input
               type="radio"
               name="booking-type"
               value={o.value}
-              checked={bookingType === o.value}
-              onChange={() => setBookingType(o.value)}
+              checked={chosen === o.value}
+              onChange={() => {
+                setPackages(false);
+                setBookingType(o.value);
+              }}
               className="choice-input"
             />
             <span className="choice-body">
@@ -51,12 +67,25 @@ export function TypeStep({ onNext }: { onNext: () => void }) {
             </span>
           </label>
         ))}
+        <label className={`choice-card${packages ? ' is-selected' : ''}`}>
+          <input type="radio" name="booking-type" value="packages" checked={packages} onChange={() => setPackages(true)} className="choice-input" />
+          <span className="choice-body">
+            <span className="choice-icon" aria-hidden="true">
+              <CourseIcon />
+            </span>
+            <span className="choice-title">{PACKAGES_CHOICE.title}</span>
+            <span className="choice-text">{PACKAGES_CHOICE.text}</span>
+            <span className="choice-points">
+              {PACKAGES_CHOICE.points.map((p) => (
+                <span key={p} className="choice-point">
+                  {p}
+                </span>
+              ))}
+            </span>
+          </span>
+        </label>
       </fieldset>
-      {/* Issue 34: a course of sessions bought once, instead of one session. */}
-      <p className="type-step-packages">
-        Planning a course of sessions? <a href="/packages">See our session packages</a>, paid once and booked when it suits you.
-      </p>
-      <NavButtons onContinue={onNext} continueDisabled={!bookingType} />
+      <NavButtons onContinue={packages ? () => go(PACKAGES_CHOICE.href) : onNext} continueDisabled={!chosen} />
     </section>
   );
 }
@@ -85,6 +114,15 @@ function VideoIcon() {
     <LineIcon>
       <rect x="2.5" y="6" width="13" height="12" rx="2" />
       <path d="M15.5 10.5 21.5 7v10l-6-3.5" />
+    </LineIcon>
+  );
+}
+
+function CourseIcon() {
+  return (
+    <LineIcon>
+      <rect x="3.5" y="4.5" width="17" height="16" rx="2" />
+      <path d="M3.5 9.5h17M8 2.5v4M16 2.5v4M8 13.5l2 2 4-4" />
     </LineIcon>
   );
 }

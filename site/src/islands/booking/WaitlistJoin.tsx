@@ -1,4 +1,5 @@
 import { type InputHTMLAttributes, useId, useState, type FormEvent } from 'react';
+import { WAITLIST_WHATSAPP_CONSENT } from '../../../../shared/contract/booking.ts';
 import { isEmailAddress, MOBILE_HINT, normaliseIndianMobile } from '../../../../shared/domain/contact.ts';
 import { displayName } from '../../../../shared/domain/therapist.ts';
 import { formatLongDate } from '../../../../shared/domain/time.ts';
@@ -47,6 +48,7 @@ export function WaitlistJoin({ therapist, dates, client }: Props) {
   const [fullName, setFullName] = useState(client.fullName);
   const [email, setEmail] = useState(client.email);
   const [mobile, setMobile] = useState(client.mobile);
+  const [whatsapp, setWhatsapp] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -96,6 +98,7 @@ export function WaitlistJoin({ therapist, dates, client }: Props) {
         client_full_name: fullName.trim(),
         client_email: email.trim(),
         client_mobile: normaliseIndianMobile(mobile),
+        ...(whatsapp ? { whatsapp_offers: true } : {}),
       });
       setJoined(res.message);
     } catch (err) {
@@ -170,6 +173,26 @@ export function WaitlistJoin({ therapist, dates, client }: Props) {
         {field('fullName', 'Full name', fullName, setFullName, { type: 'text', autoComplete: 'name' })}
         {field('email', 'Email', email, setEmail, { type: 'email', autoComplete: 'email' })}
         {field('mobile', 'Mobile number', mobile, setMobile, { type: 'tel', autoComplete: 'tel' }, MOBILE_HINT)}
+      </div>
+      {/* The WhatsApp opt-in as the wizard's details step asks it: unticked, its wording under the label. */}
+      <div className="field">
+        <div className="checkbox">
+          <input
+            id={`${id}-whatsapp`}
+            type="checkbox"
+            checked={whatsapp}
+            onChange={(e) => setWhatsapp(e.target.checked)}
+            aria-describedby={`${id}-whatsapp-hint`}
+          />
+          <div>
+            <label htmlFor={`${id}-whatsapp`}>
+              {WAITLIST_WHATSAPP_CONSENT.label} <span className="optional">(optional)</span>
+            </label>
+            <p id={`${id}-whatsapp-hint`} className="hint">
+              {WAITLIST_WHATSAPP_CONSENT.detail}
+            </p>
+          </div>
+        </div>
       </div>
       <ErrorBeside message={error} />
       <div className="btn-row">

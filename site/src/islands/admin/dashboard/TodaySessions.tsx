@@ -6,12 +6,12 @@
  */
 import { Fragment, useId, type ReactNode } from 'react';
 import { formatMobile, mobileTelHref } from '../../../../../shared/domain/contact.ts';
-import { PAYMENT_STATE_WORDS } from '../../../../../shared/domain/payment-state.ts';
 import { clientOfferDates } from '../../../../../shared/domain/slots.ts';
 import { displayName } from '../../../../../shared/domain/therapist.ts';
 import { addDays } from '../../../../../shared/domain/time.ts';
 import { adminApi, errorMessage, type AdminBooking } from '../../../lib/admin-api.ts';
 import {
+  paymentStateWords,
   CALENDAR_STATUSES,
   MESSAGES,
   formatLongDate,
@@ -37,7 +37,7 @@ type Props = { today: string; version: number; actions: DashboardActions; notice
 function Payment({ b }: { b: AdminBooking }) {
   return (
     <span className="adm-day__pay">
-      <span className={`adm-day__words adm-day__words--${paymentStateTone(b.payment_state)}`}>{PAYMENT_STATE_WORDS[b.payment_state]}</span>
+      <span className={`adm-day__words adm-day__words--${paymentStateTone(b.payment_state)}`}>{paymentStateWords(b)}</span>
       {statusCellWithoutWords(b)}
     </span>
   );
