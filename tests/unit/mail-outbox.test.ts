@@ -83,4 +83,16 @@ describe('outbox mailer (no SMTP): a message file is whole or absent', () => {
     await expect(mailer.send(message('Booking confirmed: disk full'), 'confirmation-2-client')).rejects.toThrow(/ENOSPC/);
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('makes its folder when a write finds it missing: the first message, and after someone removed it', async () => {
+    const folder = path.join(dir, 'outbox', 'nested');
+    const mailer = createMailer({ smtp: undefined, outboxDir: folder, from: 'Centre <care@example.com>' }, logger);
+    await mailer.send(message('first'), 'first');
+    expect((await readdir(folder)).filter((f) => f.endsWith('.eml'))).toHaveLength(1);
+    await rm(path.join(dir, 'outbox'), { recursive: true });
+    await mailer.send(message('second'), 'second');
+    const files = (await readdir(folder)).filter((f) => f.endsWith('.eml'));
+    expect(files).toHaveLength(1);
+    expect(await readFile(path.join(folder, files[0]!), 'utf8')).toContain('Subject: second');
+  });
 });

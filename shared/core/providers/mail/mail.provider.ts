@@ -90,10 +90,16 @@ export function createMailer(config: MailConfig, logger: Logger): Mailer {
     kind: 'outbox',
     async send(message, tag) {
       const info = await transport.sendMail(toNodemailer(config.from, message));
-      await mkdir(dir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${tag.replace(/[^A-Za-z0-9.-]/g, '_')}-${randomBytes(3).toString('hex')}.eml`;
       const file = path.join(dir, name);
-      await writeAtomically(file, path.join(dir, `.${name}.tmp`), info.message as Buffer);
+      const write = () => writeAtomically(file, path.join(dir, `.${name}.tmp`), info.message as Buffer);
+      // The folder is made when a write finds it missing (the first, or after someone removed it), not
+      // before every message.
+      await write().catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        await mkdir(dir, { recursive: true });
+        await write();
+      });
       logger.info({ mail: tag, file: path.basename(file) }, 'no SMTP configured: mail written to the outbox folder');
       return { messageId: info.messageId };
     },
