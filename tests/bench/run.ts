@@ -18,6 +18,7 @@ import { spawnNodeService } from '../../shared/core/node-process.ts';
 import { createAdminUser } from '../../shared/core/services/admin-user.service.ts';
 import { clientOfferDates } from '../../shared/domain/slots.ts';
 import { addDays, centreNow, weekday } from '../../shared/domain/time.ts';
+import { deletePrefixKeys } from '../support/jobs.ts';
 import { freePort, ROOT } from '../support/stack.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { childProcesses, peakRssMb } from '../support/proc.ts';
@@ -32,6 +33,14 @@ const DB_URL = `${SERVER}/${DB_NAME}`;
 /** The demo centre `npm start` seeds, in a database of its own: the slot offer is measured there too. */
 const DEMO_DB_NAME = `${DB_NAME}_demo`;
 const DEMO_DB_URL = `${SERVER}/${DEMO_DB_NAME}`;
+/**
+ * The queues of each database, named after it and emptied with it: a job id names its row (a series'
+ * e-mail, `mail-series-confirmation.1.client`), and a fresh database's rows meeting a finished job of
+ * the same id from an earlier run in Redis would never run (BullMQ keeps finished jobs for 14 days).
+ */
+const QUEUE_PREFIX = DB_NAME.slice(0, 35);
+const DEMO_QUEUE_PREFIX = `${QUEUE_PREFIX}_demo`;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 /** --quiet-logs: the slot figures again from an API at LOG_LEVEL=warn, beside the default ones. */
 const QUIET_LOGS = process.argv.includes('--quiet-logs');
@@ -96,6 +105,7 @@ async function freshDatabase(name: string): Promise<ReturnType<typeof connectDat
 }
 
 async function prepareDatabase(today: string): Promise<void> {
+  for (const prefix of [QUEUE_PREFIX, DEMO_QUEUE_PREFIX]) await deletePrefixKeys(REDIS_URL, prefix);
   const database = await freshDatabase(DB_NAME);
   await loadBenchDataset(database.db, today);
   await createAdminUser(database.db, { username: 'benchadmin', email: 'bench@wellbeingcentre.in', password: 'bench-password-123', isSuperadmin: true });
@@ -334,7 +344,7 @@ async function main(): Promise<void> {
   // What `npm start` runs: its defaults (NODE_ENV, LOG_LEVEL info, the hold limits on), the built site,
   // the worker beside the API. Only where to find things is set. Strip what the caller's shell may set.
   for (const name of ['NODE_ENV', 'LOG_LEVEL', 'HOLDS_PER_CLIENT', 'HOLDS_PER_IP', 'TRUST_PROXY']) delete process.env[name];
-  const env = { DATABASE_URL: DB_URL, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, QUEUE_PREFIX: 'bench' };
+  const env = { DATABASE_URL: DB_URL, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, QUEUE_PREFIX };
   if (process.env.BENCH_SKIP_BUILD !== '1' && runs('frontend')) {
     say('building the site');
     if (!(await buildAndPublish(ROOT, undefined))) throw new Error('site build failed');
@@ -415,7 +425,7 @@ async function main(): Promise<void> {
       const demoBase = `http://127.0.0.1:${demoPort}`;
       const demoApi = start(
         'api/src/server.ts',
-        { ...env, DATABASE_URL: DEMO_DB_URL, PORT: String(demoPort), PUBLIC_BASE_URL: demoBase, QUEUE_PREFIX: 'bench-demo' },
+        { ...env, DATABASE_URL: DEMO_DB_URL, PORT: String(demoPort), PUBLIC_BASE_URL: demoBase, QUEUE_PREFIX: DEMO_QUEUE_PREFIX },
         'bench-api-demo',
       );
       try {
@@ -677,11 +687,13 @@ async function main(): Promise<void> {
         `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${r.count} series, ${r.sessions} sessions; answers ${JSON.stringify(r.statuses)})`;
       const allCreated = (r: Awaited<ReturnType<typeof createAll>>) => r.statuses['201'] === r.count && r.sessions === 16 * r.count;
       const backToBack = await createAll(seriesCells(addDays(weekStart, 17 * 7)));
-      // The worker's e-mails for the first round are sent before the second starts.
+      // The worker's e-mails for the first round are sent before the second starts (two minutes at most).
       const sql = new pg.Client({ connectionString: DB_URL });
       await sql.connect();
-      for (let waited = 0; waited < 300; waited++) {
-        const { rows } = await sql.query<{ n: number }>('select count(*)::int as n from outbox where completed_at is null and available_at <= now()');
+      for (let waited = 0; waited < 120; waited++) {
+        const { rows } = await sql.query<{ n: number }>(
+          "select count(*)::int as n from outbox where job_name = 'mail.series-confirmation' and completed_at is null",
+        );
         if (rows[0]!.n === 0) break;
         await sleep(1000);
       }
