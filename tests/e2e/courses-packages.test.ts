@@ -53,9 +53,11 @@ describe('a package bought online, and a session booked with it', () => {
     await defined;
     const { context, page } = await newJourney(e2e.browser, viewport);
 
-    // The wizard points to the packages; the page lists them.
+    // The wizard offers the packages as its first step's third choice; the page lists them.
     await page.goto(`${e2e.stack.baseUrl}/book`);
-    await page.getByRole('link', { name: 'See our session packages' }).click();
+    await page.getByText('Course of Sessions', { exact: true }).click();
+    expect(await page.getByRole('radio', { name: /Course of Sessions/ }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL('**/packages');
     await page.getByRole('heading', { name: 'Session Packages', level: 1 }).waitFor();
     const choice = page.getByRole('radio', { name: new RegExp(PACKAGE.name) });
