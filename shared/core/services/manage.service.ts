@@ -91,8 +91,10 @@ export async function findManaged(deps: ManageDeps, token: unknown, now: Date): 
   return b;
 }
 
-/** What the ledger holds for the booking, and what cancelling would return (the part paid at the centre is handed back there). */
-/** What the booking was paid: money in the ledger (and what a cancel would give back), or a package's credit. */
+/**
+ * What the booking was paid: what the ledger holds for it and what cancelling would return (the part
+ * paid at the centre is handed back there), or a package's credit.
+ */
 type Money = { capturedPaise: number; refundedPaise: number; held: { totalPaise: number; counterPaise: number }; byCredit: boolean };
 
 async function moneyFor(db: Db, bookingId: number): Promise<Money> {
