@@ -62,21 +62,6 @@ export async function awaitingSalesOfClient(tx: DbOrTx, email: string, mobile: s
   return { count: rows[0]!.n, oldest: rows[0]!.oldest ? new Date(rows[0]!.oldest) : null };
 }
 
-/** Online sales started from the address in the last `minutes`, and the seconds until the earliest of them leaves that window. */
-export async function recentSalesFromAddress(
-  tx: DbOrTx,
-  addressHash: string,
-  minutes: number,
-  now: Date,
-): Promise<{ count: number; retryAfterSeconds: number }> {
-  const since = new Date(now.getTime() - minutes * 60_000);
-  const { rows } = await tx.execute<{ n: number; first: string | null }>(sql`
-    select count(*)::int as n, min(created_at) as first from package_sales
-    where client_address_hash = ${addressHash} and created_at > ${since.toISOString()}::timestamptz`);
-  const first = rows[0]!.first ? new Date(rows[0]!.first).getTime() : now.getTime();
-  return { count: rows[0]!.n, retryAfterSeconds: Math.max(1, Math.ceil((first + minutes * 60_000 - now.getTime()) / 1000)) };
-}
-
 /** The sale, locked: every change to its credits or money is made holding it. */
 export const saleForUpdate = (tx: DbOrTx, id: number): Promise<SaleRow | undefined> =>
   first(tx.select().from(packageSales).where(eq(packageSales.id, id)).for('update'));

@@ -26,21 +26,6 @@ export async function liveEntriesOfClient(tx: DbOrTx, email: string, mobile: str
   return rows[0]!.n;
 }
 
-/** Entries joined from the address in the last `minutes`, and the seconds until the earliest of them leaves that window. */
-export async function recentJoinsFromAddress(
-  tx: DbOrTx,
-  addressHash: string,
-  minutes: number,
-  now: Date,
-): Promise<{ count: number; retryAfterSeconds: number }> {
-  const since = new Date(now.getTime() - minutes * 60_000);
-  const { rows } = await tx.execute<{ n: number; first: string | null }>(sql`
-    select count(*)::int as n, min(joined_at) as first from waitlist_entries
-    where client_address_hash = ${addressHash} and joined_at > ${since.toISOString()}::timestamptz`);
-  const first = rows[0]!.first ? new Date(rows[0]!.first).getTime() : now.getTime();
-  return { count: rows[0]!.n, retryAfterSeconds: Math.max(1, Math.ceil((first + minutes * 60_000 - now.getTime()) / 1000)) };
-}
-
 export async function insertEntry(tx: DbOrTx, values: typeof waitlistEntries.$inferInsert): Promise<WaitlistEntryRow> {
   const [row] = await tx.insert(waitlistEntries).values(values).returning();
   return row!;

@@ -1,3 +1,4 @@
+import { recentFromAddress } from '../repositories/address-window.ts';
 import { randomBytes } from 'node:crypto';
 import { paymentCallbackSchema } from '../../contract/payment-callback.ts';
 import { PACKAGE_MESSAGES as PM, type ClientPackageDto, type PackagePurchase } from '../../contract/packages.ts';
@@ -16,7 +17,6 @@ import {
   findSaleByRequestKey,
   getSale,
   insertSale,
-  recentSalesFromAddress,
   saleForUpdate,
   updateSaleRow,
   type SaleRow,
@@ -71,7 +71,7 @@ export async function purchaseOnline(
               const ends = (live.oldest ?? now).getTime() + SALE_LINK_TTL_MS;
               return { count: live.count, retryAfterSeconds: Math.max(1, Math.ceil((ends - now.getTime()) / 1000)) };
             },
-            fromAddress: (hash, minutes) => recentSalesFromAddress(tx, hash, minutes, now),
+            fromAddress: (hash, minutes) => recentFromAddress(tx, { table: 'package_sales', at: 'created_at' }, hash, minutes, now),
           },
           { perClient: (limit) => PM.purchasesPerClient(limit), perAddress: PM.purchasesPerAddress },
         );

@@ -1,3 +1,4 @@
+import { recentFromAddress } from '../repositories/address-window.ts';
 import { randomUUID } from 'node:crypto';
 import { API_MESSAGES as M, FIELD_MESSAGES } from '../../contract/messages.ts';
 import { WAITLIST_WHATSAPP_CONSENT_TEXT, WHATSAPP_CONSENT_TEXT, type BookingCreateResponse } from '../../contract/booking.ts';
@@ -40,7 +41,6 @@ import {
   lockSlot,
   nextWaitingFor,
   openOfferOf,
-  recentJoinsFromAddress,
   settleOffer,
   updateEntry,
   type WaitlistOfferRow,
@@ -102,7 +102,7 @@ export async function joinWaitlist(
           count: await liveEntriesOfClient(tx, client.clientEmail, client.clientMobile, window.today),
           retryAfterSeconds: HOLD_ADDRESS_WINDOW_MINUTES * 60,
         }),
-        fromAddress: (hash, minutes) => recentJoinsFromAddress(tx, hash, minutes, now),
+        fromAddress: (hash, minutes) => recentFromAddress(tx, { table: 'waitlist_entries', at: 'joined_at' }, hash, minutes, now),
       },
       { perClient: (limit) => WAITLIST_MESSAGES.perClient(limit), perAddress: WAITLIST_MESSAGES.perAddress },
     );
